@@ -1,0 +1,16 @@
+/* portex — performance-portable parallel C. The one header most users need.
+ * CUDA interop (streams in and out) is in the opt-in portex/cuda.h. */
+#ifndef PORTEX_H
+#define PORTEX_H
+
+#include "portex/export.h"
+#include "portex/core.h"
+#include "portex/space.h"
+#include "portex/view.h"
+#include "portex/instance.h"
+#include "portex/policy.h"
+#include "portex/kernel.h"
+#include "portex/parallel.h"
+#include "portex/copy.h"
+
+#endif /* PORTEX_H */

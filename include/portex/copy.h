@@ -1,0 +1,63 @@
+/* portex — deep_copy and fill: portex picks the path and says which it took.
+ *
+ * Two forms, as in Kokkos:
+ *   px_deep_copy(dst, src, &path)              orders after all work issued so far on every
+ *                                              instance and has finished when it returns;
+ *   px_deep_copy_async(inst, dst, src, &path)  is ordered on `inst` only: it sees the
+ *                                              instance's earlier work, later work on the
+ *                                              instance sees it, and nothing else is fenced.
+ * Views must have the same rank, extents and element size; layouts and strides may
+ * differ. `path` may be NULL. */
+#ifndef PORTEX_COPY_H
+#define PORTEX_COPY_H
+
+#include <stdint.h>
+
+#include "portex/core.h"
+#include "portex/instance.h"
+#include "portex/view.h"
+
+PX_EXTERN_C_BEGIN
+
+/* X(NAME, description) */
+#define PX_COPY_PATH_MAP(X)                                                                \
+    X(NONE, "nothing to move (no element, or the same memory)")                            \
+    X(HOST_MEMCPY, "host memcpy of contiguous memory")                                     \
+    X(HOST_STRIDED, "host element-wise copy (strided views or differing layouts)")         \
+    X(HOST_FILL, "host fill")                                                              \
+    X(CUDA_DMA, "cudaMemcpyAsync between pinned host memory and a device, on the instance's stream") \
+    X(CUDA_D2D, "cudaMemcpyAsync within one device, on the instance's stream")             \
+    X(CUDA_PAGEABLE, "the driver's copy to or from pageable host memory (blocks the caller)") \
+    X(CUDA_FILL, "fill on the device, on the instance's stream")
+
+typedef enum px_copy_path {
+#define PX__COPY_PATH_ENUM(name, desc) PX_COPY_##name,
+    PX_COPY_PATH_MAP(PX__COPY_PATH_ENUM)
+#undef PX__COPY_PATH_ENUM
+    PX_COPY_PATH_COUNT
+} px_copy_path;
+
+/* "HOST_MEMCPY" etc.; never NULL. */
+PX_API const char *px_copy_path_string(px_copy_path path);
+/* One sentence on what the path does; never NULL. */
+PX_API const char *px_copy_path_description(px_copy_path path);
+
+PX_API px_status px_deep_copy(px_view *dst, const px_view *src, px_copy_path *path);
+PX_API px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_view *src,
+                                    px_copy_path *path);
+
+/* The path a copy from src to dst would take now, without copying. */
+PX_API px_status px_deep_copy_query(const px_view *dst, const px_view *src,
+                                    px_copy_path *path);
+
+/* Every element of dst becomes *value (dst's element size bytes). */
+PX_API px_status px_fill(px_view *dst, const void *value, px_copy_path *path);
+PX_API px_status px_fill_async(px_instance *inst, px_view *dst, const void *value,
+                               px_copy_path *path);
+
+/* How many copies and fills took each path since px_init (indexed by px_copy_path). */
+PX_API px_status px_copy_path_counts(uint64_t counts[PX_COPY_PATH_COUNT]);
+
+PX_EXTERN_C_END
+
+#endif /* PORTEX_COPY_H */

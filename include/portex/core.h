@@ -1,0 +1,80 @@
+/* portex — library lifetime, status codes, errors, version, configuration report. */
+#ifndef PORTEX_CORE_H
+#define PORTEX_CORE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "portex/export.h"
+
+PX_EXTERN_C_BEGIN
+
+#define PX_VERSION_MAJOR 0
+#define PX_VERSION_MINOR 1
+#define PX_VERSION_PATCH 0
+
+/* Every status portex returns, generated from one list: X(NAME, value, message).
+ * 0 is success, every error is negative. */
+#define PX_STATUS_MAP(X)                                                                          \
+    X(OK,                 0, "success")                                                         \
+    X(ERR_INVALID_ARGUMENT, -1, "invalid argument")                                             \
+    X(ERR_OUT_OF_MEMORY,  -2, "out of memory")                                                  \
+    X(ERR_NOT_INITIALIZED, -3, "portex is not initialized (call px_init first)")               \
+    X(ERR_UNSUPPORTED,    -4, "operation not supported by this backend or build")              \
+    X(ERR_NOT_COMPILED,   -5, "kernel was not compiled for this backend")                      \
+    X(ERR_BACKEND,        -6, "backend runtime error")                                          \
+    X(ERR_EXTENTS_MISMATCH, -7, "view extents differ")                                          \
+    X(ERR_BUSY,           -8, "objects are still alive")                                        \
+    X(ERR_NO_DEVICE,      -9, "no such device")                                                 \
+    X(ERR_TYPE_MISMATCH,  -10, "element type differs")                                          \
+    X(ERR_OVERFLOW,       -11, "size overflows")                                                \
+    X(ERR_CAPTURE_PAGEABLE, -12, "pageable host memory cannot take part in a stream capture; use HOST_PINNED") \
+    X(ERR_SYSTEM,         -13, "operating system error")                                        \
+    X(ERR_LAUNCH,         -14, "kernel launch or execution failed")
+
+typedef enum px_status {
+#define PX__STATUS_ENUM(name, value, msg) PX_##name = value,
+    PX_STATUS_MAP(PX__STATUS_ENUM)
+#undef PX__STATUS_ENUM
+} px_status;
+
+/* "invalid argument" etc.; never NULL, "unknown status" for values outside the list. */
+PX_API const char *px_status_string(px_status status);
+/* "PX_ERR_INVALID_ARGUMENT" etc.; never NULL. */
+PX_API const char *px_status_name(px_status status);
+
+/* The message of the last error on this thread, with context:
+ * "px_deep_copy: extents differ: dst[0] = 100, src[0] = 99". Empty when none. */
+PX_API const char *px_last_error(void);
+/* Forget the last error on this thread. */
+PX_API void px_clear_error(void);
+
+typedef struct px_init_options {
+    /* Load the hwloc topology (default true; false skips it for tiny tools). */
+    bool skip_topology;
+} px_init_options;
+
+/* Initialise portex: backends compiled in, the machine topology.
+ * Reference counted: every px_init needs one px_finalize; a second px_init is cheap.
+ * opts may be NULL. CUDA is touched lazily, at the first CUDA instance or allocation. */
+PX_API px_status px_init(const px_init_options *opts);
+
+/* Drop one reference; the last one tears portex down. Refuses (PX_ERR_BUSY, and the
+ * message lists them by label) while views, instances or events are alive, so that
+ * nothing leaks silently; release them and call again. Calling it when not
+ * initialised returns PX_ERR_NOT_INITIALIZED and is otherwise harmless. */
+PX_API px_status px_finalize(void);
+
+PX_API bool px_is_initialized(void);
+
+/* Version of the library actually linked (compare with PX_VERSION_* of the headers). */
+PX_API px_status px_version(int *major, int *minor, int *patch);
+PX_API const char *px_version_string(void);
+
+/* Version, build options, backends, machine topology (packages, NUMA nodes, cores) and,
+ * with CUDA, every device. Works before px_init too (then without topology). */
+PX_API px_status px_print_configuration(FILE *out);
+
+PX_EXTERN_C_END
+
+#endif /* PORTEX_CORE_H */

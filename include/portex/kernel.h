@@ -1,0 +1,355 @@
+/* portex — single-source kernels.
+ *
+ * A kernel is written once, as a C function body, in a "kernel file". That file is
+ * compiled by the C compiler when CUDA is off, and as CUDA (by nvcc, which also produces
+ * the host version) when CUDA is on; see docs/kernels.md for the Meson pattern. Each
+ * macro below defines:
+ *   - the body, as a static inline function (__host__ __device__ under nvcc);
+ *   - a host entry that runs the index space on the calling thread;
+ *   - under nvcc, a CUDA entry that launches it on a stream;
+ *   - the descriptor `px_kernel_<name>` (external, C linkage) that dispatch takes.
+ *
+ *   typedef struct { double a; px_span_f64 x, y; } axpy_args;
+ *   PX_FOR(axpy, axpy_args, args, i) { args->y.data[i] += args->a * args->x.data[i]; }
+ *
+ *   px_parallel_for(inst, "axpy", px_range(0, n), PX_KERNEL(axpy), &(axpy_args){2, x, y});
+ *
+ * Arguments travel by value: dispatch copies the struct, so it may change right after.
+ * `args` is a const pointer to that copy; write through the spans' data pointers.
+ *
+ * Reductions name a value type T and a join `op`; PX_REDUCE bodies fold into *acc:
+ *   PX_REDUCE(dot, dot_args, args, i, double, sum, acc) { *acc += args->x.data[i] * ...; }
+ * Built-in joins: sum, prod, min, max for float, double, int32_t, int64_t, uint32_t,
+ * uint64_t; minloc and maxloc for px_valloc_f32/_f64/_i32/_i64 (ties: smallest index).
+ * A custom join is two functions defined before the kernel with PX_JOIN and PX_IDENTITY.
+ * T and op must each be one identifier (use a typedef for anything else).
+ *
+ * Scans are Kokkos-style: the body adds element i's contribution to *update and, when
+ * `final` is true, stores the running value (before the add: exclusive; after:
+ * inclusive):
+ *   PX_SCAN(psum, psum_args, args, i, int64_t, sum, update, final) {
+ *       if (final) args->out.data[i] = *update;   // exclusive
+ *       *update += args->in.data[i];
+ *   }
+ * The body may be called more than once per index (with final false, then true). */
+#ifndef PORTEX_KERNEL_H
+#define PORTEX_KERNEL_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "portex/export.h"
+#include "portex/policy.h"
+
+PX_EXTERN_C_BEGIN
+
+typedef enum px_kernel_kind {
+    PX_KERNEL_FOR = 1,
+    PX_KERNEL_REDUCE = 2,
+    PX_KERNEL_SCAN = 3
+} px_kernel_kind;
+
+/* What a CUDA entry needs from the library for one launch (filled by the CUDA backend). */
+typedef struct px_cuda_launch {
+    void *stream;             /* cudaStream_t of the instance */
+    int device;
+    int sm_count;
+    const char *label;
+    void *result;             /* device memory for the reduction value or scan total;
+                                 NULL when a scan's total is not wanted */
+    unsigned int *counter;    /* device counter, zero between launches (one-pass reductions) */
+    /* Device scratch of at least `bytes`, owned by the instance and reused in stream
+       order; NULL when it cannot be had. */
+    void *(*scratch)(const struct px_cuda_launch *launch, size_t bytes);
+    void *backend;            /* for scratch() */
+} px_cuda_launch;
+
+typedef void (*px_host_entry)(const void *args, const px_policy *policy, void *result);
+/* Returns a cudaError_t (0: launched). */
+typedef int (*px_cuda_entry)(const px_cuda_launch *launch, const void *args,
+                             const px_policy *policy);
+
+#define PX_KERNEL_MAGIC 0x50584b31u /* "PXK1" */
+
+/* A kernel's descriptor. Made by the macros below; never filled by hand. */
+typedef struct px_kernel {
+    uint32_t magic;
+    const char *name;
+    px_kernel_kind kind;
+    int32_t rank;
+    size_t args_size;
+    size_t value_size;                          /* reduce and scan */
+    px_host_entry host;                         /* always present */
+    px_cuda_entry cuda;                         /* NULL unless compiled by nvcc */
+    void (*identity)(void *value);              /* reduce and scan */
+    void (*join)(void *dst, const void *src);   /* reduce and scan */
+} px_kernel;
+
+/* The descriptor of a kernel defined in this or another file. */
+#define PX_KERNEL(name) (&px_kernel_##name)
+/* Declares a kernel defined in another file, e.g. in a header shared with the caller. */
+#define PX_DECLARE_KERNEL(name) PX_EXTERN_DECL const px_kernel px_kernel_##name
+
+/* ---- Joins --------------------------------------------------------------------------- */
+
+#define PX_JOIN(op, T, dst, src) PX_FUNCTION void px_join_##op##_##T(T *dst, const T *src)
+#define PX_IDENTITY(op, T, value) PX_FUNCTION void px_identity_##op##_##T(T *value)
+
+#define PX__ARITH_JOINS(T, LOWEST, HIGHEST)                                                \
+    PX_JOIN(sum, T, d, s) { *d += *s; }                                                    \
+    PX_IDENTITY(sum, T, v) { *v = (T)0; }                                                  \
+    PX_JOIN(prod, T, d, s) { *d *= *s; }                                                   \
+    PX_IDENTITY(prod, T, v) { *v = (T)1; }                                                 \
+    PX_JOIN(min, T, d, s) { if (*s < *d) *d = *s; }                                        \
+    PX_IDENTITY(min, T, v) { *v = HIGHEST; }                                               \
+    PX_JOIN(max, T, d, s) { if (*s > *d) *d = *s; }                                        \
+    PX_IDENTITY(max, T, v) { *v = LOWEST; }
+
+PX__ARITH_JOINS(float, -INFINITY, INFINITY)
+PX__ARITH_JOINS(double, -(double)INFINITY, (double)INFINITY)
+PX__ARITH_JOINS(int32_t, INT32_MIN, INT32_MAX)
+PX__ARITH_JOINS(int64_t, INT64_MIN, INT64_MAX)
+PX__ARITH_JOINS(uint32_t, 0u, UINT32_MAX)
+PX__ARITH_JOINS(uint64_t, 0u, UINT64_MAX)
+
+/* A value with its index, for minloc/maxloc. */
+typedef struct px_valloc_f32 { float val; int64_t loc; } px_valloc_f32;
+typedef struct px_valloc_f64 { double val; int64_t loc; } px_valloc_f64;
+typedef struct px_valloc_i32 { int32_t val; int64_t loc; } px_valloc_i32;
+typedef struct px_valloc_i64 { int64_t val; int64_t loc; } px_valloc_i64;
+
+#define PX__LOC_JOINS(T, LOWEST, HIGHEST)                                                  \
+    PX_JOIN(minloc, T, d, s)                                                               \
+    {                                                                                      \
+        if (s->val < d->val || (s->val == d->val && s->loc < d->loc)) *d = *s;             \
+    }                                                                                      \
+    PX_IDENTITY(minloc, T, v) { v->val = HIGHEST; v->loc = INT64_MAX; }                    \
+    PX_JOIN(maxloc, T, d, s)                                                               \
+    {                                                                                      \
+        if (s->val > d->val || (s->val == d->val && s->loc < d->loc)) *d = *s;             \
+    }                                                                                      \
+    PX_IDENTITY(maxloc, T, v) { v->val = LOWEST; v->loc = INT64_MAX; }
+
+PX__LOC_JOINS(px_valloc_f32, -INFINITY, INFINITY)
+PX__LOC_JOINS(px_valloc_f64, -(double)INFINITY, (double)INFINITY)
+PX__LOC_JOINS(px_valloc_i32, INT32_MIN, INT32_MAX)
+PX__LOC_JOINS(px_valloc_i64, INT64_MIN, INT64_MAX)
+
+PX_EXTERN_C_END
+
+/* ---- Host loop nests ----------------------------------------------------------------- */
+
+/* Tile size of dimension d: the policy's, or the whole dimension. */
+#define PX__TILE(p, d)                                                                     \
+    ((p)->tile[d] > 0 ? (p)->tile[d]                                                       \
+                      : ((p)->end[d] > (p)->begin[d] ? (p)->end[d] - (p)->begin[d] : 1))
+#define PX__MIN(a, b) ((a) < (b) ? (a) : (b))
+
+#define PX__HOST_LOOP1(p, i, stmt)                                                         \
+    for (int64_t i = (p)->begin[0]; i < (p)->end[0]; ++i) { stmt; }
+
+/* One tile loop per dimension; inside a tile, `fast` varies fastest. */
+#define PX__TILE_LOOP(p, d, v)                                                             \
+    for (int64_t v = (p)->begin[d]; v < (p)->end[d]; v += PX__TILE(p, d))
+#define PX__IN_TILE(p, d, t, v)                                                            \
+    for (int64_t v = t, v##_end = PX__MIN(t + PX__TILE(p, d), (p)->end[d]); v < v##_end; ++v)
+
+#define PX__HOST_LOOP2(p, i, j, stmt)                                                      \
+    if ((p)->iterate == PX_ITERATE_LEFT) {                                                 \
+        PX__TILE_LOOP(p, 1, px__tj) PX__TILE_LOOP(p, 0, px__ti)                            \
+        PX__IN_TILE(p, 1, px__tj, j) PX__IN_TILE(p, 0, px__ti, i) { stmt; }                \
+    } else {                                                                               \
+        PX__TILE_LOOP(p, 0, px__ti) PX__TILE_LOOP(p, 1, px__tj)                            \
+        PX__IN_TILE(p, 0, px__ti, i) PX__IN_TILE(p, 1, px__tj, j) { stmt; }                \
+    }
+
+#define PX__HOST_LOOP3(p, i, j, k, stmt)                                                   \
+    if ((p)->iterate == PX_ITERATE_LEFT) {                                                 \
+        PX__TILE_LOOP(p, 2, px__tk) PX__TILE_LOOP(p, 1, px__tj) PX__TILE_LOOP(p, 0, px__ti)\
+        PX__IN_TILE(p, 2, px__tk, k) PX__IN_TILE(p, 1, px__tj, j)                          \
+        PX__IN_TILE(p, 0, px__ti, i) { stmt; }                                             \
+    } else {                                                                               \
+        PX__TILE_LOOP(p, 0, px__ti) PX__TILE_LOOP(p, 1, px__tj) PX__TILE_LOOP(p, 2, px__tk)\
+        PX__IN_TILE(p, 0, px__ti, i) PX__IN_TILE(p, 1, px__tj, j)                          \
+        PX__IN_TILE(p, 2, px__tk, k) { stmt; }                                             \
+    }
+
+/* ---- CUDA entries (nvcc only) ---------------------------------------------------------- */
+
+#ifdef __CUDACC__
+#  include "portex/kernel_cuda.h"
+#  define PX__CUDA_PTR(name) px__cuda_##name
+/* The body wrapped in a type, so that the launch templates can call it on the device. */
+#  define PX__CUDA_BODY(name, params, call)                                                \
+    namespace {                                                                            \
+    struct px__cu_##name {                                                                 \
+        static __device__ __forceinline__ void call_body params { px__body_##name call; } \
+    };                                                                                     \
+    }
+#  define PX__CUDA_FOR(name, Args, R, params, call)                                        \
+    PX__CUDA_BODY(name, params, call)                                                      \
+    static int px__cuda_##name(const px_cuda_launch *l_, const void *a_, const px_policy *p_) \
+    {                                                                                      \
+        return px_cuda::launch_for##R<Args, px__cu_##name>(l_, *(const Args *)a_, *p_);    \
+    }
+#  define PX__CUDA_REDUCE(name, Args, R, T, op, params, call)                              \
+    PX__CUDA_BODY(name, params, call)                                                      \
+    namespace {                                                                            \
+    struct px__cj_##name {                                                                 \
+        static __host__ __device__ __forceinline__ void identity(T *v) { px_identity_##op##_##T(v); } \
+        static __host__ __device__ __forceinline__ void join(T *d, const T *s) { px_join_##op##_##T(d, s); } \
+    };                                                                                     \
+    }                                                                                      \
+    static int px__cuda_##name(const px_cuda_launch *l_, const void *a_, const px_policy *p_) \
+    {                                                                                      \
+        return px_cuda::launch_reduce##R<Args, T, px__cu_##name, px__cj_##name>(           \
+            l_, *(const Args *)a_, *p_);                                                   \
+    }
+#  define PX__CUDA_SCAN(name, Args, T, op, params, call)                                   \
+    PX__CUDA_BODY(name, params, call)                                                      \
+    namespace {                                                                            \
+    struct px__cj_##name {                                                                 \
+        static __host__ __device__ __forceinline__ void identity(T *v) { px_identity_##op##_##T(v); } \
+        static __host__ __device__ __forceinline__ void join(T *d, const T *s) { px_join_##op##_##T(d, s); } \
+    };                                                                                     \
+    }                                                                                      \
+    static int px__cuda_##name(const px_cuda_launch *l_, const void *a_, const px_policy *p_) \
+    {                                                                                      \
+        return px_cuda::launch_scan<Args, T, px__cu_##name, px__cj_##name>(                \
+            l_, *(const Args *)a_, *p_);                                                   \
+    }
+#else
+#  define PX__CUDA_PTR(name) 0
+#  define PX__CUDA_FOR(name, Args, R, params, call)
+#  define PX__CUDA_REDUCE(name, Args, R, T, op, params, call)
+#  define PX__CUDA_SCAN(name, Args, T, op, params, call)
+#endif
+
+/* ---- Pieces shared by the kernel macros ----------------------------------------------- */
+
+#define PX__BODY(name) PX_FUNCTION void px__body_##name
+
+#define PX__DESCRIPTOR(name, kind, R, Args, vsize, identity, join)                         \
+    PX_EXTERN_C const px_kernel px_kernel_##name = {                                       \
+        PX_KERNEL_MAGIC, #name, kind, R, sizeof(Args), vsize,                              \
+        px__host_##name, PX__CUDA_PTR(name), identity, join};
+
+/* Host wrappers of a join, for the descriptor. */
+#define PX__HOST_JOIN(name, T, op)                                                         \
+    static void px__identity_##name(void *v) { px_identity_##op##_##T((T *)v); }          \
+    static void px__join_##name(void *d, const void *s)                                    \
+    {                                                                                      \
+        px_join_##op##_##T((T *)d, (const T *)s);                                          \
+    }
+
+/* The args struct is copied to a local: the body sees by-value semantics, as on the GPU,
+   and the compiler knows the kernel's stores cannot change it. */
+#define PX__HOST_ARGS(Args) const Args px__args = *(const Args *)a_
+
+/* ---- parallel_for ---------------------------------------------------------------------- */
+
+#define PX_FOR(name, Args, args, i)                                                        \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i);                               \
+    static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
+    {                                                                                      \
+        PX__HOST_ARGS(Args);                                                               \
+        (void)r_;                                                                          \
+        PX__HOST_LOOP1(p_, i_, px__body_##name(&px__args, i_))                             \
+    }                                                                                      \
+    PX__CUDA_FOR(name, Args, 1, (const Args *a, int64_t i0), (a, i0))                      \
+    PX__DESCRIPTOR(name, PX_KERNEL_FOR, 1, Args, 0, 0, 0)                                  \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i)
+
+#define PX_FOR_2D(name, Args, args, i, j)                                                  \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j);                    \
+    static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
+    {                                                                                      \
+        PX__HOST_ARGS(Args);                                                               \
+        (void)r_;                                                                          \
+        PX__HOST_LOOP2(p_, i_, j_, px__body_##name(&px__args, i_, j_))                     \
+    }                                                                                      \
+    PX__CUDA_FOR(name, Args, 2, (const Args *a, int64_t i0, int64_t i1), (a, i0, i1))      \
+    PX__DESCRIPTOR(name, PX_KERNEL_FOR, 2, Args, 0, 0, 0)                                  \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j)
+
+#define PX_FOR_3D(name, Args, args, i, j, k)                                               \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k);         \
+    static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
+    {                                                                                      \
+        PX__HOST_ARGS(Args);                                                               \
+        (void)r_;                                                                          \
+        PX__HOST_LOOP3(p_, i_, j_, k_, px__body_##name(&px__args, i_, j_, k_))             \
+    }                                                                                      \
+    PX__CUDA_FOR(name, Args, 3, (const Args *a, int64_t i0, int64_t i1, int64_t i2),      \
+                 (a, i0, i1, i2))                                                          \
+    PX__DESCRIPTOR(name, PX_KERNEL_FOR, 3, Args, 0, 0, 0)                                  \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k)
+
+/* ---- parallel_reduce ------------------------------------------------------------------- */
+
+#define PX__HOST_REDUCE(name, Args, T, op, loop)                                           \
+    PX__HOST_JOIN(name, T, op)                                                             \
+    static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
+    {                                                                                      \
+        PX__HOST_ARGS(Args);                                                               \
+        T px__acc;                                                                         \
+        px_identity_##op##_##T(&px__acc);                                                  \
+        loop;                                                                              \
+        *(T *)r_ = px__acc;                                                                \
+    }
+
+#define PX_REDUCE(name, Args, args, i, T, op, acc)                                         \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT acc);           \
+    PX__HOST_REDUCE(name, Args, T, op,                                                     \
+                    PX__HOST_LOOP1(p_, i_, px__body_##name(&px__args, i_, &px__acc)))      \
+    PX__CUDA_REDUCE(name, Args, 1, T, op, (const Args *a, int64_t i0, T *v), (a, i0, v))   \
+    PX__DESCRIPTOR(name, PX_KERNEL_REDUCE, 1, Args, sizeof(T), px__identity_##name,       \
+                   px__join_##name)                                                        \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT acc)
+
+#define PX_REDUCE_2D(name, Args, args, i, j, T, op, acc)                                   \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, T *PX_RESTRICT acc);\
+    PX__HOST_REDUCE(name, Args, T, op,                                                     \
+                    PX__HOST_LOOP2(p_, i_, j_, px__body_##name(&px__args, i_, j_, &px__acc)))\
+    PX__CUDA_REDUCE(name, Args, 2, T, op, (const Args *a, int64_t i0, int64_t i1, T *v),   \
+                    (a, i0, i1, v))                                                        \
+    PX__DESCRIPTOR(name, PX_KERNEL_REDUCE, 2, Args, sizeof(T), px__identity_##name,       \
+                   px__join_##name)                                                        \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, T *PX_RESTRICT acc)
+
+#define PX_REDUCE_3D(name, Args, args, i, j, k, T, op, acc)                                \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k,          \
+                   T *PX_RESTRICT acc);                                                    \
+    PX__HOST_REDUCE(name, Args, T, op,                                                     \
+                    PX__HOST_LOOP3(p_, i_, j_, k_,                                         \
+                                   px__body_##name(&px__args, i_, j_, k_, &px__acc)))      \
+    PX__CUDA_REDUCE(name, Args, 3, T, op,                                                  \
+                    (const Args *a, int64_t i0, int64_t i1, int64_t i2, T *v),             \
+                    (a, i0, i1, i2, v))                                                    \
+    PX__DESCRIPTOR(name, PX_KERNEL_REDUCE, 3, Args, sizeof(T), px__identity_##name,       \
+                   px__join_##name)                                                        \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k,          \
+                   T *PX_RESTRICT acc)
+
+/* ---- parallel_scan --------------------------------------------------------------------- */
+
+#define PX_SCAN(name, Args, args, i, T, op, update, final)                                 \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT update,         \
+                   bool final);                                                            \
+    PX__HOST_JOIN(name, T, op)                                                             \
+    static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
+    {                                                                                      \
+        PX__HOST_ARGS(Args);                                                               \
+        T px__acc;                                                                         \
+        px_identity_##op##_##T(&px__acc);                                                  \
+        PX__HOST_LOOP1(p_, i_, px__body_##name(&px__args, i_, &px__acc, true))             \
+        if (r_) *(T *)r_ = px__acc;                                                        \
+    }                                                                                      \
+    PX__CUDA_SCAN(name, Args, T, op, (const Args *a, int64_t i0, T *v, bool f), (a, i0, v, f)) \
+    PX__DESCRIPTOR(name, PX_KERNEL_SCAN, 1, Args, sizeof(T), px__identity_##name,         \
+                   px__join_##name)                                                        \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT update, bool final)
+
+#endif /* PORTEX_KERNEL_H */

@@ -1,0 +1,45 @@
+/* portex — dispatching kernels on an instance.
+ *
+ * `label` names the dispatch in errors and traces; NULL uses the kernel's name.
+ * `args` points to the kernel's argument struct; it is copied, so it may change as soon
+ * as the call returns. Dispatch is asynchronous on GPU instances: the call returns once
+ * the work is queued; fence the instance (or record an event) before reading results on
+ * the host. A kernel that was not compiled for the instance's backend returns
+ * PX_ERR_NOT_COMPILED with both names. */
+#ifndef PORTEX_PARALLEL_H
+#define PORTEX_PARALLEL_H
+
+#include "portex/core.h"
+#include "portex/instance.h"
+#include "portex/kernel.h"
+#include "portex/policy.h"
+#include "portex/view.h"
+
+PX_EXTERN_C_BEGIN
+
+/* A PX_FOR / PX_FOR_2D / PX_FOR_3D kernel; the policy's rank must match the kernel's. */
+PX_API px_status px_parallel_for(px_instance *inst, const char *label, px_policy policy,
+                                 const px_kernel *kernel, const void *args);
+
+/* A PX_REDUCE* kernel into `result`, host memory of the kernel's value type. Waits for
+ * this instance only (its earlier work and the reduction), no other. An empty range
+ * gives the join's identity. */
+PX_API px_status px_parallel_reduce(px_instance *inst, const char *label, px_policy policy,
+                                    const px_kernel *kernel, const void *args, void *result);
+
+/* As px_parallel_reduce, into element 0 of `result`, a contiguous view with at least one
+ * element of the value's size, in memory the instance can write (DEVICE of its GPU or
+ * HOST_PINNED for CUDA; HOST for serial). Stays asynchronous. */
+PX_API px_status px_parallel_reduce_view(px_instance *inst, const char *label,
+                                         px_policy policy, const px_kernel *kernel,
+                                         const void *args, px_view *result);
+
+/* A PX_SCAN kernel over a 1-D range. `total` (host memory of the value type, or NULL)
+ * receives the reduction of all contributions; when given, the call waits for this
+ * instance, else it stays asynchronous. */
+PX_API px_status px_parallel_scan(px_instance *inst, const char *label, px_policy policy,
+                                  const px_kernel *kernel, const void *args, void *total);
+
+PX_EXTERN_C_END
+
+#endif /* PORTEX_PARALLEL_H */

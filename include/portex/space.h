@@ -1,0 +1,49 @@
+/* portex — memory spaces: where data lives, and what portex holds in each. */
+#ifndef PORTEX_SPACE_H
+#define PORTEX_SPACE_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "portex/core.h"
+
+PX_EXTERN_C_BEGIN
+
+typedef enum px_space_kind {
+    PX_SPACE_HOST = 0,     /* pageable host memory (aligned malloc) */
+    PX_SPACE_HOST_PINNED,  /* page-locked host memory the GPU can DMA from (CUDA backend) */
+    PX_SPACE_DEVICE,       /* memory of GPU number `device` (CUDA backend) */
+    PX_SPACE_KIND_COUNT
+} px_space_kind;
+
+/* A memory space: a kind and, for DEVICE, the device ordinal (0 for the others). */
+typedef struct px_space {
+    px_space_kind kind;
+    int device;
+} px_space;
+
+static inline px_space px_host(void) { px_space s = {PX_SPACE_HOST, 0}; return s; }
+static inline px_space px_host_pinned(void) { px_space s = {PX_SPACE_HOST_PINNED, 0}; return s; }
+static inline px_space px_device(int ordinal) { px_space s = {PX_SPACE_DEVICE, ordinal}; return s; }
+
+/* "HOST", "HOST_PINNED", "DEVICE"; never NULL. */
+PX_API const char *px_space_kind_string(px_space_kind kind);
+
+/* Whether the space is usable in this build and on this machine. PX_OK or the reason
+ * (PX_ERR_UNSUPPORTED when its backend is not compiled in, PX_ERR_NO_DEVICE, ...). */
+PX_API px_status px_space_available(px_space space);
+
+/* What portex has allocated in one space (the user's views plus the library's own
+ * buffers, which are counted separately). */
+typedef struct px_memory_stats {
+    size_t bytes_in_use;      /* views' memory alive now */
+    size_t high_water;        /* most bytes_in_use ever */
+    uint64_t allocations;     /* allocations made so far */
+    size_t library_bytes;     /* portex's own buffers in this space (scratch, staging) */
+} px_memory_stats;
+
+PX_API px_status px_space_memory(px_space space, px_memory_stats *out);
+
+PX_EXTERN_C_END
+
+#endif /* PORTEX_SPACE_H */

@@ -1,0 +1,184 @@
+/* portex — views: typed, labelled, reference-counted N-d arrays in one memory space.
+ *
+ * A px_view is a host-side handle. Kernels never see it: they get a px_span_<T>, a plain
+ * struct (pointer, extents, strides) passed by value, and index it with PX_AT*.
+ *
+ * Ownership: px_view_create returns a view with one reference; px_view_retain adds one;
+ * px_view_release drops one and clears the caller's pointer. The memory goes back when the
+ * last view onto it (subviews and mirror views included) is released. A wrapped
+ * (unmanaged) view never frees the user's memory. */
+#ifndef PORTEX_VIEW_H
+#define PORTEX_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "portex/space.h"
+
+PX_EXTERN_C_BEGIN
+
+#define PX_MAX_RANK 8
+
+typedef enum px_dtype {
+    PX_U8 = 0,
+    PX_I32,
+    PX_I64,
+    PX_U32,
+    PX_U64,
+    PX_F32,
+    PX_F64,
+    PX_USER,      /* any element of desc.elem_size bytes */
+    PX_DTYPE_COUNT
+} px_dtype;
+
+PX_API const char *px_dtype_string(px_dtype dtype);
+/* Size in bytes of one element of a built-in type; 0 for PX_USER or invalid values. */
+PX_API size_t px_dtype_size(px_dtype dtype);
+
+typedef enum px_layout {
+    PX_LAYOUT_RIGHT = 0, /* row-major: the last index is contiguous (C) */
+    PX_LAYOUT_LEFT,      /* column-major: the first index is contiguous (Fortran) */
+    PX_LAYOUT_STRIDE     /* explicit strides, in elements */
+} px_layout;
+
+PX_API const char *px_layout_string(px_layout layout);
+
+enum {
+    PX_VIEW_NO_INIT = 1u << 0 /* skip zero-filling a new allocation */
+};
+
+/* What a view is. Zero-initialise and set what you need: the defaults are a rank-0 HOST
+ * view of LAYOUT_RIGHT, zero-filled. */
+typedef struct px_view_desc {
+    const char *label;               /* copied; NULL means "" */
+    px_space space;
+    px_dtype dtype;
+    size_t elem_size;                /* PX_USER only */
+    int rank;                        /* 0 to PX_MAX_RANK */
+    int64_t extent[PX_MAX_RANK];     /* first `rank` used, each >= 0 */
+    px_layout layout;
+    int64_t stride[PX_MAX_RANK];     /* PX_LAYOUT_STRIDE only, in elements, each >= 0 */
+    unsigned flags;                  /* PX_VIEW_* */
+} px_view_desc;
+
+typedef struct px_view px_view;
+
+/* A new view with its own memory in desc->space. Memory is zero-filled unless
+ * PX_VIEW_NO_INIT. An allocation that fails returns PX_ERR_OUT_OF_MEMORY with the space,
+ * label and size in the message. */
+PX_API px_status px_view_create(px_view **out, const px_view_desc *desc);
+
+/* An unmanaged view over memory the caller owns and keeps alive longer than the view.
+ * data may be NULL only when the view holds no element. */
+PX_API px_status px_view_wrap(px_view **out, const px_view_desc *desc, void *data);
+
+PX_API px_status px_view_retain(px_view *view);
+/* Drops one reference and sets *view to NULL. */
+PX_API px_status px_view_release(px_view **view);
+
+/* One dimension of a subview: a half-open range [begin, end) that is kept, or a single
+ * index that removes the dimension. */
+typedef struct px_slice {
+    int64_t begin;
+    int64_t end;      /* PX_END: up to the extent */
+    bool index;       /* true: take `begin` only and drop the dimension */
+} px_slice;
+
+#define PX_END INT64_MAX
+
+static inline px_slice px_slice_range(int64_t begin, int64_t end) { px_slice s = {begin, end, false}; return s; }
+static inline px_slice px_slice_all(void) { px_slice s = {0, PX_END, false}; return s; }
+static inline px_slice px_slice_index(int64_t i) { px_slice s = {i, i + 1, true}; return s; }
+
+/* A view onto part of src, sharing its memory (and keeping it alive). nslices must equal
+ * src's rank. The result's label is src's with "(sub)" appended. */
+PX_API px_status px_view_subview(px_view **out, px_view *src, const px_slice *slices, int nslices);
+
+/* Kokkos create_mirror: always a new contiguous view in `space` with src's extents, dtype
+ * and layout (LAYOUT_RIGHT when src is strided). Contents are not copied. */
+PX_API px_status px_view_create_mirror(px_view **out, px_space space, const px_view *src);
+/* Kokkos create_mirror_view: src itself (one more reference) when it already lives in
+ * `space`, else as px_view_create_mirror. */
+PX_API px_status px_view_create_mirror_view(px_view **out, px_space space, px_view *src);
+
+typedef struct px_view_info {
+    const char *label;        /* valid while the view lives */
+    px_space space;
+    px_dtype dtype;
+    size_t elem_size;
+    int rank;
+    int64_t extent[PX_MAX_RANK];
+    int64_t stride[PX_MAX_RANK];   /* in elements */
+    px_layout layout;
+    void *data;
+    int64_t size;             /* number of elements */
+    size_t bytes;             /* size * elem_size */
+    bool contiguous;          /* the elements fill [data, data + bytes) */
+    bool managed;             /* false for wrapped views */
+    int use_count;            /* references to this handle */
+} px_view_info;
+
+PX_API px_status px_view_info_get(const px_view *view, px_view_info *out);
+
+/* ---- What kernels see ------------------------------------------------------------- */
+
+#define PX__SPAN_FIELDS(T)          \
+    T *data;                        \
+    int64_t extent[PX_MAX_RANK];    \
+    int64_t stride[PX_MAX_RANK];    \
+    int32_t rank
+
+typedef struct px_span { PX__SPAN_FIELDS(void); } px_span;
+typedef struct px_span_u8 { PX__SPAN_FIELDS(uint8_t); } px_span_u8;
+typedef struct px_span_i32 { PX__SPAN_FIELDS(int32_t); } px_span_i32;
+typedef struct px_span_i64 { PX__SPAN_FIELDS(int64_t); } px_span_i64;
+typedef struct px_span_u32 { PX__SPAN_FIELDS(uint32_t); } px_span_u32;
+typedef struct px_span_u64 { PX__SPAN_FIELDS(uint64_t); } px_span_u64;
+typedef struct px_span_f32 { PX__SPAN_FIELDS(float); } px_span_f32;
+typedef struct px_span_f64 { PX__SPAN_FIELDS(double); } px_span_f64;
+
+/* The kernel-side struct of a view, checked against the element type asked for.
+ * px_view_span works for any type (data is void *). */
+PX_API px_status px_view_span(const px_view *view, px_span *out);
+PX_API px_status px_view_span_u8(const px_view *view, px_span_u8 *out);
+PX_API px_status px_view_span_i32(const px_view *view, px_span_i32 *out);
+PX_API px_status px_view_span_i64(const px_view *view, px_span_i64 *out);
+PX_API px_status px_view_span_u32(const px_view *view, px_span_u32 *out);
+PX_API px_status px_view_span_u64(const px_view *view, px_span_u64 *out);
+PX_API px_status px_view_span_f32(const px_view *view, px_span_f32 *out);
+PX_API px_status px_view_span_f64(const px_view *view, px_span_f64 *out);
+
+/* Element access in kernels: PX_AT1(x, i), PX_AT2(a, i, j), ... up to PX_AT4.
+ * With PX_BOUNDS_CHECK defined (meson -Dbounds_check=true), every index is checked: on
+ * the host a bad index is recorded (the next dispatch or fence returns
+ * PX_ERR_INVALID_ARGUMENT naming it) and element 0 is used instead; on a GPU the kernel
+ * traps, which the next fence reports as a launch failure with the kernel's label. */
+#ifdef PX_BOUNDS_CHECK
+PX_API void px__bounds_violation(int dim, int64_t index, int64_t extent);
+PX_FUNCTION int64_t px__checked(int64_t i, int64_t n, int dim)
+{
+    if (i < 0 || i >= n) {
+#  ifdef __CUDA_ARCH__
+        __trap();
+#  else
+        px__bounds_violation(dim, i, n);
+        return 0;
+#  endif
+    }
+    return i;
+}
+#  define PX__IX(s, d, i) (px__checked((i), (s).extent[d], (d)) * (s).stride[d])
+#else
+#  define PX__IX(s, d, i) ((i) * (s).stride[d])
+#endif
+
+#define PX_AT1(s, i)          ((s).data[PX__IX(s, 0, i)])
+#define PX_AT2(s, i, j)       ((s).data[PX__IX(s, 0, i) + PX__IX(s, 1, j)])
+#define PX_AT3(s, i, j, k)    ((s).data[PX__IX(s, 0, i) + PX__IX(s, 1, j) + PX__IX(s, 2, k)])
+#define PX_AT4(s, i, j, k, l) \
+    ((s).data[PX__IX(s, 0, i) + PX__IX(s, 1, j) + PX__IX(s, 2, k) + PX__IX(s, 3, l)])
+
+PX_EXTERN_C_END
+
+#endif /* PORTEX_VIEW_H */

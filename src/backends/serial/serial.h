@@ -1,0 +1,9 @@
+/* Internal: the serial backend, the reference every other backend is tested against. */
+#ifndef PX_BACKENDS_SERIAL_H
+#define PX_BACKENDS_SERIAL_H
+
+#include "core/internal.h"
+
+extern const px__backend px__backend_serial;
+
+#endif /* PX_BACKENDS_SERIAL_H */

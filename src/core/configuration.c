@@ -1,0 +1,28 @@
+/* px_print_configuration: what this build is and what it found on this machine. */
+#include <hwloc.h>
+
+#include "core/internal.h"
+#include "px_config.h"
+
+px_status px_print_configuration(FILE *out)
+{
+    PX__ARG(out, "out must not be NULL");
+    fprintf(out, "portex %s\n", PX_VERSION_STRING);
+    fprintf(out, "  build: %s, compiler %s, hwloc API 0x%x, bounds checking %s\n", PX_BUILD_TYPE,
+            PX_CC_ID, (unsigned)HWLOC_API_VERSION, PX_BOUNDS_CHECK_BUILD ? "on" : "off");
+    px__topology_print(out);
+    for (int e = 0; e < PX_EXEC_COUNT; ++e) {
+        const px__backend *be = px__backend_get((px_exec_space)e);
+        const char *name = px_exec_space_string((px_exec_space)e);
+        if (!be) {
+            fprintf(out, "  backend %s: not compiled in\n", name);
+            continue;
+        }
+        fprintf(out, "  backend %s: compiled in\n", name);
+        if (be->print_configuration) {
+            px_status st = be->print_configuration(out);
+            if (st != PX_OK) fprintf(out, "    (unavailable: %s)\n", px_last_error());
+        }
+    }
+    return ferror(out) ? PX__FAIL(PX_ERR_SYSTEM, "writing to the stream failed") : PX_OK;
+}

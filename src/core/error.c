@@ -1,0 +1,45 @@
+/* Status strings (generated from PX_STATUS_MAP) and the thread-local last error. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "core/internal.h"
+
+/* Room for a function name, a sentence of context and a CUDA message. */
+#define PX__ERROR_CAPACITY 1024
+
+static _Thread_local char last_error[PX__ERROR_CAPACITY];
+
+const char *px_status_string(px_status status)
+{
+    switch (status) {
+#define PX__STATUS_STRING(name, value, msg) case PX_##name: return msg;
+        PX_STATUS_MAP(PX__STATUS_STRING)
+#undef PX__STATUS_STRING
+    }
+    return "unknown status";
+}
+
+const char *px_status_name(px_status status)
+{
+    switch (status) {
+#define PX__STATUS_NAME(name, value, msg) case PX_##name: return "PX_" #name;
+        PX_STATUS_MAP(PX__STATUS_NAME)
+#undef PX__STATUS_NAME
+    }
+    return "PX_UNKNOWN_STATUS";
+}
+
+const char *px_last_error(void) { return last_error; }
+
+void px_clear_error(void) { last_error[0] = '\0'; }
+
+px_status px__error(px_status status, const char *func, const char *fmt, ...)
+{
+    int n = snprintf(last_error, sizeof last_error, "%s: ", func ? func : "portex");
+    if (n < 0 || (size_t)n >= sizeof last_error) return status;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error + n, sizeof last_error - (size_t)n, fmt, ap);
+    va_end(ap);
+    return status;
+}

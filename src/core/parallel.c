@@ -1,0 +1,166 @@
+/* Kernel dispatch: the core validates everything once, then hands the backend a
+ * px__dispatch it can trust. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+
+static const char *kind_name(px_kernel_kind kind)
+{
+    switch (kind) {
+    case PX_KERNEL_FOR: return "PX_FOR";
+    case PX_KERNEL_REDUCE: return "PX_REDUCE";
+    case PX_KERNEL_SCAN: return "PX_SCAN";
+    }
+    return "unknown";
+}
+
+/* ---- Bounds checking of PX_AT* on the host (PX_BOUNDS_CHECK builds of kernel files) --- */
+
+/* Exported whatever the library's own build: kernel files built with PX_BOUNDS_CHECK call it. */
+PX_API void px__bounds_violation(int dim, int64_t index, int64_t extent);
+
+static _Thread_local bool bounds_hit;
+static _Thread_local char bounds_msg[160];
+
+void px__bounds_violation(int dim, int64_t index, int64_t extent)
+{
+    if (bounds_hit) return; /* keep the first */
+    bounds_hit = true;
+    snprintf(bounds_msg, sizeof bounds_msg, "index %lld out of bounds [0, %lld) in dimension %d",
+             (long long)index, (long long)extent, dim);
+}
+
+static px_status take_bounds_violation(const char *label, const char *func)
+{
+    if (!bounds_hit) return PX_OK;
+    bounds_hit = false;
+    return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s': %s", label, bounds_msg);
+}
+
+/* ---- Validation ------------------------------------------------------------------------ */
+
+static bool entry_present(const px_kernel *k, px_exec_space exec)
+{
+    switch (exec) {
+    case PX_EXEC_SERIAL: return k->host != NULL;
+    case PX_EXEC_CUDA: return k->cuda != NULL;
+    case PX_EXEC_COUNT: break;
+    }
+    return false;
+}
+
+static px_status check_policy(const px_policy *p, const px_kernel *k, const char *func)
+{
+    if (p->rank != k->rank)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s' is %d-D but the policy has rank %d", k->name, k->rank,
+                         p->rank);
+    if (p->iterate != PX_ITERATE_RIGHT && p->iterate != PX_ITERATE_LEFT)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "policy.iterate is %d; expected a px_iterate",
+                         p->iterate);
+    for (int d = 0; d < p->rank; ++d) {
+        if (p->begin[d] > p->end[d])
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "policy dimension %d runs from %lld to %lld; begin must not exceed end",
+                             d, (long long)p->begin[d], (long long)p->end[d]);
+        if (p->tile[d] < 0)
+            return px__error(PX_ERR_INVALID_ARGUMENT, func, "policy.tile[%d] is %lld; expected >= 0",
+                             d, (long long)p->tile[d]);
+    }
+    return PX_OK;
+}
+
+static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, px_policy policy,
+                         const px_kernel *kernel, const void *args, px_kernel_kind want,
+                         const char *func)
+{
+    PX__TRY(px__instance_check(inst, func));
+    if (!kernel) return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel must not be NULL");
+    if (kernel->magic != PX_KERNEL_MAGIC)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel is not a portex kernel descriptor (use PX_KERNEL(name))");
+    if (kernel->kind != want)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s' is a %s kernel; %s needs a %s kernel",
+                         kernel->name, kind_name(kernel->kind), func, kind_name(want));
+    if (!args && kernel->args_size)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "args must not be NULL (kernel '%s')",
+                         kernel->name);
+    PX__TRY(check_policy(&policy, kernel, func));
+    if (!entry_present(kernel, inst->exec))
+        return px__error(PX_ERR_NOT_COMPILED, func,
+                         "kernel '%s' was not compiled for %s (instance '%s'): compile its file "
+                         "for that backend (docs/kernels.md)",
+                         kernel->name, px_exec_space_string(inst->exec), inst->label);
+    memset(d, 0, sizeof *d);
+    d->kernel = kernel;
+    d->label = label ? label : kernel->name;
+    d->policy = policy;
+    d->args = args;
+    return PX_OK;
+}
+
+static px_status launch(px_instance *inst, const px__dispatch *d, const char *func)
+{
+    px_status st = inst->be->launch(inst, d);
+    if (st != PX_OK) return st;
+    return take_bounds_violation(d->label, func);
+}
+
+/* ---- Public dispatch ----------------------------------------------------------------------- */
+
+px_status px_parallel_for(px_instance *inst, const char *label, px_policy policy,
+                          const px_kernel *kernel, const void *args)
+{
+    px__dispatch d;
+    PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_FOR, __func__));
+    return launch(inst, &d, __func__);
+}
+
+px_status px_parallel_reduce(px_instance *inst, const char *label, px_policy policy,
+                             const px_kernel *kernel, const void *args, void *result)
+{
+    px__dispatch d;
+    PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_REDUCE, __func__));
+    PX__ARG(result, "result must not be NULL (kernel '%s')", kernel->name);
+    d.result_kind = PX__RESULT_HOST;
+    d.result = result;
+    return launch(inst, &d, __func__);
+}
+
+/* The instance must be able to write the result view's memory. */
+static bool writable_by(const px_instance *inst, px_space s)
+{
+    if (inst->exec == PX_EXEC_SERIAL) return px__space_is_host(s);
+    return s.kind == PX_SPACE_HOST_PINNED || (s.kind == PX_SPACE_DEVICE && s.device == inst->device);
+}
+
+px_status px_parallel_reduce_view(px_instance *inst, const char *label, px_policy policy,
+                                  const px_kernel *kernel, const void *args, px_view *result)
+{
+    px__dispatch d;
+    PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_REDUCE, __func__));
+    PX__TRY(px__view_check(result, __func__, "result"));
+    PX__ARG(px__view_size(result) >= 1 && px__view_contiguous(result),
+            "result view '%s' must be contiguous with at least one element", result->label);
+    PX__ARG(result->elem_size == kernel->value_size,
+            "result view '%s' has %zu-byte elements but kernel '%s' reduces %zu-byte values",
+            result->label, result->elem_size, kernel->name, kernel->value_size);
+    px_space s = result->alloc->space;
+    PX__ARG(writable_by(inst, s), "result view '%s' lives in %s(%d), which instance '%s' cannot write",
+            result->label, px_space_kind_string(s.kind), s.device, inst->label);
+    d.result_kind = PX__RESULT_VIEW;
+    d.result = result->data;
+    d.result_space = s;
+    return launch(inst, &d, __func__);
+}
+
+px_status px_parallel_scan(px_instance *inst, const char *label, px_policy policy,
+                           const px_kernel *kernel, const void *args, void *total)
+{
+    px__dispatch d;
+    PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_SCAN, __func__));
+    d.result_kind = total ? PX__RESULT_HOST : PX__RESULT_NONE;
+    d.result = total;
+    return launch(inst, &d, __func__);
+}

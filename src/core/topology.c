@@ -1,0 +1,63 @@
+/* The machine's topology, loaded once at px_init with hwloc: packages, NUMA nodes, cores
+ * and hardware threads. Later work places host threads and staging buffers with it. */
+#include <hwloc.h>
+#include <pthread.h>
+
+#include "core/internal.h"
+#include "core/topology.h"
+
+static pthread_mutex_t topo_lock = PTHREAD_MUTEX_INITIALIZER;
+static hwloc_topology_t topology;
+static px__topology_summary summary;
+
+px_status px__topology_load(void)
+{
+    pthread_mutex_lock(&topo_lock);
+    px_status st = PX_OK;
+    if (!topology) {
+        hwloc_topology_t t;
+        if (hwloc_topology_init(&t) != 0) {
+            st = PX__FAIL(PX_ERR_SYSTEM, "hwloc_topology_init failed");
+        } else if (hwloc_topology_load(t) != 0) {
+            hwloc_topology_destroy(t);
+            st = PX__FAIL(PX_ERR_SYSTEM, "hwloc_topology_load failed");
+        } else {
+            topology = t;
+            summary.packages = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
+            summary.numa_nodes = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+            summary.cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
+            summary.pus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+            summary.loaded = true;
+        }
+    }
+    pthread_mutex_unlock(&topo_lock);
+    return st;
+}
+
+void px__topology_unload(void)
+{
+    pthread_mutex_lock(&topo_lock);
+    if (topology) hwloc_topology_destroy(topology);
+    topology = NULL;
+    summary = (px__topology_summary){0};
+    pthread_mutex_unlock(&topo_lock);
+}
+
+px__topology_summary px__topology_get_summary(void)
+{
+    pthread_mutex_lock(&topo_lock);
+    px__topology_summary s = summary;
+    pthread_mutex_unlock(&topo_lock);
+    return s;
+}
+
+void px__topology_print(FILE *out)
+{
+    px__topology_summary s = px__topology_get_summary();
+    if (!s.loaded) {
+        fprintf(out, "  topology: not loaded (px_init not called)\n");
+        return;
+    }
+    fprintf(out, "  topology: %d package(s), %d NUMA node(s), %d core(s), %d hardware thread(s)\n",
+            s.packages, s.numa_nodes, s.cores, s.pus);
+}

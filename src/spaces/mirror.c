@@ -1,0 +1,37 @@
+/* Mirrors, with Kokkos's create_mirror / create_mirror_view semantics. */
+#include <stdio.h>
+
+#include "core/internal.h"
+
+px_status px_view_create_mirror(px_view **out, px_space space, const px_view *src)
+{
+    PX__ARG(out, "out must not be NULL");
+    *out = NULL;
+    PX__TRY(px__view_check(src, __func__, "src"));
+    char label[256];
+    snprintf(label, sizeof label, "%s_mirror", src->label);
+    px_view_desc desc = {
+        .label = label,
+        .space = space,
+        .dtype = src->dtype,
+        .elem_size = src->dtype == PX_USER ? src->elem_size : 0,
+        .rank = src->rank,
+        .layout = src->layout == PX_LAYOUT_LEFT ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT,
+    };
+    for (int d = 0; d < src->rank; ++d) desc.extent[d] = src->extent[d];
+    return px_view_create(out, &desc);
+}
+
+px_status px_view_create_mirror_view(px_view **out, px_space space, px_view *src)
+{
+    PX__ARG(out, "out must not be NULL");
+    *out = NULL;
+    PX__TRY(px__view_check(src, __func__, "src"));
+    px_space have = src->alloc->space;
+    if (have.kind == space.kind && have.device == space.device) {
+        PX__TRY(px_view_retain(src));
+        *out = src;
+        return PX_OK;
+    }
+    return px_view_create_mirror(out, space, src);
+}

@@ -1,0 +1,337 @@
+/* Views: creation, wrapping, reference counts, queries and the kernel-side spans. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "spaces/view_internal.h"
+
+static const size_t dtype_sizes[PX_DTYPE_COUNT] = {
+    [PX_U8] = 1, [PX_I32] = 4, [PX_I64] = 8, [PX_U32] = 4,
+    [PX_U64] = 8, [PX_F32] = 4, [PX_F64] = 8, [PX_USER] = 0,
+};
+
+static const char *const dtype_names[PX_DTYPE_COUNT] = {
+    [PX_U8] = "u8", [PX_I32] = "i32", [PX_I64] = "i64", [PX_U32] = "u32",
+    [PX_U64] = "u64", [PX_F32] = "f32", [PX_F64] = "f64", [PX_USER] = "user",
+};
+
+const char *px_dtype_string(px_dtype dtype)
+{
+    if ((int)dtype < 0 || dtype >= PX_DTYPE_COUNT) return "unknown";
+    return dtype_names[dtype];
+}
+
+size_t px_dtype_size(px_dtype dtype)
+{
+    if ((int)dtype < 0 || dtype >= PX_DTYPE_COUNT) return 0;
+    return dtype_sizes[dtype];
+}
+
+const char *px_layout_string(px_layout layout)
+{
+    switch (layout) {
+    case PX_LAYOUT_RIGHT: return "right";
+    case PX_LAYOUT_LEFT: return "left";
+    case PX_LAYOUT_STRIDE: return "stride";
+    }
+    return "unknown";
+}
+
+px_status px__view_check(const px_view *v, const char *func, const char *what)
+{
+    if (!v) return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is NULL (a released view?)", what);
+    if (v->magic != PX__VIEW_MAGIC)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is not a live view", what);
+    return PX_OK;
+}
+
+int64_t px__view_size(const px_view *v)
+{
+    int64_t n = 1;
+    for (int d = 0; d < v->rank; ++d) n *= v->extent[d];
+    return n;
+}
+
+bool px__view_contiguous(const px_view *v)
+{
+    /* Contiguous when, visiting dimensions from the smallest stride up, each stride equals
+       the product of the extents before it. Views with 0 or 1 element always are. */
+    if (px__view_size(v) <= 1) return true;
+    int order[PX_MAX_RANK];
+    px__view_dims_by_stride(v, order);
+    int64_t expect = 1;
+    for (int k = 0; k < v->rank; ++k) {
+        int d = order[k];
+        if (v->extent[d] == 1) continue;
+        if (v->stride[d] != expect) return false;
+        expect *= v->extent[d];
+    }
+    return true;
+}
+
+void px__view_dims_by_stride(const px_view *v, int order[PX_MAX_RANK])
+{
+    for (int d = 0; d < v->rank; ++d) order[d] = d;
+    for (int a = 1; a < v->rank; ++a) /* insertion sort: rank <= 8 */
+        for (int b = a; b > 0 && v->stride[order[b]] < v->stride[order[b - 1]]; --b) {
+            int t = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = t;
+        }
+}
+
+px_status px__view_validate_shape(const px_view_desc *desc, const char *func, size_t *elem_size,
+                                  int64_t stride[PX_MAX_RANK], size_t *span_bytes)
+{
+    if (desc->rank < 0 || desc->rank > PX_MAX_RANK)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc->rank is %d; expected 0 to %d",
+                         desc->rank, PX_MAX_RANK);
+    if ((int)desc->dtype < 0 || desc->dtype >= PX_DTYPE_COUNT)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc->dtype is %d; expected a px_dtype",
+                         (int)desc->dtype);
+    size_t es = dtype_sizes[desc->dtype];
+    if (desc->dtype == PX_USER) {
+        if (desc->elem_size == 0)
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "desc->elem_size is 0; PX_USER needs the element size in bytes");
+        es = desc->elem_size;
+    } else if (desc->elem_size != 0 && desc->elem_size != es) {
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "desc->elem_size is %zu but %s elements have %zu bytes (leave it 0)",
+                         desc->elem_size, dtype_names[desc->dtype], es);
+    }
+    if ((int)desc->layout < 0 || desc->layout > PX_LAYOUT_STRIDE)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc->layout is %d; expected a px_layout",
+                         (int)desc->layout);
+    for (int d = 0; d < desc->rank; ++d) {
+        if (desc->extent[d] < 0)
+            return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc->extent[%d] is %lld; expected >= 0",
+                             d, (long long)desc->extent[d]);
+        if (desc->layout == PX_LAYOUT_STRIDE && desc->stride[d] < 1)
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "desc->stride[%d] is %lld; LAYOUT_STRIDE needs strides >= 1", d,
+                             (long long)desc->stride[d]);
+    }
+    /* Strides, and the number of elements the memory must span, with overflow checks. */
+    size_t count = 1, span = 1;
+    bool empty = false;
+    for (int d = 0; d < desc->rank; ++d) {
+        size_t e = (size_t)desc->extent[d];
+        if (e == 0) empty = true;
+        if (px__mul_overflows(count, e ? e : 1, &count))
+            return px__error(PX_ERR_OVERFLOW, func, "the extents' product overflows");
+    }
+    if (desc->layout == PX_LAYOUT_STRIDE) {
+        for (int d = 0; d < desc->rank; ++d) {
+            size_t e = (size_t)desc->extent[d], last;
+            stride[d] = desc->stride[d];
+            if (e == 0) continue;
+            if (px__mul_overflows(e - 1, (size_t)desc->stride[d], &last) || span + last < span)
+                return px__error(PX_ERR_OVERFLOW, func, "the strided extents overflow");
+            span += last;
+        }
+    } else {
+        int64_t s = 1;
+        for (int k = 0; k < desc->rank; ++k) {
+            int d = desc->layout == PX_LAYOUT_RIGHT ? desc->rank - 1 - k : k;
+            stride[d] = s;
+            s *= desc->extent[d] > 1 ? desc->extent[d] : 1; /* bounded by count: no overflow */
+        }
+        span = count;
+    }
+    for (int d = desc->rank; d < PX_MAX_RANK; ++d) stride[d] = 0;
+    size_t bytes = 0;
+    if (!empty && (px__mul_overflows(span, es, &bytes) || bytes > (size_t)PTRDIFF_MAX))
+        return px__error(PX_ERR_OVERFLOW, func, "%zu elements of %zu bytes overflow", span, es);
+    *elem_size = es;
+    *span_bytes = bytes;
+    return PX_OK;
+}
+
+/* A view handle over `alloc` (whose reference the view takes over). */
+px_status px__view_new(px_view **out, const char *label, px__alloc *alloc, char *data,
+                       px_dtype dtype, size_t elem_size, int rank, const int64_t *extent,
+                       const int64_t *stride, px_layout layout, const char *func)
+{
+    px_view *v = calloc(1, sizeof *v);
+    char *lab = px__strdup(label);
+    if (!v || !lab) {
+        free(v);
+        free(lab);
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the view handle");
+    }
+    v->magic = PX__VIEW_MAGIC;
+    atomic_init(&v->refs, 1);
+    v->alloc = alloc;
+    v->label = lab;
+    v->dtype = dtype;
+    v->elem_size = elem_size;
+    v->rank = rank;
+    for (int d = 0; d < rank; ++d) {
+        v->extent[d] = extent[d];
+        v->stride[d] = stride[d];
+    }
+    v->layout = layout;
+    v->data = data;
+    px__live_add(&v->live, PX__OBJ_VIEW, v->label);
+    *out = v;
+    return PX_OK;
+}
+
+static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *user_data,
+                                bool wrap, const char *func)
+{
+    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
+    *out = NULL;
+    if (!desc) return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc must not be NULL");
+    PX__TRY(px__require_init(func));
+    size_t es, bytes;
+    int64_t stride[PX_MAX_RANK];
+    PX__TRY(px__view_validate_shape(desc, func, &es, stride, &bytes));
+    PX__TRY(px__space_check(desc->space, func));
+    if (wrap && !user_data && bytes)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "data is NULL but the view has elements");
+
+    px__alloc *alloc = calloc(1, sizeof *alloc);
+    if (!alloc) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    atomic_init(&alloc->refs, 1);
+    alloc->space = desc->space;
+    alloc->bytes = bytes;
+    alloc->owned = !wrap;
+    if (wrap) {
+        alloc->ptr = user_data;
+    } else if (bytes) {
+        const px__space_ops *ops = px__space_ops_get(desc->space.kind);
+        px_status st = ops->alloc(desc->space, bytes, &alloc->ptr);
+        if (st == PX_OK && !(desc->flags & PX_VIEW_NO_INIT)) {
+            st = ops->zero(desc->space, alloc->ptr, bytes);
+            if (st != PX_OK) ops->free(desc->space, alloc->ptr, bytes);
+        }
+        if (st != PX_OK) {
+            free(alloc);
+            char why[512];
+            snprintf(why, sizeof why, "%s", px_last_error());
+            return px__error(st, func, "allocating view '%s': %zu bytes in %s(%d) failed (%s)%s%s",
+                             desc->label ? desc->label : "", bytes,
+                             px_space_kind_string(desc->space.kind), desc->space.device,
+                             px_status_string(st), why[0] ? ": " : "", why);
+        }
+        px__memory_account(desc->space, bytes, true);
+    }
+    px_status st = px__view_new(out, desc->label, alloc, alloc->ptr, desc->dtype, es, desc->rank,
+                                desc->extent, stride, desc->layout, func);
+    if (st != PX_OK) px__alloc_release(alloc);
+    return st;
+}
+
+px_status px_view_create(px_view **out, const px_view_desc *desc)
+{
+    return create_or_wrap(out, desc, NULL, false, __func__);
+}
+
+px_status px_view_wrap(px_view **out, const px_view_desc *desc, void *data)
+{
+    return create_or_wrap(out, desc, data, true, __func__);
+}
+
+void px__alloc_release(px__alloc *alloc)
+{
+    if (atomic_fetch_sub_explicit(&alloc->refs, 1, memory_order_acq_rel) != 1) return;
+    if (alloc->owned && alloc->bytes) {
+        px__space_ops_get(alloc->space.kind)->free(alloc->space, alloc->ptr, alloc->bytes);
+        px__memory_account(alloc->space, alloc->bytes, false);
+    }
+    free(alloc);
+}
+
+px_status px_view_retain(px_view *view)
+{
+    PX__TRY(px__view_check(view, __func__, "view"));
+    atomic_fetch_add_explicit(&view->refs, 1, memory_order_relaxed);
+    return PX_OK;
+}
+
+px_status px_view_release(px_view **view)
+{
+    PX__ARG(view, "view must not be NULL (pass the address of your handle)");
+    PX__TRY(px__view_check(*view, __func__, "*view"));
+    px_view *v = *view;
+    *view = NULL;
+    if (atomic_fetch_sub_explicit(&v->refs, 1, memory_order_acq_rel) != 1) return PX_OK;
+    px__live_remove(&v->live);
+    px__alloc_release(v->alloc);
+    v->magic = 0;
+    free(v->label);
+    free(v);
+    return PX_OK;
+}
+
+px_status px_view_info_get(const px_view *view, px_view_info *out)
+{
+    PX__TRY(px__view_check(view, __func__, "view"));
+    PX__ARG(out, "out must not be NULL");
+    memset(out, 0, sizeof *out);
+    out->label = view->label;
+    out->space = view->alloc->space;
+    out->dtype = view->dtype;
+    out->elem_size = view->elem_size;
+    out->rank = view->rank;
+    memcpy(out->extent, view->extent, sizeof out->extent);
+    memcpy(out->stride, view->stride, sizeof out->stride);
+    out->layout = view->layout;
+    out->data = view->data;
+    out->size = px__view_size(view);
+    out->bytes = (size_t)out->size * view->elem_size;
+    out->contiguous = px__view_contiguous(view);
+    out->managed = view->alloc->owned;
+    out->use_count = atomic_load_explicit(&((px_view *)view)->refs, memory_order_relaxed);
+    return PX_OK;
+}
+
+/* ---- Spans ---------------------------------------------------------------------------- */
+
+static px_status fill_span(const px_view *view, px_dtype want, px_span *out, const char *func)
+{
+    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
+    memset(out, 0, sizeof *out);
+    PX__TRY(px__view_check(view, func, "view"));
+    if (want != PX_DTYPE_COUNT && view->dtype != want)
+        return px__error(PX_ERR_TYPE_MISMATCH, func, "view '%s' holds %s elements, not %s",
+                         view->label, dtype_names[view->dtype], dtype_names[want]);
+    out->data = view->data;
+    out->rank = view->rank;
+    for (int d = 0; d < view->rank; ++d) {
+        out->extent[d] = view->extent[d];
+        out->stride[d] = view->stride[d];
+    }
+    return PX_OK;
+}
+
+px_status px_view_span(const px_view *view, px_span *out)
+{
+    return fill_span(view, PX_DTYPE_COUNT, out, __func__);
+}
+
+/* The typed spans share px_span's layout (same fields, a different pointer type). */
+#define PX__TYPED_SPAN(suffix, DT)                                                         \
+    px_status px_view_span_##suffix(const px_view *view, px_span_##suffix *out)            \
+    {                                                                                      \
+        px_span s;                                                                         \
+        px_status st = fill_span(view, DT, out ? &s : NULL, __func__);                     \
+        if (!out) return st;                                                               \
+        memset(out, 0, sizeof *out);                                                       \
+        if (st != PX_OK) return st;                                                        \
+        out->data = s.data;                                                                \
+        memcpy(out->extent, s.extent, sizeof out->extent);                                 \
+        memcpy(out->stride, s.stride, sizeof out->stride);                                 \
+        out->rank = s.rank;                                                                \
+        return PX_OK;                                                                      \
+    }
+
+PX__TYPED_SPAN(u8, PX_U8)
+PX__TYPED_SPAN(i32, PX_I32)
+PX__TYPED_SPAN(i64, PX_I64)
+PX__TYPED_SPAN(u32, PX_U32)
+PX__TYPED_SPAN(u64, PX_U64)
+PX__TYPED_SPAN(f32, PX_F32)
+PX__TYPED_SPAN(f64, PX_F64)
