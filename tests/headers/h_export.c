@@ -1,0 +1,5 @@
+/* portex/export.h compiles on its own, first in its translation unit. */
+#include "portex/export.h"
+
+int px_header_test_export(void);
+int px_header_test_export(void) { return 0; }

@@ -1,0 +1,5 @@
+/* portex/kernel.h compiles on its own, first in its translation unit. */
+#include "portex/kernel.h"
+
+int px_header_test_kernel(void);
+int px_header_test_kernel(void) { return 0; }

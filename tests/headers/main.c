@@ -1,0 +1,26 @@
+/* Links the header tests together; each file includes exactly one public header. */
+int px_header_test_export(void);
+int px_header_test_core(void);
+int px_header_test_space(void);
+int px_header_test_view(void);
+int px_header_test_instance(void);
+int px_header_test_policy(void);
+int px_header_test_kernel(void);
+int px_header_test_parallel(void);
+int px_header_test_copy(void);
+int px_header_test_portex(void);
+#ifdef PX_TEST_CUDA_HEADER
+int px_header_test_cuda(void);
+#endif
+
+int main(void)
+{
+    int r = px_header_test_export() + px_header_test_core() + px_header_test_space() +
+            px_header_test_view() + px_header_test_instance() + px_header_test_policy() +
+            px_header_test_kernel() + px_header_test_parallel() + px_header_test_copy() +
+            px_header_test_portex();
+#ifdef PX_TEST_CUDA_HEADER
+    r += px_header_test_cuda();
+#endif
+    return r;
+}

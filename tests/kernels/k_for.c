@@ -1,0 +1,30 @@
+/* Kernel file: parallel_for kernels of the tests (valid C11 and CUDA C++). */
+#include "kernels.h"
+
+PX_FOR(axpy, axpy_args, args, i)
+{
+    PX_AT1(args->y, i) += args->a * PX_AT1(args->x, i);
+}
+
+PX_FOR(visit1, visit_args, args, i)
+{
+    PX_AT1(args->hits, i) += 1;
+    if (args->order.data) PX_AT1(args->order, i) = args->counter.data[0]++;
+}
+
+PX_FOR_2D(visit2, visit_args, args, i, j)
+{
+    PX_AT2(args->hits, i, j) += 1;
+    if (args->order.data) PX_AT2(args->order, i, j) = args->counter.data[0]++;
+}
+
+PX_FOR_3D(visit3, visit_args, args, i, j, k)
+{
+    PX_AT3(args->hits, i, j, k) += 1;
+    if (args->order.data) PX_AT3(args->order, i, j, k) = args->counter.data[0]++;
+}
+
+PX_FOR_2D(index2, ij_args, args, i, j)
+{
+    PX_AT2(args->out, i, j) = 1000.0 * (double)i + (double)j;
+}

@@ -1,0 +1,605 @@
+/* px_deep_copy / _async / _query and px_fill / _async: data, the path taken and counted,
+ * and every kind of mismatch. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common.h"
+
+static const px_dtype builtin[] = {PX_U8, PX_I32, PX_I64, PX_U32, PX_U64, PX_F32, PX_F64};
+#define NBUILTIN 7
+static const size_t user_sizes[] = {3, 12, 24};
+#define NUSER 3
+
+/* ---- helpers -------------------------------------------------------------------------------- */
+
+static px_view *make(const char *label, px_space sp, px_dtype dt, size_t es, px_layout lay,
+                     int rank, const int64_t *ext)
+{
+    px_view_desc d = tk_desc(label, sp, dt, rank, ext);
+    d.elem_size = dt == PX_USER ? es : 0;
+    d.layout = lay;
+    px_view *v = NULL;
+    TK_OK(px_view_create(&v, &d));
+    return v;
+}
+
+/* Address of element idx of a HOST view (any rank, layout, element size). */
+static unsigned char *elem(const px_view_info *in, const int64_t *idx)
+{
+    int64_t off = 0;
+    for (int k = 0; k < in->rank; ++k) off += idx[k] * in->stride[k];
+    return (unsigned char *)in->data + off * (int64_t)in->elem_size;
+}
+
+/* Calls fn(i) for every multi-index of `ext` (rank <= 3 here), in LAYOUT_RIGHT order. */
+#define FOR_EACH3(rank, ext, idx, body)                                                      \
+    for (int64_t idx##0 = 0; idx##0 < ((rank) > 0 ? (ext)[0] : 1); ++idx##0)                 \
+        for (int64_t idx##1 = 0; idx##1 < ((rank) > 1 ? (ext)[1] : 1); ++idx##1)             \
+            for (int64_t idx##2 = 0; idx##2 < ((rank) > 2 ? (ext)[2] : 1); ++idx##2) {       \
+                int64_t idx[3] = {idx##0, idx##1, idx##2};                                   \
+                body                                                                         \
+            }
+
+/* Random bytes into every element of a HOST view. */
+static void randomize(px_view *v, uint64_t seed)
+{
+    px_view_info in = tk_info(v);
+    tk_rng r = tk_rng_seed(seed);
+    FOR_EACH3(in.rank, in.extent, ix, { tk_random_bytes(&r, elem(&in, ix), in.elem_size); })
+}
+
+/* Two HOST views hold the same elements (same extents). */
+static void expect_same(const px_view *a, const px_view *b)
+{
+    px_view_info ia = tk_info(a), ib = tk_info(b);
+    ck_assert_int_eq(ia.rank, ib.rank);
+    ck_assert_uint_eq(ia.elem_size, ib.elem_size);
+    for (int k = 0; k < ia.rank; ++k) ck_assert_int_eq(ia.extent[k], ib.extent[k]);
+    FOR_EACH3(ia.rank, ia.extent, ix, {
+        ck_assert_msg(memcmp(elem(&ia, ix), elem(&ib, ix), ia.elem_size) == 0,
+                      "element (%lld,%lld,%lld) differs", (long long)ix[0], (long long)ix[1],
+                      (long long)ix[2]);
+    })
+}
+
+static uint64_t counts_now(px_copy_path p)
+{
+    uint64_t c[PX_COPY_PATH_COUNT];
+    TK_OK(px_copy_path_counts(c));
+    return c[p];
+}
+
+/* Copies and checks that the path reported is the one the query predicted and that its
+ * counter went up by one. Returns the path. */
+static px_copy_path copy_checked(px_instance *inst, px_view *dst, px_view *src)
+{
+    px_copy_path q = PX_COPY_PATH_COUNT, p = PX_COPY_PATH_COUNT;
+    TK_OK(px_deep_copy_query(dst, src, &q));
+    ck_assert_int_lt(q, PX_COPY_PATH_COUNT);
+    uint64_t before[PX_COPY_PATH_COUNT], after[PX_COPY_PATH_COUNT];
+    TK_OK(px_copy_path_counts(before));
+    if (inst) {
+        TK_OK(px_deep_copy_async(inst, dst, src, &p));
+        TK_OK(px_instance_fence(inst));
+    } else {
+        TK_OK(px_deep_copy(dst, src, &p));
+    }
+    ck_assert_msg(p == q, "path %s, query said %s", px_copy_path_string(p), px_copy_path_string(q));
+    TK_OK(px_copy_path_counts(after));
+    for (int k = 0; k < PX_COPY_PATH_COUNT; ++k)
+        ck_assert_msg(after[k] == before[k] + (k == (int)p), "count of %s: %llu -> %llu",
+                      px_copy_path_string((px_copy_path)k), (unsigned long long)before[k],
+                      (unsigned long long)after[k]);
+    return p;
+}
+
+/* The path between a HOST view and a view of tk_space() with the same layout. */
+static bool path_is_cuda(px_copy_path p)
+{
+    return p == PX_COPY_CUDA_DMA || p == PX_COPY_CUDA_D2D || p == PX_COPY_CUDA_PAGEABLE ||
+           p == PX_COPY_CUDA_FILL;
+}
+
+/* ---- path names --------------------------------------------------------------------------- */
+
+static const char *const path_names[] = {
+#define NAME(name, desc) #name,
+    PX_COPY_PATH_MAP(NAME)
+#undef NAME
+};
+static const char *const path_descs[] = {
+#define DESC(name, desc) desc,
+    PX_COPY_PATH_MAP(DESC)
+#undef DESC
+};
+
+START_TEST(path_strings)
+{
+    for (int p = 0; p < PX_COPY_PATH_COUNT; ++p) {
+        ck_assert_str_eq(px_copy_path_string((px_copy_path)p), path_names[p]);
+        ck_assert_str_eq(px_copy_path_description((px_copy_path)p), path_descs[p]);
+    }
+    ck_assert_ptr_nonnull(px_copy_path_string(PX_COPY_PATH_COUNT));
+    ck_assert_ptr_nonnull(px_copy_path_string((px_copy_path)-1));
+    ck_assert_ptr_nonnull(px_copy_path_description(PX_COPY_PATH_COUNT));
+    ck_assert_ptr_nonnull(px_copy_path_description((px_copy_path)1000));
+}
+END_TEST
+
+START_TEST(counts_start_at_zero)
+{
+    uint64_t c[PX_COPY_PATH_COUNT];
+    memset(c, 0xff, sizeof c);
+    TK_OK(px_copy_path_counts(c));
+    for (int p = 0; p < PX_COPY_PATH_COUNT; ++p) ck_assert_uint_eq(c[p], 0);
+    TK_FAIL(px_copy_path_counts(NULL), PX_ERR_INVALID_ARGUMENT, "px_copy_path_counts");
+}
+END_TEST
+
+/* ---- contiguous copies ------------------------------------------------------------------- */
+
+/* _i: dtype (built-in, then USER sizes) x synchronous/asynchronous */
+START_TEST(copy_contiguous_roundtrip)
+{
+    int di = _i / 2;
+    bool async = _i % 2;
+    px_dtype dt = di < NBUILTIN ? builtin[di] : PX_USER;
+    size_t es = di < NBUILTIN ? 0 : user_sizes[di - NBUILTIN];
+    const int64_t ext[2] = {37, 53};
+    px_instance *in = async ? tk_inst() : NULL;
+
+    px_view *a = make("a", px_host(), dt, es, PX_LAYOUT_RIGHT, 2, ext);
+    randomize(a, 100 + (uint64_t)_i);
+    px_view *d = make("d", tk_space(), dt, es, PX_LAYOUT_RIGHT, 2, ext);
+    px_view *b = make("b", px_host(), dt, es, PX_LAYOUT_RIGHT, 2, ext);
+
+    px_copy_path p1 = copy_checked(in, d, a);
+    px_copy_path p2 = copy_checked(in, b, d);
+    if (tk_is_cuda()) {
+        ck_assert_msg(path_is_cuda(p1) && p1 != PX_COPY_CUDA_FILL, "%s", px_copy_path_string(p1));
+        ck_assert_msg(path_is_cuda(p2) && p2 != PX_COPY_CUDA_FILL, "%s", px_copy_path_string(p2));
+    } else {
+        ck_assert_int_eq(p1, PX_COPY_HOST_MEMCPY);
+        ck_assert_int_eq(p2, PX_COPY_HOST_MEMCPY);
+    }
+    expect_same(a, b);
+    px_view_release(&a);
+    px_view_release(&b);
+    px_view_release(&d);
+}
+END_TEST
+
+/* 1-D of odd and prime sizes, rank 0 and rank 8. */
+START_TEST(copy_sizes_and_ranks)
+{
+    static const int64_t ns[] = {1, 2, 1009, 65537};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
+        px_view *a = tk_view1("a", px_host(), PX_F64, ns[i]);
+        randomize(a, 7 + (uint64_t)i);
+        px_view *d = tk_view1("d", tk_space(), PX_F64, ns[i]);
+        px_view *b = tk_view1("b", px_host(), PX_F64, ns[i]);
+        copy_checked(NULL, d, a);
+        copy_checked(NULL, b, d);
+        expect_same(a, b);
+        px_view_release(&a);
+        px_view_release(&b);
+        px_view_release(&d);
+    }
+    /* rank 0 */
+    px_view *a = tk_view("s", px_host(), PX_I64, 0, NULL);
+    *(int64_t *)tk_data(a) = -123456789;
+    px_view *d = tk_view("s", tk_space(), PX_I64, 0, NULL);
+    px_view *b = tk_view("s", px_host(), PX_I64, 0, NULL);
+    copy_checked(NULL, d, a);
+    copy_checked(NULL, b, d);
+    ck_assert_int_eq(*(int64_t *)tk_data(b), -123456789);
+    px_view_release(&a);
+    px_view_release(&b);
+    px_view_release(&d);
+    /* rank 8 */
+    const int64_t e8[8] = {2, 3, 2, 1, 3, 2, 2, 3};
+    a = tk_view("r8", px_host(), PX_U32, 8, e8);
+    uint32_t *x = (uint32_t *)tk_data(a);
+    for (int64_t i = 0; i < tk_info(a).size; ++i) x[i] = (uint32_t)(i * 2654435761u);
+    d = tk_view("r8", tk_space(), PX_U32, 8, e8);
+    b = tk_view("r8", px_host(), PX_U32, 8, e8);
+    copy_checked(NULL, d, a);
+    copy_checked(NULL, b, d);
+    ck_assert_int_eq(memcmp(tk_data(a), tk_data(b), tk_info(a).bytes), 0);
+    px_view_release(&a);
+    px_view_release(&b);
+    px_view_release(&d);
+}
+END_TEST
+
+/* Nothing to move: no element, or the same memory. */
+START_TEST(copy_none)
+{
+    int64_t n = 10, z = 0;
+    px_view *v = tk_view1("v", tk_space(), PX_F64, n);
+    ck_assert_int_eq(copy_checked(NULL, v, v), PX_COPY_NONE);
+    px_view *alias = NULL;
+    TK_OK(px_view_create_mirror_view(&alias, tk_space(), v));
+    ck_assert_int_eq(copy_checked(NULL, alias, v), PX_COPY_NONE);
+    ck_assert_int_eq(copy_checked(tk_inst(), v, alias), PX_COPY_NONE);
+    px_view *e1 = tk_view1("e1", px_host(), PX_F64, z);
+    px_view *e2 = tk_view1("e2", tk_space(), PX_F64, z);
+    ck_assert_int_eq(copy_checked(NULL, e2, e1), PX_COPY_NONE);
+    ck_assert_int_eq(copy_checked(NULL, e1, e2), PX_COPY_NONE);
+    px_view_release(&alias);
+    px_view_release(&v);
+    px_view_release(&e1);
+    px_view_release(&e2);
+}
+END_TEST
+
+/* Wrapped user memory as source and destination. */
+START_TEST(copy_wrapped)
+{
+    enum { N = 1009 };
+    static int32_t src[N], dst[N];
+    tk_rng r = tk_rng_seed(3);
+    for (int i = 0; i < N; ++i) {
+        src[i] = (int32_t)tk_next(&r);
+        dst[i] = 0;
+    }
+    int64_t n = N;
+    px_view_desc d = tk_desc("wsrc", px_host(), PX_I32, 1, &n);
+    px_view *ws = NULL, *wd = NULL;
+    TK_OK(px_view_wrap(&ws, &d, src));
+    d.label = "wdst";
+    TK_OK(px_view_wrap(&wd, &d, dst));
+    px_view *dev = tk_view1("dev", tk_space(), PX_I32, n);
+    copy_checked(NULL, dev, ws);
+    copy_checked(NULL, wd, dev);
+    ck_assert_int_eq(memcmp(src, dst, sizeof src), 0);
+    px_view_release(&ws);
+    px_view_release(&wd);
+    px_view_release(&dev);
+}
+END_TEST
+
+/* ---- strided and layout-converting copies ----------------------------------------------------- */
+
+/* A block of a 2-D view to a contiguous view, and back into a block of another view. */
+START_TEST(copy_strided_subviews)
+{
+    const int64_t ext[2] = {37, 53};
+    px_view *big = make("big", px_host(), PX_I64, 0, PX_LAYOUT_RIGHT, 2, ext);
+    randomize(big, 55);
+    px_view *dbig = tk_on_space(big, "dbig");
+    px_slice sl[2] = {px_slice_range(3, 30), px_slice_range(5, 50)};
+    px_view *dsub = NULL;
+    TK_OK(px_view_subview(&dsub, dbig, sl, 2));
+    ck_assert(!tk_info(dsub).contiguous);
+
+    /* sub -> contiguous (same space) */
+    const int64_t sext[2] = {27, 45};
+    px_view *dblock = make("dblock", tk_space(), PX_I64, 0, PX_LAYOUT_RIGHT, 2, sext);
+    px_copy_path p = copy_checked(NULL, dblock, dsub);
+    if (!tk_is_cuda()) ck_assert_int_eq(p, PX_COPY_HOST_STRIDED);
+    px_view *hblock = tk_to_host(dblock);
+    px_view *hsub = NULL;
+    TK_OK(px_view_subview(&hsub, big, sl, 2));
+    expect_same(hblock, hsub);
+
+    /* contiguous -> a block of a zeroed view; the rest stays zero */
+    px_view *dz = make("dz", tk_space(), PX_I64, 0, PX_LAYOUT_RIGHT, 2, ext);
+    px_view *dzsub = NULL;
+    TK_OK(px_view_subview(&dzsub, dz, sl, 2));
+    p = copy_checked(tk_inst(), dzsub, dblock);
+    if (!tk_is_cuda()) ck_assert_int_eq(p, PX_COPY_HOST_STRIDED);
+    px_view *hz = tk_to_host(dz);
+    const int64_t *z = (const int64_t *)tk_data(hz), *x = (const int64_t *)tk_data(big);
+    for (int64_t i = 0; i < ext[0]; ++i)
+        for (int64_t j = 0; j < ext[1]; ++j) {
+            bool in = i >= 3 && i < 30 && j >= 5 && j < 50;
+            int64_t want = in ? x[i * ext[1] + j] : 0;
+            ck_assert_msg(z[i * ext[1] + j] == want, "(%lld,%lld)", (long long)i, (long long)j);
+        }
+
+    /* strided HOST -> strided HOST, rank dropped: column 7 of big into row 2 of a 53x37 view */
+    const int64_t text[2] = {53, 37};
+    px_view *t = make("t", px_host(), PX_I64, 0, PX_LAYOUT_RIGHT, 2, text);
+    px_slice col[2] = {px_slice_all(), px_slice_index(7)};
+    px_slice row[2] = {px_slice_index(2), px_slice_all()};
+    px_view *c = NULL, *rw = NULL;
+    TK_OK(px_view_subview(&c, big, col, 2));
+    TK_OK(px_view_subview(&rw, t, row, 2));
+    copy_checked(NULL, rw, c);
+    const int64_t *tv = (const int64_t *)tk_data(t);
+    for (int64_t i = 0; i < 37; ++i) ck_assert_int_eq(tv[2 * 37 + i], x[i * ext[1] + 7]);
+
+    px_view *views[] = {big, dbig, dsub, dblock, hblock, hsub, dz, dzsub, hz, t, c, rw};
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; ++i) px_view_release(&views[i]);
+}
+END_TEST
+
+/* RIGHT <-> LEFT in every direction: element (i,j,k) equal. */
+START_TEST(copy_layout_convert)
+{
+    const int64_t ext[3] = {5, 7, 9};
+    px_view *r = make("r", px_host(), PX_F32, 0, PX_LAYOUT_RIGHT, 3, ext);
+    randomize(r, 66);
+    px_view *l = make("l", px_host(), PX_F32, 0, PX_LAYOUT_LEFT, 3, ext);
+    px_copy_path p = copy_checked(NULL, l, r);
+    ck_assert_int_eq(p, PX_COPY_HOST_STRIDED);
+    expect_same(l, r);
+    /* host RIGHT -> space LEFT -> host RIGHT */
+    px_view *dl = make("dl", tk_space(), PX_F32, 0, PX_LAYOUT_LEFT, 3, ext);
+    copy_checked(NULL, dl, r);
+    px_view *r2 = make("r2", px_host(), PX_F32, 0, PX_LAYOUT_RIGHT, 3, ext);
+    copy_checked(tk_inst(), r2, dl);
+    expect_same(r2, r);
+    /* space LEFT -> space RIGHT */
+    px_view *dr = make("dr", tk_space(), PX_F32, 0, PX_LAYOUT_RIGHT, 3, ext);
+    copy_checked(NULL, dr, dl);
+    px_view *back = tk_to_host(dr);
+    expect_same(back, r);
+    px_view *views[] = {r, l, dl, r2, dr, back};
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; ++i) px_view_release(&views[i]);
+}
+END_TEST
+
+/* Views of the same element size but another dtype copy bytes. */
+START_TEST(copy_same_elem_size_other_dtype)
+{
+    int64_t n = 1009;
+    px_view *a = tk_view1("a", px_host(), PX_I64, n);
+    randomize(a, 9);
+    px_view *d = tk_view1("d", tk_space(), PX_U64, n);
+    px_view *b = tk_view1("b", px_host(), PX_F64, n);
+    copy_checked(NULL, d, a);
+    copy_checked(NULL, b, d);
+    ck_assert_int_eq(memcmp(tk_data(a), tk_data(b), (size_t)n * 8), 0);
+    px_view_release(&a);
+    px_view_release(&b);
+    px_view_release(&d);
+}
+END_TEST
+
+/* ---- mismatches and bad input ------------------------------------------------------------------ */
+
+START_TEST(copy_mismatch)
+{
+    int64_t n100 = 100, n99 = 99;
+    px_view *a = tk_view1("a", tk_space(), PX_F64, n100);
+    px_view *b = tk_view1("b", px_host(), PX_F64, n99);
+    px_copy_path p = PX_COPY_HOST_FILL;
+    uint64_t before[PX_COPY_PATH_COUNT], after[PX_COPY_PATH_COUNT];
+    TK_OK(px_copy_path_counts(before));
+
+    TK_FAIL(px_deep_copy(a, b, &p), PX_ERR_EXTENTS_MISMATCH, "px_deep_copy");
+    TK_ERROR_HAS("100");
+    TK_ERROR_HAS("99");
+    TK_FAIL(px_deep_copy_async(tk_inst(), a, b, &p), PX_ERR_EXTENTS_MISMATCH, "px_deep_copy_async");
+    TK_FAIL(px_deep_copy_query(a, b, &p), PX_ERR_EXTENTS_MISMATCH, "px_deep_copy_query");
+
+    /* Same size, other shape. */
+    const int64_t e46[2] = {4, 6}, e64[2] = {6, 4};
+    px_view *m46 = tk_view("m46", tk_space(), PX_I32, 2, e46);
+    px_view *m64 = tk_view("m64", px_host(), PX_I32, 2, e64);
+    TK_FAIL(px_deep_copy(m46, m64, NULL), PX_ERR_EXTENTS_MISMATCH, "px_deep_copy");
+
+    /* Other rank, same number of elements. */
+    int64_t n24 = 24;
+    px_view *v24 = tk_view1("v24", px_host(), PX_I32, n24);
+    TK_FAIL2(px_deep_copy(m46, v24, NULL), PX_ERR_EXTENTS_MISMATCH, PX_ERR_INVALID_ARGUMENT, "px_deep_copy");
+    TK_FAIL2(px_deep_copy_query(v24, m46, &p), PX_ERR_EXTENTS_MISMATCH, PX_ERR_INVALID_ARGUMENT, "px_deep_copy_query");
+
+    /* Other element size. */
+    const int64_t e46b[2] = {4, 6};
+    px_view *f46 = tk_view("f46", px_host(), PX_F64, 2, e46b);
+    TK_FAIL(px_deep_copy(m46, f46, NULL), PX_ERR_TYPE_MISMATCH, "px_deep_copy");
+    TK_FAIL(px_deep_copy_async(tk_inst(), f46, m46, NULL), PX_ERR_TYPE_MISMATCH, "px_deep_copy_async");
+    TK_FAIL(px_deep_copy_query(f46, m46, &p), PX_ERR_TYPE_MISMATCH, "px_deep_copy_query");
+    px_view_desc ud = tk_desc("u46", px_host(), PX_USER, 2, e46b);
+    ud.elem_size = 5;
+    px_view *u46 = NULL;
+    TK_OK(px_view_create(&u46, &ud));
+    TK_FAIL(px_deep_copy(u46, m46, NULL), PX_ERR_TYPE_MISMATCH, "px_deep_copy");
+
+    /* NULL and released handles. */
+    px_view *gone = NULL;
+    TK_FAIL(px_deep_copy(NULL, b, NULL), PX_ERR_INVALID_ARGUMENT, "px_deep_copy");
+    TK_FAIL(px_deep_copy(a, gone, NULL), PX_ERR_INVALID_ARGUMENT, "px_deep_copy");
+    TK_FAIL(px_deep_copy_async(NULL, a, a, NULL), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_async");
+    TK_FAIL(px_deep_copy_async(tk_inst(), NULL, a, NULL), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_async");
+    TK_FAIL(px_deep_copy_async(tk_inst(), a, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_async");
+    TK_FAIL(px_deep_copy_query(NULL, a, &p), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_query");
+    TK_FAIL(px_deep_copy_query(a, NULL, &p), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_query");
+    TK_FAIL(px_deep_copy_query(a, a, NULL), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_query");
+
+    /* Failures are not counted and move nothing. */
+    TK_OK(px_copy_path_counts(after));
+    for (int k = 0; k < PX_COPY_PATH_COUNT; ++k) ck_assert_uint_eq(after[k], before[k]);
+
+    px_view *views[] = {a, b, m46, m64, v24, f46, u46};
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; ++i) px_view_release(&views[i]);
+}
+END_TEST
+
+/* ---- fill -------------------------------------------------------------------------------------- */
+
+/* _i: dtype (built-in, then USER sizes) x synchronous/asynchronous */
+START_TEST(fill_every_dtype)
+{
+    int di = _i / 2;
+    bool async = _i % 2;
+    px_dtype dt = di < NBUILTIN ? builtin[di] : PX_USER;
+    size_t es = di < NBUILTIN ? px_dtype_size(dt) : user_sizes[di - NBUILTIN];
+    const int64_t ext[2] = {13, 17};
+    px_view *v = make("fill", tk_space(), dt, es, PX_LAYOUT_RIGHT, 2, ext);
+    unsigned char value[32];
+    tk_rng r = tk_rng_seed(900 + (uint64_t)_i);
+    tk_random_bytes(&r, value, sizeof value);
+    if (dt == PX_F64) {
+        double x = -3.0625;
+        memcpy(value, &x, 8);
+    }
+
+    uint64_t c0 = counts_now(tk_is_cuda() ? PX_COPY_CUDA_FILL : PX_COPY_HOST_FILL);
+    px_copy_path p = PX_COPY_NONE;
+    if (async) {
+        TK_OK(px_fill_async(tk_inst(), v, value, &p));
+        TK_OK(px_instance_fence(tk_inst()));
+    } else {
+        TK_OK(px_fill(v, value, &p));
+    }
+    ck_assert_int_eq(p, tk_is_cuda() ? PX_COPY_CUDA_FILL : PX_COPY_HOST_FILL);
+    ck_assert_uint_eq(counts_now(p), c0 + 1);
+
+    px_view *h = tk_to_host(v);
+    px_view_info hi = tk_info(h);
+    ck_assert_uint_eq(hi.elem_size, es);
+    for (int64_t i = 0; i < hi.size; ++i)
+        ck_assert_msg(memcmp((unsigned char *)hi.data + (size_t)i * es, value, es) == 0,
+                      "element %lld differs", (long long)i);
+    px_view_release(&h);
+    px_view_release(&v);
+}
+END_TEST
+
+/* Fill of a strided subview changes only its elements. */
+START_TEST(fill_subview)
+{
+    const int64_t ext[3] = {4, 5, 6};
+    px_view *v = make("v", tk_space(), PX_I32, 0, PX_LAYOUT_LEFT, 3, ext);
+    px_slice sl[3] = {px_slice_range(1, 3), px_slice_index(2), px_slice_range(1, 6)};
+    px_view *s = NULL;
+    TK_OK(px_view_subview(&s, v, sl, 3));
+    int32_t val = 0x5eed1234;
+    TK_OK(px_fill(s, &val, NULL));
+    int32_t val2 = -77;
+    px_view *pt = NULL;
+    px_slice one[3] = {px_slice_index(3), px_slice_index(4), px_slice_index(5)};
+    TK_OK(px_view_subview(&pt, v, one, 3));
+    TK_OK(px_fill_async(tk_inst(), pt, &val2, NULL)); /* rank 0 */
+    TK_OK(px_instance_fence(tk_inst()));
+    px_view *h = tk_to_host(v);
+    px_view_info hi = tk_info(h);
+    for (int64_t i = 0; i < 4; ++i)
+        for (int64_t j = 0; j < 5; ++j)
+            for (int64_t k = 0; k < 6; ++k) {
+                int64_t ix[3] = {i, j, k};
+                int32_t got;
+                memcpy(&got, elem(&hi, ix), 4);
+                int32_t want = (i >= 1 && i < 3 && j == 2 && k >= 1) ? val
+                               : (i == 3 && j == 4 && k == 5)       ? val2
+                                                                    : 0;
+                ck_assert_msg(got == want, "(%lld,%lld,%lld) = %d", (long long)i, (long long)j,
+                              (long long)k, got);
+            }
+    px_view_release(&h);
+    px_view_release(&pt);
+    px_view_release(&s);
+    px_view_release(&v);
+}
+END_TEST
+
+START_TEST(fill_bad_input)
+{
+    int64_t n = 8;
+    px_view *v = tk_view1("v", tk_space(), PX_F64, n);
+    double x = 1;
+    px_view *gone = NULL;
+    TK_FAIL(px_fill(NULL, &x, NULL), PX_ERR_INVALID_ARGUMENT, "px_fill");
+    TK_FAIL(px_fill(gone, &x, NULL), PX_ERR_INVALID_ARGUMENT, "px_fill");
+    TK_FAIL(px_fill(v, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_fill");
+    TK_FAIL(px_fill_async(NULL, v, &x, NULL), PX_ERR_INVALID_ARGUMENT, "px_fill_async");
+    TK_FAIL(px_fill_async(tk_inst(), NULL, &x, NULL), PX_ERR_INVALID_ARGUMENT, "px_fill_async");
+    TK_FAIL(px_fill_async(tk_inst(), v, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_fill_async");
+    /* No element: nothing to do. */
+    int64_t z = 0;
+    px_view *e = tk_view1("e", tk_space(), PX_F64, z);
+    px_copy_path p = PX_COPY_HOST_FILL;
+    TK_OK(px_fill(e, &x, &p));
+    ck_assert_int_eq(p, PX_COPY_NONE);
+    px_view_release(&e);
+    px_view_release(&v);
+}
+END_TEST
+
+/* Work on one instance is ordered: fill, then copy of the filled view, then fill again. */
+START_TEST(async_ordering)
+{
+    const int64_t n = tk_is_cuda() ? (1 << 22) : (1 << 16);
+    px_view *a = tk_view1("a", tk_space(), PX_F64, n);
+    px_view *b = tk_view1("b", tk_space(), PX_F64, n);
+    px_view *h = tk_view1("h", px_host(), PX_F64, n);
+    px_instance_desc d;
+    memset(&d, 0, sizeof d);
+    d.exec = tk_exec();
+    px_instance *in = NULL;
+    TK_OK(px_instance_create(&in, &d));
+    double one = 1.5, two = -2.25;
+    TK_OK(px_fill_async(in, a, &one, NULL));
+    TK_OK(px_deep_copy_async(in, b, a, NULL));
+    TK_OK(px_fill_async(in, a, &two, NULL));
+    TK_OK(px_deep_copy_async(in, h, b, NULL));
+    TK_OK(px_instance_fence(in));
+    const double *x = (const double *)tk_data(h);
+    for (int64_t i = 0; i < n; ++i)
+        if (x[i] != 1.5) ck_abort_msg("h[%lld] = %g", (long long)i, x[i]);
+    TK_OK(px_deep_copy(h, a, NULL)); /* the blocking form sees every instance's work */
+    for (int64_t i = 0; i < n; ++i)
+        if (x[i] != -2.25) ck_abort_msg("h[%lld] = %g", (long long)i, x[i]);
+    TK_OK(px_instance_destroy(&in));
+    px_view_release(&a);
+    px_view_release(&b);
+    px_view_release(&h);
+}
+END_TEST
+
+/* CUDA only: the named paths between pinned, pageable and device memory. */
+START_TEST(cuda_paths)
+{
+    if (!tk_is_cuda()) return;
+    int64_t n = 65537;
+    px_view *pin = tk_view1("pin", px_host_pinned(), PX_F64, n);
+    px_view *dev = tk_view1("dev", px_device(0), PX_F64, n);
+    px_view *dev2 = tk_view1("dev2", px_device(0), PX_F64, n);
+    px_view *host = tk_view1("host", px_host(), PX_F64, n);
+    randomize(pin, 77);
+    ck_assert_int_eq(copy_checked(NULL, dev, pin), PX_COPY_CUDA_DMA);
+    ck_assert_int_eq(copy_checked(tk_inst(), dev2, dev), PX_COPY_CUDA_D2D);
+    px_copy_path p = copy_checked(NULL, host, dev2);
+    ck_assert_msg(p == PX_COPY_CUDA_PAGEABLE, "%s", px_copy_path_string(p));
+    expect_same(host, pin);
+    px_view_release(&pin);
+    px_view_release(&dev);
+    px_view_release(&dev2);
+    px_view_release(&host);
+}
+END_TEST
+
+static Suite *copy_suite(void)
+{
+    Suite *s = suite_create("copy");
+    TCase *tc = tk_tcase("copy");
+    tcase_add_test(tc, path_strings);
+    tcase_add_test(tc, counts_start_at_zero);
+    tcase_add_loop_test(tc, copy_contiguous_roundtrip, 0, 2 * (NBUILTIN + NUSER));
+    tcase_add_test(tc, copy_sizes_and_ranks);
+    tcase_add_test(tc, copy_none);
+    tcase_add_test(tc, copy_wrapped);
+    tcase_add_test(tc, copy_strided_subviews);
+    tcase_add_test(tc, copy_layout_convert);
+    tcase_add_test(tc, copy_same_elem_size_other_dtype);
+    tcase_add_test(tc, copy_mismatch);
+    tcase_add_test(tc, async_ordering);
+    tcase_add_test(tc, cuda_paths);
+    suite_add_tcase(s, tc);
+    tc = tk_tcase("fill");
+    tcase_add_loop_test(tc, fill_every_dtype, 0, 2 * (NBUILTIN + NUSER));
+    tcase_add_test(tc, fill_subview);
+    tcase_add_test(tc, fill_bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    const tk_suite_fn suites[] = {copy_suite};
+    return tk_main(suites, 1);
+}

@@ -1,0 +1,365 @@
+/* Library lifetime, status codes, errors, version, configuration report. */
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common.h"
+
+/* ---- init / finalize ------------------------------------------------------------------------ */
+
+START_TEST(init_refcount)
+{
+    ck_assert(!px_is_initialized());
+    /* Not initialised: refused, harmless. */
+    TK_FAIL(px_finalize(), PX_ERR_NOT_INITIALIZED, "px_finalize");
+    ck_assert(!px_is_initialized());
+
+    TK_OK(px_init(NULL));
+    ck_assert(px_is_initialized());
+    TK_OK(px_init(NULL)); /* a second init is one more reference */
+    ck_assert(px_is_initialized());
+    TK_OK(px_finalize());
+    ck_assert(px_is_initialized());
+    TK_OK(px_finalize());
+    ck_assert(!px_is_initialized());
+    TK_FAIL(px_finalize(), PX_ERR_NOT_INITIALIZED, "px_finalize");
+
+    /* Again after a full teardown, with options. */
+    px_init_options o;
+    memset(&o, 0, sizeof o);
+    o.skip_topology = true;
+    TK_OK(px_init(&o));
+    ck_assert(px_is_initialized());
+    px_view *v = tk_view1("after_reinit", px_host(), PX_F64, 3);
+    px_view_release(&v);
+    TK_OK(px_finalize());
+    ck_assert(!px_is_initialized());
+}
+END_TEST
+
+/* Objects cannot be made before px_init. */
+START_TEST(not_initialized)
+{
+    ck_assert(!px_is_initialized());
+    px_view *v = NULL;
+    int64_t n = 4;
+    px_view_desc d = tk_desc("early", px_host(), PX_F64, 1, &n);
+    TK_FAIL(px_view_create(&v, &d), PX_ERR_NOT_INITIALIZED, "px_view_create");
+    ck_assert_ptr_null(v);
+    double buf[4];
+    TK_FAIL(px_view_wrap(&v, &d, buf), PX_ERR_NOT_INITIALIZED, "px_view_wrap");
+    ck_assert_ptr_null(v);
+    px_instance *inst = NULL;
+    px_instance_desc id;
+    memset(&id, 0, sizeof id);
+    id.exec = PX_EXEC_SERIAL;
+    TK_FAIL(px_instance_create(&inst, &id), PX_ERR_NOT_INITIALIZED, "px_instance_create");
+    TK_FAIL(px_instance_default(PX_EXEC_SERIAL, 0, &inst), PX_ERR_NOT_INITIALIZED,
+            "px_instance_default");
+    ck_assert_ptr_null(inst);
+    ck_assert(!px_is_initialized());
+}
+END_TEST
+
+/* px_finalize refuses while objects live, names them, and succeeds once they are gone. */
+START_TEST(finalize_busy_names_objects)
+{
+    TK_OK(px_init(NULL));
+    px_view *v = tk_view1("leaky_view", tk_space(), PX_F64, 100);
+    px_slice sl = px_slice_range(1, 5);
+    px_view *sub = NULL;
+    TK_OK(px_view_subview(&sub, v, &sl, 1));
+    px_instance *inst = NULL;
+    px_instance_desc id;
+    memset(&id, 0, sizeof id);
+    id.exec = tk_exec();
+    id.label = "leaky_inst";
+    TK_OK(px_instance_create(&inst, &id));
+    px_event *ev = NULL;
+    TK_OK(px_event_create(&ev, inst, 0));
+
+    TK_FAIL(px_finalize(), PX_ERR_BUSY, "px_finalize");
+    TK_ERROR_HAS("leaky_view");
+    TK_ERROR_HAS("leaky_inst");
+    TK_ERROR_HAS("event");
+    ck_assert(px_is_initialized());
+
+    /* Nothing was torn down: the objects still work. */
+    px_view_info info = tk_info(v);
+    ck_assert_int_eq(info.extent[0], 100);
+    TK_OK(px_instance_fence(inst));
+    TK_OK(px_event_record(ev, inst));
+    TK_OK(px_event_synchronize(ev));
+
+    px_view_release(&v);
+    px_view_release(&sub);
+    TK_FAIL(px_finalize(), PX_ERR_BUSY, "px_finalize");
+    ck_assert_msg(!tk_contains_ci(px_last_error(), "leaky_view"), "released view still named: %s",
+                  px_last_error());
+    TK_ERROR_HAS("leaky_inst");
+
+    TK_OK(px_event_destroy(&ev));
+    TK_OK(px_instance_destroy(&inst));
+    TK_OK(px_finalize());
+    ck_assert(!px_is_initialized());
+}
+END_TEST
+
+/* ---- status codes --------------------------------------------------------------------------- */
+
+typedef struct status_row { px_status st; const char *name; const char *msg; } status_row;
+static const status_row status_rows[] = {
+#define ROW(name, value, msg) {PX_##name, "PX_" #name, msg},
+    PX_STATUS_MAP(ROW)
+#undef ROW
+};
+#define NSTATUS ((int)(sizeof status_rows / sizeof status_rows[0]))
+
+START_TEST(status_strings)
+{
+    ck_assert_int_eq(PX_OK, 0);
+    for (int i = 0; i < NSTATUS; ++i) {
+        const status_row *r = &status_rows[i];
+        if (r->st != PX_OK) ck_assert_int_lt(r->st, 0);
+        ck_assert_str_eq(px_status_string(r->st), r->msg);
+        ck_assert_str_eq(px_status_name(r->st), r->name);
+        for (int k = 0; k < i; ++k) ck_assert_int_ne(status_rows[k].st, r->st);
+    }
+    ck_assert_str_eq(px_status_name(PX_ERR_INVALID_ARGUMENT), "PX_ERR_INVALID_ARGUMENT");
+    ck_assert_str_eq(px_status_string(PX_OK), "success");
+}
+END_TEST
+
+START_TEST(status_strings_invalid)
+{
+    const int bad[] = {1, 2, 100, -15, -16, -1000, INT_MIN, INT_MAX};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        const char *s = px_status_string((px_status)bad[i]);
+        const char *n = px_status_name((px_status)bad[i]);
+        ck_assert_ptr_nonnull(s);
+        ck_assert_ptr_nonnull(n);
+        ck_assert_str_eq(s, "unknown status");
+        for (int k = 0; k < NSTATUS; ++k) ck_assert_str_ne(n, status_rows[k].name);
+    }
+}
+END_TEST
+
+/* ---- last error --------------------------------------------------------------------------- */
+
+static void *thread_errors(void *arg)
+{
+    int *ok = (int *)arg;
+    /* A new thread starts without an error, whatever the main thread has. */
+    *ok = strcmp(px_last_error(), "") == 0;
+    px_view *v = NULL;
+    *ok = *ok && px_view_create(&v, NULL) == PX_ERR_INVALID_ARGUMENT;
+    *ok = *ok && strstr(px_last_error(), "px_view_create") != NULL;
+    return NULL;
+}
+
+START_TEST(last_error)
+{
+    TK_OK(px_init(NULL));
+    px_clear_error();
+    ck_assert_ptr_nonnull(px_last_error());
+    ck_assert_str_eq(px_last_error(), "");
+
+    px_view *v = NULL;
+    ck_assert_int_eq(px_view_create(&v, NULL), PX_ERR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(px_last_error(), "px_view_create"));
+
+    /* The newest error replaces the older one. */
+    ck_assert_int_eq(px_instance_fence(NULL), PX_ERR_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(px_last_error(), "px_instance_fence"));
+    ck_assert_ptr_null(strstr(px_last_error(), "px_view_create"));
+
+    /* The message has context: the extents that differ. */
+    px_view *a = tk_view1("a", px_host(), PX_F64, 100);
+    px_view *b = tk_view1("b", px_host(), PX_F64, 99);
+    ck_assert_int_eq(px_deep_copy(a, b, NULL), PX_ERR_EXTENTS_MISMATCH);
+    TK_ERROR_HAS("px_deep_copy");
+    TK_ERROR_HAS("100");
+    TK_ERROR_HAS("99");
+    px_view_release(&a);
+    px_view_release(&b);
+
+    /* Per thread. */
+    char saved[512];
+    snprintf(saved, sizeof saved, "%s", px_last_error());
+    int ok = 0;
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, thread_errors, &ok), 0);
+    ck_assert_int_eq(pthread_join(th, NULL), 0);
+    ck_assert_msg(ok, "the last error is not per thread");
+    ck_assert_str_eq(px_last_error(), saved);
+
+    px_clear_error();
+    ck_assert_str_eq(px_last_error(), "");
+    TK_OK(px_finalize());
+}
+END_TEST
+
+/* ---- version and configuration ------------------------------------------------------------- */
+
+START_TEST(version)
+{
+    int ma = -1, mi = -1, pa = -1;
+    TK_OK(px_version(&ma, &mi, &pa));
+    ck_assert_int_eq(ma, PX_VERSION_MAJOR);
+    ck_assert_int_eq(mi, PX_VERSION_MINOR);
+    ck_assert_int_eq(pa, PX_VERSION_PATCH);
+    char want[64];
+    snprintf(want, sizeof want, "%d.%d.%d", PX_VERSION_MAJOR, PX_VERSION_MINOR, PX_VERSION_PATCH);
+    ck_assert_ptr_nonnull(px_version_string());
+    ck_assert_str_eq(px_version_string(), want);
+    TK_FAIL(px_version(NULL, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_version");
+    TK_FAIL(px_version(&ma, NULL, &pa), PX_ERR_INVALID_ARGUMENT, "px_version");
+}
+END_TEST
+
+static char *print_config(px_status *st)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    *st = px_print_configuration(f);
+    long n = ftell(f);
+    ck_assert_int_ge(n, 0);
+    rewind(f);
+    char *buf = (char *)calloc((size_t)n + 1, 1);
+    ck_assert_ptr_nonnull(buf);
+    ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(print_configuration)
+{
+    /* Before px_init: works, without topology. */
+    ck_assert(!px_is_initialized());
+    px_status st;
+    char *before = print_config(&st);
+    ck_assert_msg(st == PX_OK, "%s", px_last_error());
+    ck_assert_msg(strstr(before, px_version_string()) != NULL, "no version in:\n%s", before);
+    ck_assert_msg(tk_contains_ci(before, "serial"), "no serial backend in:\n%s", before);
+
+    /* After px_init (with the topology). */
+    TK_OK(px_init(NULL));
+    char *after = print_config(&st);
+    ck_assert_msg(st == PX_OK, "%s", px_last_error());
+    ck_assert_msg(strstr(after, px_version_string()) != NULL, "no version in:\n%s", after);
+    ck_assert_msg(tk_contains_ci(after, "serial"), "no serial backend in:\n%s", after);
+    ck_assert_msg(tk_contains_ci(after, "core"), "no cores in:\n%s", after);
+    ck_assert_msg(strlen(after) > strlen(before), "no topology after px_init:\n%s", after);
+
+    TK_FAIL(px_print_configuration(NULL), PX_ERR_INVALID_ARGUMENT, "px_print_configuration");
+    /* A stream that cannot be written. */
+    FILE *ro = fopen("/dev/null", "r");
+    ck_assert_ptr_nonnull(ro);
+    px_clear_error();
+    st = px_print_configuration(ro);
+    ck_assert_msg(st != PX_OK, "writing to a read-only stream succeeded");
+    ck_assert_ptr_nonnull(strstr(px_last_error(), "px_print_configuration"));
+    fclose(ro);
+    TK_OK(px_finalize());
+    free(before);
+    free(after);
+}
+END_TEST
+
+/* Names of enumerations: exact for the documented ones, never NULL for any value. */
+START_TEST(enum_strings)
+{
+    ck_assert_str_eq(px_space_kind_string(PX_SPACE_HOST), "HOST");
+    ck_assert_str_eq(px_space_kind_string(PX_SPACE_HOST_PINNED), "HOST_PINNED");
+    ck_assert_str_eq(px_space_kind_string(PX_SPACE_DEVICE), "DEVICE");
+    ck_assert_ptr_nonnull(px_space_kind_string(PX_SPACE_KIND_COUNT));
+    ck_assert_ptr_nonnull(px_space_kind_string((px_space_kind)-1));
+    for (int e = 0; e < PX_EXEC_COUNT; ++e) {
+        ck_assert_ptr_nonnull(px_exec_space_string((px_exec_space)e));
+        ck_assert_int_gt(strlen(px_exec_space_string((px_exec_space)e)), 0);
+    }
+    ck_assert(tk_contains_ci(px_exec_space_string(PX_EXEC_SERIAL), "serial"));
+    ck_assert(tk_contains_ci(px_exec_space_string(PX_EXEC_CUDA), "cuda"));
+    ck_assert_ptr_nonnull(px_exec_space_string(PX_EXEC_COUNT));
+    ck_assert_ptr_nonnull(px_exec_space_string((px_exec_space)-7));
+    for (int d = 0; d <= PX_DTYPE_COUNT; ++d) ck_assert_ptr_nonnull(px_dtype_string((px_dtype)d));
+    ck_assert_ptr_nonnull(px_dtype_string((px_dtype)-1));
+    ck_assert_ptr_nonnull(px_layout_string(PX_LAYOUT_RIGHT));
+    ck_assert_ptr_nonnull(px_layout_string(PX_LAYOUT_LEFT));
+    ck_assert_ptr_nonnull(px_layout_string(PX_LAYOUT_STRIDE));
+    ck_assert_ptr_nonnull(px_layout_string((px_layout)99));
+    ck_assert_str_ne(px_layout_string(PX_LAYOUT_RIGHT), px_layout_string(PX_LAYOUT_LEFT));
+}
+END_TEST
+
+/* ---- execution and memory spaces ---------------------------------------------------------- */
+
+START_TEST(spaces_available)
+{
+    TK_OK(px_init(NULL));
+    TK_OK(px_space_available(px_host()));
+    TK_OK(px_exec_space_available(PX_EXEC_SERIAL));
+    int n = -1;
+    TK_OK(px_exec_space_device_count(PX_EXEC_SERIAL, &n));
+    ck_assert_int_eq(n, 1);
+    TK_FAIL(px_exec_space_device_count(PX_EXEC_SERIAL, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_exec_space_device_count");
+    TK_FAIL(px_exec_space_device_count(PX_EXEC_COUNT, &n), PX_ERR_INVALID_ARGUMENT,
+            "px_exec_space_device_count");
+    TK_FAIL(px_exec_space_available(PX_EXEC_COUNT), PX_ERR_INVALID_ARGUMENT,
+            "px_exec_space_available");
+    TK_FAIL(px_exec_space_available((px_exec_space)-1), PX_ERR_INVALID_ARGUMENT,
+            "px_exec_space_available");
+
+    px_space bad = {PX_SPACE_KIND_COUNT, 0};
+    TK_FAIL(px_space_available(bad), PX_ERR_INVALID_ARGUMENT, "px_space_available");
+    bad.kind = (px_space_kind)-3;
+    TK_FAIL(px_space_available(bad), PX_ERR_INVALID_ARGUMENT, "px_space_available");
+
+    /* CUDA's spaces: usable exactly when the CUDA execution space is. */
+    px_status cuda = px_exec_space_available(PX_EXEC_CUDA);
+    if (cuda == PX_OK) {
+        TK_OK(px_space_available(px_device(0)));
+        TK_OK(px_space_available(px_host_pinned()));
+        TK_OK(px_exec_space_device_count(PX_EXEC_CUDA, &n));
+        ck_assert_int_ge(n, 1);
+        TK_FAIL(px_space_available(px_device(n)), PX_ERR_NO_DEVICE, "px_space_available");
+    } else {
+        ck_assert(cuda == PX_ERR_UNSUPPORTED || cuda == PX_ERR_NO_DEVICE);
+        px_status st = px_space_available(px_device(0));
+        ck_assert_msg(st == PX_ERR_UNSUPPORTED || st == PX_ERR_NO_DEVICE, "DEVICE(0): %s",
+                      px_status_name(st));
+    }
+    px_status st = px_space_available(px_device(-1));
+    ck_assert_msg(st == PX_ERR_INVALID_ARGUMENT || st == PX_ERR_NO_DEVICE ||
+                      (cuda != PX_OK && st == PX_ERR_UNSUPPORTED),
+                  "DEVICE(-1): %s", px_status_name(st));
+    TK_OK(px_finalize());
+}
+END_TEST
+
+static Suite *core_suite(void)
+{
+    Suite *s = suite_create("core");
+    TCase *tc = tcase_create("core"); /* lifetime is what these tests are about: no fixture */
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, init_refcount);
+    tcase_add_test(tc, not_initialized);
+    tcase_add_test(tc, finalize_busy_names_objects);
+    tcase_add_test(tc, status_strings);
+    tcase_add_test(tc, status_strings_invalid);
+    tcase_add_test(tc, last_error);
+    tcase_add_test(tc, version);
+    tcase_add_test(tc, print_configuration);
+    tcase_add_test(tc, enum_strings);
+    tcase_add_test(tc, spaces_available);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    const tk_suite_fn suites[] = {core_suite};
+    return tk_main(suites, 1);
+}

@@ -1,0 +1,944 @@
+/* Views: creation for every dtype and rank, layouts and strides, labels, reference counts,
+ * wrapping, subviews, mirrors, spans, memory statistics, and bad input to each function. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common.h"
+
+static const px_dtype builtin[] = {PX_U8, PX_I32, PX_I64, PX_U32, PX_U64, PX_F32, PX_F64};
+static const size_t builtin_size[] = {1, 4, 8, 4, 8, 4, 8};
+#define NBUILTIN 7
+#define NDTYPES (NBUILTIN + 1) /* + PX_USER */
+#define USER_SIZE 12           /* an element of 12 bytes (3 floats) */
+
+static const int64_t ext8[PX_MAX_RANK] = {2, 3, 1, 4, 3, 2, 1, 2};
+
+static int64_t product(const int64_t *e, int rank)
+{
+    int64_t p = 1;
+    for (int k = 0; k < rank; ++k) p *= e[k];
+    return p;
+}
+
+static void expect_strides(const px_view_info *in, px_layout layout)
+{
+    int64_t s = 1;
+    if (layout == PX_LAYOUT_RIGHT) {
+        for (int k = in->rank - 1; k >= 0; --k) {
+            ck_assert_msg(in->stride[k] == s, "RIGHT stride[%d] = %lld, want %lld", k,
+                          (long long)in->stride[k], (long long)s);
+            s *= in->extent[k];
+        }
+    } else {
+        for (int k = 0; k < in->rank; ++k) {
+            ck_assert_msg(in->stride[k] == s, "LEFT stride[%d] = %lld, want %lld", k,
+                          (long long)in->stride[k], (long long)s);
+            s *= in->extent[k];
+        }
+    }
+}
+
+/* ---- creation --------------------------------------------------------------------------- */
+
+/* _i = dtype index * (PX_MAX_RANK + 1) + rank */
+START_TEST(create_every_dtype_and_rank)
+{
+    int di = _i / (PX_MAX_RANK + 1), rank = _i % (PX_MAX_RANK + 1);
+    px_dtype dt = di < NBUILTIN ? builtin[di] : PX_USER;
+    size_t es = di < NBUILTIN ? builtin_size[di] : USER_SIZE;
+    ck_assert_uint_eq(px_dtype_size(dt), di < NBUILTIN ? es : 0);
+
+    for (int lay = 0; lay < 2; ++lay) {
+        px_view_desc d = tk_desc("every", tk_space(), dt, rank, ext8);
+        d.elem_size = dt == PX_USER ? es : 0;
+        d.layout = lay ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT;
+        px_view *v = NULL;
+        TK_OK(px_view_create(&v, &d));
+        px_view_info in = tk_info(v);
+        ck_assert_str_eq(in.label, "every");
+        ck_assert_int_eq(in.space.kind, tk_space().kind);
+        ck_assert_int_eq(in.space.device, tk_space().device);
+        ck_assert_int_eq(in.dtype, dt);
+        ck_assert_uint_eq(in.elem_size, es);
+        ck_assert_int_eq(in.rank, rank);
+        for (int k = 0; k < rank; ++k) ck_assert_int_eq(in.extent[k], ext8[k]);
+        ck_assert_int_eq(in.layout, d.layout);
+        expect_strides(&in, d.layout);
+        ck_assert_int_eq(in.size, product(ext8, rank));
+        ck_assert_uint_eq(in.bytes, (size_t)in.size * es);
+        ck_assert(in.contiguous);
+        ck_assert(in.managed);
+        ck_assert_int_eq(in.use_count, 1);
+        ck_assert_ptr_nonnull(in.data);
+
+        /* Zero-filled: every byte (read through a HOST copy). */
+        px_view *h = tk_to_host(v);
+        const unsigned char *p = (const unsigned char *)tk_data(h);
+        for (size_t b = 0; b < in.bytes; ++b) ck_assert_msg(p[b] == 0, "byte %zu = %u", b, p[b]);
+        px_view_release(&h);
+        TK_OK(px_view_release(&v));
+        ck_assert_ptr_null(v);
+    }
+}
+END_TEST
+
+/* Defaults of a zeroed descriptor: a rank-0 HOST view of LAYOUT_RIGHT, zero-filled. */
+START_TEST(create_defaults_rank0)
+{
+    px_view_desc d;
+    memset(&d, 0, sizeof d);
+    d.dtype = PX_F64;
+    px_view *v = NULL;
+    TK_OK(px_view_create(&v, &d));
+    px_view_info in = tk_info(v);
+    ck_assert_int_eq(in.rank, 0);
+    ck_assert_int_eq(in.space.kind, PX_SPACE_HOST);
+    ck_assert_int_eq(in.layout, PX_LAYOUT_RIGHT);
+    ck_assert_int_eq(in.size, 1);
+    ck_assert_uint_eq(in.bytes, 8);
+    ck_assert_str_eq(in.label, ""); /* NULL label is "" */
+    ck_assert(*(double *)in.data == 0.0);
+    *(double *)in.data = 3.5; /* writable */
+    px_view_release(&v);
+}
+END_TEST
+
+START_TEST(create_zero_extent_and_no_init)
+{
+    /* Extents of 0 are legal: a view with no element. */
+    const int64_t e[3] = {4, 0, 7};
+    px_view *v = tk_view("empty", tk_space(), PX_F32, 3, e);
+    px_view_info in = tk_info(v);
+    ck_assert_int_eq(in.size, 0);
+    ck_assert_uint_eq(in.bytes, 0);
+    ck_assert_int_eq(in.extent[2], 7);
+    px_view_release(&v);
+
+    /* PX_VIEW_NO_INIT: a usable allocation (contents unspecified). */
+    int64_t n = 65537;
+    px_view_desc d = tk_desc("noinit", px_host(), PX_U64, 1, &n);
+    d.flags = PX_VIEW_NO_INIT;
+    TK_OK(px_view_create(&v, &d));
+    uint64_t *p = (uint64_t *)tk_data(v);
+    for (int64_t i = 0; i < n; ++i) p[i] = (uint64_t)i * 3u;
+    ck_assert_uint_eq(p[n - 1], (uint64_t)(n - 1) * 3u);
+    px_view_release(&v);
+}
+END_TEST
+
+/* LAYOUT_STRIDE: the strides given, and memory for the farthest element. */
+START_TEST(create_layout_stride)
+{
+    const int64_t e[3] = {3, 4, 5};
+    px_view_desc d = tk_desc("strided", px_host(), PX_I32, 3, e);
+    d.layout = PX_LAYOUT_STRIDE;
+    d.stride[0] = 1;  /* padded LEFT-like: 3 -> 4, 4 -> 5 */
+    d.stride[1] = 4;
+    d.stride[2] = 20;
+    px_view *v = NULL;
+    TK_OK(px_view_create(&v, &d));
+    px_view_info in = tk_info(v);
+    ck_assert_int_eq(in.layout, PX_LAYOUT_STRIDE);
+    ck_assert_int_eq(in.stride[0], 1);
+    ck_assert_int_eq(in.stride[1], 4);
+    ck_assert_int_eq(in.stride[2], 20);
+    ck_assert_int_eq(in.size, 60);
+    ck_assert(!in.contiguous);
+    px_span_i32 s;
+    TK_OK(px_view_span_i32(v, &s));
+    for (int64_t i = 0; i < 3; ++i)
+        for (int64_t j = 0; j < 4; ++j)
+            for (int64_t k = 0; k < 5; ++k) PX_AT3(s, i, j, k) = (int32_t)(100 * i + 10 * j + k);
+    for (int64_t i = 0; i < 3; ++i)
+        for (int64_t j = 0; j < 4; ++j)
+            for (int64_t k = 0; k < 5; ++k)
+                ck_assert_int_eq(s.data[i + 4 * j + 20 * k], 100 * i + 10 * j + k);
+    px_view_release(&v);
+
+    /* Strides that give the dense LAYOUT_RIGHT order are contiguous. */
+    d.stride[0] = 20;
+    d.stride[1] = 5;
+    d.stride[2] = 1;
+    TK_OK(px_view_create(&v, &d));
+    ck_assert(tk_info(v).contiguous);
+    px_view_release(&v);
+
+    /* A stride of 0 is allowed ("each >= 0"): every index of that dimension is one element. */
+    const int64_t e2[2] = {3, 4};
+    px_view_desc z = tk_desc("broadcast", px_host(), PX_F64, 2, e2);
+    z.layout = PX_LAYOUT_STRIDE;
+    z.stride[0] = 0;
+    z.stride[1] = 1;
+    TK_OK(px_view_create(&v, &z));
+    px_span_f64 zs;
+    TK_OK(px_view_span_f64(v, &zs));
+    PX_AT2(zs, 0, 3) = 9.5;
+    ck_assert(PX_AT2(zs, 2, 3) == 9.5);
+    px_view_release(&v);
+
+    /* Negative strides are refused. */
+    d.stride[1] = -5;
+    TK_FAIL(px_view_create(&v, &d), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+    ck_assert_ptr_null(v);
+}
+END_TEST
+
+START_TEST(labels)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%s", "temperature");
+    int64_t n = 5;
+    px_view *v = tk_view(buf, tk_space(), PX_F64, 1, &n);
+    memset(buf, 'X', sizeof buf - 1); /* the label was copied */
+    ck_assert_str_eq(tk_info(v).label, "temperature");
+    px_view_release(&v);
+
+    px_view_desc d = tk_desc(NULL, tk_space(), PX_F64, 1, &n);
+    TK_OK(px_view_create(&v, &d));
+    ck_assert_str_eq(tk_info(v).label, "");
+    px_view_release(&v);
+
+    /* A long label survives whole, and a subview's label is it with "(sub)" appended. */
+    char longl[300];
+    memset(longl, 'a', sizeof longl - 1);
+    longl[sizeof longl - 1] = '\0';
+    d.label = longl;
+    TK_OK(px_view_create(&v, &d));
+    ck_assert_str_eq(tk_info(v).label, longl);
+    px_slice sl = px_slice_range(1, 3);
+    px_view *sub = NULL;
+    TK_OK(px_view_subview(&sub, v, &sl, 1));
+    char want[320];
+    snprintf(want, sizeof want, "%s(sub)", longl);
+    ck_assert_msg(strcmp(tk_info(sub).label, want) == 0, "subview label has %zu chars, want %zu",
+                  strlen(tk_info(sub).label), strlen(want));
+    px_view_release(&sub);
+    px_view_release(&v);
+}
+END_TEST
+
+START_TEST(dtype_helpers)
+{
+    for (int i = 0; i < NBUILTIN; ++i) {
+        ck_assert_uint_eq(px_dtype_size(builtin[i]), builtin_size[i]);
+        ck_assert_ptr_nonnull(px_dtype_string(builtin[i]));
+        for (int k = 0; k < i; ++k)
+            ck_assert_str_ne(px_dtype_string(builtin[i]), px_dtype_string(builtin[k]));
+    }
+    ck_assert_uint_eq(px_dtype_size(PX_USER), 0);
+    ck_assert_uint_eq(px_dtype_size(PX_DTYPE_COUNT), 0);
+    ck_assert_uint_eq(px_dtype_size((px_dtype)-1), 0);
+    ck_assert_uint_eq(px_dtype_size((px_dtype)1000), 0);
+}
+END_TEST
+
+/* ---- bad input to px_view_create ------------------------------------------------------------- */
+
+START_TEST(create_bad_input)
+{
+    int64_t n = 8;
+    px_view_desc d = tk_desc("bad", tk_space(), PX_F64, 1, &n);
+    px_view *v = NULL;
+    TK_FAIL(px_view_create(NULL, &d), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+    TK_FAIL(px_view_create(&v, NULL), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+
+    px_view_desc b = d;
+    b.rank = PX_MAX_RANK + 1;
+    TK_FAIL(px_view_create(&v, &b), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+    b.rank = -1;
+    TK_FAIL(px_view_create(&v, &b), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+
+    b = d;
+    b.extent[0] = -1;
+    TK_FAIL(px_view_create(&v, &b), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+
+    b = d;
+    b.dtype = PX_DTYPE_COUNT;
+    TK_FAIL(px_view_create(&v, &b), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+    b.dtype = (px_dtype)-2;
+    TK_FAIL(px_view_create(&v, &b), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+
+    b = d;
+    b.dtype = PX_USER; /* elem_size 0 */
+    TK_FAIL(px_view_create(&v, &b), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+
+    b = d;
+    b.layout = (px_layout)7;
+    TK_FAIL(px_view_create(&v, &b), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+
+    b = d;
+    b.space.kind = PX_SPACE_KIND_COUNT;
+    TK_FAIL(px_view_create(&v, &b), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+    b.space.kind = (px_space_kind)-1;
+    TK_FAIL(px_view_create(&v, &b), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+    ck_assert_ptr_null(v);
+}
+END_TEST
+
+START_TEST(create_overflow)
+{
+    px_view *v = NULL;
+    /* The element count overflows. */
+    const int64_t e2[2] = {INT64_MAX, INT64_MAX};
+    px_view_desc d = tk_desc("huge", tk_space(), PX_U8, 2, e2);
+    TK_FAIL(px_view_create(&v, &d), PX_ERR_OVERFLOW, "px_view_create");
+    const int64_t e3[3] = {(int64_t)1 << 22, (int64_t)1 << 22, (int64_t)1 << 22};
+    d = tk_desc("huge", tk_space(), PX_U8, 3, e3);
+    TK_FAIL(px_view_create(&v, &d), PX_ERR_OVERFLOW, "px_view_create");
+    /* The count fits, the bytes do not. */
+    int64_t n = (int64_t)(SIZE_MAX / 8 + 1);
+    if (n > 0) {
+        d = tk_desc("huge", tk_space(), PX_F64, 1, &n);
+        TK_FAIL(px_view_create(&v, &d), PX_ERR_OVERFLOW, "px_view_create");
+    }
+    const int64_t e4[2] = {(int64_t)1 << 40, (int64_t)1 << 40};
+    d = tk_desc("huge_user", tk_space(), PX_USER, 2, e4);
+    d.elem_size = 16;
+    TK_FAIL(px_view_create(&v, &d), PX_ERR_OVERFLOW, "px_view_create");
+    /* Strides whose farthest element overflows. */
+    const int64_t e5[2] = {2, 2};
+    d = tk_desc("huge_stride", tk_space(), PX_F64, 2, e5);
+    d.layout = PX_LAYOUT_STRIDE;
+    d.stride[0] = INT64_MAX;
+    d.stride[1] = 1;
+    TK_FAIL(px_view_create(&v, &d), PX_ERR_OVERFLOW, "px_view_create");
+    ck_assert_ptr_null(v);
+}
+END_TEST
+
+/* An allocation that cannot succeed: PX_ERR_OUT_OF_MEMORY naming the label. */
+START_TEST(create_out_of_memory)
+{
+    int64_t n = (int64_t)1 << 50; /* 8 PiB of doubles */
+    px_view_desc d = tk_desc("too_big_to_live", tk_space(), PX_F64, 1, &n);
+    d.flags = PX_VIEW_NO_INIT;
+    px_view *v = NULL;
+    px_memory_stats m0, m1;
+    TK_OK(px_space_memory(tk_space(), &m0));
+    TK_FAIL(px_view_create(&v, &d), PX_ERR_OUT_OF_MEMORY, "px_view_create");
+    TK_ERROR_HAS("too_big_to_live");
+    /* The message is about this failure only, not an older error of the thread. */
+    ck_assert_int_eq(px_instance_fence(NULL), PX_ERR_INVALID_ARGUMENT);
+    ck_assert_int_eq(px_view_create(&v, &d), PX_ERR_OUT_OF_MEMORY);
+    ck_assert_msg(strstr(px_last_error(), "px_instance_fence") == NULL,
+                  "stale context in: %s", px_last_error());
+    ck_assert_ptr_null(v);
+    TK_OK(px_space_memory(tk_space(), &m1));
+    ck_assert_uint_eq(m1.bytes_in_use, m0.bytes_in_use);
+    ck_assert_uint_eq(m1.high_water, m0.high_water);
+}
+END_TEST
+
+/* ---- reference counts -------------------------------------------------------------------------- */
+
+START_TEST(retain_release)
+{
+    int64_t n = 64;
+    px_view *v = tk_view("rc", tk_space(), PX_I64, 1, &n);
+    px_view *alias = v;
+    TK_OK(px_view_retain(v));
+    ck_assert_int_eq(tk_info(v).use_count, 2);
+    TK_OK(px_view_release(&alias));
+    ck_assert_ptr_null(alias); /* the caller's pointer is cleared */
+    ck_assert_int_eq(tk_info(v).use_count, 1);
+    ck_assert_str_eq(tk_info(v).label, "rc");
+    TK_OK(px_view_release(&v));
+    ck_assert_ptr_null(v);
+
+    TK_FAIL(px_view_retain(NULL), PX_ERR_INVALID_ARGUMENT, "px_view_retain");
+    TK_FAIL(px_view_release(NULL), PX_ERR_INVALID_ARGUMENT, "px_view_release");
+    /* A handle already released (NULL). */
+    TK_FAIL(px_view_release(&v), PX_ERR_INVALID_ARGUMENT, "px_view_release");
+    px_view_info in;
+    TK_FAIL(px_view_info_get(v, &in), PX_ERR_INVALID_ARGUMENT, "px_view_info_get");
+    px_span s;
+    TK_FAIL(px_view_span(v, &s), PX_ERR_INVALID_ARGUMENT, "px_view_span");
+}
+END_TEST
+
+START_TEST(info_bad_input)
+{
+    int64_t n = 3;
+    px_view *v = tk_view("i", tk_space(), PX_I64, 1, &n);
+    TK_FAIL(px_view_info_get(v, NULL), PX_ERR_INVALID_ARGUMENT, "px_view_info_get");
+    TK_FAIL(px_view_info_get(NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_view_info_get");
+    px_view_release(&v);
+}
+END_TEST
+
+/* ---- wrap --------------------------------------------------------------------------------------- */
+
+START_TEST(wrap_user_memory)
+{
+    double buf[6] = {1, 2, 3, 4, 5, 6};
+    const int64_t e[2] = {2, 3};
+    px_view_desc d = tk_desc("wrapped", px_host(), PX_F64, 2, e);
+    px_view *v = NULL;
+    px_memory_stats before, after;
+    TK_OK(px_space_memory(px_host(), &before));
+    TK_OK(px_view_wrap(&v, &d, buf));
+    px_view_info in = tk_info(v);
+    ck_assert_ptr_eq(in.data, buf);
+    ck_assert(!in.managed);
+    ck_assert(in.contiguous);
+    ck_assert_int_eq(in.use_count, 1);
+    ck_assert_str_eq(in.label, "wrapped");
+    expect_strides(&in, PX_LAYOUT_RIGHT);
+    /* Not zero-filled: the user's data stays. */
+    ck_assert(buf[5] == 6.0);
+    px_span_f64 s;
+    TK_OK(px_view_span_f64(v, &s));
+    ck_assert(PX_AT2(s, 1, 2) == 6.0);
+    PX_AT2(s, 0, 1) = -2.0;
+    ck_assert(buf[1] == -2.0);
+    TK_OK(px_space_memory(px_host(), &after));
+    ck_assert_uint_eq(after.bytes_in_use, before.bytes_in_use);
+
+    /* A subview of a wrapped view, outliving it; the user's memory is never freed
+       (valgrind would see a free of stack memory). */
+    px_slice sl[2] = {px_slice_index(1), px_slice_all()};
+    px_view *row = NULL;
+    TK_OK(px_view_subview(&row, v, sl, 2));
+    TK_OK(px_view_release(&v));
+    ck_assert_ptr_eq(tk_info(row).data, &buf[3]);
+    ck_assert(!tk_info(row).managed);
+    TK_OK(px_view_release(&row));
+    ck_assert(buf[4] == 5.0);
+
+    /* LAYOUT_LEFT over the same buffer. */
+    d.layout = PX_LAYOUT_LEFT;
+    TK_OK(px_view_wrap(&v, &d, buf));
+    TK_OK(px_view_span_f64(v, &s));
+    ck_assert(PX_AT2(s, 1, 0) == -2.0); /* buf[1] */
+    ck_assert(PX_AT2(s, 0, 2) == 5.0);  /* buf[4] */
+    px_view_release(&v);
+
+    /* No element: data may be NULL. */
+    int64_t z = 0;
+    d = tk_desc("wrapped_empty", px_host(), PX_F64, 1, &z);
+    TK_OK(px_view_wrap(&v, &d, NULL));
+    ck_assert_int_eq(tk_info(v).size, 0);
+    px_view_release(&v);
+}
+END_TEST
+
+START_TEST(wrap_bad_input)
+{
+    double buf[4];
+    int64_t n = 4;
+    px_view_desc d = tk_desc("w", px_host(), PX_F64, 1, &n);
+    px_view *v = NULL;
+    TK_FAIL(px_view_wrap(&v, &d, NULL), PX_ERR_INVALID_ARGUMENT, "px_view_wrap");
+    TK_FAIL(px_view_wrap(NULL, &d, buf), PX_ERR_INVALID_ARGUMENT, "px_view_wrap");
+    TK_FAIL(px_view_wrap(&v, NULL, buf), PX_ERR_INVALID_ARGUMENT, "px_view_wrap");
+    d.rank = PX_MAX_RANK + 1;
+    TK_FAIL(px_view_wrap(&v, &d, buf), PX_ERR_INVALID_ARGUMENT, "px_view_wrap");
+    d.rank = 1;
+    d.extent[0] = -4;
+    TK_FAIL(px_view_wrap(&v, &d, buf), PX_ERR_INVALID_ARGUMENT, "px_view_wrap");
+    const int64_t e2[2] = {INT64_MAX, 4};
+    d = tk_desc("w", px_host(), PX_F64, 2, e2);
+    TK_FAIL(px_view_wrap(&v, &d, buf), PX_ERR_OVERFLOW, "px_view_wrap");
+    d = tk_desc("w", px_host(), PX_F64, 1, &n);
+    d.space.kind = PX_SPACE_KIND_COUNT;
+    TK_FAIL(px_view_wrap(&v, &d, buf), PX_ERR_INVALID_ARGUMENT, "px_view_wrap");
+    ck_assert_ptr_null(v);
+}
+END_TEST
+
+/* ---- subviews ---------------------------------------------------------------------------------- */
+
+/* A 5x7 HOST view with v(i,j) = 100 i + j. */
+static px_view *grid(px_layout layout)
+{
+    const int64_t e[2] = {5, 7};
+    px_view_desc d = tk_desc("grid", px_host(), PX_I32, 2, e);
+    d.layout = layout;
+    px_view *v = NULL;
+    TK_OK(px_view_create(&v, &d));
+    px_span_i32 s;
+    TK_OK(px_view_span_i32(v, &s));
+    for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 7; ++j) PX_AT2(s, i, j) = 100 * i + j;
+    return v;
+}
+
+START_TEST(subview_ranges)
+{
+    px_layout lay = _i ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT;
+    px_view *g = grid(lay);
+    px_view_info gi = tk_info(g);
+    px_slice sl[2] = {px_slice_range(1, 4), px_slice_range(2, PX_END)};
+    px_view *s = NULL;
+    TK_OK(px_view_subview(&s, g, sl, 2));
+    px_view_info si = tk_info(s);
+    ck_assert_int_eq(si.rank, 2);
+    ck_assert_int_eq(si.extent[0], 3);
+    ck_assert_int_eq(si.extent[1], 5);
+    ck_assert_int_eq(si.stride[0], gi.stride[0]);
+    ck_assert_int_eq(si.stride[1], gi.stride[1]);
+    ck_assert_int_eq(si.size, 15);
+    ck_assert_uint_eq(si.bytes, 15 * 4);
+    ck_assert(!si.contiguous);
+    ck_assert_str_eq(si.label, "grid(sub)");
+    ck_assert_int_eq(si.dtype, PX_I32);
+    ck_assert_ptr_eq(si.data, (char *)gi.data + 4 * (1 * gi.stride[0] + 2 * gi.stride[1]));
+    px_span_i32 sp;
+    TK_OK(px_view_span_i32(s, &sp));
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 5; ++j) ck_assert_int_eq(PX_AT2(sp, i, j), 100 * (i + 1) + (j + 2));
+    /* Writes go to the parent's memory. */
+    PX_AT2(sp, 2, 4) = -1;
+    px_span_i32 gp;
+    TK_OK(px_view_span_i32(g, &gp));
+    ck_assert_int_eq(PX_AT2(gp, 3, 6), -1);
+
+    /* All of it: same extents, same data. */
+    px_slice all[2] = {px_slice_all(), px_slice_all()};
+    px_view *s2 = NULL;
+    TK_OK(px_view_subview(&s2, g, all, 2));
+    ck_assert_ptr_eq(tk_info(s2).data, gi.data);
+    ck_assert(tk_info(s2).contiguous);
+    ck_assert_int_eq(tk_info(s2).extent[1], 7);
+
+    /* An empty range is legal. */
+    px_slice em[2] = {px_slice_range(3, 3), px_slice_all()};
+    px_view *s3 = NULL;
+    TK_OK(px_view_subview(&s3, g, em, 2));
+    ck_assert_int_eq(tk_info(s3).extent[0], 0);
+    ck_assert_int_eq(tk_info(s3).size, 0);
+
+    px_view_release(&s);
+    px_view_release(&s2);
+    px_view_release(&s3);
+    px_view_release(&g);
+}
+END_TEST
+
+START_TEST(subview_indices_drop_rank)
+{
+    px_view *g = grid(PX_LAYOUT_RIGHT);
+    /* A row: rank 1, contiguous. */
+    px_slice row[2] = {px_slice_index(2), px_slice_all()};
+    px_view *r = NULL;
+    TK_OK(px_view_subview(&r, g, row, 2));
+    px_view_info ri = tk_info(r);
+    ck_assert_int_eq(ri.rank, 1);
+    ck_assert_int_eq(ri.extent[0], 7);
+    ck_assert_int_eq(ri.stride[0], 1);
+    ck_assert(ri.contiguous);
+    px_span_i32 rs;
+    TK_OK(px_view_span_i32(r, &rs));
+    for (int j = 0; j < 7; ++j) ck_assert_int_eq(PX_AT1(rs, j), 200 + j);
+
+    /* A column: rank 1, stride 7, not contiguous. */
+    px_slice col[2] = {px_slice_range(1, PX_END), px_slice_index(6)};
+    px_view *c = NULL;
+    TK_OK(px_view_subview(&c, g, col, 2));
+    px_view_info ci = tk_info(c);
+    ck_assert_int_eq(ci.rank, 1);
+    ck_assert_int_eq(ci.extent[0], 4);
+    ck_assert_int_eq(ci.stride[0], 7);
+    ck_assert(!ci.contiguous);
+    px_span_i32 cs;
+    TK_OK(px_view_span_i32(c, &cs));
+    for (int i = 0; i < 4; ++i) ck_assert_int_eq(PX_AT1(cs, i), 100 * (i + 1) + 6);
+
+    /* Both indices: rank 0, one element. */
+    px_slice one[2] = {px_slice_index(4), px_slice_index(3)};
+    px_view *e = NULL;
+    TK_OK(px_view_subview(&e, g, one, 2));
+    px_view_info ei = tk_info(e);
+    ck_assert_int_eq(ei.rank, 0);
+    ck_assert_int_eq(ei.size, 1);
+    ck_assert_int_eq(*(int32_t *)ei.data, 403);
+
+    px_view_release(&r);
+    px_view_release(&c);
+    px_view_release(&e);
+    px_view_release(&g);
+}
+END_TEST
+
+/* A subview of a subview keeps the memory alive after everything above it is released
+ * (valgrind checks the reads). Works in the backend's space too. */
+START_TEST(subview_nested_outlives_parent)
+{
+    const int64_t e[3] = {4, 6, 8};
+    px_view *h = tk_view("cube", px_host(), PX_I64, 3, e);
+    int64_t *x = (int64_t *)tk_data(h);
+    for (int64_t i = 0; i < 4 * 6 * 8; ++i) x[i] = i * 7 + 1;
+    px_view *v = tk_on_space(h, "cube");
+    px_memory_stats ms0, ms1;
+    TK_OK(px_space_memory(tk_space(), &ms0));
+
+    px_slice s1[3] = {px_slice_range(1, 4), px_slice_all(), px_slice_range(2, 7)};
+    px_view *a = NULL;
+    TK_OK(px_view_subview(&a, v, s1, 3)); /* 3 x 6 x 5 */
+    px_slice s2[3] = {px_slice_index(1), px_slice_range(1, 5), px_slice_range(1, 4)};
+    px_view *b = NULL;
+    TK_OK(px_view_subview(&b, a, s2, 3)); /* 4 x 3, at (2, 1.., 3..) of v */
+    ck_assert_str_eq(tk_info(b).label, "cube(sub)(sub)");
+    TK_OK(px_space_memory(tk_space(), &ms1));
+    ck_assert_uint_eq(ms1.bytes_in_use, ms0.bytes_in_use); /* subviews allocate nothing */
+    ck_assert_uint_eq(ms1.allocations, ms0.allocations);
+
+    TK_OK(px_view_release(&v));
+    TK_OK(px_view_release(&a));
+    px_view_info bi = tk_info(b);
+    ck_assert_int_eq(bi.rank, 2);
+    ck_assert_int_eq(bi.extent[0], 4);
+    ck_assert_int_eq(bi.extent[1], 3);
+    TK_OK(px_space_memory(tk_space(), &ms1));
+    ck_assert_uint_eq(ms1.bytes_in_use, ms0.bytes_in_use); /* still alive */
+
+    px_view *bh = tk_to_host(b);
+    px_span_i64 s;
+    TK_OK(px_view_span_i64(bh, &s));
+    for (int64_t j = 0; j < 4; ++j)
+        for (int64_t k = 0; k < 3; ++k) {
+            int64_t want = x[(2 * 6 + (1 + j)) * 8 + (2 + 1 + k)];
+            ck_assert_int_eq(PX_AT2(s, j, k), want);
+        }
+    px_view_release(&bh);
+    px_view_release(&b);
+    TK_OK(px_space_memory(tk_space(), &ms1));
+    ck_assert_uint_eq(ms1.bytes_in_use, ms0.bytes_in_use - 4 * 6 * 8 * 8);
+    px_view_release(&h);
+}
+END_TEST
+
+START_TEST(subview_bad_input)
+{
+    px_view *g = grid(PX_LAYOUT_RIGHT);
+    px_view *s = NULL;
+    px_slice ok[2] = {px_slice_all(), px_slice_all()};
+    TK_FAIL(px_view_subview(NULL, g, ok, 2), PX_ERR_INVALID_ARGUMENT, "px_view_subview");
+    TK_FAIL(px_view_subview(&s, NULL, ok, 2), PX_ERR_INVALID_ARGUMENT, "px_view_subview");
+    TK_FAIL(px_view_subview(&s, g, NULL, 2), PX_ERR_INVALID_ARGUMENT, "px_view_subview");
+    TK_FAIL(px_view_subview(&s, g, ok, 1), PX_ERR_INVALID_ARGUMENT, "px_view_subview");
+    px_slice three[3] = {px_slice_all(), px_slice_all(), px_slice_all()};
+    TK_FAIL(px_view_subview(&s, g, three, 3), PX_ERR_INVALID_ARGUMENT, "px_view_subview");
+    TK_FAIL(px_view_subview(&s, g, ok, -1), PX_ERR_INVALID_ARGUMENT, "px_view_subview");
+
+    px_slice bad[][2] = {
+        {px_slice_range(-1, 3), px_slice_all()}, /* begin < 0 */
+        {px_slice_range(0, 6), px_slice_all()},  /* end > extent */
+        {px_slice_range(4, 2), px_slice_all()},  /* begin > end */
+        {px_slice_all(), px_slice_index(7)},     /* index == extent */
+        {px_slice_index(-1), px_slice_all()},    /* negative index */
+        {px_slice_all(), px_slice_range(8, PX_END)},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        TK_FAIL(px_view_subview(&s, g, bad[i], 2), PX_ERR_INVALID_ARGUMENT, "px_view_subview");
+        ck_assert_ptr_null(s);
+    }
+    ck_assert_int_eq(tk_info(g).use_count, 1);
+    px_view_release(&g);
+}
+END_TEST
+
+/* ---- mirrors ----------------------------------------------------------------------------------- */
+
+START_TEST(mirror_always_new)
+{
+    const int64_t e[3] = {3, 4, 5};
+    px_view_desc d = tk_desc("src", tk_space(), PX_F32, 3, e);
+    d.layout = PX_LAYOUT_LEFT;
+    px_view *v = NULL;
+    TK_OK(px_view_create(&v, &d));
+    px_view *m = NULL;
+    TK_OK(px_view_create_mirror(&m, px_host(), v));
+    ck_assert_ptr_ne(m, v);
+    px_view_info vi = tk_info(v), mi = tk_info(m);
+    ck_assert_ptr_ne(mi.data, vi.data);
+    ck_assert_int_eq(mi.space.kind, PX_SPACE_HOST);
+    ck_assert_int_eq(mi.rank, 3);
+    for (int k = 0; k < 3; ++k) ck_assert_int_eq(mi.extent[k], e[k]);
+    ck_assert_int_eq(mi.dtype, PX_F32);
+    ck_assert_int_eq(mi.layout, PX_LAYOUT_LEFT);
+    expect_strides(&mi, PX_LAYOUT_LEFT);
+    ck_assert(mi.contiguous && mi.managed);
+    ck_assert_int_eq(mi.use_count, 1);
+    ck_assert_int_eq(vi.use_count, 1);
+    px_view_release(&m);
+
+    /* Mirror of a strided subview: contiguous, LAYOUT_RIGHT. */
+    px_slice sl[3] = {px_slice_range(1, 3), px_slice_index(2), px_slice_range(0, 5)};
+    px_view *sub = NULL;
+    TK_OK(px_view_subview(&sub, v, sl, 3));
+    TK_OK(px_view_create_mirror(&m, tk_space(), sub));
+    mi = tk_info(m);
+    ck_assert_int_eq(mi.rank, 2);
+    ck_assert_int_eq(mi.extent[0], 2);
+    ck_assert_int_eq(mi.extent[1], 5);
+    ck_assert(mi.contiguous);
+    ck_assert_int_eq(mi.layout, tk_info(sub).layout == PX_LAYOUT_STRIDE ? PX_LAYOUT_RIGHT
+                                                                        : tk_info(sub).layout);
+    ck_assert_ptr_ne(mi.data, tk_info(sub).data);
+    px_view_release(&m);
+
+    /* USER elements keep their size. */
+    int64_t n = 9;
+    px_view_desc ud = tk_desc("user", tk_space(), PX_USER, 1, &n);
+    ud.elem_size = USER_SIZE;
+    px_view *u = NULL;
+    TK_OK(px_view_create(&u, &ud));
+    TK_OK(px_view_create_mirror(&m, px_host(), u));
+    ck_assert_uint_eq(tk_info(m).elem_size, USER_SIZE);
+    ck_assert_int_eq(tk_info(m).dtype, PX_USER);
+    px_view_release(&m);
+    px_view_release(&u);
+    px_view_release(&sub);
+    px_view_release(&v);
+}
+END_TEST
+
+START_TEST(mirror_view_same_space_is_src)
+{
+    int64_t n = 17;
+    px_view *v = tk_view("mv", tk_space(), PX_F64, 1, &n);
+    px_view *m = NULL;
+    TK_OK(px_view_create_mirror_view(&m, tk_space(), v));
+    ck_assert_ptr_eq(m, v);
+    ck_assert_int_eq(tk_info(v).use_count, 2);
+    px_view_release(&m);
+    ck_assert_int_eq(tk_info(v).use_count, 1);
+
+    /* HOST mirror view: src on serial; a new HOST view on CUDA. */
+    TK_OK(px_view_create_mirror_view(&m, px_host(), v));
+    if (tk_is_cuda()) {
+        ck_assert_ptr_ne(m, v);
+        ck_assert_int_eq(tk_info(m).space.kind, PX_SPACE_HOST);
+        ck_assert_int_eq(tk_info(v).use_count, 1);
+    } else {
+        ck_assert_ptr_eq(m, v);
+    }
+    ck_assert_int_eq(tk_info(m).extent[0], 17);
+    px_view_release(&m);
+
+    /* Another space: a new view when it is available, else its reason. */
+    px_status avail = px_space_available(px_host_pinned());
+    px_status st = px_view_create_mirror_view(&m, px_host_pinned(), v);
+    if (avail == PX_OK) {
+        ck_assert_int_eq(st, PX_OK);
+        ck_assert_ptr_ne(m, v);
+        ck_assert_int_eq(tk_info(m).space.kind, PX_SPACE_HOST_PINNED);
+        px_view_release(&m);
+    } else {
+        ck_assert_msg(st == avail, "mirror_view in an unavailable space: %s, want %s",
+                      px_status_name(st), px_status_name(avail));
+        ck_assert_ptr_null(m);
+    }
+    px_view_release(&v);
+}
+END_TEST
+
+START_TEST(mirror_bad_input)
+{
+    int64_t n = 4;
+    px_view *v = tk_view("mb", tk_space(), PX_F64, 1, &n);
+    px_view *m = NULL;
+    px_space bad = {PX_SPACE_KIND_COUNT, 0};
+    TK_FAIL(px_view_create_mirror(NULL, px_host(), v), PX_ERR_INVALID_ARGUMENT, "px_view_create_mirror");
+    TK_FAIL(px_view_create_mirror(&m, px_host(), NULL), PX_ERR_INVALID_ARGUMENT, "px_view_create_mirror");
+    TK_FAIL(px_view_create_mirror(&m, bad, v), PX_ERR_INVALID_ARGUMENT, "px_view_create_mirror");
+    TK_FAIL(px_view_create_mirror_view(NULL, px_host(), v), PX_ERR_INVALID_ARGUMENT, "px_view_create_mirror_view");
+    TK_FAIL(px_view_create_mirror_view(&m, px_host(), NULL), PX_ERR_INVALID_ARGUMENT, "px_view_create_mirror_view");
+    TK_FAIL(px_view_create_mirror_view(&m, bad, v), PX_ERR_INVALID_ARGUMENT, "px_view_create_mirror_view");
+    ck_assert_ptr_null(m);
+    ck_assert_int_eq(tk_info(v).use_count, 1);
+    px_view_release(&v);
+}
+END_TEST
+
+/* ---- spans ------------------------------------------------------------------------------------- */
+
+/* The typed span functions by index of `builtin`; every typed span has px_span's layout. */
+static px_status typed_span(int t, const px_view *v, px_span *out)
+{
+    switch (t) {
+    case 0: return px_view_span_u8(v, (px_span_u8 *)(void *)out);
+    case 1: return px_view_span_i32(v, (px_span_i32 *)(void *)out);
+    case 2: return px_view_span_i64(v, (px_span_i64 *)(void *)out);
+    case 3: return px_view_span_u32(v, (px_span_u32 *)(void *)out);
+    case 4: return px_view_span_u64(v, (px_span_u64 *)(void *)out);
+    case 5: return px_view_span_f32(v, (px_span_f32 *)(void *)out);
+    default: return px_view_span_f64(v, (px_span_f64 *)(void *)out);
+    }
+}
+static const char *const typed_span_name[NBUILTIN] = {
+    "px_view_span_u8",  "px_view_span_i32", "px_view_span_i64", "px_view_span_u32",
+    "px_view_span_u64", "px_view_span_f32", "px_view_span_f64",
+};
+
+/* Every typed span on every dtype: the matching one fills the struct, the others refuse. */
+START_TEST(spans_typed_and_checked)
+{
+    int di = _i;
+    px_dtype dt = di < NBUILTIN ? builtin[di] : PX_USER;
+    const int64_t e[3] = {3, 5, 2};
+    px_view_desc d = tk_desc("span_label", tk_space(), dt, 3, e);
+    d.elem_size = dt == PX_USER ? USER_SIZE : 0;
+    px_view *v = NULL;
+    TK_OK(px_view_create(&v, &d));
+    px_view_info in = tk_info(v);
+
+    px_span any;
+    memset(&any, 0xab, sizeof any);
+    TK_OK(px_view_span(v, &any));
+    ck_assert_ptr_eq(any.data, in.data);
+    ck_assert_int_eq(any.rank, 3);
+    for (int k = 0; k < 3; ++k) {
+        ck_assert_int_eq(any.extent[k], e[k]);
+        ck_assert_int_eq(any.stride[k], in.stride[k]);
+    }
+
+    for (int t = 0; t < NBUILTIN; ++t) {
+        px_span s; /* every typed span has the layout of px_span */
+        memset(&s, 0, sizeof s);
+        if (t == di) {
+            TK_OK(typed_span(t, v, &s));
+            ck_assert_ptr_eq(s.data, in.data);
+            ck_assert_int_eq(s.rank, 3);
+            for (int k = 0; k < 3; ++k) {
+                ck_assert_int_eq(s.extent[k], e[k]);
+                ck_assert_int_eq(s.stride[k], in.stride[k]);
+            }
+        } else {
+            TK_FAIL(typed_span(t, v, &s), PX_ERR_TYPE_MISMATCH, typed_span_name[t]);
+        }
+        TK_FAIL(typed_span(t, v, NULL), PX_ERR_INVALID_ARGUMENT, typed_span_name[t]);
+        TK_FAIL(typed_span(t, NULL, &s), PX_ERR_INVALID_ARGUMENT, typed_span_name[t]);
+    }
+    TK_FAIL(px_view_span(v, NULL), PX_ERR_INVALID_ARGUMENT, "px_view_span");
+    TK_FAIL(px_view_span(NULL, &any), PX_ERR_INVALID_ARGUMENT, "px_view_span");
+    px_view_release(&v);
+}
+END_TEST
+
+/* Spans of a rank-0 view and a subview: rank and offsets carried over. */
+START_TEST(spans_subview_and_rank0)
+{
+    px_view *g = grid(PX_LAYOUT_LEFT);
+    px_slice sl[2] = {px_slice_range(1, 4), px_slice_index(5)};
+    px_view *s = NULL;
+    TK_OK(px_view_subview(&s, g, sl, 2));
+    px_span_i32 sp;
+    TK_OK(px_view_span_i32(s, &sp));
+    ck_assert_int_eq(sp.rank, 1);
+    ck_assert_int_eq(sp.extent[0], 3);
+    ck_assert_int_eq(sp.stride[0], 1);
+    for (int i = 0; i < 3; ++i) ck_assert_int_eq(PX_AT1(sp, i), 100 * (i + 1) + 5);
+
+    px_slice pt[2] = {px_slice_index(0), px_slice_index(0)};
+    px_view *p = NULL;
+    TK_OK(px_view_subview(&p, g, pt, 2));
+    TK_OK(px_view_span_i32(p, &sp));
+    ck_assert_int_eq(sp.rank, 0);
+    ck_assert_int_eq(sp.data[0], 0);
+    px_view_release(&p);
+    px_view_release(&s);
+    px_view_release(&g);
+}
+END_TEST
+
+/* ---- memory statistics ---------------------------------------------------------------------------- */
+
+START_TEST(memory_stats)
+{
+    px_space sp = tk_space();
+    px_memory_stats m0, m1, m2, m3;
+    TK_OK(px_space_memory(sp, &m0));
+
+    int64_t n1 = 1009, n2 = 65537;
+    px_view *a = tk_view1("a", sp, PX_F64, n1);
+    TK_OK(px_space_memory(sp, &m1));
+    ck_assert_uint_eq(m1.bytes_in_use, m0.bytes_in_use + 8 * (size_t)n1);
+    ck_assert_uint_eq(m1.allocations, m0.allocations + 1);
+    ck_assert_uint_ge(m1.high_water, m1.bytes_in_use);
+
+    px_view *b = tk_view1("b", sp, PX_U8, n2);
+    TK_OK(px_space_memory(sp, &m2));
+    ck_assert_uint_eq(m2.bytes_in_use, m1.bytes_in_use + (size_t)n2);
+    ck_assert_uint_eq(m2.allocations, m1.allocations + 1);
+    ck_assert_uint_ge(m2.high_water, m2.bytes_in_use);
+
+    /* retain/subview/mirror_view in the same space allocate nothing */
+    px_view *alias = NULL;
+    TK_OK(px_view_create_mirror_view(&alias, sp, a));
+    TK_OK(px_space_memory(sp, &m3));
+    ck_assert_uint_eq(m3.bytes_in_use, m2.bytes_in_use);
+    ck_assert_uint_eq(m3.allocations, m2.allocations);
+    px_view_release(&alias);
+
+    px_view_release(&b);
+    TK_OK(px_space_memory(sp, &m3));
+    ck_assert_uint_eq(m3.bytes_in_use, m1.bytes_in_use);
+    ck_assert_uint_eq(m3.high_water, m2.high_water); /* high water stays */
+    px_view_release(&a);
+    TK_OK(px_space_memory(sp, &m3));
+    ck_assert_uint_eq(m3.bytes_in_use, m0.bytes_in_use);
+    ck_assert_uint_ge(m3.high_water, m0.bytes_in_use + 8 * (size_t)n1 + (size_t)n2);
+    ck_assert_uint_eq(m3.allocations, m2.allocations);
+
+    /* Views of another space do not count here. */
+    if (tk_is_cuda()) {
+        px_memory_stats h0, h1;
+        TK_OK(px_space_memory(px_host(), &h0));
+        px_view *d = tk_view1("dev", sp, PX_F64, 100);
+        TK_OK(px_space_memory(px_host(), &h1));
+        ck_assert_uint_eq(h1.bytes_in_use, h0.bytes_in_use);
+        px_view_release(&d);
+    }
+
+    px_space bad = {PX_SPACE_KIND_COUNT, 0};
+    TK_FAIL(px_space_memory(bad, &m0), PX_ERR_INVALID_ARGUMENT, "px_space_memory");
+    TK_FAIL(px_space_memory(sp, NULL), PX_ERR_INVALID_ARGUMENT, "px_space_memory");
+}
+END_TEST
+
+/* ---- suite ------------------------------------------------------------------------------------- */
+
+static Suite *view_suite(void)
+{
+    Suite *s = suite_create("view");
+    TCase *tc = tk_tcase("create");
+    tcase_add_loop_test(tc, create_every_dtype_and_rank, 0, NDTYPES * (PX_MAX_RANK + 1));
+    tcase_add_test(tc, create_defaults_rank0);
+    tcase_add_test(tc, create_zero_extent_and_no_init);
+    tcase_add_test(tc, create_layout_stride);
+    tcase_add_test(tc, labels);
+    tcase_add_test(tc, dtype_helpers);
+    tcase_add_test(tc, create_bad_input);
+    tcase_add_test(tc, create_overflow);
+    tcase_add_test(tc, create_out_of_memory);
+    tcase_add_test(tc, retain_release);
+    tcase_add_test(tc, info_bad_input);
+    tcase_add_test(tc, wrap_user_memory);
+    tcase_add_test(tc, wrap_bad_input);
+    suite_add_tcase(s, tc);
+
+    tc = tk_tcase("subview");
+    tcase_add_loop_test(tc, subview_ranges, 0, 2);
+    tcase_add_test(tc, subview_indices_drop_rank);
+    tcase_add_test(tc, subview_nested_outlives_parent);
+    tcase_add_test(tc, subview_bad_input);
+    suite_add_tcase(s, tc);
+
+    tc = tk_tcase("mirror_span_memory");
+    tcase_add_test(tc, mirror_always_new);
+    tcase_add_test(tc, mirror_view_same_space_is_src);
+    tcase_add_test(tc, mirror_bad_input);
+    tcase_add_loop_test(tc, spans_typed_and_checked, 0, NDTYPES);
+    tcase_add_test(tc, spans_subview_and_rank0);
+    tcase_add_test(tc, memory_stats);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    const tk_suite_fn suites[] = {view_suite};
+    return tk_main(suites, 1);
+}
