@@ -51,23 +51,30 @@ const char *px_exec_space_string(px_exec_space exec)
     return "UNKNOWN";
 }
 
+static px_status device_count(px_exec_space exec, int *count, const char *func)
+{
+    if ((int)exec < 0 || exec >= PX_EXEC_COUNT)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "exec is %d; expected a px_exec_space",
+                         (int)exec);
+    const px__backend *be = backends[exec];
+    if (!be)
+        return px__error(PX_ERR_UNSUPPORTED, func,
+                         "execution space %s is not compiled into this build",
+                         px_exec_space_string(exec));
+    return be->device_count(count);
+}
+
 px_status px_exec_space_device_count(px_exec_space exec, int *count)
 {
     PX__ARG(count, "count must not be NULL");
     *count = 0;
-    PX__ARG((int)exec >= 0 && exec < PX_EXEC_COUNT, "exec is %d; expected a px_exec_space",
-            (int)exec);
-    const px__backend *be = backends[exec];
-    if (!be)
-        return PX__FAIL(PX_ERR_UNSUPPORTED, "execution space %s is not compiled into this build",
-                        px_exec_space_string(exec));
-    return be->device_count(count);
+    return device_count(exec, count, __func__);
 }
 
 px_status px_exec_space_available(px_exec_space exec)
 {
     int n = 0;
-    PX__TRY(px_exec_space_device_count(exec, &n));
+    PX__TRY(device_count(exec, &n, __func__));
     if (n < 1)
         return PX__FAIL(PX_ERR_NO_DEVICE, "execution space %s has no device on this machine",
                         px_exec_space_string(exec));

@@ -192,6 +192,8 @@ void px__topology_print(FILE *out);
 
 /* Safe string duplicate; NULL on allocation failure. */
 char *px__strdup(const char *s);
+/* a followed by b in a new string; NULL on allocation failure. */
+char *px__concat(const char *a, const char *b);
 
 /* Bytes = a * b without overflow. */
 static inline bool px__mul_overflows(size_t a, size_t b, size_t *out)

@@ -12,3 +12,13 @@ char *px__strdup(const char *s)
     if (d) memcpy(d, s, n);
     return d;
 }
+
+char *px__concat(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    char *d = malloc(na + nb + 1);
+    if (!d) return NULL;
+    memcpy(d, a, na);
+    memcpy(d + na, b, nb + 1);
+    return d;
+}

@@ -72,10 +72,10 @@ static px_status check_pair(const px_view *dst, const px_view *src, const char *
             return px__error(PX_ERR_EXTENTS_MISMATCH, func,
                              "extents differ: dst '%s'[%d] = %lld, src '%s'[%d] = %lld", dst->label,
                              d, (long long)dst->extent[d], src->label, d, (long long)src->extent[d]);
-    bool user = dst->dtype == PX_USER || src->dtype == PX_USER;
-    if ((!user && dst->dtype != src->dtype) || dst->elem_size != src->elem_size)
+    /* Element sizes must agree; the types may differ (a byte copy, as documented). */
+    if (dst->elem_size != src->elem_size)
         return px__error(PX_ERR_TYPE_MISMATCH, func,
-                         "element types differ: dst '%s' %s (%zu bytes), src '%s' %s (%zu bytes)",
+                         "element sizes differ: dst '%s' %s (%zu bytes), src '%s' %s (%zu bytes)",
                          dst->label, px_dtype_string(dst->dtype), dst->elem_size, src->label,
                          px_dtype_string(src->dtype), src->elem_size);
     return PX_OK;
@@ -207,7 +207,7 @@ static px_status run_fill(px_instance *inst, px_view *dst, const void *value, px
                           const char *func)
 {
     PX__TRY(px__view_check(dst, func, "dst"));
-    PX__ARG(value, "value must not be NULL");
+    if (!value) return px__error(PX_ERR_INVALID_ARGUMENT, func, "value must not be NULL");
     px_copy_path p;
     px_space s = dst->alloc->space;
     if (px__view_size(dst) == 0) {

@@ -1,5 +1,5 @@
 /* Mirrors, with Kokkos's create_mirror / create_mirror_view semantics. */
-#include <stdio.h>
+#include <stdlib.h>
 
 #include "core/internal.h"
 
@@ -8,8 +8,9 @@ px_status px_view_create_mirror(px_view **out, px_space space, const px_view *sr
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     PX__TRY(px__view_check(src, __func__, "src"));
-    char label[256];
-    snprintf(label, sizeof label, "%s_mirror", src->label);
+    PX__TRY(px__space_check(space, __func__));
+    char *label = px__concat(src->label, "_mirror");
+    if (!label) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     px_view_desc desc = {
         .label = label,
         .space = space,
@@ -19,7 +20,9 @@ px_status px_view_create_mirror(px_view **out, px_space space, const px_view *sr
         .layout = src->layout == PX_LAYOUT_LEFT ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT,
     };
     for (int d = 0; d < src->rank; ++d) desc.extent[d] = src->extent[d];
-    return px_view_create(out, &desc);
+    px_status st = px_view_create(out, &desc);
+    free(label);
+    return st;
 }
 
 px_status px_view_create_mirror_view(px_view **out, px_space space, px_view *src)
@@ -27,6 +30,7 @@ px_status px_view_create_mirror_view(px_view **out, px_space space, px_view *src
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     PX__TRY(px__view_check(src, __func__, "src"));
+    PX__TRY(px__space_check(space, __func__));
     px_space have = src->alloc->space;
     if (have.kind == space.kind && have.device == space.device) {
         PX__TRY(px_view_retain(src));

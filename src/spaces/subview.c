@@ -1,5 +1,6 @@
 /* Subviews: part of a view, sharing (and keeping alive) its memory. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -52,12 +53,13 @@ px_status px_view_subview(px_view **out, px_view *src, const px_slice *slices, i
         offset += s->begin * src->stride[d];
         rank++;
     }
-    char label[256];
-    snprintf(label, sizeof label, "%s(sub)", src->label);
+    char *label = px__concat(src->label, "(sub)");
+    if (!label) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     char *data = empty ? src->data : src->data + offset * (int64_t)src->elem_size;
     atomic_fetch_add_explicit(&src->alloc->refs, 1, memory_order_relaxed);
     px_status st = px__view_new(out, label, src->alloc, data, src->dtype, src->elem_size, rank,
                                 extent, stride, layout_of(rank, extent, stride), __func__);
     if (st != PX_OK) px__alloc_release(src->alloc);
+    free(label);
     return st;
 }

@@ -107,9 +107,9 @@ px_status px__view_validate_shape(const px_view_desc *desc, const char *func, si
         if (desc->extent[d] < 0)
             return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc->extent[%d] is %lld; expected >= 0",
                              d, (long long)desc->extent[d]);
-        if (desc->layout == PX_LAYOUT_STRIDE && desc->stride[d] < 1)
+        if (desc->layout == PX_LAYOUT_STRIDE && desc->stride[d] < 0)
             return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "desc->stride[%d] is %lld; LAYOUT_STRIDE needs strides >= 1", d,
+                             "desc->stride[%d] is %lld; LAYOUT_STRIDE needs strides >= 0", d,
                              (long long)desc->stride[d]);
     }
     /* Strides, and the number of elements the memory must span, with overflow checks. */
@@ -202,6 +202,7 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
         alloc->ptr = user_data;
     } else if (bytes) {
         const px__space_ops *ops = px__space_ops_get(desc->space.kind);
+        px_clear_error(); /* so that only the backend's own reason is quoted below */
         px_status st = ops->alloc(desc->space, bytes, &alloc->ptr);
         if (st == PX_OK && !(desc->flags & PX_VIEW_NO_INIT)) {
             st = ops->zero(desc->space, alloc->ptr, bytes);
