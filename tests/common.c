@@ -98,7 +98,7 @@ px_view_info tk_info(const px_view *v)
 void *tk_data(const px_view *v)
 {
     px_view_info info = tk_info(v);
-    ck_assert_msg(info.space.kind != PX_SPACE_DEVICE, "tk_data on a DEVICE view");
+    TK_ASSERT(info.space.kind != PX_SPACE_DEVICE, "tk_data on a DEVICE view");
     return info.data;
 }
 
@@ -163,12 +163,12 @@ void tk_teardown(void)
     size_t host = bytes_in_use(px_host());
     size_t space = tk_is_cuda() ? bytes_in_use(tk_space()) : host;
     px_status st = px_finalize();
-    ck_assert_msg(host == base_host, "%zu bytes of HOST views left by the test",
+    TK_ASSERT(host == base_host, "%zu bytes of HOST views left by the test",
                   host - base_host);
-    ck_assert_msg(space == base_space, "%zu bytes of DEVICE views left by the test",
+    TK_ASSERT(space == base_space, "%zu bytes of DEVICE views left by the test",
                   space - base_space);
     if (!dirty) {
-        ck_assert_msg(st == PX_OK, "px_finalize: %s: %s", px_status_name(st), px_last_error());
+        TK_ASSERT(st == PX_OK, "px_finalize: %s: %s", px_status_name(st), px_last_error());
         ck_assert(!px_is_initialized());
     }
 }

@@ -44,8 +44,8 @@ START_TEST(bounds_1d)
     /* One past the end, at i = n - 1. */
     a.shift = 1;
     px_status st = dispatch_and_fence(px_range(0, n), PX_KERNEL(bounds_shift), &a);
-    ck_assert_msg(st == PX_ERR_INVALID_ARGUMENT, "%s: %s", px_status_name(st), px_last_error());
-    ck_assert_msg(names_reporter(), "'%s' names neither px_parallel_for nor px_instance_fence",
+    TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "%s: %s", px_status_name(st), px_last_error());
+    TK_ASSERT(names_reporter(), "'%s' names neither px_parallel_for nor px_instance_fence",
                   px_last_error());
     TK_ERROR_HAS("11"); /* the bad index (and the extent) */
     for (int64_t i = 0; i + 1 < n; ++i) ck_assert(yd[i] == xd[i + 1]);
@@ -59,7 +59,7 @@ START_TEST(bounds_1d)
     /* Negative. */
     a.shift = -3;
     st = dispatch_and_fence(px_range(0, n), PX_KERNEL(bounds_shift), &a);
-    ck_assert_msg(st == PX_ERR_INVALID_ARGUMENT, "%s: %s", px_status_name(st), px_last_error());
+    TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "%s: %s", px_status_name(st), px_last_error());
     TK_ERROR_HAS("-"); /* a negative index (-3, -2 and -1 are all bad) */
     TK_OK(px_instance_fence(tk_inst()));
 
@@ -78,7 +78,7 @@ START_TEST(bounds_2d_second_index)
     TK_OK(px_view_span_f64(y, &a.y));
     a.shift = 5;
     px_status st = dispatch_and_fence(px_mdrange2(0, 3, 0, 7), PX_KERNEL(bounds_shift2), &a);
-    ck_assert_msg(st == PX_ERR_INVALID_ARGUMENT, "%s: %s", px_status_name(st), px_last_error());
+    TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "%s: %s", px_status_name(st), px_last_error());
     ck_assert(names_reporter());
     TK_OK(px_instance_fence(tk_inst()));
     a.shift = 0;

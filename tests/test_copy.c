@@ -56,7 +56,7 @@ static void expect_same(const px_view *a, const px_view *b)
     ck_assert_uint_eq(ia.elem_size, ib.elem_size);
     for (int k = 0; k < ia.rank; ++k) ck_assert_int_eq(ia.extent[k], ib.extent[k]);
     FOR_EACH3(ia.rank, ia.extent, ix, {
-        ck_assert_msg(memcmp(elem(&ia, ix), elem(&ib, ix), ia.elem_size) == 0,
+        TK_ASSERT(memcmp(elem(&ia, ix), elem(&ib, ix), ia.elem_size) == 0,
                       "element (%lld,%lld,%lld) differs", (long long)ix[0], (long long)ix[1],
                       (long long)ix[2]);
     })
@@ -84,10 +84,10 @@ static px_copy_path copy_checked(px_instance *inst, px_view *dst, px_view *src)
     } else {
         TK_OK(px_deep_copy(dst, src, &p));
     }
-    ck_assert_msg(p == q, "path %s, query said %s", px_copy_path_string(p), px_copy_path_string(q));
+    TK_ASSERT(p == q, "path %s, query said %s", px_copy_path_string(p), px_copy_path_string(q));
     TK_OK(px_copy_path_counts(after));
     for (int k = 0; k < PX_COPY_PATH_COUNT; ++k)
-        ck_assert_msg(after[k] == before[k] + (k == (int)p), "count of %s: %llu -> %llu",
+        TK_ASSERT(after[k] == before[k] + (k == (int)p), "count of %s: %llu -> %llu",
                       px_copy_path_string((px_copy_path)k), (unsigned long long)before[k],
                       (unsigned long long)after[k]);
     return p;
@@ -156,8 +156,8 @@ START_TEST(copy_contiguous_roundtrip)
     px_copy_path p1 = copy_checked(in, d, a);
     px_copy_path p2 = copy_checked(in, b, d);
     if (tk_is_cuda()) {
-        ck_assert_msg(path_is_cuda(p1) && p1 != PX_COPY_CUDA_FILL, "%s", px_copy_path_string(p1));
-        ck_assert_msg(path_is_cuda(p2) && p2 != PX_COPY_CUDA_FILL, "%s", px_copy_path_string(p2));
+        TK_ASSERT(path_is_cuda(p1) && p1 != PX_COPY_CUDA_FILL, "%s", px_copy_path_string(p1));
+        TK_ASSERT(path_is_cuda(p2) && p2 != PX_COPY_CUDA_FILL, "%s", px_copy_path_string(p2));
     } else {
         ck_assert_int_eq(p1, PX_COPY_HOST_MEMCPY);
         ck_assert_int_eq(p2, PX_COPY_HOST_MEMCPY);
@@ -295,7 +295,7 @@ START_TEST(copy_strided_subviews)
         for (int64_t j = 0; j < ext[1]; ++j) {
             bool in = i >= 3 && i < 30 && j >= 5 && j < 50;
             int64_t want = in ? x[i * ext[1] + j] : 0;
-            ck_assert_msg(z[i * ext[1] + j] == want, "(%lld,%lld)", (long long)i, (long long)j);
+            TK_ASSERT(z[i * ext[1] + j] == want, "(%lld,%lld)", (long long)i, (long long)j);
         }
 
     /* strided HOST -> strided HOST, rank dropped: column 7 of big into row 2 of a 53x37 view */
@@ -453,7 +453,7 @@ START_TEST(fill_every_dtype)
     px_view_info hi = tk_info(h);
     ck_assert_uint_eq(hi.elem_size, es);
     for (int64_t i = 0; i < hi.size; ++i)
-        ck_assert_msg(memcmp((unsigned char *)hi.data + (size_t)i * es, value, es) == 0,
+        TK_ASSERT(memcmp((unsigned char *)hi.data + (size_t)i * es, value, es) == 0,
                       "element %lld differs", (long long)i);
     px_view_release(&h);
     px_view_release(&v);
@@ -487,7 +487,7 @@ START_TEST(fill_subview)
                 int32_t want = (i >= 1 && i < 3 && j == 2 && k >= 1) ? val
                                : (i == 3 && j == 4 && k == 5)       ? val2
                                                                     : 0;
-                ck_assert_msg(got == want, "(%lld,%lld,%lld) = %d", (long long)i, (long long)j,
+                TK_ASSERT(got == want, "(%lld,%lld,%lld) = %d", (long long)i, (long long)j,
                               (long long)k, got);
             }
     px_view_release(&h);
@@ -564,7 +564,7 @@ START_TEST(cuda_paths)
     ck_assert_int_eq(copy_checked(NULL, dev, pin), PX_COPY_CUDA_DMA);
     ck_assert_int_eq(copy_checked(tk_inst(), dev2, dev), PX_COPY_CUDA_D2D);
     px_copy_path p = copy_checked(NULL, host, dev2);
-    ck_assert_msg(p == PX_COPY_CUDA_PAGEABLE, "%s", px_copy_path_string(p));
+    TK_ASSERT(p == PX_COPY_CUDA_PAGEABLE, "%s", px_copy_path_string(p));
     expect_same(host, pin);
     px_view_release(&pin);
     px_view_release(&dev);

@@ -57,6 +57,7 @@ START_TEST(not_initialized)
     TK_FAIL(px_instance_create(&inst, &id), PX_ERR_NOT_INITIALIZED, "px_instance_create");
     TK_FAIL(px_instance_default(PX_EXEC_SERIAL, 0, &inst), PX_ERR_NOT_INITIALIZED,
             "px_instance_default");
+    TK_FAIL(px_fence_all(), PX_ERR_NOT_INITIALIZED, "px_fence_all");
     ck_assert_ptr_null(inst);
     ck_assert(!px_is_initialized());
 }
@@ -95,7 +96,7 @@ START_TEST(finalize_busy_names_objects)
     px_view_release(&v);
     px_view_release(&sub);
     TK_FAIL(px_finalize(), PX_ERR_BUSY, "px_finalize");
-    ck_assert_msg(!tk_contains_ci(px_last_error(), "leaky_view"), "released view still named: %s",
+    TK_ASSERT(!tk_contains_ci(px_last_error(), "leaky_view"), "released view still named: %s",
                   px_last_error());
     TK_ERROR_HAS("leaky_inst");
 
@@ -191,7 +192,7 @@ START_TEST(last_error)
     pthread_t th;
     ck_assert_int_eq(pthread_create(&th, NULL, thread_errors, &ok), 0);
     ck_assert_int_eq(pthread_join(th, NULL), 0);
-    ck_assert_msg(ok, "the last error is not per thread");
+    TK_ASSERT(ok, "the last error is not per thread");
     ck_assert_str_eq(px_last_error(), saved);
 
     px_clear_error();
@@ -239,18 +240,18 @@ START_TEST(print_configuration)
     ck_assert(!px_is_initialized());
     px_status st;
     char *before = print_config(&st);
-    ck_assert_msg(st == PX_OK, "%s", px_last_error());
-    ck_assert_msg(strstr(before, px_version_string()) != NULL, "no version in:\n%s", before);
-    ck_assert_msg(tk_contains_ci(before, "serial"), "no serial backend in:\n%s", before);
+    TK_ASSERT(st == PX_OK, "%s", px_last_error());
+    TK_ASSERT(strstr(before, px_version_string()) != NULL, "no version in:\n%s", before);
+    TK_ASSERT(tk_contains_ci(before, "serial"), "no serial backend in:\n%s", before);
 
     /* After px_init (with the topology). */
     TK_OK(px_init(NULL));
     char *after = print_config(&st);
-    ck_assert_msg(st == PX_OK, "%s", px_last_error());
-    ck_assert_msg(strstr(after, px_version_string()) != NULL, "no version in:\n%s", after);
-    ck_assert_msg(tk_contains_ci(after, "serial"), "no serial backend in:\n%s", after);
-    ck_assert_msg(tk_contains_ci(after, "core"), "no cores in:\n%s", after);
-    ck_assert_msg(strlen(after) > strlen(before), "no topology after px_init:\n%s", after);
+    TK_ASSERT(st == PX_OK, "%s", px_last_error());
+    TK_ASSERT(strstr(after, px_version_string()) != NULL, "no version in:\n%s", after);
+    TK_ASSERT(tk_contains_ci(after, "serial"), "no serial backend in:\n%s", after);
+    TK_ASSERT(tk_contains_ci(after, "core"), "no cores in:\n%s", after);
+    TK_ASSERT(strlen(after) > strlen(before), "no topology after px_init:\n%s", after);
 
     TK_FAIL(px_print_configuration(NULL), PX_ERR_INVALID_ARGUMENT, "px_print_configuration");
     /* A stream that cannot be written. */
@@ -258,7 +259,7 @@ START_TEST(print_configuration)
     ck_assert_ptr_nonnull(ro);
     px_clear_error();
     st = px_print_configuration(ro);
-    ck_assert_msg(st != PX_OK, "writing to a read-only stream succeeded");
+    TK_ASSERT(st != PX_OK, "writing to a read-only stream succeeded");
     ck_assert_ptr_nonnull(strstr(px_last_error(), "px_print_configuration"));
     fclose(ro);
     TK_OK(px_finalize());
@@ -327,12 +328,14 @@ START_TEST(spaces_available)
         TK_FAIL(px_space_available(px_device(n)), PX_ERR_NO_DEVICE, "px_space_available");
     } else {
         ck_assert(cuda == PX_ERR_UNSUPPORTED || cuda == PX_ERR_NO_DEVICE);
+        TK_ASSERT(strstr(px_last_error(), "px_exec_space_available") != NULL,
+                  "last error '%s' does not name px_exec_space_available", px_last_error());
         px_status st = px_space_available(px_device(0));
-        ck_assert_msg(st == PX_ERR_UNSUPPORTED || st == PX_ERR_NO_DEVICE, "DEVICE(0): %s",
+        TK_ASSERT(st == PX_ERR_UNSUPPORTED || st == PX_ERR_NO_DEVICE, "DEVICE(0): %s",
                       px_status_name(st));
     }
     px_status st = px_space_available(px_device(-1));
-    ck_assert_msg(st == PX_ERR_INVALID_ARGUMENT || st == PX_ERR_NO_DEVICE ||
+    TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT || st == PX_ERR_NO_DEVICE ||
                       (cuda != PX_OK && st == PX_ERR_UNSUPPORTED),
                   "DEVICE(-1): %s", px_status_name(st));
     TK_OK(px_finalize());

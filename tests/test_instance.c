@@ -40,7 +40,7 @@ START_TEST(default_instance)
     /* It belongs to portex: destroying it is refused and leaves it usable. */
     px_instance *c = a;
     px_status st = px_instance_destroy(&c);
-    ck_assert_msg(st == PX_ERR_INVALID_ARGUMENT, "destroying the default instance: %s",
+    TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "destroying the default instance: %s",
                   px_status_name(st));
     ck_assert_ptr_nonnull(strstr(px_last_error(), "px_instance_destroy"));
     TK_OK(px_instance_fence(a));
@@ -93,7 +93,7 @@ START_TEST(create_destroy)
     TK_OK(px_instance_label(in, &label));
     char want[64];
     snprintf(want, sizeof want, "%s:0", px_exec_space_string(tk_exec()));
-    ck_assert_msg(strlen(label) == strlen(want) && tk_contains_ci(label, want),
+    TK_ASSERT(strlen(label) == strlen(want) && tk_contains_ci(label, want),
                   "label '%s', want '%s'", label, want);
     TK_OK(px_instance_destroy(&in));
 
@@ -139,7 +139,7 @@ START_TEST(create_destroy_bad_input)
         d.exec = PX_EXEC_CUDA;
         d.device = 0;
         px_status st = px_instance_create(&in, &d);
-        ck_assert_msg(st == PX_ERR_UNSUPPORTED || st == PX_ERR_NO_DEVICE, "%s", px_status_name(st));
+        TK_ASSERT(st == PX_ERR_UNSUPPORTED || st == PX_ERR_NO_DEVICE, "%s", px_status_name(st));
         ck_assert_ptr_nonnull(strstr(px_last_error(), "px_instance_create"));
         ck_assert_ptr_null(in);
     }
@@ -195,7 +195,7 @@ START_TEST(fence_and_destroy_wait)
         TK_OK(px_instance_destroy(&other));
         const double *y = (const double *)tk_data(h);
         for (int64_t i = 0; i < n; ++i)
-            ck_assert_msg(y[i] == x[i] * (1.0 + 3.0 * (how + 1)), "how %d: y[%lld] = %g", how,
+            TK_ASSERT(y[i] == x[i] * (1.0 + 3.0 * (how + 1)), "how %d: y[%lld] = %g", how,
                           (long long)i, y[i]);
         px_view_release(&h);
     }
@@ -312,7 +312,7 @@ START_TEST(events_elapsed)
     TK_OK(px_event_synchronize(t1));
     TK_OK(px_event_synchronize(plain));
     TK_OK(px_event_elapsed_ms(t0, t1, &ms));
-    ck_assert_msg(ms >= 0.0f && ms < 60000.0f, "elapsed %g ms", (double)ms);
+    TK_ASSERT(ms >= 0.0f && ms < 60000.0f, "elapsed %g ms", (double)ms);
 
     /* Events without PX_EVENT_TIMING cannot be timed. */
     TK_FAIL(px_event_elapsed_ms(t0, plain, &ms), PX_ERR_INVALID_ARGUMENT, "px_event_elapsed_ms");

@@ -66,7 +66,7 @@ START_TEST(for_axpy_1d)
     const double *x = (const double *)tk_data(hx), *y0 = (const double *)tk_data(hy);
     const double *y = (const double *)tk_data(res);
     for (int64_t i = 0; i < n; ++i)
-        ck_assert_msg(y[i] == y0[i] + 2.5 * x[i], "y[%lld] = %g, want %g", (long long)i, y[i],
+        TK_ASSERT(y[i] == y0[i] + 2.5 * x[i], "y[%lld] = %g, want %g", (long long)i, y[i],
                       y0[i] + 2.5 * x[i]);
     px_view_release(&res);
     px_view_release(&hx);
@@ -101,10 +101,10 @@ START_TEST(for_visit_1d_subrange)
     px_view *h = tk_to_host(hits);
     const int32_t *c = (const int32_t *)tk_data(h);
     for (int64_t i = 0; i < n; ++i)
-        ck_assert_msg(c[i] == (i >= b && i < e), "hits[%lld] = %d", (long long)i, c[i]);
+        TK_ASSERT(c[i] == (i >= b && i < e), "hits[%lld] = %d", (long long)i, c[i]);
     if (order) {
         const int64_t *o = (const int64_t *)tk_data(order);
-        for (int64_t i = b; i < e; ++i) ck_assert_int_eq(o[i], i - b);
+        for (int64_t i = b; i < e; ++i) TK_ASSERT(o[i] == i - b, "order[%lld] = %lld", (long long)i, (long long)o[i]);
         ck_assert_int_eq(((const int64_t *)tk_data(counter))[0], e - b);
         px_view_release(&order);
         px_view_release(&counter);
@@ -147,7 +147,7 @@ START_TEST(for_visit_2d)
     for (int64_t i = 0; i < ext[0]; ++i)
         for (int64_t j = 0; j < ext[1]; ++j) {
             int want = i >= b0 && i < e0 && j >= b1 && j < e1;
-            ck_assert_msg(c[i * ext[1] + j] == want, "tile %lld,%lld %s: hits(%lld,%lld) = %d",
+            TK_ASSERT(c[i * ext[1] + j] == want, "tile %lld,%lld %s: hits(%lld,%lld) = %d",
                           (long long)t[0], (long long)t[1], it ? "LEFT" : "RIGHT", (long long)i,
                           (long long)j, c[i * ext[1] + j]);
         }
@@ -157,7 +157,8 @@ START_TEST(for_visit_2d)
             for (int64_t j = b1; j < e1; ++j) {
                 int64_t want = it == PX_ITERATE_RIGHT ? (i - b0) * (e1 - b1) + (j - b1)
                                                       : (j - b1) * (e0 - b0) + (i - b0);
-                ck_assert_int_eq(o[i * ext[1] + j], want);
+                TK_ASSERT(o[i * ext[1] + j] == want, "order(%lld,%lld) = %lld, want %lld",
+                          (long long)i, (long long)j, (long long)o[i * ext[1] + j], (long long)want);
             }
         px_view_release(&order);
         px_view_release(&counter);
@@ -203,14 +204,14 @@ START_TEST(for_visit_3d)
             for (int64_t k = 0; k < ext[2]; ++k) {
                 int in = i >= b[0] && i < e[0] && j >= b[1] && j < e[1] && k >= b[2] && k < e[2];
                 int64_t at = (i * ext[1] + j) * ext[2] + k;
-                ck_assert_msg(c[at] == in, "hits(%lld,%lld,%lld) = %d", (long long)i,
+                TK_ASSERT(c[at] == in, "hits(%lld,%lld,%lld) = %d", (long long)i,
                               (long long)j, (long long)k, c[at]);
                 if (check_order && in) {
                     int64_t o = ((const int64_t *)tk_data(order))[at];
                     int64_t want = it == PX_ITERATE_RIGHT
                                        ? ((i - b[0]) * n1 + (j - b[1])) * n2 + (k - b[2])
                                        : ((k - b[2]) * n1 + (j - b[1])) * n0 + (i - b[0]);
-                    ck_assert_int_eq(o, want);
+                    TK_ASSERT(o == want, "order %lld, want %lld", (long long)o, (long long)want);
                 }
             }
     if (check_order) {
@@ -245,7 +246,7 @@ START_TEST(for_layouts_2d)
         for (int64_t j = 0; j < ext[1]; ++j) {
             double want = 1000.0 * (double)i + (double)j;
             double got = _i ? x[i + j * ext[0]] : x[i * ext[1] + j];
-            ck_assert_msg(got == want, "(%lld,%lld) = %g", (long long)i, (long long)j, got);
+            TK_ASSERT(got == want, "(%lld,%lld) = %g", (long long)i, (long long)j, got);
         }
     px_view_release(&h);
     px_view_release(&v);
@@ -295,15 +296,15 @@ static const char *const op_names[NOPS] = {"sum", "prod", "min", "max"};
             }                                                                              \
         }                                                                                  \
         if (KIND == 0 && n > 0 && op == OP_SUM)                                            \
-            ck_assert_msg(close_rel((double)got, ref_d, sizeof(T) == 4 ? 1e-5 : 1e-12, scale), \
+            TK_ASSERT(close_rel((double)got, ref_d, sizeof(T) == 4 ? 1e-5 : 1e-12, scale), \
                           "%s %s n=%lld: got %.17g want %.17g", #T, op_names[op],          \
                           (long long)n, (double)got, ref_d);                               \
         else if (KIND == 0 && n > 0 && op == OP_PROD)                                      \
-            ck_assert_msg(fabs((double)got - ref_d) <= (sizeof(T) == 4 ? 5e-3 : 1e-10) * fabs(ref_d), \
+            TK_ASSERT(fabs((double)got - ref_d) <= (sizeof(T) == 4 ? 5e-3 : 1e-10) * fabs(ref_d), \
                           "%s %s n=%lld: got %.17g want %.17g", #T, op_names[op],          \
                           (long long)n, (double)got, ref_d);                               \
         else                                                                               \
-            ck_assert_msg(memcmp(&got, &ref, sizeof got) == 0,                             \
+            TK_ASSERT(memcmp(&got, &ref, sizeof got) == 0,                             \
                           "%s %s n=%lld: got %.17g want %.17g", #T, op_names[op],          \
                           (long long)n, (double)got, (double)ref);                         \
         px_view_release(&dv);                                                              \
@@ -373,7 +374,7 @@ START_TEST(reduce_subrange)
     }
     double got = 0;
     TK_OK(px_parallel_reduce(tk_inst(), "part", px_range(b, e), PX_KERNEL(red_sum_double), &a, &got));
-    ck_assert_msg(close_rel(got, sum, 1e-12, scale), "got %.17g want %.17g", got, sum);
+    TK_ASSERT(close_rel(got, sum, 1e-12, scale), "got %.17g want %.17g", got, sum);
     TK_OK(px_parallel_reduce(tk_inst(), "part", px_range(b, e), PX_KERNEL(red_max_double), &a, &got));
     ck_assert(got == mx);
     px_view_release(&hx);
@@ -408,10 +409,10 @@ END_TEST
             ck_assert_int_eq(mn.loc, INT64_MAX);                                           \
             ck_assert_int_eq(mx.loc, INT64_MAX);                                           \
         } else {                                                                           \
-            ck_assert_msg(mn.val == x[imin] && mn.loc == imin,                             \
+            TK_ASSERT(mn.val == x[imin] && mn.loc == imin,                             \
                           #sfx " minloc n=%lld: got (%g, %lld) want (%g, %lld)", (long long)n, \
                           (double)mn.val, (long long)mn.loc, (double)x[imin], (long long)imin); \
-            ck_assert_msg(mx.val == x[imax] && mx.loc == imax,                             \
+            TK_ASSERT(mx.val == x[imax] && mx.loc == imax,                             \
                           #sfx " maxloc n=%lld: got (%g, %lld) want (%g, %lld)", (long long)n, \
                           (double)mx.val, (long long)mx.loc, (double)x[imax], (long long)imax); \
         }                                                                                  \
@@ -475,7 +476,7 @@ START_TEST(reduce_custom_struct)
             ++count;
         }
     ck_assert_int_eq(got.count, count);
-    ck_assert_msg(close_rel(got.sum, sum, 1e-12, sum), "sum %.17g want %.17g", got.sum, sum);
+    TK_ASSERT(close_rel(got.sum, sum, 1e-12, sum), "sum %.17g want %.17g", got.sum, sum);
     px_view_release(&hx);
     px_view_release(&dx);
 }
@@ -504,7 +505,7 @@ START_TEST(reduce_custom_complex)
     tk_cplx got;
     got.re = got.im = -99;
     TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(0, n), PX_KERNEL(red_cprod), &a, &got));
-    ck_assert_msg(fabs(got.re - pr) < 1e-8 && fabs(got.im - pi) < 1e-8,
+    TK_ASSERT(fabs(got.re - pr) < 1e-8 && fabs(got.im - pi) < 1e-8,
                   "n=%lld: got %.17g%+.17gi want %.17g%+.17gi", (long long)n, got.re, got.im, pr, pi);
     px_view_release(&hre);
     px_view_release(&him);
@@ -537,7 +538,7 @@ START_TEST(reduce_2d)
                 scale += fabs(x[i * ext[1] + j]);
             }
         TK_OK(px_parallel_reduce(tk_inst(), "r2", p, PX_KERNEL(red2_sum), &a, &got));
-        ck_assert_msg(close_rel(got, ref, 1e-12, scale), "variant %d: got %.17g want %.17g", v, got, ref);
+        TK_ASSERT(close_rel(got, ref, 1e-12, scale), "variant %d: got %.17g want %.17g", v, got, ref);
     }
     double got = -1;
     TK_OK(px_parallel_reduce(tk_inst(), "r2", px_mdrange2(0, 0, 0, ext[1]), PX_KERNEL(red2_sum), &a, &got));
@@ -567,7 +568,7 @@ START_TEST(reduce_3d)
             for (int64_t j = b[1]; j < e[1]; ++j)
                 for (int64_t k = b[2]; k < e[2]; ++k) ref += x[(i * ext[1] + j) * ext[2] + k];
         TK_OK(px_parallel_reduce(tk_inst(), "r3", p, PX_KERNEL(red3_sum), &a, &got));
-        ck_assert_msg(got == ref, "variant %d: got %lld want %lld", v, (long long)got, (long long)ref);
+        TK_ASSERT(got == ref, "variant %d: got %lld want %lld", v, (long long)got, (long long)ref);
     }
     px_view_release(&h);
     px_view_release(&d);
@@ -600,7 +601,7 @@ START_TEST(reduce_view_basic)
     TK_OK(px_instance_fence(tk_inst()));
     px_view *back = tk_to_host(res);
     const double *g = (const double *)tk_data(back);
-    ck_assert_msg(close_rel(g[0], ref, 1e-12, scale), "got %.17g want %.17g", g[0], ref);
+    TK_ASSERT(close_rel(g[0], ref, 1e-12, scale), "got %.17g want %.17g", g[0], ref);
     ck_assert(g[1] == -7.25 && g[2] == -7.25);
 
     /* A struct value into a USER view of its size. */
@@ -655,7 +656,7 @@ START_TEST(scan_i64)
     int64_t run = 0;
     for (int64_t i = 0; i < n; ++i) {
         if (incl) run += in[i];
-        ck_assert_msg(out[i] == run, "%s n=%lld: out[%lld] = %lld, want %lld", incl ? "incl" : "excl",
+        TK_ASSERT(out[i] == run, "%s n=%lld: out[%lld] = %lld, want %lld", incl ? "incl" : "excl",
                       (long long)n, (long long)i, (long long)out[i], (long long)run);
         if (!incl) run += in[i];
     }
@@ -691,11 +692,11 @@ START_TEST(scan_subrange_and_max)
     int32_t run = INT32_MIN;
     for (int64_t i = 0; i < n; ++i) {
         if (i < b || i >= e) {
-            ck_assert_int_eq(out[i], 77);
+            TK_ASSERT(out[i] == 77, "out[%lld] = %d written outside the range", (long long)i, out[i]);
             continue;
         }
         if (in[i] > run) run = in[i];
-        ck_assert_int_eq(out[i], run);
+        TK_ASSERT(out[i] == run, "out[%lld] = %d, want %d", (long long)i, out[i], run);
     }
     ck_assert_int_eq(total, run);
     /* Empty: the identity of max. */
@@ -728,10 +729,10 @@ START_TEST(scan_f64)
     for (int64_t i = 0; i < n; ++i) {
         run += in[i];
         scale += fabs(in[i]);
-        ck_assert_msg(close_rel(out[i], run, 1e-12, scale), "out[%lld] = %.17g want %.17g",
+        TK_ASSERT(close_rel(out[i], run, 1e-12, scale), "out[%lld] = %.17g want %.17g",
                       (long long)i, out[i], run);
     }
-    ck_assert_msg(close_rel(total, run, 1e-12, scale), "total %.17g want %.17g", total, run);
+    TK_ASSERT(close_rel(total, run, 1e-12, scale), "total %.17g want %.17g", total, run);
     px_view_release(&back);
     px_view_release(&din);
     px_view_release(&dout);

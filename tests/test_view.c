@@ -25,13 +25,13 @@ static void expect_strides(const px_view_info *in, px_layout layout)
     int64_t s = 1;
     if (layout == PX_LAYOUT_RIGHT) {
         for (int k = in->rank - 1; k >= 0; --k) {
-            ck_assert_msg(in->stride[k] == s, "RIGHT stride[%d] = %lld, want %lld", k,
+            TK_ASSERT(in->stride[k] == s, "RIGHT stride[%d] = %lld, want %lld", k,
                           (long long)in->stride[k], (long long)s);
             s *= in->extent[k];
         }
     } else {
         for (int k = 0; k < in->rank; ++k) {
-            ck_assert_msg(in->stride[k] == s, "LEFT stride[%d] = %lld, want %lld", k,
+            TK_ASSERT(in->stride[k] == s, "LEFT stride[%d] = %lld, want %lld", k,
                           (long long)in->stride[k], (long long)s);
             s *= in->extent[k];
         }
@@ -74,7 +74,7 @@ START_TEST(create_every_dtype_and_rank)
         /* Zero-filled: every byte (read through a HOST copy). */
         px_view *h = tk_to_host(v);
         const unsigned char *p = (const unsigned char *)tk_data(h);
-        for (size_t b = 0; b < in.bytes; ++b) ck_assert_msg(p[b] == 0, "byte %zu = %u", b, p[b]);
+        for (size_t b = 0; b < in.bytes; ++b) TK_ASSERT(p[b] == 0, "byte %zu = %u", b, p[b]);
         px_view_release(&h);
         TK_OK(px_view_release(&v));
         ck_assert_ptr_null(v);
@@ -210,7 +210,7 @@ START_TEST(labels)
     TK_OK(px_view_subview(&sub, v, &sl, 1));
     char want[320];
     snprintf(want, sizeof want, "%s(sub)", longl);
-    ck_assert_msg(strcmp(tk_info(sub).label, want) == 0, "subview label has %zu chars, want %zu",
+    TK_ASSERT(strcmp(tk_info(sub).label, want) == 0, "subview label has %zu chars, want %zu",
                   strlen(tk_info(sub).label), strlen(want));
     px_view_release(&sub);
     px_view_release(&v);
@@ -320,7 +320,7 @@ START_TEST(create_out_of_memory)
     /* The message is about this failure only, not an older error of the thread. */
     ck_assert_int_eq(px_instance_fence(NULL), PX_ERR_INVALID_ARGUMENT);
     ck_assert_int_eq(px_view_create(&v, &d), PX_ERR_OUT_OF_MEMORY);
-    ck_assert_msg(strstr(px_last_error(), "px_instance_fence") == NULL,
+    TK_ASSERT(strstr(px_last_error(), "px_instance_fence") == NULL,
                   "stale context in: %s", px_last_error());
     ck_assert_ptr_null(v);
     TK_OK(px_space_memory(tk_space(), &m1));
@@ -726,7 +726,7 @@ START_TEST(mirror_view_same_space_is_src)
         ck_assert_int_eq(tk_info(m).space.kind, PX_SPACE_HOST_PINNED);
         px_view_release(&m);
     } else {
-        ck_assert_msg(st == avail, "mirror_view in an unavailable space: %s, want %s",
+        TK_ASSERT(st == avail, "mirror_view in an unavailable space: %s, want %s",
                       px_status_name(st), px_status_name(avail));
         ck_assert_ptr_null(m);
     }

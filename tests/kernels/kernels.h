@@ -7,37 +7,28 @@
 #include "portex/kernel.h"
 #include "portex/view.h"
 
-/* PX_DECLARE_KERNEL expands to `const px_kernel px_kernel_<name>` in C, without `extern`:
- * a tentative definition that collides at link time with the kernel file's definition
- * (-fno-common). Spell the declaration out in C until the header adds the `extern`. */
-#ifdef __cplusplus
-#  define TK_DECLARE(name) PX_DECLARE_KERNEL(name)
-#else
-#  define TK_DECLARE(name) extern const px_kernel px_kernel_##name
-#endif
-
 /* ---- parallel_for (k_for.c) ------------------------------------------------------------ */
 
 typedef struct axpy_args { double a; px_span_f64 x, y; } axpy_args;
-TK_DECLARE(axpy);                 /* y[i] += a * x[i] */
+PX_DECLARE_KERNEL(axpy);  /* y[i] += a * x[i] */
 
 typedef struct visit_args {
     px_span_i32 hits;             /* hits(i[,j[,k]]) += 1 */
     px_span_i64 order;            /* data NULL or order(i,j[,k]) = counter[0]++ (serial only) */
     px_span_i64 counter;
 } visit_args;
-TK_DECLARE(visit1);
-TK_DECLARE(visit2);
-TK_DECLARE(visit3);
+PX_DECLARE_KERNEL(visit1);
+PX_DECLARE_KERNEL(visit2);
+PX_DECLARE_KERNEL(visit3);
 
 /* out(i, j) = 1000 * i + j, as a double */
 typedef struct ij_args { px_span_f64 out; } ij_args;
-TK_DECLARE(index2);
+PX_DECLARE_KERNEL(index2);
 
 /* ---- Host-only kernel (k_host_only.c, always compiled as C) ------------------------------- */
 
 typedef struct host_only_args { px_span_f64 y; double v; } host_only_args;
-TK_DECLARE(host_only_set);        /* y[i] = v; no CUDA entry in any build */
+PX_DECLARE_KERNEL(host_only_set);  /* y[i] = v; no CUDA entry in any build */
 
 /* ---- parallel_reduce (k_reduce.c) ----------------------------------------------------------- */
 
@@ -48,11 +39,11 @@ typedef struct red_args_int64_t { px_span_i64 x; } red_args_int64_t;
 typedef struct red_args_uint32_t { px_span_u32 x; } red_args_uint32_t;
 typedef struct red_args_uint64_t { px_span_u64 x; } red_args_uint64_t;
 
-#define TK_DECLARE_RED(T)        \
-    TK_DECLARE(red_sum_##T);     \
-    TK_DECLARE(red_prod_##T);    \
-    TK_DECLARE(red_min_##T);     \
-    TK_DECLARE(red_max_##T)
+#define TK_DECLARE_RED(T)               \
+    PX_DECLARE_KERNEL(red_sum_##T);     \
+    PX_DECLARE_KERNEL(red_prod_##T);    \
+    PX_DECLARE_KERNEL(red_min_##T);     \
+    PX_DECLARE_KERNEL(red_max_##T)
 TK_DECLARE_RED(float);
 TK_DECLARE_RED(double);
 TK_DECLARE_RED(int32_t);
@@ -61,36 +52,36 @@ TK_DECLARE_RED(uint32_t);
 TK_DECLARE_RED(uint64_t);
 
 /* {x[i], i} folded with minloc / maxloc */
-TK_DECLARE(red_minloc_f32);
-TK_DECLARE(red_maxloc_f32);
-TK_DECLARE(red_minloc_f64);
-TK_DECLARE(red_maxloc_f64);
-TK_DECLARE(red_minloc_i32);
-TK_DECLARE(red_maxloc_i32);
-TK_DECLARE(red_minloc_i64);
-TK_DECLARE(red_maxloc_i64);
+PX_DECLARE_KERNEL(red_minloc_f32);
+PX_DECLARE_KERNEL(red_maxloc_f32);
+PX_DECLARE_KERNEL(red_minloc_f64);
+PX_DECLARE_KERNEL(red_maxloc_f64);
+PX_DECLARE_KERNEL(red_minloc_i32);
+PX_DECLARE_KERNEL(red_maxloc_i32);
+PX_DECLARE_KERNEL(red_minloc_i64);
+PX_DECLARE_KERNEL(red_maxloc_i64);
 
 /* A custom join over a struct: sum and count of the positive x[i]. */
 typedef struct tk_stats { double sum; int64_t count; } tk_stats;
-TK_DECLARE(red_stats);            /* args: red_args_double */
+PX_DECLARE_KERNEL(red_stats);  /* args: red_args_double */
 
 /* A custom join that is not a sum: the product of complex numbers re[i] + i im[i]. */
 typedef struct tk_cplx { double re, im; } tk_cplx;
 typedef struct cplx_args { px_span_f64 re, im; } cplx_args;
-TK_DECLARE(red_cprod);
+PX_DECLARE_KERNEL(red_cprod);
 
 /* Sums over 2-D (double) and 3-D (int64) views. */
-TK_DECLARE(red2_sum);             /* args: red_args_double, x rank 2 */
-TK_DECLARE(red3_sum);             /* args: red_args_int64_t, x rank 3 */
+PX_DECLARE_KERNEL(red2_sum);  /* args: red_args_double, x rank 2 */
+PX_DECLARE_KERNEL(red3_sum);  /* args: red_args_int64_t, x rank 3 */
 
 /* ---- parallel_scan (k_scan.c) ------------------------------------------------------------- */
 
 typedef struct scan_i64_args { px_span_i64 in, out; } scan_i64_args;
 typedef struct scan_f64_args { px_span_f64 in, out; } scan_f64_args;
 typedef struct scan_i32_args { px_span_i32 in, out; } scan_i32_args;
-TK_DECLARE(scan_excl_i64);        /* out[i] = in[0] + ... + in[i-1] */
-TK_DECLARE(scan_incl_i64);        /* out[i] = in[0] + ... + in[i] */
-TK_DECLARE(scan_incl_f64);
-TK_DECLARE(scan_max_i32);         /* out[i] = max(in[0..i]), join max */
+PX_DECLARE_KERNEL(scan_excl_i64);  /* out[i] = in[0] + ... + in[i-1] */
+PX_DECLARE_KERNEL(scan_incl_i64);  /* out[i] = in[0] + ... + in[i] */
+PX_DECLARE_KERNEL(scan_incl_f64);
+PX_DECLARE_KERNEL(scan_max_i32);  /* out[i] = max(in[0..i]), join max */
 
 #endif /* PX_TESTS_KERNELS_H */

@@ -1,0 +1,130 @@
+/* CUDA interop (portex/cuda.h): wrapping the caller's stream and handing out portex's.
+ * Built and registered only with CUDA; skips (77) without a GPU. */
+#include <cuda_runtime_api.h>
+#include <stdlib.h>
+
+#include "common.h"
+#include "portex/cuda.h"
+
+#define CU_OK(expr)                                                                        \
+    do {                                                                                   \
+        cudaError_t cu_e_ = (expr);                                                        \
+        TK_ASSERT(cu_e_ == cudaSuccess, "%s: %s", #expr, cudaGetErrorString(cu_e_));       \
+    } while (0)
+
+/* Work issued through portex on a wrapped stream and the caller's own work on that stream
+ * form one queue. */
+START_TEST(wrap_user_stream)
+{
+    cudaStream_t s;
+    CU_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    px_instance *in = NULL;
+    TK_OK(px_instance_from_cuda_stream(&in, s, "user_stream"));
+    const char *label = NULL;
+    TK_OK(px_instance_label(in, &label));
+    ck_assert_str_eq(label, "user_stream");
+    px_exec_space e;
+    TK_OK(px_instance_exec_space(in, &e));
+    ck_assert_int_eq(e, PX_EXEC_CUDA);
+    int dev = -1, cur = -1;
+    TK_OK(px_instance_device(in, &dev));
+    CU_OK(cudaGetDevice(&cur));
+    ck_assert_int_eq(dev, cur);
+    cudaStream_t got = NULL;
+    TK_OK(px_instance_cuda_stream(in, &got));
+    ck_assert_ptr_eq(got, s);
+
+    const int64_t n = 65537;
+    px_view *v = tk_view1("v", px_device(0), PX_F64, n);
+    double *host = (double *)malloc((size_t)n * sizeof *host);
+    ck_assert_ptr_nonnull(host);
+    double x = 2.5;
+    TK_OK(px_fill_async(in, v, &x, NULL));
+    /* The caller's copy on the same stream runs after portex's fill. */
+    CU_OK(cudaMemcpyAsync(host, tk_info(v).data, (size_t)n * sizeof *host, cudaMemcpyDeviceToHost, s));
+    CU_OK(cudaStreamSynchronize(s));
+    for (int64_t i = 0; i < n; ++i) TK_ASSERT(host[i] == 2.5, "host[%lld] = %g", (long long)i, host[i]);
+
+    /* The caller's memset first, then portex's copy to a host view. */
+    CU_OK(cudaMemsetAsync(tk_info(v).data, 0, (size_t)n * sizeof(double), s));
+    px_view *h = tk_view1("h", px_host_pinned(), PX_F64, n);
+    TK_OK(px_deep_copy_async(in, h, v, NULL));
+    TK_OK(px_instance_fence(in));
+    const double *hd = (const double *)tk_data(h);
+    for (int64_t i = 0; i < n; ++i) TK_ASSERT(hd[i] == 0.0, "h[%lld] = %g", (long long)i, hd[i]);
+
+    /* Destroying the instance leaves the stream to its owner. */
+    TK_OK(px_instance_destroy(&in));
+    CU_OK(cudaStreamQuery(s));
+    CU_OK(cudaStreamDestroy(s));
+    free(host);
+    px_view_release(&v);
+    px_view_release(&h);
+}
+END_TEST
+
+START_TEST(wrap_bad_streams)
+{
+    px_instance *in = NULL;
+    TK_FAIL(px_instance_from_cuda_stream(&in, (cudaStream_t)0, "legacy"), PX_ERR_INVALID_ARGUMENT,
+            "px_instance_from_cuda_stream");
+    TK_FAIL(px_instance_from_cuda_stream(&in, cudaStreamLegacy, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_instance_from_cuda_stream");
+    TK_FAIL(px_instance_from_cuda_stream(&in, cudaStreamPerThread, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_instance_from_cuda_stream");
+    ck_assert_ptr_null(in);
+    cudaStream_t s;
+    CU_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    TK_FAIL(px_instance_from_cuda_stream(NULL, s, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_instance_from_cuda_stream");
+    CU_OK(cudaStreamDestroy(s));
+}
+END_TEST
+
+START_TEST(stream_of_instances)
+{
+    px_instance *def = tk_inst(), *mine = NULL;
+    px_instance_desc d;
+    memset(&d, 0, sizeof d);
+    d.exec = PX_EXEC_CUDA;
+    TK_OK(px_instance_create(&mine, &d));
+    cudaStream_t a = NULL, b = NULL;
+    TK_OK(px_instance_cuda_stream(def, &a));
+    TK_OK(px_instance_cuda_stream(mine, &b));
+    /* Streams of their own, never the legacy or per-thread default stream, non-blocking. */
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_ptr_ne(a, b);
+    ck_assert(a != cudaStreamLegacy && a != cudaStreamPerThread);
+    unsigned flags = 0;
+    CU_OK(cudaStreamGetFlags(a, &flags));
+    ck_assert(flags & cudaStreamNonBlocking);
+    CU_OK(cudaStreamGetFlags(b, &flags));
+    ck_assert(flags & cudaStreamNonBlocking);
+
+    px_instance *ser = NULL;
+    TK_OK(px_instance_default(PX_EXEC_SERIAL, 0, &ser));
+    TK_FAIL2(px_instance_cuda_stream(ser, &a), PX_ERR_INVALID_ARGUMENT, PX_ERR_UNSUPPORTED,
+             "px_instance_cuda_stream");
+    TK_FAIL(px_instance_cuda_stream(NULL, &a), PX_ERR_INVALID_ARGUMENT, "px_instance_cuda_stream");
+    TK_FAIL(px_instance_cuda_stream(mine, NULL), PX_ERR_INVALID_ARGUMENT, "px_instance_cuda_stream");
+    TK_OK(px_instance_destroy(&mine));
+}
+END_TEST
+
+static Suite *cuda_suite(void)
+{
+    Suite *s = suite_create("cuda");
+    TCase *tc = tk_tcase("interop");
+    tcase_add_test(tc, wrap_user_stream);
+    tcase_add_test(tc, wrap_bad_streams);
+    tcase_add_test(tc, stream_of_instances);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    const tk_suite_fn suites[] = {cuda_suite};
+    return tk_main(suites, 1);
+}
