@@ -566,6 +566,12 @@ START_TEST(cuda_paths)
     px_copy_path p = copy_checked(NULL, host, dev2);
     TK_ASSERT(p == PX_COPY_CUDA_PAGEABLE, "%s", px_copy_path_string(p));
     expect_same(host, pin);
+    /* Pinned memory is host memory: filled on the host. */
+    double v = 0.5;
+    px_copy_path fp = PX_COPY_NONE;
+    TK_OK(px_fill(pin, &v, &fp));
+    ck_assert_int_eq(fp, PX_COPY_HOST_FILL);
+    ck_assert(((const double *)tk_data(pin))[n - 1] == 0.5);
     px_view_release(&pin);
     px_view_release(&dev);
     px_view_release(&dev2);

@@ -253,6 +253,26 @@ START_TEST(for_layouts_2d)
 }
 END_TEST
 
+/* A large 2-D index space of prime extents (many blocks on a GPU). */
+START_TEST(for_large_2d)
+{
+    const int64_t ext[2] = {tk_is_cuda() ? 1031 : 257, tk_is_cuda() ? 1021 : 263};
+    px_view *v = tk_view("big2", tk_space(), PX_F64, 2, ext);
+    ij_args a;
+    TK_OK(px_view_span_f64(v, &a.out));
+    TK_OK(px_parallel_for(tk_inst(), NULL, px_mdrange2(0, ext[0], 0, ext[1]), PX_KERNEL(index2), &a));
+    TK_OK(px_instance_fence(tk_inst()));
+    px_view *h = tk_to_host(v);
+    const double *x = (const double *)tk_data(h);
+    for (int64_t i = 0; i < ext[0]; ++i)
+        for (int64_t j = 0; j < ext[1]; ++j)
+            TK_ASSERT(x[i * ext[1] + j] == 1000.0 * (double)i + (double)j, "(%lld,%lld) = %g",
+                      (long long)i, (long long)j, x[i * ext[1] + j]);
+    px_view_release(&h);
+    px_view_release(&v);
+}
+END_TEST
+
 /* ---- parallel_reduce: built-in joins ------------------------------------------------------ */
 
 enum { OP_SUM, OP_PROD, OP_MIN, OP_MAX, NOPS };
@@ -379,6 +399,37 @@ START_TEST(reduce_subrange)
     ck_assert(got == mx);
     px_view_release(&hx);
     px_view_release(&dx);
+}
+END_TEST
+
+/* Millions of elements on a GPU (many blocks, more than one pass), fewer on the host. */
+START_TEST(reduce_large)
+{
+    const int64_t n = tk_is_cuda() ? 4000037 : 100003;
+    tk_rng r = tk_rng_seed(4242);
+    px_view *h = tk_view1("big", px_host(), PX_I64, n);
+    int64_t *x = (int64_t *)tk_data(h);
+    int64_t sum = 0, mx = INT64_MIN, imx = -1;
+    for (int64_t i = 0; i < n; ++i) {
+        x[i] = tk_int(&r, -1000000, 1000000);
+        sum += x[i];
+        if (x[i] > mx) {
+            mx = x[i];
+            imx = i;
+        }
+    }
+    px_view *d = tk_on_space(h, "big");
+    red_args_int64_t a;
+    TK_OK(px_view_span_i64(d, &a.x));
+    int64_t got = 0;
+    TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(0, n), PX_KERNEL(red_sum_int64_t), &a, &got));
+    ck_assert_int_eq(got, sum);
+    px_valloc_i64 loc;
+    TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(0, n), PX_KERNEL(red_maxloc_i64), &a, &loc));
+    ck_assert_int_eq(loc.val, mx);
+    ck_assert_int_eq(loc.loc, imx);
+    px_view_release(&d);
+    px_view_release(&h);
 }
 END_TEST
 
@@ -604,6 +655,16 @@ START_TEST(reduce_view_basic)
     TK_ASSERT(close_rel(g[0], ref, 1e-12, scale), "got %.17g want %.17g", g[0], ref);
     ck_assert(g[1] == -7.25 && g[2] == -7.25);
 
+    /* On CUDA, pinned host memory is a valid result too. */
+    if (tk_is_cuda()) {
+        px_view *pin = tk_view1("pinned_res", px_host_pinned(), PX_F64, 1);
+        TK_OK(px_parallel_reduce_view(tk_inst(), NULL, px_range(0, n), PX_KERNEL(red_sum_double), &a, pin));
+        TK_OK(px_instance_fence(tk_inst()));
+        double pg = *(const double *)tk_data(pin);
+        TK_ASSERT(close_rel(pg, ref, 1e-12, scale), "pinned: got %.17g want %.17g", pg, ref);
+        px_view_release(&pin);
+    }
+
     /* A struct value into a USER view of its size. */
     px_view_desc ud = tk_desc("stats", tk_space(), PX_USER, 1, (int64_t[]){1});
     ud.elem_size = sizeof(tk_stats);
@@ -667,6 +728,36 @@ START_TEST(scan_i64)
     px_view_release(&dout);
     px_view_release(&hin);
     px_view_release(&hout);
+}
+END_TEST
+
+START_TEST(scan_large)
+{
+    const int64_t n = tk_is_cuda() ? 4000037 : 100003;
+    tk_rng r = tk_rng_seed(5151);
+    px_view *hin = tk_view1("in", px_host(), PX_I64, n);
+    int64_t *in = (int64_t *)tk_data(hin);
+    for (int64_t i = 0; i < n; ++i) in[i] = tk_int(&r, -1000, 1000);
+    px_view *din = tk_on_space(hin, "in");
+    px_view *dout = tk_view1("out", tk_space(), PX_I64, n);
+    scan_i64_args a;
+    TK_OK(px_view_span_i64(din, &a.in));
+    TK_OK(px_view_span_i64(dout, &a.out));
+    int64_t total = 0;
+    TK_OK(px_parallel_scan(tk_inst(), NULL, px_range(0, n), PX_KERNEL(scan_excl_i64), &a, &total));
+    px_view *back = tk_to_host(dout);
+    const int64_t *out = (const int64_t *)tk_data(back);
+    int64_t run = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        TK_ASSERT(out[i] == run, "out[%lld] = %lld, want %lld", (long long)i, (long long)out[i],
+                  (long long)run);
+        run += in[i];
+    }
+    ck_assert_int_eq(total, run);
+    px_view_release(&back);
+    px_view_release(&din);
+    px_view_release(&dout);
+    px_view_release(&hin);
 }
 END_TEST
 
@@ -949,6 +1040,7 @@ static Suite *for_suite(void)
     tcase_add_loop_test(tc, for_visit_2d, 0, 2 * NTILES2);
     tcase_add_loop_test(tc, for_visit_3d, 0, 2 * NTILES3);
     tcase_add_loop_test(tc, for_layouts_2d, 0, 2);
+    tcase_add_test(tc, for_large_2d);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -959,6 +1051,7 @@ static Suite *reduce_suite(void)
     TCase *tc = tk_tcase("reduce");
     tcase_add_loop_test(tc, reduce_builtin, 0, NREDTYPES * NOPS * NSIZES);
     tcase_add_test(tc, reduce_subrange);
+    tcase_add_test(tc, reduce_large);
     tcase_add_loop_test(tc, reduce_minloc_maxloc, 0, 4);
     tcase_add_test(tc, reduce_minloc_identity);
     tcase_add_loop_test(tc, reduce_custom_struct, 0, NSIZES);
@@ -976,6 +1069,7 @@ static Suite *scan_suite(void)
     TCase *tc = tk_tcase("scan");
     tcase_add_loop_test(tc, scan_i64, 0, 4 * NSIZES);
     tcase_add_test(tc, scan_subrange_and_max);
+    tcase_add_test(tc, scan_large);
     tcase_add_loop_test(tc, scan_f64, 0, NSIZES);
     suite_add_tcase(s, tc);
     return s;

@@ -1,5 +1,6 @@
 /* Views: creation for every dtype and rank, layouts and strides, labels, reference counts,
  * wrapping, subviews, mirrors, spans, memory statistics, and bad input to each function. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -356,6 +357,47 @@ START_TEST(retain_release)
 }
 END_TEST
 
+/* Reference counts and the live-object registry under several threads at once. */
+typedef struct rc_job { px_view *shared; int ok; } rc_job;
+
+static void *rc_worker(void *arg)
+{
+    rc_job *j = (rc_job *)arg;
+    j->ok = 1;
+    for (int k = 0; k < 2000; ++k) {
+        px_view *mine = j->shared;
+        if (px_view_retain(mine) != PX_OK) j->ok = 0;
+        int64_t n = 1 + k % 7;
+        px_view_desc d = tk_desc("thread_view", px_host(), PX_U8, 1, &n);
+        px_view *own = NULL;
+        if (px_view_create(&own, &d) != PX_OK) j->ok = 0;
+        if (px_view_release(&own) != PX_OK || own) j->ok = 0;
+        if (px_view_release(&mine) != PX_OK || mine) j->ok = 0;
+    }
+    return NULL;
+}
+
+START_TEST(retain_release_threads)
+{
+    int64_t n = 16;
+    px_view *v = tk_view("shared", tk_space(), PX_F64, 1, &n);
+    enum { NT = 4 };
+    pthread_t th[NT];
+    rc_job jobs[NT];
+    for (int t = 0; t < NT; ++t) {
+        jobs[t].shared = v;
+        jobs[t].ok = 0;
+        ck_assert_int_eq(pthread_create(&th[t], NULL, rc_worker, &jobs[t]), 0);
+    }
+    for (int t = 0; t < NT; ++t) {
+        ck_assert_int_eq(pthread_join(th[t], NULL), 0);
+        ck_assert(jobs[t].ok);
+    }
+    ck_assert_int_eq(tk_info(v).use_count, 1);
+    px_view_release(&v);
+}
+END_TEST
+
 START_TEST(info_bad_input)
 {
     int64_t n = 3;
@@ -555,6 +597,13 @@ START_TEST(subview_indices_drop_rank)
 
     px_view_release(&r);
     px_view_release(&c);
+    /* A subview of a rank-0 view: no slices, the same element. */
+    px_view *e2 = NULL;
+    TK_OK(px_view_subview(&e2, e, NULL, 0));
+    ck_assert_int_eq(tk_info(e2).rank, 0);
+    ck_assert_ptr_eq(tk_info(e2).data, ei.data);
+
+    px_view_release(&e2);
     px_view_release(&e);
     px_view_release(&g);
 }
@@ -914,6 +963,7 @@ static Suite *view_suite(void)
     tcase_add_test(tc, create_overflow);
     tcase_add_test(tc, create_out_of_memory);
     tcase_add_test(tc, retain_release);
+    tcase_add_test(tc, retain_release_threads);
     tcase_add_test(tc, info_bad_input);
     tcase_add_test(tc, wrap_user_memory);
     tcase_add_test(tc, wrap_bad_input);
