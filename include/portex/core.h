@@ -50,7 +50,7 @@ PX_API const char *px_last_error(void);
 PX_API void px_clear_error(void);
 
 typedef struct px_init_options {
-    /* Load the hwloc topology (default true; false skips it for tiny tools). */
+    /* true: do not load the hwloc topology (tiny tools that start often). Default false. */
     bool skip_topology;
 } px_init_options;
 
@@ -59,8 +59,9 @@ typedef struct px_init_options {
  * opts may be NULL. CUDA is touched lazily, at the first CUDA instance or allocation. */
 PX_API px_status px_init(const px_init_options *opts);
 
-/* Drop one reference; the last one tears portex down. Refuses (PX_ERR_BUSY, and the
- * message lists them by label) while views, instances or events are alive, so that
+/* Drop one reference; the last one tears portex down. Refuses (PX_ERR_BUSY; the message
+ * counts them per kind and names the first few by label) while views, instances or
+ * events are alive, so that
  * nothing leaks silently; release them and call again. Calling it when not
  * initialised returns PX_ERR_NOT_INITIALIZED and is otherwise harmless. */
 PX_API px_status px_finalize(void);

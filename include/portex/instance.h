@@ -23,7 +23,7 @@ PX_API const char *px_exec_space_string(px_exec_space exec);
 
 /* Whether the execution space is compiled in and has at least one device here. */
 PX_API px_status px_exec_space_available(px_exec_space exec);
-/* Devices of the execution space (1 for SERIAL). */
+/* Devices of the execution space (1 for SERIAL; 0 for CUDA on a machine without a GPU). */
 PX_API px_status px_exec_space_device_count(px_exec_space exec, int *count);
 
 typedef struct px_instance px_instance;

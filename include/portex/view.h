@@ -151,7 +151,7 @@ PX_API px_status px_view_span_f64(const px_view *view, px_span_f64 *out);
 
 /* Element access in kernels: PX_AT1(x, i), PX_AT2(a, i, j), ... up to PX_AT4.
  * With PX_BOUNDS_CHECK defined (meson -Dbounds_check=true), every index is checked: on
- * the host a bad index is recorded (the next dispatch or fence returns
+ * the host a bad index is recorded (the dispatch that ran the kernel returns
  * PX_ERR_INVALID_ARGUMENT naming it) and element 0 is used instead; on a GPU the kernel
  * traps, which the next fence reports as a launch failure with the kernel's label. */
 #ifdef PX_BOUNDS_CHECK

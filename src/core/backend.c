@@ -68,7 +68,13 @@ px_status px_exec_space_device_count(px_exec_space exec, int *count)
 {
     PX__ARG(count, "count must not be NULL");
     *count = 0;
-    return device_count(exec, count, __func__);
+    px_status st = device_count(exec, count, __func__);
+    if (st == PX_ERR_NO_DEVICE) { /* no GPU is a count of 0, not a failure */
+        *count = 0;
+        px_clear_error();
+        return PX_OK;
+    }
+    return st;
 }
 
 px_status px_exec_space_available(px_exec_space exec)

@@ -33,7 +33,7 @@ static px_status check_exec_device(px_exec_space exec, int device, const px__bac
     px_status st = (*be)->device_count(&count);
     if (st != PX_OK) return st;
     if (device < 0 || device >= count || device >= PX__MAX_DEVICES)
-        return px__error(count ? PX_ERR_INVALID_ARGUMENT : PX_ERR_NO_DEVICE, func,
+        return px__error(PX_ERR_NO_DEVICE, func,
                          "device %d of %s does not exist (%d device(s) here)", device,
                          px_exec_space_string(exec), count);
     return PX_OK;
