@@ -1,0 +1,809 @@
+/* portex — CUDA launch templates behind the kernel macros of portex/kernel.h.
+ *
+ * C++ for nvcc only: portex/kernel.h includes this header when a kernel file is compiled
+ * as CUDA, and the macros there instantiate
+ *   px_cuda::launch_for1/2/3<Args, Body>(launch, args, policy)
+ *   px_cuda::launch_reduce1/2/3<Args, T, Body, Join>(launch, args, policy)
+ *   px_cuda::launch_scan<Args, T, Body, Join>(launch, args, policy)
+ * Body has `static __device__ void call_body(...)` with the kernel's parameters; Join has
+ * static `identity(T *)` and `join(T *, const T *)`. Every launch returns a cudaError_t as
+ * an int (0: queued) and leaves no pending error behind: the launch's error is read with
+ * cudaGetLastError, which also clears it.
+ *
+ * How each kind runs (docs/cuda.md has the measurements and the reasons):
+ *   - arguments travel by value as the kernel parameter (__grid_constant__: the body reads
+ *     them from parameter memory, no per-thread copy);
+ *   - block sizes come from the occupancy API, once per kernel and device (function-local
+ *     static caches);
+ *   - 1-D for: a grid-stride loop; the grid covers the range (one element per thread) when
+ *     it fits, else it is sized to the SMs; 32-bit offsets when the range allows;
+ *   - 2-D/3-D for: the fastest index (policy.iterate) on threadIdx.x, tiles honoured;
+ *   - reduce: one pass; unrolled grid-stride accumulation, cub::BlockReduce, one partial
+ *     per block in scratch, the last block to finish folds the partials;
+ *   - scan: cub::DeviceScan::ExclusiveScan over n + 1 items through two iterators that
+ *     call the body (final = false to read, final = true to write). */
+#ifndef PORTEX_KERNEL_CUDA_H
+#define PORTEX_KERNEL_CUDA_H
+
+#ifndef __CUDACC__
+#  error "portex/kernel_cuda.h is for nvcc; include portex/kernel.h instead"
+#endif
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include <cuda_runtime.h>
+#include <cuda/std/iterator>
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "portex/kernel.h"
+
+namespace px_cuda {
+namespace detail {
+
+/* ---- Launch shapes ------------------------------------------------------------------ */
+
+/* Devices whose shapes are cached; a larger ordinal is recomputed at every launch. */
+constexpr int max_cached_devices = 64;
+constexpr int64_t max_grid_x = 2147483647;
+constexpr int64_t max_grid_yz = 65535;
+constexpr int max_block_z = 64;
+
+/* What the occupancy API says about one kernel on one device. */
+struct shape {
+    int block;          /* threads per block for this kernel */
+    int blocks_per_sm;  /* resident blocks of that size per SM */
+    int max_threads;    /* the most threads a block of this kernel may have */
+};
+
+using shape_cache = std::atomic<unsigned long long>;
+
+inline unsigned long long pack_shape(const shape &s)
+{
+    return (unsigned long long)(unsigned)s.block | ((unsigned long long)(unsigned)s.blocks_per_sm << 16) |
+           ((unsigned long long)(unsigned)s.max_threads << 32) | (1ull << 63);
+}
+
+inline shape unpack_shape(unsigned long long v)
+{
+    shape s;
+    s.block = (int)(v & 0xffffu);
+    s.blocks_per_sm = (int)((v >> 16) & 0xffffu);
+    s.max_threads = (int)((v >> 32) & 0xffffu);
+    return s;
+}
+
+/* The occupancy API's block size for a kernel without shared memory, limited to an eighth
+ * of an SM's threads (256 on Hopper and Ampere): the largest size with the best
+ * occupancy is usually 1024, and with blocks that large an SM idles while the last warps
+ * of a block finish; eight resident blocks keep the tail small. The limit only caps the
+ * search: register-heavy kernels still get the smaller size the API picks. */
+inline cudaError_t compute_shape(const void *kernel, int device, shape *out)
+{
+    int per_sm = 0, warp = 0;
+    cudaError_t e = cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, device);
+    cudaFuncAttributes attr;
+    if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, kernel);
+    if (e != cudaSuccess) return e;
+    int limit = per_sm / 8 / warp * warp;
+    if (limit < warp) limit = warp;
+    if (limit > attr.maxThreadsPerBlock) limit = attr.maxThreadsPerBlock;
+    int min_grid = 0, block = 0;
+    e = cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, 0, limit);
+    if (e != cudaSuccess) return e;
+    int per = 0;
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, block, 0);
+    if (e != cudaSuccess) return e;
+    if (block <= 0 || per <= 0) return cudaErrorLaunchOutOfResources;
+    out->block = block;
+    out->blocks_per_sm = per;
+    out->max_threads = attr.maxThreadsPerBlock;
+    return cudaSuccess;
+}
+
+/* The shape of `kernel` on `device`, cached in `cache` (a function-local static array of
+ * the launch template, one per kernel). Racing threads compute the same value. */
+inline cudaError_t shape_of(const void *kernel, int device, shape_cache *cache, shape *out)
+{
+    const bool cached = device >= 0 && device < max_cached_devices;
+    if (cached) {
+        const unsigned long long v = cache[device].load(std::memory_order_relaxed);
+        if (v != 0) {
+            *out = unpack_shape(v);
+            return cudaSuccess;
+        }
+    }
+    const cudaError_t e = compute_shape(kernel, device, out);
+    if (e == cudaSuccess && cached) cache[device].store(pack_shape(*out), std::memory_order_relaxed);
+    return e;
+}
+
+/* PX_CUDA_FOR_GRID=sm sizes 1-D for grids to the SMs (grid-stride) even when one thread
+ * per element would fit; the default, "flat", covers the range. A tuning aid for
+ * benchmarks, read once per process. */
+inline bool for_grid_sm()
+{
+    static const bool sm = [] {
+        const char *v = std::getenv("PX_CUDA_FOR_GRID");
+        return v != nullptr && std::strcmp(v, "sm") == 0;
+    }();
+    return sm;
+}
+
+__host__ __device__ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+__host__ __device__ inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+__host__ __device__ inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Finishes a launch: the launch's own error, read (and cleared) with cudaGetLastError. */
+inline int launched() { return (int)cudaGetLastError(); }
+
+/* ---- Joins as functors -------------------------------------------------------------- */
+
+template <class T, class Join>
+struct join_op {
+    __host__ __device__ __forceinline__ T operator()(const T &a, const T &b) const
+    {
+        T r = a;
+        Join::join(&r, &b);
+        return r;
+    }
+};
+
+/* A load that bypasses L1: partials written by other SMs must come from L2. */
+template <class T>
+__device__ __forceinline__ T load_l2(const T *p)
+{
+    T v;
+    if constexpr (sizeof(T) % 8 == 0 && alignof(T) >= 8) {
+        unsigned long long w[sizeof(T) / 8];
+#pragma unroll
+        for (size_t k = 0; k < sizeof(T) / 8; ++k)
+            w[k] = __ldcg(reinterpret_cast<const unsigned long long *>(p) + k);
+        memcpy(&v, w, sizeof(T));
+    } else if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+        unsigned int w[sizeof(T) / 4];
+#pragma unroll
+        for (size_t k = 0; k < sizeof(T) / 4; ++k)
+            w[k] = __ldcg(reinterpret_cast<const unsigned int *>(p) + k);
+        memcpy(&v, w, sizeof(T));
+    } else {
+        unsigned char b[sizeof(T)];
+        const volatile unsigned char *s = reinterpret_cast<const volatile unsigned char *>(p);
+        for (size_t k = 0; k < sizeof(T); ++k) b[k] = s[k];
+        memcpy(&v, b, sizeof(T));
+    }
+    return v;
+}
+
+/* ---- 1-D for ----------------------------------------------------------------------- */
+
+/* Grid-stride loop over offsets k in [0, n) of type I (uint32_t when the range and the
+ * grid allow it: cheaper index arithmetic; int64_t otherwise). */
+template <class Args, class Body, class I>
+__global__ void for1_kernel(const __grid_constant__ Args a, int64_t begin, I n)
+{
+    const I stride = (I)gridDim.x * (I)blockDim.x;
+    for (I k = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; k < n; k += stride)
+        Body::call_body(&a, begin + (int64_t)k);
+}
+
+/* Blocks for a 1-D grid-stride loop over n items: the whole range when it fits, else
+ * (or with PX_CUDA_FOR_GRID=sm) the blocks that fill every SM once. */
+inline int64_t for1_grid(int64_t n, const shape &sh, int sm_count)
+{
+    const int64_t flat = ceil_div(n, sh.block);
+    const int64_t wave = max64(1, (int64_t)sm_count * sh.blocks_per_sm);
+    if (flat <= max_grid_x && !for_grid_sm()) return flat;
+    return min64(flat, min64(wave, max_grid_x));
+}
+
+/* ---- 2-D and 3-D ranges -------------------------------------------------------------- */
+
+/* A policy seen along hardware axes: axis 0 is the fastest index (threadIdx.x), axis 2
+ * the slowest; a 2-D range has axis 2 = [0, 1). tile[a] is the tile extent on axis a. */
+struct md_range {
+    int64_t begin[3];
+    int64_t end[3];
+    int64_t tile[3];
+};
+
+/* Block dimensions over the axes. */
+struct md_block {
+    int x, y, z;
+};
+
+/* The policy's dimension on hardware axis `axis`, or -1 for the unused third axis. */
+inline int md_dim(int rank, bool right, int axis)
+{
+    if (axis >= rank) return -1;
+    return right ? rank - 1 - axis : axis;
+}
+
+inline md_range md_from_policy(const px_policy &p, int rank, bool right)
+{
+    md_range r;
+    for (int a = 0; a < 3; ++a) {
+        const int d = md_dim(rank, right, a);
+        r.begin[a] = d < 0 ? 0 : p.begin[d];
+        r.end[a] = d < 0 ? 1 : max64(p.begin[d], p.end[d]);
+        r.tile[a] = d < 0 ? 1 : p.tile[d];
+    }
+    return r;
+}
+
+inline int64_t md_extent(const md_range &r, int a) { return r.end[a] - r.begin[a]; }
+
+/* Calls the body with the axes put back in the policy's order. */
+template <class Body, class Args, int R, class... V>
+__device__ __forceinline__ void md_call(const Args *a, bool right, int64_t x, int64_t y, int64_t z,
+                                        V *...acc)
+{
+    if constexpr (R == 2) {
+        if (right) Body::call_body(a, y, x, acc...);
+        else Body::call_body(a, x, y, acc...);
+    } else {
+        if (right) Body::call_body(a, z, y, x, acc...);
+        else Body::call_body(a, x, y, z, acc...);
+    }
+}
+
+/* One element per thread of a grid that covers the range (grid-stride on an axis whose
+ * blocks would exceed the grid's limit). Blocks are the tiles when tiles are given. */
+template <class Args, class Body, int R, bool Right>
+__global__ void for_md_kernel(const __grid_constant__ Args a, md_range r)
+{
+    const int64_t sx = (int64_t)gridDim.x * blockDim.x;
+    const int64_t sy = (int64_t)gridDim.y * blockDim.y;
+    const int64_t sz = (int64_t)gridDim.z * blockDim.z;
+    const int64_t x0 = r.begin[0] + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t y0 = r.begin[1] + (int64_t)blockIdx.y * blockDim.y + threadIdx.y;
+    for (int64_t z = r.begin[2] + (int64_t)blockIdx.z * blockDim.z + threadIdx.z; z < r.end[2]; z += sz)
+        for (int64_t y = y0; y < r.end[1]; y += sy)
+            for (int64_t x = x0; x < r.end[0]; x += sx) md_call<Body, Args, R>(&a, Right, x, y, z);
+}
+
+/* Tiles larger than a block: each block walks its tile (tiles grid-stride over the grid),
+ * so one tile's iterations still run on one block, as on the host. */
+template <class Args, class Body, int R, bool Right>
+__global__ void for_md_tiled_kernel(const __grid_constant__ Args a, md_range r)
+{
+    for (int64_t tz = r.begin[2] + (int64_t)blockIdx.z * r.tile[2]; tz < r.end[2]; tz += (int64_t)gridDim.z * r.tile[2]) {
+        const int64_t ez = min64(tz + r.tile[2], r.end[2]);
+        for (int64_t ty = r.begin[1] + (int64_t)blockIdx.y * r.tile[1]; ty < r.end[1]; ty += (int64_t)gridDim.y * r.tile[1]) {
+            const int64_t ey = min64(ty + r.tile[1], r.end[1]);
+            for (int64_t tx = r.begin[0] + (int64_t)blockIdx.x * r.tile[0]; tx < r.end[0]; tx += (int64_t)gridDim.x * r.tile[0]) {
+                const int64_t ex = min64(tx + r.tile[0], r.end[0]);
+                for (int64_t z = tz + threadIdx.z; z < ez; z += blockDim.z)
+                    for (int64_t y = ty + threadIdx.y; y < ey; y += blockDim.y)
+                        for (int64_t x = tx + threadIdx.x; x < ex; x += blockDim.x)
+                            md_call<Body, Args, R>(&a, Right, x, y, z);
+            }
+        }
+    }
+}
+
+/* Fills unset extents of `b` (0) from a budget of `threads`: the fastest axis first, in
+ * warps, then the slower ones; each at most the range's extent. */
+inline md_block md_fill_block(md_block b, const md_range &r, int threads)
+{
+    int64_t budget = threads;
+    if (b.x > 0) budget /= b.x;
+    if (b.y > 0) budget /= max64(1, b.y);
+    if (b.z > 0) budget /= max64(1, b.z);
+    budget = max64(1, budget);
+    if (b.x == 0) {
+        const int64_t want = ceil_div(md_extent(r, 0), 32) * 32;
+        b.x = (int)max64(1, min64(budget, want));
+        budget = max64(1, budget / b.x);
+    }
+    if (b.y == 0) {
+        b.y = (int)max64(1, min64(budget, md_extent(r, 1)));
+        budget = max64(1, budget / b.y);
+    }
+    if (b.z == 0) b.z = (int)max64(1, min64(min64(budget, md_extent(r, 2)), max_block_z));
+    return b;
+}
+
+/* The tile on each axis as given by the policy, clamped to the range (0: not given). */
+inline md_block md_policy_tile(const md_range &r)
+{
+    md_block t;
+    t.x = (int)min64(max64(0, r.tile[0]), max64(1, md_extent(r, 0)));
+    t.y = (int)min64(max64(0, r.tile[1]), max64(1, md_extent(r, 1)));
+    t.z = (int)min64(max64(0, r.tile[2]), max64(1, md_extent(r, 2)));
+    return t;
+}
+
+inline dim3 md_grid(const md_range &r, int64_t tx, int64_t ty, int64_t tz)
+{
+    return dim3((unsigned)min64(ceil_div(md_extent(r, 0), tx), max_grid_x),
+                (unsigned)min64(ceil_div(md_extent(r, 1), ty), max_grid_yz),
+                (unsigned)min64(ceil_div(md_extent(r, 2), tz), max_grid_yz));
+}
+
+template <class Args, class Body, int R, bool Right>
+int launch_md_for(const px_cuda_launch *l, const Args &args, md_range r)
+{
+    static shape_cache cache_flat[max_cached_devices];
+    static shape_cache cache_tiled[max_cached_devices];
+    cudaStream_t s = static_cast<cudaStream_t>(l->stream);
+
+    shape sh;
+    cudaError_t e = shape_of(reinterpret_cast<const void *>(&for_md_kernel<Args, Body, R, Right>),
+                             l->device, cache_flat, &sh);
+    if (e != cudaSuccess) return (int)e;
+
+    const md_block tile = md_policy_tile(r);
+    const bool tiled = tile.x > 0 || tile.y > 0 || tile.z > 0;
+    if (!tiled) {
+        const md_block b = md_fill_block(md_block{0, 0, 0}, r, sh.block);
+        for_md_kernel<Args, Body, R, Right><<<md_grid(r, b.x, b.y, b.z), dim3(b.x, b.y, b.z), 0, s>>>(args, r);
+        return launched();
+    }
+
+    /* Unset tile extents are chosen as blocks are. A tile that fits in one block is the
+       block; a larger one is walked by a block of the tiled kernel. */
+    const md_block t = md_fill_block(tile, r, sh.block);
+    r.tile[0] = t.x;
+    r.tile[1] = t.y;
+    r.tile[2] = t.z;
+    if ((int64_t)t.x * t.y * t.z <= sh.max_threads && t.y <= 1024 && t.z <= max_block_z) {
+        for_md_kernel<Args, Body, R, Right><<<md_grid(r, t.x, t.y, t.z), dim3(t.x, t.y, t.z), 0, s>>>(args, r);
+        return launched();
+    }
+    shape st;
+    e = shape_of(reinterpret_cast<const void *>(&for_md_tiled_kernel<Args, Body, R, Right>), l->device,
+                 cache_tiled, &st);
+    if (e != cudaSuccess) return (int)e;
+    md_block b;
+    b.x = (int)min64(t.x, st.block);
+    b.y = (int)min64(t.y, max64(1, st.block / b.x));
+    b.z = (int)min64(min64(t.z, max64(1, st.block / ((int64_t)b.x * b.y))), max_block_z);
+    for_md_tiled_kernel<Args, Body, R, Right><<<md_grid(r, t.x, t.y, t.z), dim3(b.x, b.y, b.z), 0, s>>>(args, r);
+    return launched();
+}
+
+template <class Args, class Body, int R>
+int launch_for_md(const px_cuda_launch *l, const Args &args, const px_policy &p)
+{
+    const bool right = p.iterate != PX_ITERATE_LEFT;
+    const md_range r = md_from_policy(p, R, right);
+    if (md_extent(r, 0) <= 0 || md_extent(r, 1) <= 0 || md_extent(r, 2) <= 0) return (int)cudaSuccess;
+    return right ? launch_md_for<Args, Body, R, true>(l, args, r) : launch_md_for<Args, Body, R, false>(l, args, r);
+}
+
+/* ---- Reductions ---------------------------------------------------------------------- */
+
+/* Independent accumulators per thread in the 1-D loop: that many loads in flight. */
+constexpr int reduce_unroll = 4;
+
+/* Block sizes a reduction is compiled for (cub::BlockReduce takes the size at compile
+ * time); the occupancy API picks one per kernel and device. */
+constexpr int reduce_blocks[3] = {128, 256, 512};
+
+/* Folds each thread's value into one per block, then the last block to finish folds the
+ * blocks' partials and writes *result; it also resets the counter for the next launch. */
+template <class T, class Join, int B>
+__device__ __forceinline__ void reduce_finish(T v, unsigned block_id, unsigned nblocks, T *partials,
+                                              unsigned int *counter, T *result)
+{
+    using block_reduce = cub::BlockReduce<T, B>;
+    __shared__ typename block_reduce::TempStorage tmp;
+    __shared__ bool last;
+    const join_op<T, Join> op;
+    const T total = block_reduce(tmp).Reduce(v, op);
+    if (nblocks == 1) {
+        if (threadIdx.x == 0) *result = total;
+        return;
+    }
+    if (threadIdx.x == 0) {
+        partials[block_id] = total;
+        __threadfence();   /* the partial is visible before the count says so */
+        last = atomicAdd(counter, 1u) == nblocks - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    T acc;
+    Join::identity(&acc);
+    for (unsigned b = threadIdx.x; b < nblocks; b += B) {
+        const T p = load_l2(partials + b);
+        Join::join(&acc, &p);
+    }
+    const T all = block_reduce(tmp).Reduce(acc, op);   /* tmp reuse: after __syncthreads */
+    if (threadIdx.x == 0) {
+        *result = all;
+        *counter = 0;
+    }
+}
+
+/* __launch_bounds__(B) lets ptxas aim at full occupancy (32 registers for a dot on
+ * sm_90, no spills); the 2-D/3-D kernel goes without, as there the same aim spills. */
+template <class Args, class T, class Body, class Join, int B>
+__global__ void __launch_bounds__(B)
+    reduce1_kernel(const __grid_constant__ Args a, int64_t begin, int64_t n, T *partials,
+                   unsigned int *counter, T *result)
+{
+    constexpr int U = reduce_unroll;
+    T acc[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) Join::identity(&acc[u]);
+    const int64_t stride = (int64_t)gridDim.x * B;
+    int64_t k = (int64_t)blockIdx.x * B + threadIdx.x;
+    for (; n - k > (U - 1) * stride; k += U * stride) {
+#pragma unroll
+        for (int u = 0; u < U; ++u) Body::call_body(&a, begin + k + u * stride, &acc[u]);
+    }
+    for (; k < n; k += stride) Body::call_body(&a, begin + k, &acc[0]);
+#pragma unroll
+    for (int u = 1; u < U; ++u) Join::join(&acc[0], &acc[u]);
+    reduce_finish<T, Join, B>(acc[0], blockIdx.x, gridDim.x, partials, counter, result);
+}
+
+/* 2-D/3-D: a 1-D block of B threads seen as bx * by * bz (threads beyond that contribute
+ * the identity), walking tiles of r.tile over a grid sized to the SMs. */
+template <class Args, class T, class Body, class Join, int B, int R>
+__global__ void reduce_md_kernel(const __grid_constant__ Args a, md_range r, md_block blk, bool right, T *partials,
+                     unsigned int *counter, T *result)
+{
+    const int t = (int)threadIdx.x;
+    const int tx = t % blk.x;
+    const int ty = (t / blk.x) % blk.y;
+    const int tz = t / (blk.x * blk.y);
+    T acc;
+    Join::identity(&acc);
+    if (tz < blk.z) {
+        for (int64_t oz = r.begin[2] + (int64_t)blockIdx.z * r.tile[2]; oz < r.end[2]; oz += (int64_t)gridDim.z * r.tile[2]) {
+            const int64_t ez = min64(oz + r.tile[2], r.end[2]);
+            for (int64_t oy = r.begin[1] + (int64_t)blockIdx.y * r.tile[1]; oy < r.end[1]; oy += (int64_t)gridDim.y * r.tile[1]) {
+                const int64_t ey = min64(oy + r.tile[1], r.end[1]);
+                for (int64_t ox = r.begin[0] + (int64_t)blockIdx.x * r.tile[0]; ox < r.end[0]; ox += (int64_t)gridDim.x * r.tile[0]) {
+                    const int64_t ex = min64(ox + r.tile[0], r.end[0]);
+                    for (int64_t z = oz + tz; z < ez; z += blk.z)
+                        for (int64_t y = oy + ty; y < ey; y += blk.y)
+                            for (int64_t x = ox + tx; x < ex; x += blk.x)
+                                md_call<Body, Args, R>(&a, right, x, y, z, &acc);
+                }
+            }
+        }
+    }
+    const unsigned id = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    reduce_finish<T, Join, B>(acc, id, gridDim.x * gridDim.y * gridDim.z, partials, counter, result);
+}
+
+/* Which of reduce_blocks a reduction kernel runs with on a device, and how many of its
+ * blocks fit on an SM: the most resident threads, the larger block on a tie (fewer
+ * partials). Cached like shapes. */
+inline cudaError_t reduce_choice(const void *const kernels[3], int device, shape_cache *cache, shape *out)
+{
+    const bool cached = device >= 0 && device < max_cached_devices;
+    if (cached) {
+        const unsigned long long v = cache[device].load(std::memory_order_relaxed);
+        if (v != 0) {
+            *out = unpack_shape(v);
+            return cudaSuccess;
+        }
+    }
+    int best = -1, best_per = 0;
+    for (int c = 0; c < 3; ++c) {
+        int per = 0;
+        const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernels[c], reduce_blocks[c], 0);
+        if (e != cudaSuccess) return e;
+        if (per > 0 && (best < 0 || per * reduce_blocks[c] >= best_per * reduce_blocks[best])) {
+            best = c;
+            best_per = per;
+        }
+    }
+    if (best < 0) return cudaErrorLaunchOutOfResources;
+    out->block = reduce_blocks[best];
+    out->blocks_per_sm = best_per;
+    out->max_threads = reduce_blocks[best];
+    if (cached) cache[device].store(pack_shape(*out), std::memory_order_relaxed);
+    return cudaSuccess;
+}
+
+template <class T>
+inline cudaError_t reduce_scratch(const px_cuda_launch *l, int64_t blocks, T **partials)
+{
+    *partials = nullptr;
+    if (blocks <= 1) return cudaSuccess;
+    void *p = l->scratch(l, (size_t)blocks * sizeof(T));
+    if (p == nullptr) return cudaErrorMemoryAllocation;
+    *partials = static_cast<T *>(p);
+    return cudaSuccess;
+}
+
+template <class Args, class T, class Body, class Join>
+int launch_reduce_1d(const px_cuda_launch *l, const Args &args, const px_policy &p)
+{
+    static shape_cache cache[max_cached_devices];
+    const void *const kernels[3] = {
+        reinterpret_cast<const void *>(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[0]>),
+        reinterpret_cast<const void *>(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[1]>),
+        reinterpret_cast<const void *>(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[2]>)};
+    shape sh;
+    cudaError_t e = reduce_choice(kernels, l->device, cache, &sh);
+    if (e != cudaSuccess) return (int)e;
+    const int64_t n = max64(0, p.end[0] - p.begin[0]);
+    const int64_t wave = max64(1, (int64_t)l->sm_count * sh.blocks_per_sm);
+    const int64_t grid = max64(1, min64(ceil_div(n, (int64_t)sh.block * reduce_unroll), wave));
+    T *partials;
+    e = reduce_scratch<T>(l, grid, &partials);
+    if (e != cudaSuccess) return (int)e;
+    T *result = static_cast<T *>(l->result);
+    cudaStream_t s = static_cast<cudaStream_t>(l->stream);
+    const unsigned g = (unsigned)grid;
+    switch (sh.block) {
+    case reduce_blocks[0]:
+        reduce1_kernel<Args, T, Body, Join, reduce_blocks[0]><<<g, reduce_blocks[0], 0, s>>>(args, p.begin[0], n, partials, l->counter, result);
+        break;
+    case reduce_blocks[1]:
+        reduce1_kernel<Args, T, Body, Join, reduce_blocks[1]><<<g, reduce_blocks[1], 0, s>>>(args, p.begin[0], n, partials, l->counter, result);
+        break;
+    default:
+        reduce1_kernel<Args, T, Body, Join, reduce_blocks[2]><<<g, reduce_blocks[2], 0, s>>>(args, p.begin[0], n, partials, l->counter, result);
+        break;
+    }
+    return launched();
+}
+
+template <class Args, class T, class Body, class Join, int R>
+int launch_reduce_md(const px_cuda_launch *l, const Args &args, const px_policy &p)
+{
+    static shape_cache cache[max_cached_devices];
+    const void *const kernels[3] = {
+        reinterpret_cast<const void *>(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[0], R>),
+        reinterpret_cast<const void *>(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[1], R>),
+        reinterpret_cast<const void *>(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[2], R>)};
+    shape sh;
+    cudaError_t e = reduce_choice(kernels, l->device, cache, &sh);
+    if (e != cudaSuccess) return (int)e;
+
+    const bool right = p.iterate != PX_ITERATE_LEFT;
+    md_range r = md_from_policy(p, R, right);
+    const bool empty = md_extent(r, 0) <= 0 || md_extent(r, 1) <= 0 || md_extent(r, 2) <= 0;
+    if (empty) {   /* one block writes the identity */
+        for (int a = 0; a < 3; ++a) r.end[a] = r.begin[a];
+    }
+    /* Threads of the block as a box over the axes; tiles (given or chosen like the box)
+       are walked by one block each. */
+    const md_block tile = md_fill_block(md_policy_tile(r), r, sh.block);
+    md_block blk;
+    blk.x = (int)min64(tile.x, sh.block);
+    blk.y = (int)max64(1, min64(tile.y, sh.block / blk.x));
+    blk.z = (int)max64(1, min64(tile.z, sh.block / ((int64_t)blk.x * blk.y)));
+    r.tile[0] = tile.x;
+    r.tile[1] = tile.y;
+    r.tile[2] = tile.z;
+
+    /* A grid that fills the SMs once, spread over the axes' tiles. */
+    const int64_t wave = max64(1, (int64_t)l->sm_count * sh.blocks_per_sm);
+    const int64_t tx = empty ? 1 : ceil_div(md_extent(r, 0), tile.x);
+    const int64_t ty = empty ? 1 : ceil_div(md_extent(r, 1), tile.y);
+    const int64_t tz = empty ? 1 : ceil_div(md_extent(r, 2), tile.z);
+    const int64_t gx = max64(1, min64(tx, min64(wave, max_grid_x)));
+    const int64_t gy = max64(1, min64(ty, min64(wave / gx, max_grid_yz)));
+    const int64_t gz = max64(1, min64(tz, min64(wave / (gx * gy), max_grid_yz)));
+    T *partials;
+    e = reduce_scratch<T>(l, gx * gy * gz, &partials);
+    if (e != cudaSuccess) return (int)e;
+    T *result = static_cast<T *>(l->result);
+    cudaStream_t s = static_cast<cudaStream_t>(l->stream);
+    const dim3 grid((unsigned)gx, (unsigned)gy, (unsigned)gz);
+    switch (sh.block) {
+    case reduce_blocks[0]:
+        reduce_md_kernel<Args, T, Body, Join, reduce_blocks[0], R><<<grid, reduce_blocks[0], 0, s>>>(args, r, blk, right, partials, l->counter, result);
+        break;
+    case reduce_blocks[1]:
+        reduce_md_kernel<Args, T, Body, Join, reduce_blocks[1], R><<<grid, reduce_blocks[1], 0, s>>>(args, r, blk, right, partials, l->counter, result);
+        break;
+    default:
+        reduce_md_kernel<Args, T, Body, Join, reduce_blocks[2], R><<<grid, reduce_blocks[2], 0, s>>>(args, r, blk, right, partials, l->counter, result);
+        break;
+    }
+    return launched();
+}
+
+/* ---- Scans --------------------------------------------------------------------------- */
+
+/* Item k of the scan: the body's contribution of index begin + k (final = false on an
+ * identity), and the identity for the extra item k = n. */
+template <class Args, class T, class Body, class Join>
+struct scan_input {
+    using iterator_category = cuda::std::random_access_iterator_tag;
+    using value_type = T;
+    using difference_type = int64_t;
+    using pointer = const T *;
+    using reference = T;
+
+    Args args;
+    int64_t begin;
+    int64_t n;
+    int64_t k;
+
+    __host__ __device__ __forceinline__ scan_input operator+(difference_type d) const
+    {
+        scan_input r = *this;
+        r.k += d;
+        return r;
+    }
+    __host__ __device__ __forceinline__ scan_input &operator+=(difference_type d)
+    {
+        k += d;
+        return *this;
+    }
+    __host__ __device__ __forceinline__ scan_input &operator++()
+    {
+        ++k;
+        return *this;
+    }
+    __host__ __device__ __forceinline__ difference_type operator-(const scan_input &o) const { return k - o.k; }
+    __device__ __forceinline__ T operator[](difference_type d) const
+    {
+        const int64_t i = k + d;
+        T v;
+        Join::identity(&v);
+        if (i < n) Body::call_body(&args, begin + i, &v, false);
+        return v;
+    }
+    __device__ __forceinline__ T operator*() const { return (*this)[0]; }
+};
+
+/* Where item k's exclusive prefix goes: the body with final = true for k < n, the total
+ * (to *total, when wanted) for k = n. */
+template <class Args, class T, class Body, class Join>
+struct scan_output {
+    using iterator_category = cuda::std::random_access_iterator_tag;
+    using value_type = T;
+    using difference_type = int64_t;
+    using pointer = void;
+
+    struct reference {
+        const scan_output *it;
+        int64_t i;
+        __device__ __forceinline__ reference &operator=(const T &prefix)
+        {
+            if (i < it->n) {
+                T u = prefix;
+                Body::call_body(&it->args, it->begin + i, &u, true);
+            } else if (it->total != nullptr) {
+                *it->total = prefix;
+            }
+            return *this;
+        }
+    };
+
+    Args args;
+    int64_t begin;
+    int64_t n;
+    T *total;
+    int64_t k;
+
+    __host__ __device__ __forceinline__ scan_output operator+(difference_type d) const
+    {
+        scan_output r = *this;
+        r.k += d;
+        return r;
+    }
+    __host__ __device__ __forceinline__ scan_output &operator+=(difference_type d)
+    {
+        k += d;
+        return *this;
+    }
+    __host__ __device__ __forceinline__ scan_output &operator++()
+    {
+        ++k;
+        return *this;
+    }
+    __host__ __device__ __forceinline__ difference_type operator-(const scan_output &o) const { return k - o.k; }
+    __device__ __forceinline__ reference operator[](difference_type d) const { return reference{this, k + d}; }
+    __device__ __forceinline__ reference operator*() const { return reference{this, k}; }
+};
+
+template <class T, class Join, class In, class Out, class N>
+int run_scan(const px_cuda_launch *l, const In &in, const Out &out, N items)
+{
+    cudaStream_t s = static_cast<cudaStream_t>(l->stream);
+    T init;
+    Join::identity(&init);
+    size_t bytes = 0;
+    cudaError_t e = cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, join_op<T, Join>(), init, items, s);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return (int)e;
+    }
+    void *tmp = l->scratch(l, bytes > 0 ? bytes : 1);
+    if (tmp == nullptr) return (int)cudaErrorMemoryAllocation;
+    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, in, out, join_op<T, Join>(), init, items, s);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return (int)e;
+    }
+    return launched();
+}
+
+} /* namespace detail */
+
+/* ---- Entry points of the kernel macros ---------------------------------------------- */
+
+template <class Args, class Body>
+int launch_for1(const px_cuda_launch *l, const Args &args, const px_policy &p)
+{
+    using namespace detail;
+    static shape_cache cache32[max_cached_devices];
+    static shape_cache cache64[max_cached_devices];
+    const int64_t n = max64(0, p.end[0] - p.begin[0]);
+    if (n == 0) return (int)cudaSuccess;
+    cudaStream_t s = static_cast<cudaStream_t>(l->stream);
+    shape sh;
+    cudaError_t e;
+    constexpr int64_t narrow = (int64_t)1 << 31;
+    if (n <= narrow) {
+        e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, uint32_t>), l->device, cache32, &sh);
+        if (e != cudaSuccess) return (int)e;
+        const int64_t grid = for1_grid(n, sh, l->sm_count);
+        if (grid * sh.block <= narrow) {
+            for1_kernel<Args, Body, uint32_t><<<(unsigned)grid, sh.block, 0, s>>>(args, p.begin[0], (uint32_t)n);
+            return launched();
+        }
+    }
+    e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, int64_t>), l->device, cache64, &sh);
+    if (e != cudaSuccess) return (int)e;
+    const int64_t grid = for1_grid(n, sh, l->sm_count);
+    for1_kernel<Args, Body, int64_t><<<(unsigned)grid, sh.block, 0, s>>>(args, p.begin[0], n);
+    return launched();
+}
+
+template <class Args, class Body>
+int launch_for2(const px_cuda_launch *l, const Args &args, const px_policy &p)
+{
+    return detail::launch_for_md<Args, Body, 2>(l, args, p);
+}
+
+template <class Args, class Body>
+int launch_for3(const px_cuda_launch *l, const Args &args, const px_policy &p)
+{
+    return detail::launch_for_md<Args, Body, 3>(l, args, p);
+}
+
+template <class Args, class T, class Body, class Join>
+int launch_reduce1(const px_cuda_launch *l, const Args &args, const px_policy &p)
+{
+    return detail::launch_reduce_1d<Args, T, Body, Join>(l, args, p);
+}
+
+template <class Args, class T, class Body, class Join>
+int launch_reduce2(const px_cuda_launch *l, const Args &args, const px_policy &p)
+{
+    return detail::launch_reduce_md<Args, T, Body, Join, 2>(l, args, p);
+}
+
+template <class Args, class T, class Body, class Join>
+int launch_reduce3(const px_cuda_launch *l, const Args &args, const px_policy &p)
+{
+    return detail::launch_reduce_md<Args, T, Body, Join, 3>(l, args, p);
+}
+
+/* Scans n + 1 items so that item n's exclusive prefix is the total. 32-bit item counts
+ * when they fit: CUB's offsets follow the count's type. */
+template <class Args, class T, class Body, class Join>
+int launch_scan(const px_cuda_launch *l, const Args &args, const px_policy &p)
+{
+    using namespace detail;
+    const int64_t n = max64(0, p.end[0] - p.begin[0]);
+    T *total = static_cast<T *>(l->result);
+    if (n == 0 && total == nullptr) return (int)cudaSuccess;
+    const scan_input<Args, T, Body, Join> in{args, p.begin[0], n, 0};
+    const scan_output<Args, T, Body, Join> out{args, p.begin[0], n, total, 0};
+    if (n < INT32_MAX) return run_scan<T, Join>(l, in, out, (int)(n + 1));
+    return run_scan<T, Join>(l, in, out, n + 1);
+}
+
+} /* namespace px_cuda */
+
+#endif /* PORTEX_KERNEL_CUDA_H */

@@ -1,0 +1,46 @@
+/* The CUDA backend's table: what the core calls for PX_EXEC_CUDA. */
+#include "backends/cuda/cuda_backend.h"
+
+#include "backends/cuda/cuda_device.h"
+#include "backends/cuda/cuda_hooks.h"
+#include "backends/cuda/cuda_pinned.h"
+
+/* No GPU is an answer (0), not a failure: the core names the caller when it needs one,
+   and px_space_available and px_print_configuration give CUDA's reason. */
+static px_status cuda_device_count(int *count)
+{
+    *count = px__cuda_device_total(NULL);
+    return PX_OK;
+}
+
+/* The last px_finalize: every view, instance and event is gone by now (the core refuses
+   otherwise), so only portex's own memory is left: the idle pinned blocks, the pools and
+   the internal streams. */
+static void cuda_finalize(void)
+{
+    px__cuda_pinned_trim();
+    px__cuda_devices_release();
+}
+
+const px__backend px__backend_cuda = {
+    .name = "CUDA",
+    .exec = PX_EXEC_CUDA,
+    .device_count = cuda_device_count,
+    .finalize = cuda_finalize,
+    .instance_create = px__cuda_instance_create,
+    .instance_wrap = px__cuda_instance_wrap,
+    .instance_destroy = px__cuda_instance_destroy,
+    .fence = px__cuda_fence,
+    .fence_all = px__cuda_fence_all,
+    .event_create = px__cuda_event_create,
+    .event_destroy = px__cuda_event_destroy,
+    .event_record = px__cuda_event_record,
+    .event_wait = px__cuda_event_wait,
+    .event_query = px__cuda_event_query,
+    .event_synchronize = px__cuda_event_synchronize,
+    .event_elapsed = px__cuda_event_elapsed,
+    .launch = px__cuda_launch,
+    .copy = px__cuda_copy,
+    .fill = px__cuda_fill,
+    .print_configuration = px__cuda_print_configuration,
+};

@@ -1,0 +1,183 @@
+/* Devices: lazy discovery, per-device state, the current-device bracket. */
+#include "backends/cuda/cuda_device.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "backends/cuda/cuda_check.h"
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool g_counted;
+static int g_count;
+static cudaError_t g_count_err;
+static px__cuda_device g_dev[PX__MAX_DEVICES];
+
+void px__cuda_lock(void) { pthread_mutex_lock(&g_lock); }
+void px__cuda_unlock(void) { pthread_mutex_unlock(&g_lock); }
+
+int px__cuda_device_total(cudaError_t *why)
+{
+    px__cuda_lock();
+    if (!g_counted) {
+        /* The count cannot change within a process (CUDA reads CUDA_VISIBLE_DEVICES once),
+           so the answer, or the reason there is none, is kept. */
+        int n = 0;
+        g_count_err = cudaGetDeviceCount(&n);
+        if (g_count_err != cudaSuccess) {
+            (void)cudaGetLastError();
+            n = 0;
+        }
+        g_count = n > PX__MAX_DEVICES ? PX__MAX_DEVICES : n;
+        g_counted = true;
+    }
+    const int n = g_count;
+    if (why) *why = g_count_err;
+    px__cuda_unlock();
+    return n;
+}
+
+px_status px__cuda_count(int *count, const char *func)
+{
+    cudaError_t err;
+    *count = px__cuda_device_total(&err);
+    if (err != cudaSuccess)
+        return px__error(PX_ERR_NO_DEVICE, func, "no CUDA device (cudaGetDeviceCount: %s: %s)",
+                         cudaGetErrorName(err), cudaGetErrorString(err));
+    if (*count == 0) return px__error(PX_ERR_NO_DEVICE, func, "no CUDA device (cudaGetDeviceCount found none)");
+    return PX_OK;
+}
+
+px_status px__cuda_enter(int ordinal, int *saved)
+{
+    int cur = -1;
+    PX__CU_TRY(cudaGetDevice(&cur));
+    *saved = cur;
+    if (cur != ordinal) PX__CU_TRY(cudaSetDevice(ordinal));
+    return PX_OK;
+}
+
+void px__cuda_leave(int saved)
+{
+    int cur = -1;
+    if (cudaGetDevice(&cur) != cudaSuccess || cur != saved) {
+        if (cudaSetDevice(saved) != cudaSuccess) (void)cudaGetLastError();
+    }
+}
+
+/* Lets every peer that can reach this device read and write memory from its pool (pool
+   memory does not follow cudaDeviceEnablePeerAccess). A peer that refuses is left out:
+   copies still work through the driver. */
+static void pool_grant_peers(cudaMemPool_t pool, int ordinal, int count)
+{
+    for (int p = 0; p < count; ++p) {
+        int can = 0;
+        if (p == ordinal) continue;
+        if (cudaDeviceCanAccessPeer(&can, p, ordinal) != cudaSuccess || !can) {
+            (void)cudaGetLastError();
+            continue;
+        }
+        struct cudaMemAccessDesc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.location.type = cudaMemLocationTypeDevice;
+        desc.location.id = p;
+        desc.flags = cudaMemAccessFlagsProtReadWrite;
+        if (cudaMemPoolSetAccess(pool, &desc, 1) != cudaSuccess) (void)cudaGetLastError();
+    }
+}
+
+/* Portex's own pool, not the device's default one: its release threshold (keep freed
+   memory for reuse instead of returning it at every synchronisation) is portex's choice
+   and must not change what other libraries see. */
+static px_status pool_create(px__cuda_device *d, int count)
+{
+    struct cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.handleTypes = cudaMemHandleTypeNone;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = d->ordinal;
+    PX__CU_TRY(cudaMemPoolCreate(&d->pool, &props));
+    uint64_t keep = UINT64_MAX;
+    px_status st = PX__CU(cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    if (st != PX_OK) {
+        (void)cudaMemPoolDestroy(d->pool);
+        d->pool = NULL;
+        return st;
+    }
+    pool_grant_peers(d->pool, d->ordinal, count);
+    return PX_OK;
+}
+
+/* Called with the lock held and the device current. */
+static px_status device_init(px__cuda_device *d, int ordinal, int count)
+{
+    int pools = 0;
+    memset(d, 0, sizeof *d);
+    d->ordinal = ordinal;
+    PX__CU_TRY(cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, ordinal));
+    PX__CU_TRY(cudaDeviceGetStreamPriorityRange(&d->priority_least, &d->priority_greatest));
+    PX__CU_TRY(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal));
+    if (pools) PX__TRY(pool_create(d, count));
+    px_status st = PX__CU(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
+    if (st != PX_OK) {
+        if (d->pool) (void)cudaMemPoolDestroy(d->pool);
+        d->pool = NULL;
+        return st;
+    }
+    d->ready = true;
+    return PX_OK;
+}
+
+px_status px__cuda_device_get(int ordinal, px__cuda_device **out, const char *func)
+{
+    int count = 0;
+    *out = NULL;
+    PX__TRY(px__cuda_count(&count, func));
+    if (ordinal < 0 || ordinal >= count)
+        return px__error(PX_ERR_NO_DEVICE, func, "CUDA device %d does not exist (%d device%s: 0 to %d)",
+                         ordinal, count, count == 1 ? "" : "s", count - 1);
+    px__cuda_device *d = &g_dev[ordinal];
+    px_status st = PX_OK;
+    px__cuda_lock();
+    if (!d->ready) {
+        int saved;
+        st = px__cuda_enter(ordinal, &saved);
+        if (st == PX_OK) {
+            st = device_init(d, ordinal, count);
+            px__cuda_leave(saved);
+        }
+    }
+    px__cuda_unlock();
+    if (st != PX_OK) return st;
+    *out = d;
+    return PX_OK;
+}
+
+px__cuda_device *px__cuda_device_if_ready(int ordinal)
+{
+    if (ordinal < 0 || ordinal >= PX__MAX_DEVICES) return NULL;
+    px__cuda_lock();
+    px__cuda_device *d = g_dev[ordinal].ready ? &g_dev[ordinal] : NULL;
+    px__cuda_unlock();
+    return d;
+}
+
+void px__cuda_devices_release(void)
+{
+    px__cuda_lock();
+    for (int i = 0; i < PX__MAX_DEVICES; ++i) {
+        px__cuda_device *d = &g_dev[i];
+        if (!d->ready) continue;
+        int saved;
+        if (px__cuda_enter(i, &saved) == PX_OK) {
+            /* The deferred frees queued on the stream run before the pool goes. */
+            (void)PX__CU(cudaStreamSynchronize(d->stream));
+            (void)PX__CU(cudaStreamDestroy(d->stream));
+            if (d->pool) (void)PX__CU(cudaMemPoolDestroy(d->pool));
+            px__cuda_leave(saved);
+        }
+        memset(d, 0, sizeof *d);
+    }
+    px__cuda_unlock();
+}

@@ -1,0 +1,39 @@
+/* Internal: the hooks of px__backend_cuda, one file per concept, gathered into the table
+ * in cuda_backend.c. */
+#ifndef PX_CUDA_HOOKS_H
+#define PX_CUDA_HOOKS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/internal.h"
+
+/* cuda_instance.c */
+px_status px__cuda_instance_create(struct px_instance *inst);
+px_status px__cuda_instance_wrap(struct px_instance *inst, void *native);
+px_status px__cuda_instance_destroy(struct px_instance *inst);
+px_status px__cuda_fence(struct px_instance *inst);
+px_status px__cuda_fence_all(void);
+
+/* cuda_event.c */
+px_status px__cuda_event_create(struct px_event *ev);
+void px__cuda_event_destroy(struct px_event *ev);
+px_status px__cuda_event_record(struct px_event *ev, struct px_instance *inst);
+px_status px__cuda_event_wait(struct px_instance *inst, struct px_event *ev);
+px_status px__cuda_event_query(struct px_event *ev, bool *done);
+px_status px__cuda_event_synchronize(struct px_event *ev);
+px_status px__cuda_event_elapsed(struct px_event *start, struct px_event *end, float *ms);
+
+/* cuda_launch.c */
+px_status px__cuda_launch(struct px_instance *inst, const px__dispatch *d);
+
+/* cuda_copy.c */
+px_status px__cuda_copy(struct px_instance *inst, void *dst, px_space dst_space, const void *src,
+                        px_space src_space, size_t bytes, px_copy_path path);
+px_status px__cuda_fill(struct px_instance *inst, void *dst, px_space space, size_t count,
+                        size_t elem_size, const void *value);
+
+/* cuda_config.c */
+px_status px__cuda_print_configuration(FILE *out);
+
+#endif /* PX_CUDA_HOOKS_H */

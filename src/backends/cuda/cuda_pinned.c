@@ -1,0 +1,227 @@
+/* The HOST_PINNED memory space: cudaHostAlloc behind a bounded size-class cache
+ * (cuda_pinned.h says why and how much). */
+#include "backends/cuda/cuda_pinned.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "backends/cuda/cuda_backend.h"
+#include "backends/cuda/cuda_check.h"
+#include "backends/cuda/cuda_device.h"
+#include "backends/cuda/cuda_queue.h"
+
+typedef struct pinned_block {
+    void *ptr;
+    size_t size;          /* the class size */
+    cudaEvent_t ready;    /* completes when the work queued before the free has run */
+    uint64_t stamp;       /* when it was freed, for eviction */
+} pinned_block;
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static pinned_block g_blocks[PX__PINNED_CACHE_SLOTS];
+static int g_count;
+static size_t g_bytes;
+static uint64_t g_clock;
+static bool g_limit_read;
+static size_t g_limit;
+
+/* The class of a request: 4 KiB, else rounded up to a quarter of the power of two below. */
+static size_t class_size(size_t bytes)
+{
+    if (bytes <= 4096) return 4096;
+    size_t p = 4096;
+    while (p < bytes / 2 + 1 && p <= SIZE_MAX / 2) p *= 2;   /* largest power of two < bytes */
+    const size_t q = p / 4;
+    if (bytes > SIZE_MAX - q) return bytes;
+    return (bytes + q - 1) / q * q;
+}
+
+size_t px__cuda_pinned_cache_limit(void)
+{
+    pthread_mutex_lock(&g_lock);
+    if (!g_limit_read) {
+        size_t mb = PX__PINNED_CACHE_DEFAULT_MB;
+        const char *v = getenv("PX_CUDA_PINNED_CACHE_MB");
+        if (v != NULL && *v != '\0') {
+            char *end = NULL;
+            const unsigned long long x = strtoull(v, &end, 10);
+            if (end != NULL && *end == '\0') mb = x > SIZE_MAX / (1024 * 1024) ? SIZE_MAX / (1024 * 1024) : (size_t)x;
+        }
+        g_limit = mb * 1024 * 1024;
+        g_limit_read = true;
+    }
+    const size_t limit = g_limit;
+    pthread_mutex_unlock(&g_lock);
+    return limit;
+}
+
+/* Waits for a block's queued work and frees it. */
+static void block_release(pinned_block *b)
+{
+    if (b->ready) {
+        (void)PX__CU(cudaEventSynchronize(b->ready));
+        (void)PX__CU(cudaEventDestroy(b->ready));
+    }
+    (void)PX__CU(cudaFreeHost(b->ptr));
+}
+
+/* Removes slot i (lock held). */
+static pinned_block take_slot(int i)
+{
+    pinned_block b = g_blocks[i];
+    g_blocks[i] = g_blocks[g_count - 1];
+    --g_count;
+    g_bytes -= b.size;
+    px__memory_account_library(px_host_pinned(), b.size, false);
+    return b;
+}
+
+void px__cuda_pinned_trim(void)
+{
+    for (;;) {
+        pthread_mutex_lock(&g_lock);
+        if (g_count == 0) {
+            pthread_mutex_unlock(&g_lock);
+            return;
+        }
+        pinned_block b = take_slot(g_count - 1);
+        pthread_mutex_unlock(&g_lock);
+        block_release(&b);
+    }
+}
+
+px_status px__cuda_pinned_alloc(size_t bytes, void **out)
+{
+    const size_t size = class_size(bytes);
+    *out = NULL;
+    pthread_mutex_lock(&g_lock);
+    int best = -1;
+    for (int i = 0; i < g_count; ++i)
+        if (g_blocks[i].size == size && (best < 0 || g_blocks[i].stamp > g_blocks[best].stamp)) best = i;
+    if (best >= 0) {
+        pinned_block b = take_slot(best);
+        pthread_mutex_unlock(&g_lock);
+        px_status st = PX_OK;
+        if (b.ready) {
+            st = PX__CU(cudaEventSynchronize(b.ready));
+            (void)cudaEventDestroy(b.ready);
+        }
+        if (st != PX_OK) {
+            (void)cudaFreeHost(b.ptr);
+            return st;
+        }
+        *out = b.ptr;
+        return PX_OK;
+    }
+    pthread_mutex_unlock(&g_lock);
+
+    int count;
+    PX__TRY(px__cuda_count(&count, "CUDA"));
+    const px__cuda_ctx ctx = px__cuda_ctx_alloc(px_host_pinned(), bytes);
+    void *p = NULL;
+    /* Portable: usable from every device's context. Mapped: kernels may write results
+       straight into it (implied with unified addressing; said explicitly). */
+    const unsigned flags = cudaHostAllocPortable | cudaHostAllocMapped;
+    cudaError_t e = cudaHostAlloc(&p, size, flags);
+    if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        px__cuda_pinned_trim();   /* idle blocks of other sizes may be what is missing */
+        e = cudaHostAlloc(&p, size, flags);
+    }
+    PX__TRY(px__cuda_check(e, __func__, "cudaHostAlloc(&p, size, cudaHostAllocPortable | cudaHostAllocMapped)", &ctx));
+    *out = p;
+    return PX_OK;
+}
+
+/* An event that completes once the work queued so far on every live queue has run,
+   recorded on device 0's internal stream (any device's would do: the waits cross
+   devices). NULL when it cannot be had; the caller then synchronises. */
+static cudaEvent_t ready_event(void)
+{
+    px__cuda_device *d = px__cuda_device_if_ready(0);
+    cudaEvent_t ev = NULL;
+    int saved;
+    if (d == NULL) {
+        px__cuda_device *d0;
+        if (px__cuda_device_get(0, &d0, __func__) != PX_OK) return NULL;
+        d = d0;
+    }
+    if (px__cuda_enter(0, &saved) != PX_OK) return NULL;
+    if (PX__CU(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming)) == PX_OK) {
+        if (px__cuda_order_after_all(d->stream) != PX_OK || PX__CU(cudaEventRecord(ev, d->stream)) != PX_OK) {
+            (void)cudaEventDestroy(ev);
+            ev = NULL;
+        }
+    }
+    px__cuda_leave(saved);
+    return ev;
+}
+
+void px__cuda_pinned_free(void *ptr, size_t bytes)
+{
+    if (ptr == NULL) return;
+    const size_t size = class_size(bytes);
+    const size_t limit = px__cuda_pinned_cache_limit();
+    pinned_block b = {ptr, size, ready_event(), 0};
+    if (b.ready == NULL) {
+        /* No way to order after queued copies: wait for every device instead. */
+        (void)PX__CU(cudaDeviceSynchronize());
+    }
+    if (size > limit) {
+        block_release(&b);
+        return;
+    }
+    pinned_block evicted[PX__PINNED_CACHE_SLOTS];
+    int n_evicted = 0;
+    pthread_mutex_lock(&g_lock);
+    while (g_count > 0 && (g_count == PX__PINNED_CACHE_SLOTS || g_bytes + size > limit)) {
+        int oldest = 0;
+        for (int i = 1; i < g_count; ++i)
+            if (g_blocks[i].stamp < g_blocks[oldest].stamp) oldest = i;
+        evicted[n_evicted++] = take_slot(oldest);
+    }
+    b.stamp = ++g_clock;
+    g_blocks[g_count++] = b;
+    g_bytes += size;
+    px__memory_account_library(px_host_pinned(), size, true);
+    pthread_mutex_unlock(&g_lock);
+    for (int i = 0; i < n_evicted; ++i) block_release(&evicted[i]);
+}
+
+static px_status pinned_available(px_space space)
+{
+    (void)space;
+    int count;
+    return px__cuda_count(&count, "CUDA");   /* the core names the caller */
+}
+
+static px_status pinned_alloc(px_space space, size_t bytes, void **out)
+{
+    (void)space;
+    return px__cuda_pinned_alloc(bytes, out);
+}
+
+static void pinned_free(px_space space, void *ptr, size_t bytes)
+{
+    (void)space;
+    px__cuda_pinned_free(ptr, bytes);
+}
+
+static px_status pinned_zero(px_space space, void *ptr, size_t bytes)
+{
+    (void)space;
+    if (bytes > 0) memset(ptr, 0, bytes);
+    return PX_OK;
+}
+
+const px__space_ops px__space_ops_cuda_pinned = {
+    .name = "HOST_PINNED",
+    .available = pinned_available,
+    .alloc = pinned_alloc,
+    .free = pinned_free,
+    .zero = pinned_zero,
+};

@@ -1,0 +1,28 @@
+/* Internal: page-locked host memory (HOST_PINNED), through a bounded cache.
+ *
+ * cudaHostAlloc is slow (about 0.5 s for 1 GiB: the pages are locked one by one) and
+ * cudaFreeHost as well, so freed blocks are kept in size classes (4 KiB, then four
+ * classes per power of two: at most 25% above the request) and handed out again.
+ * Bound: at most PX__PINNED_CACHE_SLOTS blocks and PX_CUDA_PINNED_CACHE_MB MiB of idle
+ * blocks (default 2048; 0 disables the cache), least recently freed evicted first.
+ * A freed block is reused only once the work queued before its free has run. */
+#ifndef PX_CUDA_PINNED_H
+#define PX_CUDA_PINNED_H
+
+#include <stddef.h>
+
+#include "core/internal.h"
+
+#define PX__PINNED_CACHE_SLOTS 64
+#define PX__PINNED_CACHE_DEFAULT_MB 2048
+
+/* A pinned block of at least `bytes`. */
+px_status px__cuda_pinned_alloc(size_t bytes, void **out);
+/* Gives a block back (to the cache when it fits, else to CUDA) once queued work allows. */
+void px__cuda_pinned_free(void *ptr, size_t bytes);
+/* Frees every idle block (px_finalize). */
+void px__cuda_pinned_trim(void);
+/* The cache's bound in bytes, for the configuration report. */
+size_t px__cuda_pinned_cache_limit(void);
+
+#endif /* PX_CUDA_PINNED_H */
