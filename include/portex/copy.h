@@ -28,7 +28,15 @@ PX_EXTERN_C_BEGIN
     X(CUDA_DMA, "cudaMemcpyAsync between pinned host memory and a device, on the instance's stream") \
     X(CUDA_D2D, "cudaMemcpyAsync within one device, on the instance's stream")             \
     X(CUDA_PAGEABLE, "the driver's copy to or from pageable host memory (blocks the caller)") \
-    X(CUDA_FILL, "fill on the device, on the instance's stream")
+    X(CUDA_FILL, "fill on the device, on the instance's stream")                           \
+    X(CUDA_STAGED, "pageable host memory staged through portex's pinned buffers in chunks: " \
+                   "host threads copy, DMA pipelined behind them, the caller not blocked") \
+    X(CUDA_PEER, "copy between two GPUs (peer access where the hardware allows), ordered "  \
+                 "after the pending work of both")                                         \
+    X(CUDA_STRIDED, "a copy kernel for non-contiguous views or differing layouts, in device " \
+                    "or pinned memory")                                                    \
+    X(CUDA_STRIDED_STAGED, "pageable memory with a differing layout: element-wise host copy " \
+                           "through a pinned buffer, then to or from the device")
 
 typedef enum px_copy_path {
 #define PX__COPY_PATH_ENUM(name, desc) PX_COPY_##name,
@@ -54,6 +62,21 @@ PX_API px_status px_deep_copy_query(const px_view *dst, const px_view *src,
 PX_API px_status px_fill(px_view *dst, const void *value, px_copy_path *path);
 PX_API px_status px_fill_async(px_instance *inst, px_view *dst, const void *value,
                                px_copy_path *path);
+
+/* Staging of pageable host memory (path CUDA_STAGED): a pool of `buffers` pinned buffers
+ * of `chunk_bytes` each, filled and drained by `threads` host threads placed on the cores
+ * nearest the GPU. The pool is all the pinned memory staging ever holds (default 8 x 8 MiB
+ * = 64 MiB), allocated at the first staged copy and counted in HOST_PINNED's
+ * library_bytes. Zeros in px_staging_set keep the current value. */
+typedef struct px_staging_config {
+    size_t chunk_bytes;   /* default 8 MiB; at least 64 KiB */
+    int buffers;          /* default 8; at least 2 */
+    int threads;          /* default 4; 1 to 64 */
+} px_staging_config;
+
+PX_API px_status px_staging_get(px_staging_config *out);
+/* Takes effect at once when no staged copy is in flight (else PX_ERR_BUSY). */
+PX_API px_status px_staging_set(const px_staging_config *config);
 
 /* How many copies and fills took each path since px_init (indexed by px_copy_path). */
 PX_API px_status px_copy_path_counts(uint64_t counts[PX_COPY_PATH_COUNT]);

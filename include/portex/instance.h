@@ -53,6 +53,30 @@ PX_API px_status px_instance_exec_space(const px_instance *inst, px_exec_space *
 PX_API px_status px_instance_device(const px_instance *inst, int *out);
 PX_API px_status px_instance_label(const px_instance *inst, const char **out);
 
+/* ---- Partitions -------------------------------------------------------------------- */
+
+typedef struct px_partition_options {
+    /* CUDA: give each instance its own set of SMs (a CUDA green context), sized by the
+       weights. Without it (the default) every instance is a stream that may use the whole
+       GPU and the weights only label the instances. */
+    bool sm_partition;
+    /* n stream priorities (see px_instance_desc.priority), or NULL for the default. */
+    const int *priorities;
+} px_partition_options;
+
+/* n new instances in parent's execution space and device, each its own in-order queue
+ * (on CUDA a non-blocking stream), usable concurrently from different host threads.
+ * weights: n positive numbers, or NULL for equal shares. Each out[i] is destroyed with
+ * px_instance_destroy. Partitioning a serial instance gives serial instances. */
+PX_API px_status px_partition(px_instance *parent, int n, const double *weights,
+                              px_instance **out);
+PX_API px_status px_partition_ex(px_instance *parent, int n, const double *weights,
+                                 const px_partition_options *options, px_instance **out);
+
+/* The multiprocessors an instance's kernels may use (all of the GPU's unless it is an SM
+ * partition; 1 for serial). */
+PX_API px_status px_instance_sm_count(const px_instance *inst, int *out);
+
 /* ---- Events ------------------------------------------------------------------------ */
 
 typedef struct px_event px_event;

@@ -44,6 +44,19 @@ typedef struct px_memory_stats {
 
 PX_API px_status px_space_memory(px_space space, px_memory_stats *out);
 
+/* The space a pointer's memory belongs to: DEVICE(n), HOST_PINNED (page-locked: allocated
+ * pinned or registered) or HOST (pageable, or anything CUDA does not know). Without the
+ * CUDA backend every pointer is HOST. px_view_wrap uses this: a wrapped view takes the
+ * space its memory really has. */
+PX_API px_status px_pointer_space(const void *ptr, px_space *out);
+
+/* Page-lock existing host memory (cudaHostRegister) so that copies to and from it are DMA
+ * (path CUDA_DMA), and unlock it again. Locking costs about 58 ms per GiB on an H200
+ * machine: do it once for buffers that are reused. Views must be wrapped after the
+ * registration to be seen as pinned. PX_ERR_UNSUPPORTED without the CUDA backend. */
+PX_API px_status px_host_register(void *ptr, size_t bytes);
+PX_API px_status px_host_unregister(void *ptr);
+
 PX_EXTERN_C_END
 
 #endif /* PORTEX_SPACE_H */

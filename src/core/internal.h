@@ -101,6 +101,38 @@ typedef struct px__dispatch {
 struct px_instance;
 struct px_event;
 
+/* One side of a copy: where the first element is, which space, and the strides (in
+   elements) of each dimension. */
+typedef struct px__copy_side {
+    char *data;
+    px_space space;
+    int64_t stride[PX_MAX_RANK];
+} px__copy_side;
+
+/* A copy or fill the core has validated and chosen a path for. Both sides share rank,
+   extents and element size. `flat` means both sides hold their elements contiguously in
+   the same order, so `bytes` bytes can move as one block. For fills, `value` points to one
+   element and src is unused. */
+typedef struct px__copy_op {
+    px_copy_path path;
+    int rank;
+    int64_t extent[PX_MAX_RANK];
+    size_t elem_size;
+    int64_t count;          /* elements */
+    size_t bytes;           /* count * elem_size */
+    bool flat;
+    px__copy_side dst, src;
+    const void *value;
+} px__copy_op;
+
+/* Options a backend's partition hook receives, validated (weights normalised to sum 1). */
+typedef struct px__partition_request {
+    int n;
+    const double *weights;   /* n, each > 0, summing to 1 */
+    bool sm_partition;
+    const int *priorities;   /* n, or NULL */
+} px__partition_request;
+
 typedef struct px__backend {
     const char *name;
     px_exec_space exec;
@@ -127,13 +159,29 @@ typedef struct px__backend {
 
     px_status (*launch)(struct px_instance *inst, const px__dispatch *d);
 
-    /* Copies between contiguous buffers where at least one side is the backend's
-       device memory, ordered on inst; path says which kind the core chose. */
-    px_status (*copy)(struct px_instance *inst, void *dst, px_space dst_space,
-                      const void *src, px_space src_space, size_t bytes, px_copy_path path);
-    /* Fill `count` elements of elem_size bytes at dst (device memory), ordered on inst. */
-    px_status (*fill)(struct px_instance *inst, void *dst, px_space space, size_t count,
-                      size_t elem_size, const void *value);
+    /* A copy involving the backend's memory on the path the core chose (CUDA_DMA, D2D,
+       PAGEABLE, STAGED, PEER, STRIDED), ordered on inst. A backend that falls back to
+       another path (STAGED to PAGEABLE) sets op->path to the one it took. */
+    px_status (*copy)(struct px_instance *inst, px__copy_op *op);
+    /* A fill (op->value) of device or pinned memory, contiguous or strided, ordered on inst. */
+    px_status (*fill)(struct px_instance *inst, const px__copy_op *op);
+    /* Whether inst's queue is being captured into a graph right now. */
+    px_status (*is_capturing)(struct px_instance *inst, bool *capturing);
+
+    /* Fill children[i]->impl for req->n instances of parent's device; on failure leave
+       none behind. children[i] have exec, device, priority and label set. */
+    px_status (*partition)(struct px_instance *parent, const px__partition_request *req,
+                           struct px_instance **children);
+    /* SMs an instance may use. */
+    px_status (*sm_count)(struct px_instance *inst, int *count);
+
+    /* The space `ptr` belongs to (DEVICE, HOST_PINNED or HOST). */
+    px_status (*pointer_space)(const void *ptr, px_space *out);
+    px_status (*host_register)(void *ptr, size_t bytes);
+    px_status (*host_unregister)(void *ptr);
+    /* Staging configuration (CUDA_STAGED). */
+    px_status (*staging_get)(px_staging_config *out);
+    px_status (*staging_set)(const px_staging_config *config);
 
     px_status (*print_configuration)(FILE *out);
 } px__backend;

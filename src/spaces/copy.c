@@ -1,14 +1,18 @@
 /* deep_copy and fill: choose the path from where the two views live and how they are
  * laid out, run it in the asked-for form, count it.
  *
- *   src \ dst      HOST / HOST_PINNED            DEVICE(n)
- *   HOST*          HOST_MEMCPY or HOST_STRIDED    CUDA_PAGEABLE (HOST), CUDA_DMA (PINNED)
- *   DEVICE(n)      CUDA_PAGEABLE / CUDA_DMA       CUDA_D2D
+ *   one side \ other   same element order           strided / differing layouts
+ *   HOST*  - HOST*      HOST_MEMCPY                  HOST_STRIDED
+ *   DEVICE - PINNED     CUDA_DMA                     CUDA_STRIDED (kernel, pinned via UVA)
+ *   DEVICE - HOST       CUDA_STAGED                  CUDA_STRIDED_STAGED
+ *   DEVICE(n) - (n)     CUDA_D2D                     CUDA_STRIDED
+ *   DEVICE(a) - (b)     CUDA_PEER                    CUDA_STRIDED (peer access)
  *
  * Host paths run on the calling thread after the instance's earlier work. Device paths
- * are queued on a CUDA instance. Non-contiguous device copies, copies between two GPUs
- * and staging of pageable memory are not implemented yet and say so. */
+ * are queued on a CUDA instance; the backend may fall back (CUDA_STAGED to
+ * CUDA_PAGEABLE where it cannot stage) and reports the path it took. */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -104,22 +108,18 @@ static px_status select_path(const px_view *dst, const px_view *src, px_copy_pat
         *path = flat ? PX_COPY_HOST_MEMCPY : PX_COPY_HOST_STRIDED;
         return PX_OK;
     }
-    if (!flat)
-        return px__error(PX_ERR_UNSUPPORTED, func,
-                         "copying between '%s' and '%s' needs a strided or layout-converting "
-                         "device copy, which is not implemented yet; copy through contiguous "
-                         "views of one layout",
-                         dst->label, src->label);
     if (ds.kind == PX_SPACE_DEVICE && ss.kind == PX_SPACE_DEVICE) {
-        if (ds.device != ss.device)
-            return px__error(PX_ERR_UNSUPPORTED, func,
-                             "copies between two GPUs (%d and %d) are not implemented yet",
-                             ss.device, ds.device);
-        *path = PX_COPY_CUDA_D2D;
+        if (!flat)
+            *path = PX_COPY_CUDA_STRIDED;
+        else
+            *path = ds.device == ss.device ? PX_COPY_CUDA_D2D : PX_COPY_CUDA_PEER;
         return PX_OK;
     }
     px_space host = ds.kind == PX_SPACE_DEVICE ? ss : ds;
-    *path = host.kind == PX_SPACE_HOST_PINNED ? PX_COPY_CUDA_DMA : PX_COPY_CUDA_PAGEABLE;
+    if (host.kind == PX_SPACE_HOST_PINNED)
+        *path = flat ? PX_COPY_CUDA_DMA : PX_COPY_CUDA_STRIDED;
+    else
+        *path = flat ? PX_COPY_CUDA_STAGED : PX_COPY_CUDA_STRIDED_STAGED;
     return PX_OK;
 }
 
@@ -137,6 +137,13 @@ static bool is_host_path(px_copy_path p)
            p == PX_COPY_HOST_FILL;
 }
 
+/* Paths that touch pageable memory or run on the host: a graph cannot hold them. */
+static bool capturable(px_copy_path p)
+{
+    return p == PX_COPY_NONE || p == PX_COPY_CUDA_DMA || p == PX_COPY_CUDA_D2D ||
+           p == PX_COPY_CUDA_PEER || p == PX_COPY_CUDA_STRIDED || p == PX_COPY_CUDA_FILL;
+}
+
 /* A device path needs a CUDA instance. */
 static px_status check_device_instance(const px_instance *inst, const char *what, const char *func)
 {
@@ -149,20 +156,112 @@ static px_status check_device_instance(const px_instance *inst, const char *what
     return PX_OK;
 }
 
-static px_status run_copy(px_instance *inst, px_view *dst, const px_view *src, px_copy_path path,
+/* While inst's stream is captured, refuse what the graph cannot hold: CUDA would answer
+   error 906, or on a non-blocking stream silently leave the copy out of the graph. */
+static px_status check_capture(px_instance *inst, px_copy_path p, const char *what,
+                               const char *label, const char *func)
+{
+    bool capturing = false;
+    if (capturable(p) || !inst->be->is_capturing) return PX_OK;
+    PX__TRY(inst->be->is_capturing(inst, &capturing));
+    if (!capturing) return PX_OK;
+    if (is_host_path(p))
+        return px__error(PX_ERR_UNSUPPORTED, func,
+                         "instance '%s' is being captured and %s of '%s' runs on the host (%s), "
+                         "which a graph cannot hold",
+                         inst->label, what, label, px_copy_path_string(p));
+    return px__error(PX_ERR_CAPTURE_PAGEABLE, func,
+                     "instance '%s' is being captured and %s of '%s' involves pageable host "
+                     "memory (path %s), which a graph cannot hold; allocate that view in "
+                     "HOST_PINNED (or px_host_register the memory and wrap it again)",
+                     inst->label, what, label, px_copy_path_string(p));
+}
+
+static void fill_side(px__copy_side *side, const px_view *v)
+{
+    side->data = v->data;
+    side->space = v->alloc->space;
+    for (int d = 0; d < PX_MAX_RANK; ++d) side->stride[d] = d < v->rank ? v->stride[d] : 0;
+}
+
+static px__copy_op make_op(px_copy_path path, const px_view *dst, const px_view *src,
+                           const void *value)
+{
+    px__copy_op op;
+    memset(&op, 0, sizeof op);
+    op.path = path;
+    op.rank = dst->rank;
+    for (int d = 0; d < dst->rank; ++d) op.extent[d] = dst->extent[d];
+    op.elem_size = dst->elem_size;
+    op.count = px__view_size(dst);
+    op.bytes = (size_t)op.count * dst->elem_size;
+    op.flat = src ? same_flat_order(dst, src) : px__view_contiguous(dst);
+    fill_side(&op.dst, dst);
+    if (src) fill_side(&op.src, src);
+    op.value = value;
+    return op;
+}
+
+/* Pageable memory with a differing layout: the host does the element-wise part between
+   the pageable view and a pinned buffer laid out like the device view, and the device
+   part moves the buffer (DMA when the device view is contiguous, else a copy kernel). */
+static px_status run_strided_staged(px_instance *inst, px_view *dst, const px_view *src,
+                                    const char *func)
+{
+    bool to_device = dst->alloc->space.kind == PX_SPACE_DEVICE;
+    const px_view *dev = to_device ? dst : src;
+    px_view_desc desc = {
+        .label = "portex staging buffer",
+        .space = px_host_pinned(),
+        .dtype = dev->dtype,
+        .elem_size = dev->dtype == PX_USER ? dev->elem_size : 0,
+        .rank = dev->rank,
+        .layout = dev->layout == PX_LAYOUT_LEFT ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT,
+        .flags = PX_VIEW_NO_INIT,
+    };
+    for (int d = 0; d < dev->rank; ++d) desc.extent[d] = dev->extent[d];
+    px_view *tmp = NULL;
+    PX__TRY(px_view_create(&tmp, &desc));
+    px_copy_path device_part = same_flat_order(tmp, dev) ? PX_COPY_CUDA_DMA : PX_COPY_CUDA_STRIDED;
+    px_status st;
+    if (to_device) {
+        px__host_copy_strided(tmp, src);
+        px__copy_op op = make_op(device_part, dst, tmp, NULL);
+        st = inst->be->copy(inst, &op);
+    } else {
+        px__copy_op op = make_op(device_part, tmp, src, NULL);
+        st = inst->be->copy(inst, &op);
+        if (st == PX_OK) st = inst->be->fence(inst);
+        if (st == PX_OK) px__host_copy_strided(dst, tmp);
+    }
+    /* Releasing pinned memory is ordered after the queued copy by the backend. */
+    px_view_release(&tmp);
+    if (st != PX_OK && !strstr(px_last_error(), func)) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", px_last_error());
+        return px__error(st, func, "staged copy of '%s' failed: %s", dev->label, why);
+    }
+    return st;
+}
+
+static px_status run_copy(px_instance *inst, px_view *dst, const px_view *src, px_copy_path *path,
                           const char *func)
 {
-    if (is_host_path(path)) {
+    px_copy_path p = *path;
+    if (inst->exec == PX_EXEC_CUDA) PX__TRY(check_capture(inst, p, "the copy", dst->label, func));
+    if (is_host_path(p)) {
         /* Ordered after the instance's earlier work: wait for it, then copy here. */
         PX__TRY(inst->be->fence(inst));
-        if (path == PX_COPY_HOST_MEMCPY) px__host_copy_contiguous(dst, src);
-        if (path == PX_COPY_HOST_STRIDED) px__host_copy_strided(dst, src);
+        if (p == PX_COPY_HOST_MEMCPY) px__host_copy_contiguous(dst, src);
+        if (p == PX_COPY_HOST_STRIDED) px__host_copy_strided(dst, src);
         return PX_OK;
     }
     PX__TRY(check_device_instance(inst, "the copy", func));
-    size_t bytes = (size_t)px__view_size(dst) * dst->elem_size;
-    return inst->be->copy(inst, dst->data, dst->alloc->space, src->data, src->alloc->space, bytes,
-                          path);
+    if (p == PX_COPY_CUDA_STRIDED_STAGED) return run_strided_staged(inst, dst, src, func);
+    px__copy_op op = make_op(p, dst, src, NULL);
+    PX__TRY(inst->be->copy(inst, &op));
+    *path = op.path; /* the backend may have taken a fallback (and says so) */
+    return PX_OK;
 }
 
 px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_view *src,
@@ -171,14 +270,14 @@ px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_view *src
     PX__TRY(px__instance_check(inst, __func__));
     px_copy_path p;
     PX__TRY(select_path(dst, src, &p, __func__));
-    PX__TRY(run_copy(inst, dst, src, p, __func__));
+    PX__TRY(run_copy(inst, dst, src, &p, __func__));
     px__copy_count(p);
     if (path) *path = p;
     return PX_OK;
 }
 
 /* The instance a blocking copy or fill runs on: the default CUDA instance of the GPU
-   involved, else the serial one. */
+   involved (the destination's when both are GPUs), else the serial one. */
 static px_status blocking_instance(const px_view *a, const px_view *b, px_instance **out)
 {
     px_space s = a->alloc->space;
@@ -194,7 +293,7 @@ px_status px_deep_copy(px_view *dst, const px_view *src, px_copy_path *path)
     PX__TRY(blocking_instance(dst, src, &inst));
     /* Kokkos semantics: the copy sees all work issued before it, on any instance. */
     PX__TRY(px_fence_all());
-    PX__TRY(run_copy(inst, dst, src, p, __func__));
+    PX__TRY(run_copy(inst, dst, src, &p, __func__));
     PX__TRY(inst->be->fence(inst));
     px__copy_count(p);
     if (path) *path = p;
@@ -214,17 +313,14 @@ static px_status run_fill(px_instance *inst, px_view *dst, const void *value, px
         p = PX_COPY_NONE;
     } else if (px__space_is_host(s)) {
         p = PX_COPY_HOST_FILL;
+        if (inst->exec == PX_EXEC_CUDA) PX__TRY(check_capture(inst, p, "the fill", dst->label, func));
         PX__TRY(inst->be->fence(inst));
         px__host_fill(dst, value);
     } else {
         PX__TRY(check_device_instance(inst, "the fill", func));
-        if (!px__view_contiguous(dst))
-            return px__error(PX_ERR_UNSUPPORTED, func,
-                             "filling the non-contiguous device view '%s' is not implemented yet",
-                             dst->label);
         p = PX_COPY_CUDA_FILL;
-        PX__TRY(inst->be->fill(inst, dst->data, s, (size_t)px__view_size(dst), dst->elem_size,
-                               value));
+        px__copy_op op = make_op(p, dst, NULL, value);
+        PX__TRY(inst->be->fill(inst, &op));
     }
     px__copy_count(p);
     if (path) *path = p;

@@ -178,6 +178,23 @@ px_status px__view_new(px_view **out, const char *label, px__alloc *alloc, char 
     return PX_OK;
 }
 
+/* A wrapped view takes the space its memory really has: pinned-ness is a property of the
+   memory (the caller may not know it), so HOST and HOST_PINNED follow the pointer; a
+   claim of host memory for device memory, or the reverse, is an error. */
+static px_status classify_wrapped(const void *data, px_space *space, const char *func)
+{
+    px_space real;
+    PX__TRY(px_pointer_space(data, &real));
+    bool claims_host = px__space_is_host(*space), is_host = px__space_is_host(real);
+    if (claims_host != is_host || (!is_host && real.device != space->device))
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "data is %s(%d) memory but desc->space is %s(%d)",
+                         px_space_kind_string(real.kind), real.device,
+                         px_space_kind_string(space->kind), space->device);
+    *space = real;
+    return PX_OK;
+}
+
 static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *user_data,
                                 bool wrap, const char *func)
 {
@@ -191,11 +208,13 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
     PX__TRY(px__space_check(desc->space, func));
     if (wrap && !user_data && bytes)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "data is NULL but the view has elements");
+    px_space space = desc->space;
+    if (wrap && user_data) PX__TRY(classify_wrapped(user_data, &space, func));
 
     px__alloc *alloc = calloc(1, sizeof *alloc);
     if (!alloc) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
     atomic_init(&alloc->refs, 1);
-    alloc->space = desc->space;
+    alloc->space = space;
     alloc->bytes = bytes;
     alloc->owned = !wrap;
     if (wrap) {

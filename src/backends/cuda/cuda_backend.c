@@ -42,5 +42,6 @@ const px__backend px__backend_cuda = {
     .launch = px__cuda_launch,
     .copy = px__cuda_copy,
     .fill = px__cuda_fill,
+    .is_capturing = px__cuda_is_capturing,
     .print_configuration = px__cuda_print_configuration,
 };

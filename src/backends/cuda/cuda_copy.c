@@ -8,40 +8,45 @@
 #include "backends/cuda/cuda_hooks.h"
 #include "backends/cuda/cuda_queue.h"
 
-/* With the instance's device current. */
-static px_status copy_async(cudaStream_t s, void *dst, px_space dst_space, const void *src,
-                            px_space src_space, size_t bytes)
+/* With the instance's device current: one flat block on the instance's stream. */
+static px_status copy_flat(cudaStream_t s, const px__copy_op *op)
 {
-    if (dst_space.kind == PX_SPACE_DEVICE && src_space.kind == PX_SPACE_DEVICE &&
-        dst_space.device != src_space.device) {
-        /* Between GPUs: direct over NVLink/PCIe when peers can reach each other, staged by
-           the driver otherwise. Ordering after the source device's own work is the
-           caller's (events); this copy is ordered on s only. */
-        PX__CU_TRY(cudaMemcpyPeerAsync(dst, dst_space.device, src, src_space.device, bytes, s));
-        return PX_OK;
-    }
     /* Unified addressing: the driver knows each pointer's side. */
-    PX__CU_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s));
+    PX__CU_TRY(cudaMemcpyAsync(op->dst.data, op->src.data, op->bytes, cudaMemcpyDefault, s));
     return PX_OK;
 }
 
-px_status px__cuda_copy(struct px_instance *inst, void *dst, px_space dst_space, const void *src,
-                        px_space src_space, size_t bytes, px_copy_path path)
+/* The driver's own copy from or to pageable memory. It may return before it has read the
+   source (it stages through its own buffers as the copy proceeds), and to pageable memory
+   the data is there only at the end: either way the caller may touch the buffer once this
+   returns, so wait for the stream. */
+static px_status copy_pageable(cudaStream_t s, const px__copy_op *op)
 {
-    if (bytes == 0) return PX_OK;
-    if (path != PX_COPY_CUDA_DMA && path != PX_COPY_CUDA_D2D && path != PX_COPY_CUDA_PAGEABLE)
-        return px__error(PX_ERR_INVALID_ARGUMENT, "px_deep_copy",
-                         "path %s is not a CUDA copy (CUDA_DMA, CUDA_D2D or CUDA_PAGEABLE)",
-                         px_copy_path_string(path));
+    PX__TRY(copy_flat(s, op));
+    return PX__CU(cudaStreamSynchronize(s));
+}
+
+px_status px__cuda_copy(struct px_instance *inst, px__copy_op *op)
+{
+    if (op->count == 0) return PX_OK;
     px__cuda_queue *q = px__cuda_queue_of(inst);
     int saved;
     PX__TRY(px__cuda_enter(q->device, &saved));
-    px_status st = copy_async(q->stream, dst, dst_space, src, src_space, bytes);
-    /* From pageable memory the driver may return before it has read the source (it stages
-       through its own buffers as the copy proceeds), and to pageable memory the data is
-       there only at the end: either way the caller may touch the buffer once this
-       returns, so wait for the stream. */
-    if (st == PX_OK && path == PX_COPY_CUDA_PAGEABLE) st = PX__CU(cudaStreamSynchronize(q->stream));
+    px_status st;
+    switch (op->path) {
+    case PX_COPY_CUDA_DMA:
+    case PX_COPY_CUDA_D2D: st = copy_flat(q->stream, op); break;
+    case PX_COPY_CUDA_STAGED:
+        /* Not staged yet: the driver's pageable copy, reported as such. */
+        op->path = PX_COPY_CUDA_PAGEABLE;
+        st = copy_pageable(q->stream, op);
+        break;
+    case PX_COPY_CUDA_PAGEABLE: st = copy_pageable(q->stream, op); break;
+    default:
+        st = px__error(PX_ERR_UNSUPPORTED, "px_deep_copy", "path %s is not implemented by the CUDA backend",
+                       px_copy_path_string(op->path));
+        break;
+    }
     px__cuda_leave(saved);
     return st;
 }
@@ -53,26 +58,24 @@ static bool all_bytes_equal(const unsigned char *v, size_t n)
     return true;
 }
 
-px_status px__cuda_fill(struct px_instance *inst, void *dst, px_space space, size_t count,
-                        size_t elem_size, const void *value)
+px_status px__cuda_fill(struct px_instance *inst, const px__copy_op *op)
 {
-    size_t bytes;
-    (void)space;
-    if (count == 0 || elem_size == 0) return PX_OK;
-    if (value == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, "px_fill", "value is NULL");
-    if (px__mul_overflows(count, elem_size, &bytes))
-        return px__error(PX_ERR_OVERFLOW, "px_fill", "%zu elements of %zu bytes overflow size_t", count,
-                         elem_size);
+    if (op->count == 0) return PX_OK;
+    if (!op->flat)
+        return px__error(PX_ERR_UNSUPPORTED, "px_fill",
+                         "filling non-contiguous device memory is not implemented by the CUDA backend");
     px__cuda_queue *q = px__cuda_queue_of(inst);
     int saved;
     PX__TRY(px__cuda_enter(q->device, &saved));
     px_status st;
-    const unsigned char *v = value;
-    if (all_bytes_equal(v, elem_size)) {
-        st = PX__CU(cudaMemsetAsync(dst, v[0], bytes, q->stream));
+    const unsigned char *v = op->value;
+    if (all_bytes_equal(v, op->elem_size)) {
+        st = PX__CU(cudaMemsetAsync(op->dst.data, v[0], op->bytes, q->stream));
     } else {
         const px__cuda_ctx ctx = px__cuda_ctx_kernel("px_fill");
-        st = PX__CU_AT(px__cuda_fill_launch(q->stream, q->device, dst, count, elem_size, value), &ctx);
+        st = PX__CU_AT(px__cuda_fill_launch(q->stream, q->device, op->dst.data, (size_t)op->count,
+                                            op->elem_size, op->value),
+                       &ctx);
     }
     px__cuda_leave(saved);
     return st;

@@ -28,10 +28,11 @@ px_status px__cuda_event_elapsed(struct px_event *start, struct px_event *end, f
 px_status px__cuda_launch(struct px_instance *inst, const px__dispatch *d);
 
 /* cuda_copy.c */
-px_status px__cuda_copy(struct px_instance *inst, void *dst, px_space dst_space, const void *src,
-                        px_space src_space, size_t bytes, px_copy_path path);
-px_status px__cuda_fill(struct px_instance *inst, void *dst, px_space space, size_t count,
-                        size_t elem_size, const void *value);
+px_status px__cuda_copy(struct px_instance *inst, px__copy_op *op);
+px_status px__cuda_fill(struct px_instance *inst, const px__copy_op *op);
+
+/* cuda_capture.c */
+px_status px__cuda_is_capturing(struct px_instance *inst, bool *capturing);
 
 /* cuda_config.c */
 px_status px__cuda_print_configuration(FILE *out);

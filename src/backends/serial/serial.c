@@ -87,6 +87,15 @@ static px_status serial_launch(px_instance *inst, const px__dispatch *d)
     return PX_OK;
 }
 
+/* Serial partitions are more serial instances: nothing to set up. */
+static px_status serial_partition(px_instance *parent, const px__partition_request *req,
+                                  px_instance **children)
+{
+    (void)parent;
+    for (int i = 0; i < req->n; ++i) children[i]->impl = NULL;
+    return PX_OK;
+}
+
 const px__backend px__backend_serial = {
     .name = "serial",
     .exec = PX_EXEC_SERIAL,
@@ -103,4 +112,5 @@ const px__backend px__backend_serial = {
     .event_synchronize = serial_event_synchronize,
     .event_elapsed = serial_event_elapsed,
     .launch = serial_launch,
+    .partition = serial_partition,
 };
