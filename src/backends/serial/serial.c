@@ -1,6 +1,7 @@
 /* The serial backend: work runs on the calling thread the moment it is issued, so an
  * instance's queue is always drained and events are complete as soon as they are
  * recorded. Event timestamps come from the monotonic clock. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdlib.h>
 #include <time.h>
 

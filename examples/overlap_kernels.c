@@ -1,0 +1,7 @@
+/* overlap: the kernel file (compiled as C, or as CUDA when CUDA is on). */
+#include "overlap_kernels.h"
+
+PX_FOR(overlap_scale, overlap_args, args, i)
+{
+    args->x.data[i] = args->a * args->x.data[i] + args->b;
+}

@@ -1,0 +1,169 @@
+/* The overlap pipeline (see overlap_pipeline.h). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "overlap_kernels.h"
+#include "overlap_pipeline.h"
+
+const char *const overlap_stage_names[OVERLAP_STAGES] = {"H2D", "compute", "D2H"};
+
+#define TRY(call)                                                                          \
+    do {                                                                                   \
+        st = (call);                                                                       \
+        if (st != PX_OK) goto done;                                                        \
+    } while (0)
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* Everything the pipeline allocates, so that one function frees it whatever happened. */
+typedef struct pipeline {
+    px_instance *parent;
+    px_instance **part;       /* k */
+    px_view *in, *out;        /* the whole array, in host_space */
+    px_view **slot;           /* k work buffers of the largest chunk, in work_space */
+    px_view **in_c, **out_c, **slot_c;  /* per chunk: subviews */
+    px_event **ev;            /* per chunk: before H2D, after H2D, after compute, after D2H */
+    px_event *origin;         /* recorded first: the timeline's zero */
+} pipeline;
+
+static void pipeline_free(pipeline *p, const overlap_config *cfg)
+{
+    for (int c = 0; c < cfg->chunks; ++c) {
+        if (p->in_c && p->in_c[c]) px_view_release(&p->in_c[c]);
+        if (p->out_c && p->out_c[c]) px_view_release(&p->out_c[c]);
+        if (p->slot_c && p->slot_c[c]) px_view_release(&p->slot_c[c]);
+        for (int s = 0; p->ev && s < 4; ++s)
+            if (p->ev[4 * c + s]) px_event_destroy(&p->ev[4 * c + s]);
+    }
+    for (int i = 0; i < cfg->k; ++i) {
+        if (p->slot && p->slot[i]) px_view_release(&p->slot[i]);
+        if (p->part && p->part[i]) px_instance_destroy(&p->part[i]);
+    }
+    if (p->origin) px_event_destroy(&p->origin);
+    if (p->in) px_view_release(&p->in);
+    if (p->out) px_view_release(&p->out);
+    free(p->part);
+    free(p->slot);
+    free(p->in_c);
+    free(p->out_c);
+    free(p->slot_c);
+    free(p->ev);
+}
+
+static px_status view_1d(px_view **v, const char *label, px_space space, int64_t n)
+{
+    px_view_desc d = {.label = label, .space = space, .dtype = PX_F32, .rank = 1,
+                      .extent = {n}, .flags = PX_VIEW_NO_INIT};
+    return px_view_create(v, &d);
+}
+
+static float input_value(int64_t i) { return (float)((i * 2654435761u) % 1000003u) * 1e-3f + 0.5f; }
+
+px_status overlap_run(const overlap_config *cfg, overlap_result *res)
+{
+    px_status st = PX_OK;
+    pipeline p;
+    memset(&p, 0, sizeof p);
+    memset(res, 0, sizeof *res);
+    const int k = cfg->k, chunks = cfg->chunks;
+    const int64_t n = cfg->n;
+    const int reps = cfg->repetitions < 1 ? 1 : cfg->repetitions > OVERLAP_MAX_REPS ? OVERLAP_MAX_REPS
+                                                                                 : cfg->repetitions;
+    p.part = calloc((size_t)k, sizeof *p.part);
+    p.slot = calloc((size_t)k, sizeof *p.slot);
+    p.in_c = calloc((size_t)chunks, sizeof *p.in_c);
+    p.out_c = calloc((size_t)chunks, sizeof *p.out_c);
+    p.slot_c = calloc((size_t)chunks, sizeof *p.slot_c);
+    p.ev = calloc((size_t)chunks * 4, sizeof *p.ev);
+    if (!p.part || !p.slot || !p.in_c || !p.out_c || !p.slot_c || !p.ev) {
+        st = PX_ERR_OUT_OF_MEMORY;
+        goto done;
+    }
+
+    /* K instances carved out of the device's default instance. */
+    TRY(px_instance_default(cfg->exec, 0, &p.parent));
+    px_partition_options popt = {.sm_partition = cfg->sm_partition};
+    TRY(px_partition_ex(p.parent, k, NULL, &popt, p.part));
+
+    TRY(view_1d(&p.in, "overlap in", cfg->host_space, n));
+    TRY(view_1d(&p.out, "overlap out", cfg->host_space, n));
+    const int64_t chunk_max = (n + chunks - 1) / chunks;
+    for (int i = 0; i < k; ++i) TRY(view_1d(&p.slot[i], "overlap slot", cfg->work_space, chunk_max));
+    for (int c = 0; c < chunks; ++c) {
+        int64_t b = n * c / chunks, e = n * (c + 1) / chunks;
+        px_slice whole = px_slice_range(b, e), head = px_slice_range(0, e - b);
+        TRY(px_view_subview(&p.in_c[c], p.in, &whole, 1));
+        TRY(px_view_subview(&p.out_c[c], p.out, &whole, 1));
+        TRY(px_view_subview(&p.slot_c[c], p.slot[c % k], &head, 1));
+        for (int s = 0; s < 4; ++s) TRY(px_event_create(&p.ev[4 * c + s], p.part[c % k], PX_EVENT_TIMING));
+    }
+    TRY(px_event_create(&p.origin, p.part[0], PX_EVENT_TIMING));
+
+    px_view_info info;
+    TRY(px_view_info_get(p.in, &info));
+    float *in = info.data;
+    for (int64_t i = 0; i < n; ++i) in[i] = input_value(i);
+
+    overlap_args args = {.a = 2.0f, .b = 1.0f};
+    for (int r = 0; r < reps; ++r) {
+        TRY(px_view_info_get(p.out, &info));
+        memset(info.data, 0xff, (size_t)n * sizeof(float)); /* poison: NaN everywhere */
+        TRY(px_fence_all());
+        double t0 = now_ms();
+        TRY(px_event_record(p.origin, p.part[0]));
+        res->paths_uniform = true;
+        for (int c = 0; c < chunks; ++c) {
+            px_instance *inst = p.part[c % k];
+            px_event **e = &p.ev[4 * c];
+            px_copy_path in_path, out_path;
+            TRY(px_event_record(e[0], inst));
+            TRY(px_deep_copy_async(inst, p.slot_c[c], p.in_c[c], &in_path));
+            TRY(px_event_record(e[1], inst));
+            TRY(px_view_span_f32(p.slot_c[c], &args.x));
+            TRY(px_view_info_get(p.slot_c[c], &info));
+            TRY(px_parallel_for(inst, "overlap_scale", px_range(0, info.extent[0]),
+                                PX_KERNEL(overlap_scale), &args));
+            TRY(px_event_record(e[2], inst));
+            TRY(px_deep_copy_async(inst, p.out_c[c], p.slot_c[c], &out_path));
+            TRY(px_event_record(e[3], inst));
+            if (c == 0) {
+                res->path[0] = in_path;
+                res->path[1] = out_path;
+            } else if (in_path != res->path[0] || out_path != res->path[1]) {
+                res->paths_uniform = false;
+            }
+        }
+        TRY(px_fence_all());
+        res->total_ms[r] = now_ms() - t0;
+    }
+
+    /* Stage times of the last repetition, from the events. */
+    for (int c = 0; c < chunks; ++c) {
+        float ms[4];
+        for (int s = 0; s < 4; ++s) TRY(px_event_elapsed_ms(p.origin, p.ev[4 * c + s], &ms[s]));
+        for (int s = 0; s < OVERLAP_STAGES; ++s) {
+            res->stage_ms[s] += ms[s + 1] - ms[s];
+            if (cfg->timeline)
+                fprintf(cfg->timeline, "%s,%d,%d,%s,%.4f,%.4f\n", cfg->timeline_tag, c, c % k,
+                        overlap_stage_names[s], ms[s], ms[s + 1]);
+        }
+    }
+    res->stage_sum_ms = res->stage_ms[0] + res->stage_ms[1] + res->stage_ms[2];
+
+    TRY(px_view_info_get(p.out, &info));
+    const float *out = info.data;
+    res->verified = true;
+    for (int64_t i = 0; i < n && res->verified; ++i)
+        res->verified = out[i] == 2.0f * input_value(i) + 1.0f;
+
+done:
+    pipeline_free(&p, cfg);
+    return st;
+}
