@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Draws the cost curve that bench_kernels_cuda --csv DIR writes (DIR/cuda_cost_curve.csv):
+throughput against size for the triad and the dot product, portex beside the raw CUDA and
+CUB baselines, and portex's ratio to the better baseline below.
+
+    cost_curve_plot.py CSV [PNG]
+
+PNG defaults to bench/cuda_cost_curve.png in the source tree. Needs matplotlib."""
+import csv
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display on the GPU machine
+import matplotlib.pyplot as plt  # noqa: E402
+
+# Variant -> (label, style). The raw baselines are drawn dashed, portex solid.
+STYLE = {
+    "raw_flat": ("raw: one thread per element", "C0", "--"),
+    "raw_gridstride": ("raw: grid-stride, one wave", "C2", "--"),
+    "raw_cub": ("raw: CUB TransformReduce", "C0", "--"),
+    "portex": ("portex PX_FOR", "C3", "-"),
+    "portex_view": ("portex PX_REDUCE into a view", "C3", "-"),
+}
+CASES = [("triad", "triad a = b + s*c (3 arrays of doubles)", ["raw_flat", "raw_gridstride"]),
+         ("dot", "dot x . y (2 arrays of doubles)", ["raw_cub"])]
+
+
+def read(path):
+    """{case: {variant: [(n, gb_per_s)]}} and the header comment."""
+    data, note = {}, ""
+    with open(path, newline="") as f:
+        lines = []
+        for line in f:
+            if line.startswith("#"):
+                note = line.lstrip("# ").strip()
+            else:
+                lines.append(line)
+    for r in csv.DictReader(lines):
+        pts = data.setdefault(r["case"], {}).setdefault(r["variant"], [])
+        pts.append((int(r["n"]), float(r["gb_per_s"])))
+    for variants in data.values():
+        for pts in variants.values():
+            pts.sort()
+    return data, note
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        sys.exit(__doc__)
+    here = os.path.dirname(os.path.abspath(__file__))
+    png = argv[2] if len(argv) == 3 else os.path.join(here, "..", "cuda_cost_curve.png")
+    data, note = read(argv[1])
+
+    fig, axes = plt.subplots(2, len(CASES), figsize=(12, 7.5), sharex=True,
+                             gridspec_kw={"height_ratios": [3, 1]}, squeeze=False)
+    for col, (case, title, raws) in enumerate(CASES):
+        variants = data.get(case, {})
+        top, bottom = axes[0][col], axes[1][col]
+        for v, pts in variants.items():
+            label, color, ls = STYLE.get(v, (v, None, "-"))
+            top.plot([n for n, _ in pts], [b for _, b in pts], ls, color=color, marker=".",
+                     label=label)
+        # portex over the better baseline at each size (>= 1: as fast or faster).
+        px = dict(variants.get("portex" if case == "triad" else "portex_view", []))
+        best = {}
+        for v in raws:
+            for n, b in variants.get(v, []):
+                best[n] = max(best.get(n, 0.0), b)
+        ns = sorted(n for n in px if n in best and best[n] > 0)
+        bottom.plot(ns, [px[n] / best[n] for n in ns], "-", color="C3", marker=".")
+        bottom.axhline(1.0, color="grey", lw=0.8)
+        top.set_title(title)
+        top.set_ylabel("GB/s")
+        top.grid(True, which="both", alpha=0.3)
+        top.legend(fontsize="small")
+        bottom.set_ylabel("portex / best raw")
+        bottom.set_xlabel("elements")
+        bottom.grid(True, alpha=0.3)
+        for ax in (top, bottom):
+            ax.set_xscale("log", base=2)
+        top.set_yscale("log")
+    fig.suptitle("portex cost curve" + (f"\n{note}" if note else ""), fontsize="medium")
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+    print(f"written: {png}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
