@@ -3,9 +3,10 @@
 throughput against size for the triad and the dot product, portex beside the raw CUDA and
 CUB baselines, and portex's ratio to the better baseline below.
 
-    cost_curve_plot.py CSV [PNG]
+    cost_curve_plot.py CSV|DIR [PNG]
 
-PNG defaults to bench/cuda_cost_curve.png in the source tree. Needs matplotlib."""
+DIR stands for DIR/cuda_cost_curve.csv. PNG defaults to bench/cuda_cost_curve.png in the
+source tree. Needs matplotlib."""
 import csv
 import os
 import sys
@@ -51,7 +52,10 @@ def main(argv):
         sys.exit(__doc__)
     here = os.path.dirname(os.path.abspath(__file__))
     png = argv[2] if len(argv) == 3 else os.path.join(here, "..", "cuda_cost_curve.png")
-    data, note = read(argv[1])
+    src = argv[1]
+    if os.path.isdir(src):
+        src = os.path.join(src, "cuda_cost_curve.csv")
+    data, note = read(src)
 
     fig, axes = plt.subplots(2, len(CASES), figsize=(12, 7.5), sharex=True,
                              gridspec_kw={"height_ratios": [3, 1]}, squeeze=False)
