@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <tuple>
 
 #include <cuda_runtime.h>
 #include <cuda/std/iterator>
@@ -139,8 +140,26 @@ __host__ __device__ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + 
 __host__ __device__ inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 __host__ __device__ inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
-/* Finishes a launch: the launch's own error, read (and cleared) with cudaGetLastError. */
-inline int launched() { return (int)cudaGetLastError(); }
+/* Launches through cudaLaunchKernel and returns its own status: no cudaGetLastError
+ * after a good launch, so an error the caller's code left pending is neither taken for
+ * portex's nor cleared, and each launch costs one runtime call fewer than <<<>>> plus
+ * cudaGetLastError. A failed launch's error is cleared so that the caller's next CUDA call
+ * does not find it: portex reports it. */
+template <class... P, class... A>
+inline int launch_kernel(void (*kernel)(P...), dim3 grid, dim3 block, cudaStream_t s, const A &...a)
+{
+    static_assert(sizeof...(P) == sizeof...(A), "launch_kernel: argument count");
+    std::tuple<P...> params(static_cast<P>(a)...);
+    return std::apply(
+        [&](P &...v) {
+            void *ptrs[] = {static_cast<void *>(&v)...};
+            const cudaError_t e =
+                cudaLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, ptrs, 0, s);
+            if (e != cudaSuccess) (void)cudaGetLastError();
+            return (int)e;
+        },
+        params);
+}
 
 /* ---- Joins as functors -------------------------------------------------------------- */
 
@@ -326,6 +345,31 @@ inline dim3 md_grid(const md_range &r, int64_t tx, int64_t ty, int64_t tz)
                 (unsigned)min64(ceil_div(md_extent(r, 2), tz), max_grid_yz));
 }
 
+/* One element per thread, the grid covering the range exactly: no loops, 32-bit block
+ * arithmetic. At 4 TB/s a few dozen instructions per element already cost bandwidth. */
+template <class Args, class Body, int R, bool Right>
+__global__ void for_md_exact_kernel(const __grid_constant__ Args a, md_range r)
+{
+    const int64_t x = r.begin[0] + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);
+    const int64_t y = r.begin[1] + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);
+    const int64_t z = R == 3 ? r.begin[2] + (int64_t)(blockIdx.z * blockDim.z + threadIdx.z) : 0;
+    if (x < r.end[0] && y < r.end[1] && (R == 2 || z < r.end[2])) md_call<Body, Args, R>(&a, Right, x, y, z);
+}
+
+/* Blocks of shape b over r: the exact kernel when the grid covers the range within the
+   hardware's limits and 32-bit indices, else the grid-stride one. */
+template <class Args, class Body, int R, bool Right>
+int launch_md_block(const md_range &r, md_block b, cudaStream_t s, const Args &args)
+{
+    const dim3 grid = md_grid(r, b.x, b.y, b.z);
+    const bool covers = (int64_t)grid.x * b.x >= md_extent(r, 0) && (int64_t)grid.y * b.y >= md_extent(r, 1) &&
+                        (int64_t)grid.z * b.z >= md_extent(r, 2) &&
+                        (int64_t)grid.x * b.x <= INT32_MAX && (int64_t)grid.y * b.y <= INT32_MAX &&
+                        (int64_t)grid.z * b.z <= INT32_MAX;
+    if (covers) return launch_kernel(&for_md_exact_kernel<Args, Body, R, Right>, grid, dim3(b.x, b.y, b.z), s, args, r);
+    return launch_kernel(&for_md_kernel<Args, Body, R, Right>, grid, dim3(b.x, b.y, b.z), s, args, r);
+}
+
 template <class Args, class Body, int R, bool Right>
 int launch_md_for(const px_cuda_launch *l, const Args &args, md_range r)
 {
@@ -342,8 +386,7 @@ int launch_md_for(const px_cuda_launch *l, const Args &args, md_range r)
     const bool tiled = tile.x > 0 || tile.y > 0 || tile.z > 0;
     if (!tiled) {
         const md_block b = md_fill_block(md_block{0, 0, 0}, r, sh.block);
-        for_md_kernel<Args, Body, R, Right><<<md_grid(r, b.x, b.y, b.z), dim3(b.x, b.y, b.z), 0, s>>>(args, r);
-        return launched();
+        return launch_md_block<Args, Body, R, Right>(r, b, s, args);
     }
 
     /* Unset tile extents are chosen as blocks are. A tile that fits in one block is the
@@ -353,8 +396,7 @@ int launch_md_for(const px_cuda_launch *l, const Args &args, md_range r)
     r.tile[1] = t.y;
     r.tile[2] = t.z;
     if ((int64_t)t.x * t.y * t.z <= sh.max_threads && t.y <= 1024 && t.z <= max_block_z) {
-        for_md_kernel<Args, Body, R, Right><<<md_grid(r, t.x, t.y, t.z), dim3(t.x, t.y, t.z), 0, s>>>(args, r);
-        return launched();
+        return launch_md_block<Args, Body, R, Right>(r, t, s, args);
     }
     shape st;
     e = shape_of(reinterpret_cast<const void *>(&for_md_tiled_kernel<Args, Body, R, Right>), l->device,
@@ -364,8 +406,8 @@ int launch_md_for(const px_cuda_launch *l, const Args &args, md_range r)
     b.x = (int)min64(t.x, st.block);
     b.y = (int)min64(t.y, max64(1, st.block / b.x));
     b.z = (int)min64(min64(t.z, max64(1, st.block / ((int64_t)b.x * b.y))), max_block_z);
-    for_md_tiled_kernel<Args, Body, R, Right><<<md_grid(r, t.x, t.y, t.z), dim3(b.x, b.y, b.z), 0, s>>>(args, r);
-    return launched();
+    return launch_kernel(&for_md_tiled_kernel<Args, Body, R, Right>, md_grid(r, t.x, t.y, t.z),
+                         dim3(b.x, b.y, b.z), s, args, r);
 }
 
 template <class Args, class Body, int R>
@@ -540,16 +582,12 @@ int launch_reduce_1d(const px_cuda_launch *l, const Args &args, const px_policy 
     const unsigned g = (unsigned)grid;
     switch (sh.block) {
     case reduce_blocks[0]:
-        reduce1_kernel<Args, T, Body, Join, reduce_blocks[0]><<<g, reduce_blocks[0], 0, s>>>(args, p.begin[0], n, partials, l->counter, result);
-        break;
+        return launch_kernel(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[0]>, dim3(g), dim3(reduce_blocks[0]), s, args, p.begin[0], n, partials, l->counter, result);
     case reduce_blocks[1]:
-        reduce1_kernel<Args, T, Body, Join, reduce_blocks[1]><<<g, reduce_blocks[1], 0, s>>>(args, p.begin[0], n, partials, l->counter, result);
-        break;
+        return launch_kernel(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[1]>, dim3(g), dim3(reduce_blocks[1]), s, args, p.begin[0], n, partials, l->counter, result);
     default:
-        reduce1_kernel<Args, T, Body, Join, reduce_blocks[2]><<<g, reduce_blocks[2], 0, s>>>(args, p.begin[0], n, partials, l->counter, result);
-        break;
+        return launch_kernel(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[2]>, dim3(g), dim3(reduce_blocks[2]), s, args, p.begin[0], n, partials, l->counter, result);
     }
-    return launched();
 }
 
 template <class Args, class T, class Body, class Join, int R>
@@ -597,16 +635,12 @@ int launch_reduce_md(const px_cuda_launch *l, const Args &args, const px_policy 
     const dim3 grid((unsigned)gx, (unsigned)gy, (unsigned)gz);
     switch (sh.block) {
     case reduce_blocks[0]:
-        reduce_md_kernel<Args, T, Body, Join, reduce_blocks[0], R><<<grid, reduce_blocks[0], 0, s>>>(args, r, blk, right, partials, l->counter, result);
-        break;
+        return launch_kernel(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[0], R>, grid, dim3(reduce_blocks[0]), s, args, r, blk, right, partials, l->counter, result);
     case reduce_blocks[1]:
-        reduce_md_kernel<Args, T, Body, Join, reduce_blocks[1], R><<<grid, reduce_blocks[1], 0, s>>>(args, r, blk, right, partials, l->counter, result);
-        break;
+        return launch_kernel(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[1], R>, grid, dim3(reduce_blocks[1]), s, args, r, blk, right, partials, l->counter, result);
     default:
-        reduce_md_kernel<Args, T, Body, Join, reduce_blocks[2], R><<<grid, reduce_blocks[2], 0, s>>>(args, r, blk, right, partials, l->counter, result);
-        break;
+        return launch_kernel(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[2], R>, grid, dim3(reduce_blocks[2]), s, args, r, blk, right, partials, l->counter, result);
     }
-    return launched();
 }
 
 /* ---- Scans --------------------------------------------------------------------------- */
@@ -719,12 +753,11 @@ int run_scan(const px_cuda_launch *l, const In &in, const Out &out, N items)
     }
     void *tmp = l->scratch(l, bytes > 0 ? bytes : 1);
     if (tmp == nullptr) return (int)cudaErrorMemoryAllocation;
+    /* CUB returns its launches' own status (cudaPeekAtLastError after each); clear a
+       failure so that the caller's next CUDA call does not find it. */
     e = cub::DeviceScan::ExclusiveScan(tmp, bytes, in, out, join_op<T, Join>(), init, items, s);
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        return (int)e;
-    }
-    return launched();
+    if (e != cudaSuccess) (void)cudaGetLastError();
+    return (int)e;
 }
 
 } /* namespace detail */
@@ -748,15 +781,15 @@ int launch_for1(const px_cuda_launch *l, const Args &args, const px_policy &p)
         if (e != cudaSuccess) return (int)e;
         const int64_t grid = for1_grid(n, sh, l->sm_count);
         if (grid * sh.block <= narrow) {
-            for1_kernel<Args, Body, uint32_t><<<(unsigned)grid, sh.block, 0, s>>>(args, p.begin[0], (uint32_t)n);
-            return launched();
+            return launch_kernel(&for1_kernel<Args, Body, uint32_t>, dim3((unsigned)grid), dim3(sh.block), s,
+                                 args, p.begin[0], (uint32_t)n);
         }
     }
     e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, int64_t>), l->device, cache64, &sh);
     if (e != cudaSuccess) return (int)e;
     const int64_t grid = for1_grid(n, sh, l->sm_count);
-    for1_kernel<Args, Body, int64_t><<<(unsigned)grid, sh.block, 0, s>>>(args, p.begin[0], n);
-    return launched();
+    return launch_kernel(&for1_kernel<Args, Body, int64_t>, dim3((unsigned)grid), dim3(sh.block), s, args,
+                         p.begin[0], n);
 }
 
 template <class Args, class Body>
