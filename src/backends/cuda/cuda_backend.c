@@ -43,5 +43,7 @@ const px__backend px__backend_cuda = {
     .copy = px__cuda_copy,
     .fill = px__cuda_fill,
     .is_capturing = px__cuda_is_capturing,
+    .partition = px__cuda_partition,
+    .sm_count = px__cuda_sm_count,
     .print_configuration = px__cuda_print_configuration,
 };

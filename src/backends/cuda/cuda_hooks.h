@@ -34,6 +34,11 @@ px_status px__cuda_fill(struct px_instance *inst, const px__copy_op *op);
 /* cuda_capture.c */
 px_status px__cuda_is_capturing(struct px_instance *inst, bool *capturing);
 
+/* cuda_partition.c */
+px_status px__cuda_partition(struct px_instance *parent, const px__partition_request *req,
+                             struct px_instance **children);
+px_status px__cuda_sm_count(struct px_instance *inst, int *count);
+
 /* cuda_config.c */
 px_status px__cuda_print_configuration(FILE *out);
 

@@ -5,6 +5,7 @@
 #include "backends/cuda/cuda_backend.h"
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_device.h"
+#include "backends/cuda/cuda_green.h"
 #include "backends/cuda/cuda_hooks.h"
 #include "backends/cuda/cuda_memory.h"
 #include "backends/cuda/cuda_pinned.h"
@@ -32,6 +33,8 @@ static px_status queue_setup(px__cuda_queue *q)
     px__cuda_track_add(q);
     return PX_OK;
 }
+
+px_status px__cuda_queue_setup(px__cuda_queue *q) { return queue_setup(q); }
 
 /* After the stream is idle: nothing of q's can still be in use. */
 static void queue_teardown(px__cuda_queue *q)
@@ -145,7 +148,8 @@ px_status px__cuda_instance_destroy(struct px_instance *inst)
     st = sync_stream(inst, "px_instance_destroy");
     queue_teardown(q);
     if (q->owned) {
-        px_status st2 = PX__CU(cudaStreamDestroy(q->stream));
+        /* An SM partition's stream and green context go through the driver. */
+        px_status st2 = q->green ? px__cuda_green_release(q) : PX__CU(cudaStreamDestroy(q->stream));
         if (st == PX_OK) st = st2;
     }
     px__cuda_leave(saved);

@@ -29,8 +29,9 @@ typedef struct px__cuda_queue {
     cudaStream_t stream;
     cudaEvent_t mark;          /* recorded by frees to wait for this stream's work */
     int device;
-    int sm_count;              /* the device's, for launch shapes */
+    int sm_count;              /* the device's, or its SM partition's: launch shapes */
     bool owned;
+    void *green;               /* px__cuda_green of an SM partition (cuda_green.h), or NULL */
 
     void *scratch;             /* device, stream-ordered on `stream` */
     size_t scratch_bytes;
@@ -54,6 +55,11 @@ static inline px__cuda_queue *px__cuda_queue_of(const struct px_instance *inst)
 {
     return (px__cuda_queue *)inst->impl;
 }
+
+/* Sets up a queue whose stream, device and SM count are set (an SM partition's): its
+   event and device buffer, and its place in the list of live queues. Called with q's
+   device current; on failure nothing is left behind. px__cuda_instance_destroy ends it. */
+px_status px__cuda_queue_setup(px__cuda_queue *q);
 
 /* Whether work on s is being recorded into a graph rather than run. */
 bool px__cuda_capturing(cudaStream_t s);
