@@ -72,6 +72,10 @@ void px__cuda_track_remove(px__cuda_queue *q);
    live queue that is not being captured: what a free needs before memory can be reused. */
 px_status px__cuda_order_after_all(cudaStream_t target);
 
+/* As px__cuda_order_after_all, for the live queues of devices a and b only (a copy
+   between two GPUs, cuda_peer.c). */
+px_status px__cuda_order_after_devices(cudaStream_t target, int a, int b);
+
 /* Blocks until every live queue is idle; streams being captured are skipped (their work
    is recorded, not run). */
 px_status px__cuda_sync_all(void);

@@ -52,6 +52,20 @@ px_status px__cuda_order_after_all(cudaStream_t target)
     return st;
 }
 
+px_status px__cuda_order_after_devices(cudaStream_t target, int a, int b)
+{
+    px_status st = PX_OK;
+    px__cuda_lock();
+    for (px__cuda_queue *q = g_head; q != NULL && st == PX_OK; q = q->next) {
+        if (q->device != a && q->device != b) continue;
+        if (q->stream == target || px__cuda_capturing(q->stream)) continue;
+        st = PX__CU(cudaEventRecord(q->mark, q->stream));
+        if (st == PX_OK) st = PX__CU(cudaStreamWaitEvent(target, q->mark, 0));
+    }
+    px__cuda_unlock();
+    return st;
+}
+
 px_status px__cuda_sync_all(void)
 {
     px_status first = PX_OK;
