@@ -1,0 +1,380 @@
+/* Copies between two GPUs: path CUDA_PEER, ordered after the pending work of both GPUs,
+ * and strided copies and fills that reach a peer's memory. Built and registered only with
+ * CUDA; skips (77) with fewer than two GPUs.
+ *
+ * The chains replay the race NVIDIA Warp had (`a.to("cuda:1")` issued while the kernel
+ * producing `a` still ran on GPU 0: the copy, queued on GPU 1's stream, read stale data):
+ * host -> GPU 0 -> GPU 1 -> host, with the producer on GPU 0 held back by a spinning
+ * kernel when the copy to GPU 1 is issued, and half the time a late write to the
+ * destination pending on GPU 1 as well. The copy is issued on either GPU's instances, or
+ * in the blocking form; every element of every chain is checked. The negative control
+ * does the same with cudaMemcpyPeerAsync on GPU 1's stream and no ordering, and reports
+ * how often that read stale data (information, not an assertion). */
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "common.h"
+#include "k_multi_gpu.h"
+
+#define CU_OK(expr)                                                                        \
+    do {                                                                                   \
+        cudaError_t cu_e_ = (expr);                                                        \
+        TK_ASSERT(cu_e_ == cudaSuccess, "%s: %s", #expr, cudaGetErrorString(cu_e_));       \
+    } while (0)
+
+enum { MAX_N = 1 << 20, CHAINS = 10000, CONTROL_TRIALS = 20 };
+
+static const uint32_t POISON = 0xdeadbeefu;
+
+static double seconds(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Elements [off, off + n) of a 1-D view. */
+static px_view *part(px_view *v, int64_t off, int64_t n)
+{
+    px_slice s = px_slice_range(off, off + n);
+    px_view *out = NULL;
+    TK_OK(px_view_subview(&out, v, &s, 1));
+    return out;
+}
+
+static px_instance *instance_on(int device, const char *label)
+{
+    px_instance_desc d;
+    memset(&d, 0, sizeof d);
+    d.exec = PX_EXEC_CUDA;
+    d.device = device;
+    d.label = label;
+    px_instance *in = NULL;
+    TK_OK(px_instance_create(&in, &d));
+    return in;
+}
+
+static void spin(px_instance *in, int64_t ns)
+{
+    mg_spin_args a = {ns};
+    TK_OK(px_parallel_for(in, "mg_spin", px_range(0, 1), PX_KERNEL(mg_spin), &a));
+}
+
+static void produce(px_instance *in, px_view *x, px_view *y, uint32_t mul, uint32_t add)
+{
+    mg_produce_args a;
+    memset(&a, 0, sizeof a);
+    a.mul = mul;
+    a.add = add;
+    TK_OK(px_view_span_u32(x, &a.x));
+    TK_OK(px_view_span_u32(y, &a.y));
+    TK_OK(px_parallel_for(in, "mg_produce", px_range(0, tk_info(x).size), PX_KERNEL(mg_produce), &a));
+}
+
+/* 1 to 2^20 elements: a quarter uniform, the rest log-uniform (small copies matter too). */
+static int64_t chain_size(tk_rng *r)
+{
+    if (tk_next(r) % 4 == 0) return tk_int(r, 1, MAX_N);
+    const int bits = (int)tk_int(r, 0, 20);
+    const int64_t hi = (int64_t)1 << bits;
+    return tk_int(r, bits > 0 ? hi / 2 : 1, hi);
+}
+
+START_TEST(peer_chains)
+{
+    px_instance *gpu[2][2];
+    TK_OK(px_instance_default(PX_EXEC_CUDA, 0, &gpu[0][0]));
+    TK_OK(px_instance_default(PX_EXEC_CUDA, 1, &gpu[1][0]));
+    gpu[0][1] = instance_on(0, "gpu0-second");
+    gpu[1][1] = instance_on(1, "gpu1-second");
+
+    px_view *hin = tk_view1("hin", px_host_pinned(), PX_U32, MAX_N);
+    px_view *hout = tk_view1("hout", px_host_pinned(), PX_U32, MAX_N);
+    px_view *x0 = tk_view1("x0", px_device(0), PX_U32, MAX_N);
+    px_view *y0 = tk_view1("y0", px_device(0), PX_U32, MAX_N);
+    px_view *y1 = tk_view1("y1", px_device(1), PX_U32, MAX_N);
+    const uint32_t *in = (const uint32_t *)tk_data(hin);
+    const uint32_t *out = (const uint32_t *)tk_data(hout);
+    tk_rng r = tk_rng_seed(2026);
+    tk_random_bytes(&r, tk_data(hin), (size_t)MAX_N * sizeof(uint32_t));
+
+    int issued[5] = {0};
+    int64_t bad_chains = 0, bad_elems = 0, elems = 0;
+    char first[256] = "";
+    uint64_t before[PX_COPY_PATH_COUNT], after[PX_COPY_PATH_COUNT];
+    TK_OK(px_copy_path_counts(before));
+    const double t0 = seconds();
+
+    for (int c = 0; c < CHAINS; ++c) {
+        const int64_t n = chain_size(&r);
+        const int64_t oh = tk_int(&r, 0, MAX_N - n), ox = tk_int(&r, 0, MAX_N - n);
+        const int64_t oy = tk_int(&r, 0, MAX_N - n), o1 = tk_int(&r, 0, MAX_N - n);
+        px_view *hs = part(hin, oh, n), *xs = part(x0, ox, n), *ys = part(y0, oy, n);
+        px_view *ds = part(y1, o1, n), *os = part(hout, 0, n);
+        const uint32_t mul = (uint32_t)tk_next(&r) | 1u, add = (uint32_t)c * 2654435761u + 1u;
+
+        /* host -> GPU 0, then the producer, held back on the GPU. */
+        px_instance *p = gpu[0][tk_next(&r) & 1];
+        if (tk_next(&r) % 4 == 0) TK_OK(px_deep_copy(xs, hs, NULL));
+        else TK_OK(px_deep_copy_async(p, xs, hs, NULL));
+        spin(p, tk_int(&r, 10000, 150000));
+        produce(p, xs, ys, mul, add);
+
+        /* Half the time a late write of the destination is pending on GPU 1 as well. */
+        if (tk_next(&r) & 1) {
+            px_instance *q = gpu[1][tk_next(&r) & 1];
+            spin(q, tk_int(&r, 10000, 100000));
+            TK_OK(px_fill_async(q, ds, &POISON, NULL));
+        }
+
+        /* GPU 0 -> GPU 1: on one of the four instances, or blocking. */
+        const int mode = (int)(tk_next(&r) % 5);
+        px_instance *via = mode < 4 ? gpu[mode >> 1][mode & 1] : NULL;
+        px_copy_path path = PX_COPY_NONE;
+        if (via) TK_OK(px_deep_copy_async(via, ds, ys, &path));
+        else TK_OK(px_deep_copy(ds, ys, &path));
+        TK_ASSERT(path == PX_COPY_CUDA_PEER, "chain %d: path %s", c, px_copy_path_string(path));
+        ++issued[mode];
+
+        /* GPU 1 -> host, on a GPU 1 instance that has seen the copy. */
+        if (via && (mode >> 1) == 1) {
+            TK_OK(px_deep_copy_async(via, os, ds, NULL));
+            TK_OK(px_instance_fence(via));
+        } else {
+            if (via) TK_OK(px_instance_fence(via));
+            px_instance *d = gpu[1][tk_next(&r) & 1];
+            TK_OK(px_deep_copy_async(d, os, ds, NULL));
+            TK_OK(px_instance_fence(d));
+        }
+
+        int64_t bad = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            const uint32_t want = in[oh + i] * mul + add;
+            if (out[i] != want) {
+                if (bad == 0 && bad_chains == 0)
+                    snprintf(first, sizeof first,
+                             "chain %d (n %lld, mode %d): element %lld is 0x%08x, expected 0x%08x%s", c,
+                             (long long)n, mode, (long long)i, out[i], want,
+                             out[i] == POISON ? " (the poison written on GPU 1 before the copy)" : "");
+                ++bad;
+            }
+        }
+        elems += n;
+        bad_elems += bad;
+        bad_chains += bad != 0;
+        px_view *parts[] = {hs, xs, ys, ds, os};
+        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k) px_view_release(&parts[k]);
+    }
+    TK_OK(px_fence_all());
+    const double t = seconds() - t0;
+    TK_OK(px_copy_path_counts(after));
+
+    printf("peer chains: %d chains, %lld elements, %.1f s; copy to GPU 1 issued on GPU 0's "
+           "instances %d, on GPU 1's %d, blocking %d; %lld chains with %lld stale or wrong elements\n",
+           CHAINS, (long long)elems, t, issued[0] + issued[1], issued[2] + issued[3], issued[4],
+           (long long)bad_chains, (long long)bad_elems);
+    fflush(stdout);
+    TK_ASSERT(bad_chains == 0, "%lld of %d chains wrong; first: %s", (long long)bad_chains, CHAINS, first);
+    ck_assert_uint_eq(after[PX_COPY_CUDA_PEER] - before[PX_COPY_CUDA_PEER], CHAINS);
+
+    TK_OK(px_instance_destroy(&gpu[0][1]));
+    TK_OK(px_instance_destroy(&gpu[1][1]));
+    px_view *views[] = {hin, hout, x0, y0, y1};
+    for (size_t k = 0; k < sizeof views / sizeof views[0]; ++k) px_view_release(&views[k]);
+}
+END_TEST
+
+/* What a program gets without the ordering: the producer on GPU 0, then at once
+   cudaMemcpyPeerAsync on a stream of GPU 1 (the destination's), no event between. */
+START_TEST(raw_control)
+{
+    const int64_t n = MAX_N;
+    px_instance *g0 = NULL;
+    TK_OK(px_instance_default(PX_EXEC_CUDA, 0, &g0));
+    px_view *hin = tk_view1("hin", px_host_pinned(), PX_U32, n);
+    px_view *hout = tk_view1("hout", px_host_pinned(), PX_U32, n);
+    px_view *x0 = tk_view1("x0", px_device(0), PX_U32, n);
+    px_view *y0 = tk_view1("y0", px_device(0), PX_U32, n);
+    px_view *y1 = tk_view1("y1", px_device(1), PX_U32, n);
+    tk_rng r = tk_rng_seed(77);
+    tk_random_bytes(&r, tk_data(hin), (size_t)n * sizeof(uint32_t));
+    TK_OK(px_deep_copy(x0, hin, NULL));
+    const uint32_t *in = (const uint32_t *)tk_data(hin), *out = (const uint32_t *)tk_data(hout);
+
+    int saved = 0;
+    cudaStream_t s1;
+    CU_OK(cudaGetDevice(&saved));
+    CU_OK(cudaSetDevice(1));
+    CU_OK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    CU_OK(cudaSetDevice(saved));
+
+    int stale = 0;
+    for (int t = 0; t < CONTROL_TRIALS; ++t) {
+        const uint32_t mul = (uint32_t)tk_next(&r) | 1u, add = (uint32_t)t + 1u;
+        TK_OK(px_fill(y0, &POISON, NULL));
+        TK_OK(px_fill(y1, &POISON, NULL));
+        spin(g0, 2000000); /* 2 ms */
+        produce(g0, x0, y0, mul, add);
+        CU_OK(cudaMemcpyPeerAsync(tk_info(y1).data, 1, tk_info(y0).data, 0, (size_t)n * sizeof(uint32_t), s1));
+        CU_OK(cudaStreamSynchronize(s1));
+        TK_OK(px_instance_fence(g0));
+        TK_OK(px_deep_copy(hout, y1, NULL));
+        bool wrong = false;
+        for (int64_t i = 0; i < n && !wrong; ++i) wrong = out[i] != in[i] * mul + add;
+        stale += wrong;
+    }
+    CU_OK(cudaStreamDestroy(s1));
+    printf("negative control (raw CUDA, not an assertion): cudaMemcpyPeerAsync on GPU 1's stream "
+           "without ordering after the producer on GPU 0 copied stale data in %d of %d trials\n",
+           stale, CONTROL_TRIALS);
+    fflush(stdout);
+    px_view *views[] = {hin, hout, x0, y0, y1};
+    for (size_t k = 0; k < sizeof views / sizeof views[0]; ++k) px_view_release(&views[k]);
+}
+END_TEST
+
+static px_view *view2(const char *label, px_space space, px_dtype dt, px_layout layout, int64_t e0, int64_t e1)
+{
+    const int64_t e[2] = {e0, e1};
+    px_view_desc d = tk_desc(label, space, dt, 2, e);
+    d.layout = layout;
+    px_view *v = NULL;
+    TK_OK(px_view_create(&v, &d));
+    return v;
+}
+
+/* Element (i, j) of a HOST rank-2 view of 8-byte elements. */
+static int64_t at2(const px_view *v, int64_t i, int64_t j)
+{
+    const px_view_info vi = tk_info(v);
+    int64_t x;
+    memcpy(&x, (const char *)vi.data + (size_t)(i * vi.stride[0] + j * vi.stride[1]) * 8, 8);
+    return x;
+}
+
+/* Strided copies and fills whose kernel reaches the other GPU's memory: they work where
+   the GPUs have peer access and are refused (with the way out) where they do not. */
+START_TEST(peer_strided)
+{
+    int can10 = 0, can01 = 0;
+    CU_OK(cudaDeviceCanAccessPeer(&can10, 1, 0));
+    CU_OK(cudaDeviceCanAccessPeer(&can01, 0, 1));
+    px_instance *g0 = NULL, *g1 = NULL;
+    TK_OK(px_instance_default(PX_EXEC_CUDA, 0, &g0));
+    TK_OK(px_instance_default(PX_EXEC_CUDA, 1, &g1));
+
+    /* A block of a GPU 0 view into a contiguous GPU 1 view, by a kernel on GPU 1. */
+    px_view *h = view2("h", px_host(), PX_I64, PX_LAYOUT_RIGHT, 37, 53);
+    tk_rng r = tk_rng_seed(5);
+    tk_random_bytes(&r, tk_data(h), (size_t)37 * 53 * 8);
+    px_view *d0 = view2("d0", px_device(0), PX_I64, PX_LAYOUT_RIGHT, 37, 53);
+    TK_OK(px_deep_copy(d0, h, NULL));
+    px_slice sl[2] = {px_slice_range(3, 30), px_slice_range(5, 50)};
+    px_view *d0sub = NULL;
+    TK_OK(px_view_subview(&d0sub, d0, sl, 2));
+    px_view *d1 = view2("d1", px_device(1), PX_I64, PX_LAYOUT_RIGHT, 27, 45);
+    px_copy_path p = PX_COPY_NONE;
+    TK_OK(px_deep_copy_query(d1, d0sub, &p));
+    ck_assert_int_eq(p, PX_COPY_CUDA_STRIDED);
+    if (can10) {
+        TK_OK(px_deep_copy_async(g1, d1, d0sub, &p));
+        TK_OK(px_instance_fence(g1));
+        px_view *back = tk_to_host(d1);
+        for (int64_t i = 0; i < 27; ++i)
+            for (int64_t j = 0; j < 45; ++j)
+                TK_ASSERT(at2(back, i, j) == at2(h, i + 3, j + 5), "block (%lld, %lld)", (long long)i, (long long)j);
+        px_view_release(&back);
+    } else {
+        TK_FAIL(px_deep_copy_async(g1, d1, d0sub, &p), PX_ERR_UNSUPPORTED, "px_deep_copy");
+        TK_ERROR_HAS("contiguous view");
+    }
+
+    /* RIGHT on GPU 0 -> LEFT on GPU 1 (blocking: GPU 1's instance), big enough for tiles. */
+    px_view *hr = view2("hr", px_host(), PX_I64, PX_LAYOUT_RIGHT, 300, 70);
+    tk_random_bytes(&r, tk_data(hr), (size_t)300 * 70 * 8);
+    px_view *dr = view2("dr", px_device(0), PX_I64, PX_LAYOUT_RIGHT, 300, 70);
+    TK_OK(px_deep_copy(dr, hr, NULL));
+    px_view *dl = view2("dl", px_device(1), PX_I64, PX_LAYOUT_LEFT, 300, 70);
+    if (can10) {
+        TK_OK(px_deep_copy(dl, dr, &p));
+        ck_assert_int_eq(p, PX_COPY_CUDA_STRIDED);
+        px_view *back = tk_to_host(dl);
+        for (int64_t i = 0; i < 300; ++i)
+            for (int64_t j = 0; j < 70; ++j)
+                TK_ASSERT(at2(back, i, j) == at2(hr, i, j), "(%lld, %lld)", (long long)i, (long long)j);
+        px_view_release(&back);
+    } else {
+        TK_FAIL(px_deep_copy(dl, dr, &p), PX_ERR_UNSUPPORTED, "px_deep_copy");
+    }
+
+    /* A strided fill of GPU 1 memory from GPU 0's instance; the rest stays as it was. */
+    px_view *f1 = view2("f1", px_device(1), PX_I64, PX_LAYOUT_RIGHT, 40, 40);
+    px_slice fs[2] = {px_slice_range(2, 38), px_slice_range(4, 20)};
+    px_view *f1sub = NULL;
+    TK_OK(px_view_subview(&f1sub, f1, fs, 2));
+    const int64_t val = 0x0123456789abcdefLL;
+    if (can01) {
+        TK_OK(px_fill_async(g0, f1sub, &val, &p));
+        ck_assert_int_eq(p, PX_COPY_CUDA_FILL);
+        TK_OK(px_instance_fence(g0));
+        px_view *back = tk_to_host(f1);
+        for (int64_t i = 0; i < 40; ++i)
+            for (int64_t j = 0; j < 40; ++j) {
+                const bool in = i >= 2 && i < 38 && j >= 4 && j < 20;
+                TK_ASSERT(at2(back, i, j) == (in ? val : 0), "fill (%lld, %lld)", (long long)i, (long long)j);
+            }
+        px_view_release(&back);
+    } else {
+        TK_FAIL(px_fill_async(g0, f1sub, &val, &p), PX_ERR_UNSUPPORTED, "px_fill");
+    }
+
+    /* GPU 1 -> GPU 0, flat, on GPU 0's instance: CUDA_PEER in either case. */
+    px_view *d0b = view2("d0b", px_device(0), PX_I64, PX_LAYOUT_RIGHT, 37, 53);
+    px_view *d1b = view2("d1b", px_device(1), PX_I64, PX_LAYOUT_RIGHT, 37, 53);
+    TK_OK(px_deep_copy(d1b, h, NULL));
+    TK_OK(px_deep_copy_async(g0, d0b, d1b, &p));
+    ck_assert_int_eq(p, PX_COPY_CUDA_PEER);
+    TK_OK(px_instance_fence(g0));
+    px_view *back = tk_to_host(d0b);
+    ck_assert_int_eq(memcmp(tk_data(back), tk_data(h), (size_t)37 * 53 * 8), 0);
+
+    px_view *views[] = {h, d0, d0sub, d1, hr, dr, dl, f1, f1sub, d0b, d1b, back};
+    for (size_t k = 0; k < sizeof views / sizeof views[0]; ++k) px_view_release(&views[k]);
+}
+END_TEST
+
+static Suite *multi_gpu_suite(void)
+{
+    Suite *s = suite_create("multi_gpu");
+    TCase *tc = tk_tcase("peer");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, peer_strided);
+    tcase_add_test(tc, peer_chains);
+    tcase_add_test(tc, raw_control);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    const tk_suite_fn suites[] = {multi_gpu_suite};
+    if (!tk_is_cuda()) {
+        fprintf(stderr, "skip: test_multi_gpu runs on the CUDA backend only (PX_TEST_BACKEND=cuda)\n");
+        return 77;
+    }
+    if (!tk_under_valgrind()) {
+        /* CK_FORK=no: initialising CUDA here is safe. */
+        int gpus = 0;
+        if (px_init(NULL) == PX_OK) {
+            if (px_exec_space_device_count(PX_EXEC_CUDA, &gpus) != PX_OK) gpus = 0;
+            if (px_finalize() != PX_OK) gpus = 0;
+        }
+        if (gpus < 2) {
+            fprintf(stderr, "skip: test_multi_gpu needs two GPUs, this machine has %d\n", gpus);
+            return 77;
+        }
+    }
+    return tk_main(suites, 1);
+}
