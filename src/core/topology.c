@@ -51,6 +51,17 @@ px__topology_summary px__topology_get_summary(void)
     return s;
 }
 
+/* The handle itself, for placing threads (the CUDA staging workers, near their GPU); NULL
+   before px_init or with skip_topology. Valid until px_finalize unloads it, which happens
+   after the backends have stopped their threads. */
+struct hwloc_topology *px__topology_handle(void)
+{
+    pthread_mutex_lock(&topo_lock);
+    hwloc_topology_t t = topology;
+    pthread_mutex_unlock(&topo_lock);
+    return t;
+}
+
 void px__topology_print(FILE *out)
 {
     px__topology_summary s = px__topology_get_summary();

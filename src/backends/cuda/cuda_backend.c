@@ -18,6 +18,7 @@ static px_status cuda_device_count(int *count)
    the internal streams. */
 static void cuda_finalize(void)
 {
+    px__cuda_staging_shutdown();   /* its workers, pinned buffers and streams go first */
     px__cuda_pinned_trim();
     px__cuda_devices_release();
 }
@@ -29,9 +30,9 @@ const px__backend px__backend_cuda = {
     .finalize = cuda_finalize,
     .instance_create = px__cuda_instance_create,
     .instance_wrap = px__cuda_instance_wrap,
-    .instance_destroy = px__cuda_instance_destroy,
-    .fence = px__cuda_fence,
-    .fence_all = px__cuda_fence_all,
+    .instance_destroy = px__cuda_staging_instance_destroy,   /* waits for staged jobs */
+    .fence = px__cuda_staging_fence,           /* + reports failed staged copies */
+    .fence_all = px__cuda_staging_fence_all,
     .event_create = px__cuda_event_create,
     .event_destroy = px__cuda_event_destroy,
     .event_record = px__cuda_event_record,
@@ -45,5 +46,10 @@ const px__backend px__backend_cuda = {
     .is_capturing = px__cuda_is_capturing,
     .partition = px__cuda_partition,
     .sm_count = px__cuda_sm_count,
+    .pointer_space = px__cuda_pointer_space,
+    .host_register = px__cuda_host_register,
+    .host_unregister = px__cuda_host_unregister,
+    .staging_get = px__cuda_staging_get,
+    .staging_set = px__cuda_staging_set,
     .print_configuration = px__cuda_print_configuration,
 };

@@ -90,9 +90,9 @@ px_status px__cuda_copy(struct px_instance *inst, px__copy_op *op)
     case PX_COPY_CUDA_DMA:
     case PX_COPY_CUDA_D2D: st = copy_flat(q->stream, op); break;
     case PX_COPY_CUDA_STAGED:
-        /* Not staged yet: the driver's pageable copy, reported as such. */
-        op->path = PX_COPY_CUDA_PAGEABLE;
-        st = copy_pageable(q->stream, op);
+        /* Through portex's pinned buffers, off the caller's thread (cuda_staging.c); falls
+           back to CUDA_PAGEABLE, and says so, where staging cannot run. */
+        st = px__cuda_staged_copy(inst, op);
         break;
     case PX_COPY_CUDA_PAGEABLE: st = copy_pageable(q->stream, op); break;
     case PX_COPY_CUDA_PEER: st = px__cuda_copy_peer(q, op); break;
