@@ -97,7 +97,8 @@ static px_copy_path copy_checked(px_instance *inst, px_view *dst, px_view *src)
 static bool path_is_cuda(px_copy_path p)
 {
     return p == PX_COPY_CUDA_DMA || p == PX_COPY_CUDA_D2D || p == PX_COPY_CUDA_PAGEABLE ||
-           p == PX_COPY_CUDA_FILL;
+           p == PX_COPY_CUDA_STAGED || p == PX_COPY_CUDA_FILL || p == PX_COPY_CUDA_STRIDED ||
+           p == PX_COPY_CUDA_STRIDED_STAGED;
 }
 
 /* ---- path names --------------------------------------------------------------------------- */
@@ -564,7 +565,7 @@ START_TEST(cuda_paths)
     ck_assert_int_eq(copy_checked(NULL, dev, pin), PX_COPY_CUDA_DMA);
     ck_assert_int_eq(copy_checked(tk_inst(), dev2, dev), PX_COPY_CUDA_D2D);
     px_copy_path p = copy_checked(NULL, host, dev2);
-    TK_ASSERT(p == PX_COPY_CUDA_PAGEABLE, "%s", px_copy_path_string(p));
+    TK_ASSERT(p == PX_COPY_CUDA_STAGED, "%s", px_copy_path_string(p));
     expect_same(host, pin);
     /* Pinned memory is host memory: filled on the host. */
     double v = 0.5;
