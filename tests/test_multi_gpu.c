@@ -326,6 +326,14 @@ START_TEST(peer_strided)
                 TK_ASSERT(at2(back, i, j) == (in ? val : 0), "fill (%lld, %lld)", (long long)i, (long long)j);
             }
         px_view_release(&back);
+        /* A flat fill of GPU 1 memory from GPU 0's instance, with equal bytes. */
+        const int64_t zero = 0;
+        TK_OK(px_fill_async(g0, f1, &zero, &p));
+        TK_OK(px_instance_fence(g0));
+        back = tk_to_host(f1);
+        for (int64_t i = 0; i < 40 * 40; ++i)
+            TK_ASSERT(((const int64_t *)tk_data(back))[i] == 0, "flat fill [%lld]", (long long)i);
+        px_view_release(&back);
     } else {
         TK_FAIL(px_fill_async(g0, f1sub, &val, &p), PX_ERR_UNSUPPORTED, "px_fill");
     }

@@ -12,7 +12,6 @@
 
 _Static_assert(PX__CUDA_STRIDED_MAX_RANK == PX_MAX_RANK, "cuda_strided.h must cover every rank");
 
-
 /* With the instance's device current: one flat block on the instance's stream. */
 static px_status copy_flat(cudaStream_t s, const px__copy_op *op)
 {
@@ -119,8 +118,10 @@ px_status px__cuda_fill(struct px_instance *inst, const px__copy_op *op)
     px__cuda_queue *q = px__cuda_queue_of(inst);
     int saved;
     PX__TRY(px__cuda_enter(q->device, &saved));
-    /* Another GPU's memory needs peer access (a kernel or memset writes it from here). */
-    const bool capturing = !side_is_local(q, &op->dst) && px__cuda_capturing(q->stream);
+    /* Another GPU's memory needs peer access, and is written by a kernel (never
+       cudaMemsetAsync, which is meant for the stream's own device). */
+    const bool local = side_is_local(q, &op->dst);
+    const bool capturing = !local && px__cuda_capturing(q->stream);
     void *dst = NULL;
     px_status st = px__cuda_reach(q, &op->dst, capturing, "destination", "px_fill", &dst);
     const unsigned char *v = op->value;
@@ -129,7 +130,7 @@ px_status px__cuda_fill(struct px_instance *inst, const px__copy_op *op)
         /* Strided: the fill kernels of cuda_strided.cu, any rank and element size. */
         const px__cuda_strided k = strided_desc(op, dst, NULL);
         st = PX__CU_AT(px__cuda_strided_fill_launch(q->stream, q->device, &k), &ctx);
-    } else if (st == PX_OK && all_bytes_equal(v, op->elem_size)) {
+    } else if (st == PX_OK && local && all_bytes_equal(v, op->elem_size)) {
         st = PX__CU(cudaMemsetAsync(dst, v[0], op->bytes, q->stream));
     } else if (st == PX_OK) {
         st = PX__CU_AT(px__cuda_fill_launch(q->stream, q->device, dst, (size_t)op->count, op->elem_size,
