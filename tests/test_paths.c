@@ -1159,13 +1159,12 @@ static void CUDART_CB blocker_fn(void *arg)
     }
 }
 
-/* Whether staged copies return without waiting (the gate) here: not with a single hardware
-   queue or PX_STAGING_GATE=0 (docs/cuda.md). */
+/* Whether staged copies return without waiting (the gate) here: only with
+   PX_STAGING_GATE=1, and not with a single hardware queue (docs/cuda.md). */
 static bool staging_gated(void)
 {
     const char *g = getenv("PX_STAGING_GATE");
-    if (g && strcmp(g, "0") == 0) return false;
-    if (g && strcmp(g, "1") == 0) return true;
+    if (!g || strcmp(g, "1") != 0) return false;
     const char *c = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
     return !(c && strcmp(c, "1") == 0);
 }

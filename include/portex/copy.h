@@ -30,7 +30,7 @@ PX_EXTERN_C_BEGIN
     X(CUDA_PAGEABLE, "the driver's copy to or from pageable host memory (blocks the caller)") \
     X(CUDA_FILL, "fill on the device, on the instance's stream")                           \
     X(CUDA_STAGED, "pageable host memory staged through portex's pinned buffers in chunks: " \
-                   "host threads copy, DMA pipelined behind them, the caller not blocked") \
+                   "host threads copy, DMA pipelined behind them")                         \
     X(CUDA_PEER, "copy between two GPUs (peer access where the hardware allows), ordered "  \
                  "after the pending work of both")                                         \
     X(CUDA_STRIDED, "a copy kernel for non-contiguous views or differing layouts, in device " \

@@ -48,12 +48,16 @@ void px__stg_config_load(void)
         c.chunk_bytes = (size_t)x << 20;
     if (env_number("PX_STAGING_BUFFERS", 2, 65536, &x)) c.buffers = (int)x;
     if (env_number("PX_STAGING_THREADS", 1, PX__STG_MAX_THREADS, &x)) c.threads = (int)x;
-    /* The gate holds the instance's hardware work queue; the DMAs are queued after it on
-       other streams. Streams beyond CUDA_DEVICE_MAX_CONNECTIONS share queues (copies
-       included), and with a single queue the DMAs would sit behind the gate they must
-       open: copy synchronously there. PX_STAGING_GATE=1 or 0 decides instead. */
-    px__stg.gate_disabled = env_number("CUDA_DEVICE_MAX_CONNECTIONS", 1, 1, &x);
-    if (env_number("PX_STAGING_GATE", 0, 1, &x)) px__stg.gate_disabled = x == 0;
+    /* The gate is opt-in (PX_STAGING_GATE=1). While it holds an instance's stream, the
+       workers still issue DMAs; a thread of the program that meanwhile calls a CUDA
+       function which takes the driver's context lock and waits for the device
+       (cudaHostAlloc, cudaFree, cudaFreeHost) holds that lock while the workers wait for
+       it: a deadlock, seen on an H200 with driver 580. The default, the synchronous
+       staged copy, leaves no stream waiting on host threads, so nothing can deadlock.
+       With a single hardware queue the gate would also block its own DMAs. */
+    px__stg.gate_disabled = true;
+    if (env_number("PX_STAGING_GATE", 0, 1, &x) && x == 1)
+        px__stg.gate_disabled = env_number("CUDA_DEVICE_MAX_CONNECTIONS", 1, 1, &x);
     px__stg.cfg = c;
     px__stg.cfg_read = true;
 }
