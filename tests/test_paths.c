@@ -611,7 +611,7 @@ START_TEST(staging_config)
     /* Defaults, unless the environment overrides them. */
     const size_t chunk = (size_t)env_or("PX_STAGING_CHUNK_MB", 1, 1ll << 40, 8) << 20;
     const int buffers = (int)env_or("PX_STAGING_BUFFERS", 2, 65536, 8);
-    const int threads = (int)env_or("PX_STAGING_THREADS", 1, 64, 4);
+    const int threads = (int)env_or("PX_STAGING_THREADS", 1, 64, 8);
     CFG_IS(chunk, buffers, threads);
 
     /* Round trips; zeros keep the current value; the limits themselves are accepted. */

@@ -71,7 +71,7 @@ PX_API px_status px_fill_async(px_instance *inst, px_view *dst, const void *valu
 typedef struct px_staging_config {
     size_t chunk_bytes;   /* default 8 MiB; at least 64 KiB */
     int buffers;          /* default 8; at least 2 */
-    int threads;          /* default 4; 1 to 64 */
+    int threads;          /* default 8; 1 to 64 */
 } px_staging_config;
 
 PX_API px_status px_staging_get(px_staging_config *out);

@@ -40,7 +40,7 @@
 
 #define PX__STG_DEFAULT_CHUNK ((size_t)8 << 20)
 #define PX__STG_DEFAULT_BUFFERS 8
-#define PX__STG_DEFAULT_THREADS 4
+#define PX__STG_DEFAULT_THREADS 8
 #define PX__STG_MIN_CHUNK ((size_t)64 << 10)
 #define PX__STG_MAX_THREADS 64
 #define PX__STG_MSG 384
