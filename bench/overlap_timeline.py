@@ -27,7 +27,7 @@ def main():
     for r in rows:
         lane = int(r["instance"])
         start, end = float(r["start_ms"]), float(r["end_ms"])
-        # Copies and compute of one instance share its lane: copies above, compute below.
+        # One lane per instance: D2H above, compute on the line, H2D below.
         y = lane + (0.0 if r["stage"] == "compute" else 0.35 if r["stage"] == "H2D" else -0.35)
         ax.barh(y, end - start, left=start, height=0.3, color=COLORS[r["stage"]])
     ax.set_yticks(range(k))
