@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "bench_kernels.h"
+#include "bench_util.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #  define BENCH_NOINLINE __attribute__((noinline))
@@ -29,16 +30,6 @@
 #ifndef BENCH_BUILD
 #  define BENCH_BUILD "unknown build"
 #endif
-
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        px_status check_st_ = (call);                                                      \
-        if (check_st_ != PX_OK) {                                                          \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, px_status_name(check_st_), \
-                    px_last_error());                                                      \
-            exit(2);                                                                       \
-        }                                                                                  \
-    } while (0)
 
 /* ---- The plain loops: what a C programmer writes without portex ------------------------ */
 
@@ -69,25 +60,6 @@ BENCH_NOINLINE static void plain_stencil(int64_t nx, int64_t ny, double alpha,
 }
 
 /* ---- Timing ------------------------------------------------------------------------------ */
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* One case: state, and the two ways of doing the same work. */
 typedef struct bench_case {

@@ -51,28 +51,9 @@
 
 #include "kernels_cuda_k.h"
 #include "raw_kernels.h"
+#include "bench_util.h"
 
 extern char **environ;
-
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        px_status check_st_ = (call);                                                      \
-        if (check_st_ != PX_OK) {                                                          \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, px_status_name(check_st_), \
-                    px_last_error());                                                      \
-            exit(2);                                                                       \
-        }                                                                                  \
-    } while (0)
-
-#define CU(call)                                                                           \
-    do {                                                                                   \
-        cudaError_t cu_e_ = (call);                                                        \
-        if (cu_e_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                    cudaGetErrorString(cu_e_));                                            \
-            exit(2);                                                                       \
-        }                                                                                  \
-    } while (0)
 
 /* What every case uses. */
 static struct {
@@ -86,25 +67,6 @@ static struct {
 } g;
 
 /* ---- Timing ----------------------------------------------------------------------------- */
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 typedef enum timing {
     BY_EVENTS,       /* GPU time between two events on `stream` */

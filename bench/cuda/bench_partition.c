@@ -31,16 +31,7 @@
 #include <cuda_runtime_api.h>
 
 #include "bench_partition_kernels.h"
-
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        px_status check_st_ = (call);                                                      \
-        if (check_st_ != PX_OK) {                                                          \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, px_status_name(check_st_), \
-                    px_last_error());                                                      \
-            exit(2);                                                                       \
-        }                                                                                  \
-    } while (0)
+#include "bench_util.h"
 
 #define SMALL_SMS 16        /* the small partition asked for */
 #define TARGET_RATIO 1.5
@@ -78,19 +69,6 @@ static void sleep_us(long us)
 {
     struct timespec t = {us / 1000000, (us % 1000000) * 1000};
     nanosleep(&t, NULL);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    if (n <= 0) return 0.0;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static px_view *sink_view(void)

@@ -32,6 +32,7 @@
 
 #include <portex.h>
 #include <portex/cuda.h>
+#include "bench_util.h"
 
 #define PX(call)                                                                           \
     do {                                                                                   \
@@ -43,33 +44,11 @@
         }                                                                                  \
     } while (0)
 
-#define CU(call)                                                                           \
-    do {                                                                                   \
-        cudaError_t cu_e_ = (call);                                                        \
-        if (cu_e_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                    cudaGetErrorString(cu_e_));                                            \
-            exit(2);                                                                       \
-        }                                                                                  \
-    } while (0)
-
 static double now_us(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* One way of running the copy, on one stream. */
