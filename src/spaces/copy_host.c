@@ -1,6 +1,7 @@
 /* Host copies and fills: memcpy where memory is contiguous, else an odometer over the
  * outer dimensions with a tight loop over the innermost one (the destination's smallest
  * stride, so that writes stream). */
+#include <stdint.h>
 #include <string.h>
 
 #include "spaces/copy_host.h"
@@ -13,7 +14,8 @@ void px__host_copy_contiguous(px_view *dst, const px_view *src)
 }
 
 /* Copies n elements of size es from src (stride ss elements) to dst (stride ds). The
-   common element sizes get typed loops the compiler can vectorise. */
+   common element sizes get typed loops the compiler can vectorise, when both sides are
+   aligned for the type (wrapped user memory need not be). */
 static void copy_line(char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, size_t es)
 {
 #define PX__COPY_LINE(T)                                                                   \
@@ -23,7 +25,8 @@ static void copy_line(char *dst, int64_t ds, const char *src, int64_t ss, int64_
         for (int64_t i = 0; i < n; ++i) d[i * ds] = s[i * ss];                             \
         return;                                                                            \
     } while (0)
-    switch (es) {
+    const bool aligned = (((uintptr_t)dst | (uintptr_t)src) & (es - 1)) == 0;
+    switch (aligned ? es : 0) {
     case 1: PX__COPY_LINE(uint8_t);
     case 2: PX__COPY_LINE(uint16_t);
     case 4: PX__COPY_LINE(uint32_t);
