@@ -123,16 +123,17 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
             px_instance *inst = p.part[c % k];
             px_event **e = &p.ev[4 * c];
             px_copy_path in_path, out_path;
-            TRY(px_event_record(e[0], inst));
+            const bool ev = !cfg->no_stage_events;
+            if (ev) TRY(px_event_record(e[0], inst));
             TRY(px_deep_copy_async(inst, p.slot_c[c], p.in_c[c], &in_path));
-            TRY(px_event_record(e[1], inst));
+            if (ev) TRY(px_event_record(e[1], inst));
             TRY(px_view_span_f32(p.slot_c[c], &args.x));
             TRY(px_view_info_get(p.slot_c[c], &info));
             TRY(px_parallel_for(inst, "overlap_scale", px_range(0, info.extent[0]),
                                 PX_KERNEL(overlap_scale), &args));
-            TRY(px_event_record(e[2], inst));
+            if (ev) TRY(px_event_record(e[2], inst));
             TRY(px_deep_copy_async(inst, p.out_c[c], p.slot_c[c], &out_path));
-            TRY(px_event_record(e[3], inst));
+            if (ev) TRY(px_event_record(e[3], inst));
             if (c == 0) {
                 res->path[0] = in_path;
                 res->path[1] = out_path;
@@ -145,7 +146,7 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
     }
 
     /* Stage times of the last repetition, from the events. */
-    for (int c = 0; c < chunks; ++c) {
+    for (int c = 0; c < chunks && !cfg->no_stage_events; ++c) {
         float ms[4];
         for (int s = 0; s < 4; ++s) TRY(px_event_elapsed_ms(p.origin, p.ev[4 * c + s], &ms[s]));
         for (int s = 0; s < OVERLAP_STAGES; ++s) {

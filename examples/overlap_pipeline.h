@@ -22,6 +22,8 @@ typedef struct overlap_config {
     int k;                   /* instances (partitions of the default instance) */
     int repetitions;         /* 1 to OVERLAP_MAX_REPS; the last one is reported in detail */
     bool sm_partition;       /* CUDA green contexts instead of plain streams */
+    bool no_stage_events;    /* skip the per-stage timing events (stage_ms stays 0): the
+                                same work as a pipeline without instrumentation */
     FILE *timeline;          /* CSV of every stage of the last repetition, or NULL */
     const char *timeline_tag;
 } overlap_config;

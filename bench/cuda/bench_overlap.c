@@ -63,17 +63,25 @@ int main(int argc, char **argv)
         snprintf(tag, sizeof tag, "pinned-k%d", k);
         overlap_config cfg = {.exec = PX_EXEC_CUDA, .host_space = px_host_pinned(),
                               .work_space = px_device(0), .n = n, .chunks = chunks, .k = k,
-                              .repetitions = reps, .timeline = k == 4 ? timeline : NULL,
-                              .timeline_tag = tag};
+                              .repetitions = reps, .no_stage_events = true};
         overlap_result r;
         CHECK(overlap_run(&cfg, &r));
         double px = r.total_ms[reps - 1];
+        /* The overlap achieved comes from an instrumented run (events around every
+           stage); the time compared with raw from the same work without them. */
+        cfg.no_stage_events = false;
+        cfg.timeline = k == 4 ? timeline : NULL;
+        cfg.timeline_tag = tag;
+        overlap_result ri;
+        CHECK(overlap_run(&cfg, &ri));
+        r.stage_sum_ms = ri.stage_sum_ms;
+        double px_instrumented = ri.total_ms[reps - 1];
         if (px < pinned_best) pinned_best = px;
         /* The limit binds only once copies can overlap at all (K >= 2). */
         bool ok = r.verified && px <= 1.0 * raw * 1.02 && (k == 1 || px <= 1.05 * limit);
-        printf("%-9s %2d %10.2f %10.2f %6.3fx %8.3fx %7.2fx  %-12s %s\n", "pinned", k, raw, px,
-               px / raw, px / limit, r.stage_sum_ms / px, px_copy_path_string(r.path[0]),
-               ok ? "yes" : "NO");
+        printf("%-9s %2d %10.2f %10.2f %6.3fx %8.3fx %7.2fx  %-12s %s (with stage events %.2f ms)\n",
+               "pinned", k, raw, px, px / raw, px / limit, r.stage_sum_ms / px_instrumented,
+               px_copy_path_string(r.path[0]), ok ? "yes" : "NO", px_instrumented);
         if (k >= 2) met &= ok;
     }
     {
@@ -81,14 +89,14 @@ int main(int argc, char **argv)
         RAW(raw_overlap(n, chunks, 4, false, reps, &raw));
         overlap_config cfg = {.exec = PX_EXEC_CUDA, .host_space = px_host(),
                               .work_space = px_device(0), .n = n, .chunks = chunks, .k = 4,
-                              .repetitions = reps};
+                              .repetitions = reps, .no_stage_events = true};
         overlap_result r;
         CHECK(overlap_run(&cfg, &r));
         double px = r.total_ms[reps - 1];
         bool ok = r.verified && px <= 2.0 * pinned_best;
-        printf("%-9s %2d %10.2f %10.2f %6.3fx %8.3fx %7.2fx  %-12s %s (reps %.1f / %.1f / %.1f ms; "
+        printf("%-9s %2d %10.2f %10.2f %6.3fx %8.3fx %7s  %-12s %s (reps %.1f / %.1f / %.1f ms; "
                "%.2fx the pinned pipeline)\n",
-               "pageable", 4, raw, px, px / raw, px / limit, r.stage_sum_ms / px,
+               "pageable", 4, raw, px, px / raw, px / limit, "-",
                px_copy_path_string(r.path[0]), ok ? "yes" : "NO", r.total_ms[0], r.total_ms[1],
                r.total_ms[2], px / pinned_best);
         met &= ok;
