@@ -20,6 +20,24 @@
  *   and the first error not yet reported.
  * - without stream memory operations the copy is still staged, but the caller waits for it.
  *
+ * Gate v2 (PX_STAGING_GATE=1; the diagram above is the synchronous form's, whose caller
+ * waits). Workers make no CUDA call: the caller queues every GPU-side operation of the copy
+ * on the instance's own stream at call time, and workers only memcpy and store flags.
+ * - each buffer b has two flags in mapped pinned memory, full[b] and free[b], and a use
+ *   counter (lock); a copy's chunks get their buffers and use numbers u in one critical
+ *   section, so every buffer's uses are ordered by call order. free[b] >= u-1: use u may
+ *   start; full[b] >= u: its data is in the buffer. Comparisons are cyclic (GEQ).
+ * - host to device, chunk (b, u): worker waits lane start >= ticket (written on the stream
+ *   first: earlier work has run) and free[b] >= u-1, memcpy, full[b] = u; stream: wait
+ *   full[b] >= u, DMA, write free[b] = u.
+ * - device to host: stream: wait free[b] >= u-1, DMA, write full[b] = u; worker: waits
+ *   full[b] >= u, memcpy, free[b] = u; the worker that finishes the last chunk stores the
+ *   lane's flag = ticket, which a final wait on the stream holds later work for.
+ * - workers scan the pending chunks in call order and take the first whose condition
+ *   holds (never blocking on one), sleeping briefly when none does.
+ * - a failed queueing turns the chunks not queued into "skip" chunks (a worker writes
+ *   both flags once free[b] >= u-1), so no stream and no later use waits forever.
+ *
  * Locks: `lock` guards the job lists, the buffers, the lanes' counters and errors; nothing
  * that can wait for the GPU is ever called while it is held (the host function needs it).
  * `setup` guards building and tearing down the pool, the per-device resources and the
@@ -55,11 +73,24 @@ typedef struct px__stg_lane {
     int slot;                     /* index of the flag in the flag blocks */
     volatile uint32_t *flag;      /* host address of the gate's flag */
     CUdeviceptr flag_dev;         /* the same, as the GPU addresses it */
+    volatile uint32_t *start;     /* v2: written on the stream before a copy to the device */
+    CUdeviceptr start_dev;
     uint32_t ticket;              /* (lock) the last ticket handed out */
     int in_flight;                /* (lock) jobs queued and not finished */
     px_status err;                /* (lock) first failure not yet reported */
     char msg[PX__STG_MSG];
 } px__stg_lane;
+
+/* Per chunk of a v2 job (one allocation: nchunks of each). */
+#define PX__STG_V2_PENDING 0u
+#define PX__STG_V2_SKIP 1u         /* not queued on the stream: the worker writes both flags */
+#define PX__STG_V2_TAKEN 2u        /* from here on: a worker has it */
+#define PX__STG_V2_FIX 3u          /* taken, but its stream side was not queued (failure) */
+typedef struct px__stg_v2 {
+    int *buf;
+    uint32_t *use;
+    unsigned char *state;
+} px__stg_v2;
 
 typedef struct px__stg_job {
     struct px__stg_job *next;     /* (lock) ready list */
@@ -78,6 +109,10 @@ typedef struct px__stg_job {
     bool sync;                    /* the caller waits and frees the job */
     bool finished;                /* (lock) */
     uint32_t ticket;
+    /* Gate v2 only (v2 != NULL): per chunk, its buffer, use number and state. */
+    struct px__stg_v2 *v2;
+    struct px__stg_job *v2_next;  /* (lock) list of v2 jobs with chunks not taken */
+    size_t v2_first;              /* (lock) first chunk not taken */
     px_status err;                /* (lock) first failure */
     char msg[PX__STG_MSG];
 } px__stg_job;
@@ -87,6 +122,7 @@ typedef struct px__stg_job {
 typedef struct px__stg_device {
     bool ready;
     bool no_gate;                 /* the driver refused a stream wait: synchronous copies */
+    bool v2_used;                 /* (setup) a v2 copy queued on one of its streams */
     cudaStream_t h2d, d2h;
     cudaEvent_t *ev;
 } px__stg_device;
@@ -120,6 +156,12 @@ typedef struct px__stg_state {
     int nbuf;
     pthread_t *threads;
     int nthreads;
+    /* (setup) gate v2: the buffers' flags (full[b], free[b], one 64-byte line each), when
+       the gate is on and the driver has stream memory operations. */
+    bool v2;
+    uint32_t *bflags;
+    CUdeviceptr bflags_dev;
+    size_t bflags_bytes;
     px__stg_device dev[PX__MAX_DEVICES];
 
     /* (lock) */
@@ -131,12 +173,24 @@ typedef struct px__stg_state {
     px__stg_job *ready_head, *ready_tail;
     int in_flight;                /* jobs queued and not finished, all lanes */
     px__stg_lane *lanes;
+    uint32_t *use;                /* v2: per buffer, the last use handed out */
+    int rr;                       /* v2: the next buffer to hand out */
+    px__stg_job *v2_head, *v2_tail;
 } px__stg_state;
 
 extern px__stg_state px__stg;
 
 /* The buffer b of the pool. */
 static inline char *px__stg_buffer(int b) { return px__stg.slab + (size_t)b * px__stg.stride; }
+
+/* v2: the words of buffer b's flags (host view and GPU view). */
+#define PX__STG_FLAG_WORDS 16u
+static inline volatile uint32_t *px__stg_full(int b) { return px__stg.bflags + (size_t)(2 * b) * PX__STG_FLAG_WORDS; }
+static inline volatile uint32_t *px__stg_free(int b) { return px__stg.bflags + (size_t)(2 * b + 1) * PX__STG_FLAG_WORDS; }
+static inline CUdeviceptr px__stg_full_dev(int b) { return px__stg.bflags_dev + (CUdeviceptr)(2 * b) * PX__STG_FLAG_WORDS * 4u; }
+static inline CUdeviceptr px__stg_free_dev(int b) { return px__stg.bflags_dev + (CUdeviceptr)(2 * b + 1) * PX__STG_FLAG_WORDS * 4u; }
+/* a >= b in the cyclic order cuStreamWaitValue32 uses. */
+static inline bool px__stg_geq(uint32_t a, uint32_t b) { return (int32_t)(a - b) >= 0; }
 
 /* ---- cuda_staging_pool.c ---------------------------------------------------------------- */
 
@@ -165,6 +219,10 @@ void px__stg_lanes_release(void);
 void *px__stg_worker_main(void *arg);
 /* Sets `bits` of job->ready; the job joins the ready list once it has both. */
 void px__stg_job_publish(px__stg_job *job, unsigned bits);
+/* v2: hands a job whose stream side is queued to the workers. */
+void px__stg_v2_publish(px__stg_job *job);
+/* v2: a flag store from the host, after everything this thread wrote. */
+void px__stg_v2_store(volatile uint32_t *flag, uint32_t value);
 
 /* ---- core/topology.c -------------------------------------------------------------------- */
 

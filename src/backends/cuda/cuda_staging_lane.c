@@ -89,6 +89,10 @@ px_status px__stg_lane_get(const void *key, px__stg_lane **out, const char *func
         return st;
     }
     l->flag_dev = (CUdeviceptr)(uintptr_t)dptr;
+    /* The v2 start flag: the second half of the lane's line, written only by its stream. */
+    l->start = l->flag + FLAG_STRIDE / 2;
+    *l->start = 0;
+    l->start_dev = l->flag_dev + FLAG_STRIDE / 2 * sizeof(uint32_t);
     pthread_mutex_lock(&px__stg.lock);
     l->next = px__stg.lanes;
     px__stg.lanes = l;

@@ -48,8 +48,8 @@ void px__stg_config_load(void)
         c.chunk_bytes = (size_t)x << 20;
     if (env_number("PX_STAGING_BUFFERS", 2, 65536, &x)) c.buffers = (int)x;
     if (env_number("PX_STAGING_THREADS", 1, PX__STG_MAX_THREADS, &x)) c.threads = (int)x;
-    /* The gate is opt-in (PX_STAGING_GATE=1). While it holds an instance's stream, the
-       workers still issue DMAs; a thread of the program that meanwhile calls a CUDA
+    /* The gate is opt-in (PX_STAGING_GATE=1), and is gate v2 (cuda_staging.h): the
+       workers make no CUDA call. The first form let the workers issue DMAs; a thread of the program that meanwhile calls a CUDA
        function which takes the driver's context lock and waits for the device
        (cudaHostAlloc, cudaFree, cudaFreeHost) holds that lock while the workers wait for
        it: a deadlock, seen on an H200 with driver 580. The default, the synchronous
@@ -293,6 +293,50 @@ static void pool_free(void)
     px__stg.nfree = px__stg.pend_head = px__stg.pend_count = 0;
 }
 
+/* ---- Gate v2: the buffers' flags ---------------------------------------------------------- */
+
+static void v2_free(void)
+{
+    if (px__stg.bflags) {
+        (void)PX__CU(cudaFreeHost(px__stg.bflags));
+        px__memory_account_library(px_host_pinned(), px__stg.bflags_bytes, false);
+    }
+    free(px__stg.use);
+    px__stg.use = NULL;
+    px__stg.bflags = NULL;
+    px__stg.bflags_dev = 0;
+    px__stg.bflags_bytes = 0;
+    px__stg.rr = 0;
+    px__stg.v2 = false;
+}
+
+/* The flags of gate v2, all at 0 (no use yet). Without them (or without the driver's stream
+   memory operations) copies stay synchronous: no error. */
+static void v2_alloc(void)
+{
+    if (px__stg.gate_disabled || px__stg.wait32 == NULL || px__stg.write32 == NULL) return;
+    const size_t bytes = (size_t)px__stg.nbuf * 2 * PX__STG_FLAG_WORDS * sizeof(uint32_t);
+    void *p = NULL;
+    /* Mapped: the GPU polls and writes them. Portable: instances of every device use them. */
+    if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable | cudaHostAllocMapped) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return;
+    }
+    memset(p, 0, bytes);
+    px__stg.bflags = p;
+    px__stg.bflags_bytes = bytes;
+    px__memory_account_library(px_host_pinned(), bytes, true);
+    void *dptr = NULL;
+    px__stg.use = calloc((size_t)px__stg.nbuf, sizeof *px__stg.use);
+    if (px__stg.use == NULL || cudaHostGetDevicePointer(&dptr, p, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        v2_free();
+        return;
+    }
+    px__stg.bflags_dev = (CUdeviceptr)(uintptr_t)dptr;
+    px__stg.v2 = true;
+}
+
 px_status px__stg_pool_build(int device, const char *func)
 {
     (void)func;
@@ -305,6 +349,7 @@ px_status px__stg_pool_build(int device, const char *func)
             pool_free();
             return st;
         }
+        v2_alloc();
         px__stg.built = true;
     }
     return device_build(device);
@@ -314,6 +359,19 @@ void px__stg_pool_teardown(void)
 {
     if (!px__stg.built) return;
     threads_stop();
+    if (px__stg.v2) {
+        /* Every job has finished on the host side, so every wait on the flags can pass; the
+           streams may still be about to read or write them. */
+        for (int i = 0; i < PX__MAX_DEVICES; ++i) {
+            if (!px__stg.dev[i].v2_used) continue;
+            px__stg.dev[i].v2_used = false;
+            int saved;
+            if (px__cuda_enter(i, &saved) != PX_OK) continue;
+            (void)PX__CU(cudaDeviceSynchronize());
+            px__cuda_leave(saved);
+        }
+        v2_free();
+    }
     for (int i = 0; i < PX__MAX_DEVICES; ++i) {
         px__stg_device *d = &px__stg.dev[i];
         if (!d->ready) continue;

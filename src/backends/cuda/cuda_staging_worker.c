@@ -12,9 +12,11 @@
  * always released after finite work (a DMA on a staging stream, which waits for nothing,
  * then a memcpy). The second buffer of the device-to-host pipeline is taken only when one
  * is free at once. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_staging.h"
@@ -90,15 +92,103 @@ void px__stg_job_publish(px__stg_job *job, unsigned bits)
     pthread_mutex_unlock(&px__stg.lock);
 }
 
-/* Blocks until a chunk is ready or the pool stops (false). */
-static bool claim_any(chunk *c)
+/* ---- Gate v2 (lock held) ----------------------------------------------------------------- */
+
+void px__stg_v2_store(volatile uint32_t *flag, uint32_t value)
+{
+    atomic_thread_fence(memory_order_release);
+    *flag = value;
+}
+
+void px__stg_v2_publish(px__stg_job *job)
 {
     pthread_mutex_lock(&px__stg.lock);
-    while (px__stg.ready_head == NULL && !px__stg.stop) pthread_cond_wait(&px__stg.work, &px__stg.lock);
-    const bool got = px__stg.ready_head != NULL;
-    if (got) claim_from(px__stg.ready_head, NULL, c);
+    job->v2_next = NULL;
+    if (px__stg.v2_tail)
+        px__stg.v2_tail->v2_next = job;
+    else
+        px__stg.v2_head = job;
+    px__stg.v2_tail = job;
+    pthread_cond_broadcast(&px__stg.work);
     pthread_mutex_unlock(&px__stg.lock);
-    return got;
+}
+
+/* Whether chunk k of a v2 job may run now: its buffer's previous use is over and, host to
+   device, the instance's earlier work has run; device to host, the DMA has filled it. */
+static bool v2_ready(const px__stg_job *job, size_t k)
+{
+    const px__stg_v2 *v = job->v2;
+    const int b = v->buf[k];
+    const uint32_t u = v->use[k];
+    if (v->state[k] == PX__STG_V2_SKIP) return px__stg_geq(*px__stg_free(b), u - 1);
+    if (job->to_device)
+        return px__stg_geq(*job->lane->start, job->ticket) && px__stg_geq(*px__stg_free(b), u - 1);
+    return px__stg_geq(*px__stg_full(b), u);
+}
+
+/* The first chunk, in call order, whose condition holds. Within a job only the next `nbuf`
+   chunks not taken can hold: the one after uses a buffer again, after one of them. */
+static bool v2_claim(chunk *c)
+{
+    px__stg_job *prev = NULL;
+    for (px__stg_job *j = px__stg.v2_head; j != NULL; prev = j, j = j->v2_next) {
+        const px__stg_v2 *v = j->v2;
+        size_t end = j->v2_first + (size_t)px__stg.nbuf;
+        if (end > j->nchunks) end = j->nchunks;
+        for (size_t k = j->v2_first; k < end; ++k) {
+            if (v->state[k] >= PX__STG_V2_TAKEN || !v2_ready(j, k)) continue;
+            c->job = j;
+            c->k = k;
+            c->buf = v->buf[k];
+            c->skip = v->state[k] == PX__STG_V2_SKIP;
+            v->state[k] = PX__STG_V2_TAKEN;
+            while (j->v2_first < j->nchunks && v->state[j->v2_first] >= PX__STG_V2_TAKEN) j->v2_first++;
+            if (j->v2_first == j->nchunks) {
+                /* Every chunk taken: the job leaves the list (it is freed when done). */
+                if (prev)
+                    prev->v2_next = j->v2_next;
+                else
+                    px__stg.v2_head = j->v2_next;
+                if (px__stg.v2_tail == j) px__stg.v2_tail = prev;
+                j->v2_next = NULL;
+            }
+            /* What the GPU wrote before the flag is seen after it. */
+            atomic_thread_fence(memory_order_acquire);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- Claiming -------------------------------------------------------------------------------- */
+
+/* Blocks until a chunk is ready or the pool stops (0); 1 for a chunk of a synchronous job,
+   2 for a v2 chunk. While v2 chunks wait for their flags the worker polls. */
+static int claim_any(chunk *c)
+{
+    pthread_mutex_lock(&px__stg.lock);
+    for (;;) {
+        if (px__stg.ready_head != NULL) {
+            claim_from(px__stg.ready_head, NULL, c);
+            pthread_mutex_unlock(&px__stg.lock);
+            return 1;
+        }
+        if (px__stg.v2_head != NULL && v2_claim(c)) {
+            pthread_mutex_unlock(&px__stg.lock);
+            return 2;
+        }
+        if (px__stg.stop) break;
+        if (px__stg.v2_head == NULL) {
+            pthread_cond_wait(&px__stg.work, &px__stg.lock);
+            continue;
+        }
+        pthread_mutex_unlock(&px__stg.lock);
+        const struct timespec pause = {0, 30000};
+        nanosleep(&pause, NULL);
+        pthread_mutex_lock(&px__stg.lock);
+    }
+    pthread_mutex_unlock(&px__stg.lock);
+    return 0;
 }
 
 /* A device-to-host chunk together with a free buffer, without waiting; false if either is
@@ -184,7 +274,7 @@ static void job_retire(px__stg_job *job, bool host_release)
     if (host_release) {
         /* Everything the job wrote (pageable memory) is stored before the flag. */
         atomic_thread_fence(memory_order_release);
-        *l->flag = job->ticket;
+        if (px__stg_geq(job->ticket, *l->flag)) *l->flag = job->ticket;
     }
     l->in_flight--;
     px__stg.in_flight--;
@@ -192,7 +282,10 @@ static void job_retire(px__stg_job *job, bool host_release)
     const bool free_it = !job->sync;
     pthread_cond_broadcast(&px__stg.done);
     pthread_mutex_unlock(&px__stg.lock);
-    if (free_it) free(job);
+    if (free_it) {
+        free(job->v2);
+        free(job);
+    }
 }
 
 static px_status job_status(px__stg_job *job)
@@ -348,6 +441,34 @@ static void d2h_run(chunk first)
     }
 }
 
+/* ---- Gate v2 chunks --------------------------------------------------------------------------- */
+
+/* No CUDA call: a memcpy and flag stores. The worker finishing the last chunk of a copy to
+   the host opens the instance's gate (the lane's flag). */
+static void v2_run(chunk *c)
+{
+    px__stg_job *job = c->job;
+    const int b = c->buf;
+    const uint32_t u = job->v2->use[c->k];
+    if (c->skip) {
+        px__stg_v2_store(px__stg_full(b), u);
+        px__stg_v2_store(px__stg_free(b), u);
+    } else {
+        const size_t off = c->k * job->chunk, len = chunk_len(c);
+        if (job->to_device) {
+            memcpy(px__stg_buffer(b), job->host + off, len);
+            px__stg_v2_store(px__stg_full(b), u);
+        } else {
+            memcpy(job->host + off, px__stg_buffer(b), len);
+            px__stg_v2_store(px__stg_free(b), u);
+        }
+    }
+    pthread_mutex_lock(&px__stg.lock);
+    const bool last = ++job->done == job->nchunks;
+    pthread_mutex_unlock(&px__stg.lock);
+    if (last) job_retire(job, !job->to_device);
+}
+
 void *px__stg_worker_main(void *arg)
 {
     (void)arg;
@@ -356,8 +477,11 @@ void *px__stg_worker_main(void *arg)
     enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
     if (cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess) (void)cudaGetLastError();
     chunk c;
-    while (claim_any(&c)) {
-        if (c.job->to_device)
+    int kind;
+    while ((kind = claim_any(&c)) != 0) {
+        if (kind == 2)
+            v2_run(&c);
+        else if (c.job->to_device)
             h2d_chunk(&c);
         else
             d2h_run(c);
