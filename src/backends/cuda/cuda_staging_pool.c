@@ -48,16 +48,15 @@ void px__stg_config_load(void)
         c.chunk_bytes = (size_t)x << 20;
     if (env_number("PX_STAGING_BUFFERS", 2, 65536, &x)) c.buffers = (int)x;
     if (env_number("PX_STAGING_THREADS", 1, PX__STG_MAX_THREADS, &x)) c.threads = (int)x;
-    /* The gate is opt-in (PX_STAGING_GATE=1), and is gate v2 (cuda_staging.h): the
-       workers make no CUDA call. The first form let the workers issue DMAs; a thread of the program that meanwhile calls a CUDA
-       function which takes the driver's context lock and waits for the device
-       (cudaHostAlloc, cudaFree, cudaFreeHost) holds that lock while the workers wait for
-       it: a deadlock, seen on an H200 with driver 580. The default, the synchronous
-       staged copy, leaves no stream waiting on host threads, so nothing can deadlock.
-       With a single hardware queue the gate would also block its own DMAs. */
-    px__stg.gate_disabled = true;
-    if (env_number("PX_STAGING_GATE", 0, 1, &x) && x == 1)
-        px__stg.gate_disabled = env_number("CUDA_DEVICE_MAX_CONNECTIONS", 1, 1, &x);
+    /* The gate (cuda_staging.h) is on by default: the calling thread queues every GPU-side
+       step and the workers make no CUDA call, so a thread of the program that calls
+       cudaHostAlloc or cudaFree (which hold the driver's context lock while they wait for
+       the device) cannot deadlock with them; an earlier form whose workers issued the
+       DMAs did, on an H200 with driver 580. PX_STAGING_GATE=0 gives the synchronous
+       staged copy. With a single hardware queue (CUDA_DEVICE_MAX_CONNECTIONS=1) the gate
+       would block its own DMAs: synchronous there. */
+    px__stg.gate_disabled = env_number("CUDA_DEVICE_MAX_CONNECTIONS", 1, 1, &x);
+    if (env_number("PX_STAGING_GATE", 0, 1, &x) && x == 0) px__stg.gate_disabled = true;
     px__stg.cfg = c;
     px__stg.cfg_read = true;
 }
