@@ -40,13 +40,11 @@ px_status px__cuda_partition(struct px_instance *parent, const px__partition_req
 px_status px__cuda_sm_count(struct px_instance *inst, int *count);
 
 /* cuda_staging*.c: staged copies of pageable memory (path CUDA_STAGED), the pool's
-   configuration, and the instance hooks that report and wait for staged jobs (they call
-   px__cuda_fence, px__cuda_fence_all and px__cuda_instance_destroy). */
+   configuration, and the instance hook that waits for staged jobs (it calls
+   px__cuda_instance_destroy). */
 px_status px__cuda_staged_copy(struct px_instance *inst, px__copy_op *op);
 px_status px__cuda_staging_get(px_staging_config *out);
 px_status px__cuda_staging_set(const px_staging_config *config);
-px_status px__cuda_staging_fence(struct px_instance *inst);
-px_status px__cuda_staging_fence_all(void);
 px_status px__cuda_staging_instance_destroy(struct px_instance *inst);
 void px__cuda_staging_shutdown(void);
 

@@ -78,7 +78,6 @@ static px_status job_register(px__cuda_queue *q, px__stg_job *job)
         px__stg.dev[q->device].v2_used = true;
     }
     pthread_mutex_lock(&px__stg.lock);
-    job->gate = v2;
     job->ticket = ++lane->ticket;
     if (v2) {
         /* All of the copy's buffer uses at once: every buffer's uses follow call order. */
@@ -251,9 +250,6 @@ static px_status v2_copy(px__cuda_queue *q, px__stg_job *job, px__copy_op *op)
 px_status px__cuda_staged_copy(struct px_instance *inst, px__copy_op *op)
 {
     px__cuda_queue *q = px__cuda_queue_of(inst);
-    /* A failure of an earlier staged copy on this instance is reported now, before this copy
-       is queued behind a result the caller has not seen. */
-    PX__TRY(px__stg_lane_report(q, inst->label, FUNC));
 
     const bool to_device = op->dst.space.kind == PX_SPACE_DEVICE;
     const px__copy_side *dev = to_device ? &op->dst : &op->src;
@@ -281,22 +277,9 @@ px_status px__cuda_staged_copy(struct px_instance *inst, px__copy_op *op)
         job_unregister(job);
         return st;
     }
-    if (job->gate) {
-        /* Later work on the instance waits until the flag reaches this job's ticket. */
-        const CUresult r = px__stg.wait32(q->stream, job->lane->flag_dev, job->ticket, CU_STREAM_WAIT_VALUE_GEQ);
-        if (r != CUDA_SUCCESS) {
-            /* Stream memory operations refused (CUDA_ERROR_NOT_SUPPORTED): this and later
-               copies on the device run synchronously, still staged. */
-            job->gate = false;
-            pthread_mutex_lock(&px__stg.lock);
-            px__stg.dev[q->device].no_gate = true;
-            pthread_mutex_unlock(&px__stg.lock);
-        }
-    }
-    job->sync = !job->gate;
-    const bool sync = job->sync;
-    /* From here on the job belongs to the workers unless the caller waits for it. */
+    /* The workers own the job from here; the caller waits for it. */
+    job->sync = true;
     px__stg_job_publish(job, PX__STG_READY_SUBMIT);
     op->path = PX_COPY_CUDA_STAGED;
-    return sync ? job_wait(job) : PX_OK;
+    return job_wait(job);
 }

@@ -3,46 +3,44 @@
  * A copy between DEVICE and pageable HOST memory goes through a bounded pool of pinned
  * buffers that portex owns, chunk by chunk: host worker threads copy between the pageable
  * memory and a buffer while the copy engines move other buffers, so the host copies of
- * several threads and the DMA overlap. The caller only queues the job:
+ * several threads and the DMA overlap. Two forms:
  *
- *   instance stream:  ... earlier work ... | host function "ready" | gate (wait flag >= t) | later work
- *   workers:                                 run the chunks (memcpy + DMA on the device's
- *                                            staging streams) | release the gate: flag = t
- *
- * - "ready" (cudaLaunchHostFunc) fires once everything queued before the copy on the
- *   instance has run, so both the host part and the DMAs start after it.
- * - the gate (cuStreamWaitValue32, GEQ, on a 32-bit flag in mapped pinned memory) holds
- *   everything queued later on the instance until the copy is complete. Host to device,
- *   the flag is written by the GPU after the last DMA (cuStreamWriteValue32 on the same
- *   staging stream); device to host, by the worker that finishes the last chunk.
- * - each instance has a lane: its flag and ticket counter (jobs of one instance complete in
- *   order, since each one's "ready" waits for the previous one's gate), the jobs in flight
- *   and the first error not yet reported.
- * - without stream memory operations the copy is still staged, but the caller waits for it.
- *
- * Gate v2 (PX_STAGING_GATE=1; the diagram above is the synchronous form's, whose caller
- * waits). Workers make no CUDA call: the caller queues every GPU-side operation of the copy
- * on the instance's own stream at call time, and workers only memcpy and store flags.
- * - each buffer b has two flags in mapped pinned memory, full[b] and free[b], and a use
- *   counter (lock); a copy's chunks get their buffers and use numbers u in one critical
- *   section, so every buffer's uses are ordered by call order. free[b] >= u-1: use u may
- *   start; full[b] >= u: its data is in the buffer. Comparisons are cyclic (GEQ).
- * - host to device, chunk (b, u): worker waits lane start >= ticket (written on the stream
- *   first: earlier work has run) and free[b] >= u-1, memcpy, full[b] = u; stream: wait
- *   full[b] >= u, DMA, write free[b] = u.
+ * The gate (default; cuda_staging.c, v2_copy). Workers make no CUDA call: the caller
+ * queues every GPU-side operation of the copy on the instance's own stream at call time
+ * and returns, and workers only memcpy and store flags in mapped pinned memory.
+ * - each buffer b has two flags, full[b] and free[b], and a use counter (lock); a copy's
+ *   chunks get their buffers and use numbers u in one critical section, so every buffer's
+ *   uses are ordered by call order. free[b] >= u-1: use u may start; full[b] >= u: its
+ *   data is in the buffer. Comparisons are cyclic (GEQ).
+ * - host to device, chunk (b, u): worker waits for the lane's start >= ticket (written on
+ *   the stream first: earlier work has run) and free[b] >= u-1, memcpy, full[b] = u;
+ *   stream: wait full[b] >= u (cuStreamWaitValue32), DMA, write free[b] = u
+ *   (cuStreamWriteValue32). Later work on the stream follows the last DMA.
  * - device to host: stream: wait free[b] >= u-1, DMA, write full[b] = u; worker: waits
  *   full[b] >= u, memcpy, free[b] = u; the worker that finishes the last chunk stores the
  *   lane's flag = ticket, which a final wait on the stream holds later work for.
  * - workers scan the pending chunks in call order and take the first whose condition
  *   holds (never blocking on one), sleeping briefly when none does.
  * - a failed queueing turns the chunks not queued into "skip" chunks (a worker writes
- *   both flags once free[b] >= u-1), so no stream and no later use waits forever.
+ *   both flags once free[b] >= u-1), so no stream and no later use waits forever; the
+ *   call returns the failure.
+ * Why no CUDA call in the workers: a program thread in cudaHostAlloc or cudaFree holds the
+ * driver's lock while it waits for the device, which may be waiting for a chunk.
  *
- * Locks: `lock` guards the job lists, the buffers, the lanes' counters and errors; nothing
- * that can wait for the GPU is ever called while it is held (the host function needs it).
- * `setup` guards building and tearing down the pool, the per-device resources and the
- * lanes' flag memory; CUDA may be called under it, and workers never take it. Order:
- * setup before lock. docs/cuda.md ("Staging") describes the behaviour users see. */
+ * The synchronous form (PX_STAGING_GATE=0, CUDA_DEVICE_MAX_CONNECTIONS=1, no stream memory
+ * operations): a host function on the instance's stream marks the job ready once earlier
+ * work has run; workers then memcpy and DMA on the device's two staging streams, with an
+ * event per buffer, and the caller waits for the job and returns its first failure.
+ *
+ * Each instance has a lane: its flags and ticket counter and the jobs in flight (destroying
+ * the instance waits for them).
+ *
+ * Locks: `lock` guards the job lists, the buffers, the lanes' counters and the jobs'
+ * errors; nothing that can wait for the GPU is ever called while it is held (the host
+ * function needs it). `setup` guards building and tearing down the pool, the per-device
+ * resources and the lanes' flag memory; CUDA may be called under it, and workers never
+ * take it. Order: setup before lock. docs/cuda.md ("Staging") describes the behaviour
+ * users see. */
 #ifndef PX_CUDA_STAGING_H
 #define PX_CUDA_STAGING_H
 
@@ -65,7 +63,7 @@
 
 /* Bits of px__stg_job.ready: the job runs once both are set. */
 #define PX__STG_READY_STREAM 1u    /* the instance's earlier work has run */
-#define PX__STG_READY_SUBMIT 2u    /* the caller has finished queueing (gate or not) */
+#define PX__STG_READY_SUBMIT 2u    /* the caller has finished setting the job up */
 
 typedef struct px__stg_lane {
     struct px__stg_lane *next;
@@ -77,8 +75,6 @@ typedef struct px__stg_lane {
     CUdeviceptr start_dev;
     uint32_t ticket;              /* (lock) the last ticket handed out */
     int in_flight;                /* (lock) jobs queued and not finished */
-    px_status err;                /* (lock) first failure not yet reported */
-    char msg[PX__STG_MSG];
 } px__stg_lane;
 
 /* Per chunk of a v2 job (one allocation: nchunks of each). */
@@ -105,7 +101,6 @@ typedef struct px__stg_job {
     size_t claimed;               /* (lock) chunks handed to workers */
     size_t done;                  /* (lock) chunks finished */
     unsigned ready;               /* (lock) PX__STG_READY_* */
-    bool gate;                    /* the instance's stream waits for flag >= ticket */
     bool sync;                    /* the caller waits and frees the job */
     bool finished;                /* (lock) */
     uint32_t ticket;
@@ -207,9 +202,6 @@ void px__stg_pool_teardown(void);
 /* The lane of an instance's queue, made on first use with its flag at 0 (setup held; the
    instance's device current). */
 px_status px__stg_lane_get(const void *key, px__stg_lane **out, const char *func);
-/* PX_OK, or the first unreported failure of a staged copy on the lane, recorded for func
-   (and then forgotten). */
-px_status px__stg_lane_report(const void *key, const char *label, const char *func);
 /* Frees every lane and the flag memory (setup held, no job in flight). */
 void px__stg_lanes_release(void);
 

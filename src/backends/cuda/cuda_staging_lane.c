@@ -1,6 +1,5 @@
-/* Lanes: what staging keeps per instance (the gate's flag, tickets, jobs in flight, the
- * first unreported error), and the hooks that wrap the instance's fence and destroy so
- * that a failed staged copy is reported and no job outlives its instance. */
+/* Lanes: what staging keeps per instance (the gate's flags, tickets, jobs in flight), and
+ * the hook that wraps the instance's destroy so that no job outlives its instance. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,30 +100,6 @@ px_status px__stg_lane_get(const void *key, px__stg_lane **out, const char *func
     return PX_OK;
 }
 
-/* Takes the lane's pending error (lock held); PX_OK when none. */
-static px_status take_error(px__stg_lane *l, char *msg, size_t size)
-{
-    const px_status st = l->err;
-    if (st != PX_OK) {
-        snprintf(msg, size, "%s", l->msg);
-        l->err = PX_OK;
-        l->msg[0] = '\0';
-    }
-    return st;
-}
-
-px_status px__stg_lane_report(const void *key, const char *label, const char *func)
-{
-    char msg[PX__STG_MSG];
-    px_status st = PX_OK;
-    pthread_mutex_lock(&px__stg.lock);
-    px__stg_lane *l = lane_find(key);
-    if (l != NULL) st = take_error(l, msg, sizeof msg);
-    pthread_mutex_unlock(&px__stg.lock);
-    if (st == PX_OK) return PX_OK;
-    return px__error(st, func, "an earlier staged copy on instance '%s' failed: %s", label ? label : "?", msg);
-}
-
 /* Removes a lane once its jobs are done (the instance is going). */
 static void lane_remove(const void *key)
 {
@@ -166,29 +141,8 @@ void px__stg_lanes_release(void)
 
 /* ---- Hooks around the instance's own ------------------------------------------------------ */
 
-/* The stream's synchronisation already waits for the gates (the worker releases them last);
-   what it cannot carry is a failure on the host side, reported here. */
-px_status px__cuda_staging_fence(struct px_instance *inst)
-{
-    PX__TRY(px__cuda_fence(inst));
-    return px__stg_lane_report(inst->impl, inst->label, "px_instance_fence");
-}
-
-px_status px__cuda_staging_fence_all(void)
-{
-    PX__TRY(px__cuda_fence_all());
-    char msg[PX__STG_MSG];
-    px_status st = PX_OK;
-    pthread_mutex_lock(&px__stg.lock);
-    for (px__stg_lane *l = px__stg.lanes; l != NULL && st == PX_OK; l = l->next) st = take_error(l, msg, sizeof msg);
-    pthread_mutex_unlock(&px__stg.lock);
-    if (st == PX_OK) return PX_OK;
-    return px__error(st, "px_fence_all", "an earlier staged copy failed: %s", msg);
-}
-
 /* Waits for the instance's staged jobs to finish (their workers may still be releasing
-   them after the gate opened), then destroys it and forgets its lane. A pending error
-   dies with the instance: fence first to see it. */
+   them after the gate opened), then destroys it and forgets its lane. */
 px_status px__cuda_staging_instance_destroy(struct px_instance *inst)
 {
     const void *key = inst->impl;

@@ -259,18 +259,13 @@ static void buffer_pending(int b, int device)
 
 /* ---- Finishing jobs -------------------------------------------------------------------------- */
 
-/* Marks the job finished: a failure goes to the lane (the next fence reports it) unless the
-   caller waits for the job; the gate opens by a host store when the GPU does not open it.
-   The store happens under the lock, so that once the lane shows no job in flight nothing
-   will touch its flag again. */
+/* Marks the job finished and frees it unless its caller holds it. `host_release` opens the
+   instance's gate (a gated copy to the host). The store happens under the lock, so that
+   once the lane shows no job in flight nothing will touch its flag again. */
 static void job_retire(px__stg_job *job, bool host_release)
 {
     px__stg_lane *l = job->lane;
     pthread_mutex_lock(&px__stg.lock);
-    if (job->err != PX_OK && !job->sync && l->err == PX_OK) {
-        l->err = job->err;
-        snprintf(l->msg, sizeof l->msg, "%s", job->msg);
-    }
     if (host_release) {
         /* Everything the job wrote (pageable memory) is stored before the flag. */
         atomic_thread_fence(memory_order_release);
@@ -288,14 +283,6 @@ static void job_retire(px__stg_job *job, bool host_release)
     }
 }
 
-static px_status job_status(px__stg_job *job)
-{
-    pthread_mutex_lock(&px__stg.lock);
-    const px_status st = job->err;
-    pthread_mutex_unlock(&px__stg.lock);
-    return st;
-}
-
 /* Records the job's first failure with the message the failing call left on this thread. */
 static void job_fail(px__stg_job *job, px_status st, size_t k)
 {
@@ -308,29 +295,15 @@ static void job_fail(px__stg_job *job, px_status st, size_t k)
     pthread_mutex_unlock(&px__stg.lock);
 }
 
-/* The last chunk is done: every DMA of the job has been queued. */
+/* The last chunk of a synchronous job is done: every DMA of the job has been queued. The
+   caller must not see a copy to the device done before its DMAs are. */
 static void job_finish(px__stg_job *job)
 {
-    px_status st = job_status(job);
-    bool gpu_release = false;
     if (job->to_device) {
-        const px__stg_device *d = &px__stg.dev[job->device];
-        if (st == PX_OK && job->gate) {
-            /* On the staging stream behind the job's DMAs: the gate opens when the data is
-               in device memory, without a host round trip. */
-            st = use_device(job->device);
-            if (st == PX_OK)
-                gpu_release = px__stg.write32(d->h2d, job->lane->flag_dev, job->ticket,
-                                              CU_STREAM_WRITE_VALUE_DEFAULT) == CUDA_SUCCESS;
-        }
-        if (!gpu_release) {
-            /* The caller (or a failed job's gate) must not see the copy done before its
-               DMAs are. */
-            const px_status s2 = PX__CU(cudaStreamSynchronize(d->h2d));
-            if (s2 != PX_OK) job_fail(job, s2, job->nchunks - 1);
-        }
+        const px_status st = PX__CU(cudaStreamSynchronize(px__stg.dev[job->device].h2d));
+        if (st != PX_OK) job_fail(job, st, job->nchunks - 1);
     }
-    job_retire(job, job->gate && !gpu_release);
+    job_retire(job, false);
 }
 
 static void chunk_done(chunk *c, px_status st)
