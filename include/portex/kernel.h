@@ -213,6 +213,7 @@ PX_EXTERN_C_END
     struct px__cj_##name {                                                                 \
         static __host__ __device__ __forceinline__ void identity(T *v) { px_identity_##op##_##T(v); } \
         static __host__ __device__ __forceinline__ void join(T *d, const T *s) { px_join_##op##_##T(d, s); } \
+        static constexpr void (*fn)(T *, const T *) = &px_join_##op##_##T;                 \
     };                                                                                     \
     }                                                                                      \
     static int px__cuda_##name(const px_cuda_launch *l_, const void *a_, const px_policy *p_) \

