@@ -185,7 +185,11 @@ template <class T, class Join, void (*J)(T *, const T *)>
 struct scan_op {
     using type = join_op<T, Join>;
 };
-#define PX__CUDA_SCAN_PLUS(T)                                                                  template <class Join>                                                                      struct scan_op<T, Join, &px_join_sum_##T> {                                                    using type = cuda::std::plus<T>;                                                       };
+#define PX__CUDA_SCAN_PLUS(T)                          \
+    template <class Join>                              \
+    struct scan_op<T, Join, &px_join_sum_##T> {        \
+        using type = cuda::std::plus<T>;               \
+    };
 PX__CUDA_SCAN_PLUS(float)
 PX__CUDA_SCAN_PLUS(double)
 PX__CUDA_SCAN_PLUS(int32_t)
