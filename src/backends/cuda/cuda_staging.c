@@ -1,6 +1,7 @@
-/* Staged copies (path CUDA_STAGED): what the caller's thread does. It queues the job on the
- * instance's stream (a host function that marks it ready, then the gate) and returns; the
- * workers (cuda_staging_worker.c) do the copy. cuda_staging.h has the whole picture. */
+/* Staged copies (path CUDA_STAGED): what the caller's thread does. Gated, it queues every
+ * GPU-side step of the copy on the instance's stream and returns; synchronously, it queues a
+ * host function that hands the job to the workers, and waits. The workers
+ * (cuda_staging_worker.c) do the host side. cuda_staging.h has the whole picture. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,7 @@
    only the staging lock, which nobody holds while waiting for the GPU. */
 static void CUDART_CB on_ready(void *job)
 {
-    px__stg_job_publish(job, PX__STG_READY_STREAM);
+    px__stg_job_publish(job);
 }
 
 /* Chunks small enough that every worker gets at least two (a small copy still runs on all
@@ -271,15 +272,13 @@ px_status px__cuda_staged_copy(struct px_instance *inst, px__copy_op *op)
 
     /* Ready once the instance's earlier work has run: the host part must not read or write
        the pageable memory before then either, which an event waited for by the DMAs alone
-       would not ensure. */
-    px_status st = PX__CU(cudaLaunchHostFunc(q->stream, on_ready, job));
+       would not ensure. The caller waits for the job and frees it. */
+    job->sync = true;
+    const px_status st = PX__CU(cudaLaunchHostFunc(q->stream, on_ready, job));
     if (st != PX_OK) {
         job_unregister(job);
         return st;
     }
-    /* The workers own the job from here; the caller waits for it. */
-    job->sync = true;
-    px__stg_job_publish(job, PX__STG_READY_SUBMIT);
     op->path = PX_COPY_CUDA_STAGED;
     return job_wait(job);
 }

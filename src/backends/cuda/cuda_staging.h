@@ -61,10 +61,6 @@
 #define PX__STG_MAX_THREADS 64
 #define PX__STG_MSG 384
 
-/* Bits of px__stg_job.ready: the job runs once both are set. */
-#define PX__STG_READY_STREAM 1u    /* the instance's earlier work has run */
-#define PX__STG_READY_SUBMIT 2u    /* the caller has finished setting the job up */
-
 typedef struct px__stg_lane {
     struct px__stg_lane *next;
     const void *key;              /* the instance's px__cuda_queue */
@@ -100,7 +96,6 @@ typedef struct px__stg_job {
     size_t nchunks;
     size_t claimed;               /* (lock) chunks handed to workers */
     size_t done;                  /* (lock) chunks finished */
-    unsigned ready;               /* (lock) PX__STG_READY_* */
     bool sync;                    /* the caller waits and frees the job */
     bool finished;                /* (lock) */
     uint32_t ticket;
@@ -209,8 +204,8 @@ void px__stg_lanes_release(void);
 
 /* A worker thread's body. */
 void *px__stg_worker_main(void *arg);
-/* Sets `bits` of job->ready; the job joins the ready list once it has both. */
-void px__stg_job_publish(px__stg_job *job, unsigned bits);
+/* Synchronous form: the instance's earlier work has run; the job joins the ready list. */
+void px__stg_job_publish(px__stg_job *job);
 /* v2: hands a job whose stream side is queued to the workers. */
 void px__stg_v2_publish(px__stg_job *job);
 /* v2: a flag store from the host, after everything this thread wrote. */

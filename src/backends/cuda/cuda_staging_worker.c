@@ -79,16 +79,11 @@ static void claim_from(px__stg_job *job, px__stg_job *prev, chunk *c)
     if (job->claimed < job->nchunks) ready_append(job);
 }
 
-void px__stg_job_publish(px__stg_job *job, unsigned bits)
+void px__stg_job_publish(px__stg_job *job)
 {
     pthread_mutex_lock(&px__stg.lock);
-    const unsigned before = job->ready;
-    job->ready |= bits;
-    const unsigned all = PX__STG_READY_STREAM | PX__STG_READY_SUBMIT;
-    if (before != all && job->ready == all) {
-        ready_append(job);
-        pthread_cond_broadcast(&px__stg.work);
-    }
+    ready_append(job);
+    pthread_cond_broadcast(&px__stg.work);
     pthread_mutex_unlock(&px__stg.lock);
 }
 
