@@ -30,7 +30,8 @@ PX_EXTERN_C_BEGIN
     X(ERR_OVERFLOW,       -11, "size overflows")                                                \
     X(ERR_CAPTURE_PAGEABLE, -12, "pageable host memory cannot take part in a stream capture; use HOST_PINNED") \
     X(ERR_SYSTEM,         -13, "operating system error")                                        \
-    X(ERR_LAUNCH,         -14, "kernel launch or execution failed")
+    X(ERR_LAUNCH,         -14, "kernel launch or execution failed")                             \
+    X(ERR_CAPTURING,      -15, "not allowed while the instance's stream is being captured into a graph")
 
 typedef enum px_status {
 #define PX__STATUS_ENUM(name, value, msg) PX_##name = value,

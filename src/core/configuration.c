@@ -1,7 +1,9 @@
 /* px_print_configuration: what this build is and what it found on this machine. */
 #include <hwloc.h>
 
-#include "core/internal.h"
+#include "backends/backends.h"
+#include "base/error.h"
+#include "base/topology.h"
 #include "px_config.h"
 
 px_status px_print_configuration(FILE *out)

@@ -1,7 +1,9 @@
 /* Events: points in an instance's queue that other instances (or the host) can wait for. */
 #include <stdlib.h>
 
-#include "core/internal.h"
+#include "base/error.h"
+#include "base/util.h"
+#include "core/instance.h"
 
 static px_status event_check(const px_event *ev, const char *func, const char *what)
 {
@@ -28,14 +30,14 @@ px_status px_event_create(px_event **out, px_instance *inst, unsigned flags)
     *out = NULL;
     PX__TRY(px__instance_check(inst, __func__));
     PX__ARG((flags & ~(unsigned)PX_EVENT_TIMING) == 0, "flags 0x%x holds unknown bits", flags);
-    px_event *ev = calloc(1, sizeof *ev);
+    px_event *ev = px__calloc(1, sizeof *ev);
     if (!ev) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     ev->magic = PX__EVENT_MAGIC;
     ev->be = inst->be;
     ev->exec = inst->exec;
     ev->device = inst->device;
     ev->flags = flags;
-    px_status st = ev->be->event_create(ev);
+    px_status st = ev->be->event_create(ev->device, flags, &ev->impl, __func__);
     if (st != PX_OK) {
         free(ev);
         return st;
@@ -51,7 +53,7 @@ px_status px_event_destroy(px_event **ev)
     PX__TRY(event_check(*ev, __func__, "*ev"));
     px_event *e = *ev;
     *ev = NULL;
-    e->be->event_destroy(e);
+    e->be->event_destroy(e->impl);
     px__live_remove(&e->live);
     e->magic = 0;
     free(e);
@@ -63,7 +65,7 @@ px_status px_event_record(px_event *ev, px_instance *inst)
     PX__TRY(event_check(ev, __func__, "ev"));
     PX__TRY(px__instance_check(inst, __func__));
     PX__TRY(same_queue_family(ev, inst, __func__));
-    PX__TRY(ev->be->event_record(ev, inst));
+    PX__TRY(ev->be->event_record(ev->impl, inst->queue, __func__));
     ev->recorded = true;
     return PX_OK;
 }
@@ -72,10 +74,10 @@ px_status px_instance_wait_event(px_instance *inst, px_event *ev)
 {
     PX__TRY(px__instance_check(inst, __func__));
     PX__TRY(event_check(ev, __func__, "ev"));
-    if (ev->exec == inst->exec) return inst->be->event_wait(inst, ev);
+    if (ev->exec == inst->exec) return inst->be->event_wait(inst->queue, ev->impl, __func__);
     /* Across execution spaces the waiting side cannot enqueue a wait on the other's
        queue: wait on the host, which is correct if not asynchronous. */
-    return ev->be->event_synchronize(ev);
+    return ev->be->event_synchronize(ev->impl, __func__);
 }
 
 px_status px_event_query(px_event *ev, bool *done)
@@ -86,14 +88,14 @@ px_status px_event_query(px_event *ev, bool *done)
         *done = true;
         return PX_OK;
     }
-    return ev->be->event_query(ev, done);
+    return ev->be->event_query(ev->impl, done, __func__);
 }
 
 px_status px_event_synchronize(px_event *ev)
 {
     PX__TRY(event_check(ev, __func__, "ev"));
     if (!ev->recorded) return PX_OK;
-    return ev->be->event_synchronize(ev);
+    return ev->be->event_synchronize(ev->impl, __func__);
 }
 
 px_status px_event_elapsed_ms(px_event *start, px_event *end, float *ms)
@@ -106,5 +108,5 @@ px_status px_event_elapsed_ms(px_event *start, px_event *end, float *ms)
     PX__ARG(start->recorded && end->recorded, "both events must have been recorded");
     PX__ARG(start->exec == end->exec && start->device == end->device,
             "the events belong to different devices");
-    return start->be->event_elapsed(start, end, ms);
+    return start->be->event_elapsed(start->impl, end->impl, ms, __func__);
 }

@@ -3,7 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "backends/backends.h"
+#include "base/error.h"
+#include "core/instance.h"
+#include "spaces/view.h"
 
 static const char *kind_name(px_kernel_kind kind)
 {
@@ -40,13 +43,11 @@ static px_status take_bounds_violation(const char *label, const char *func)
 
 /* ---- Validation ------------------------------------------------------------------------ */
 
-static bool entry_present(const px_kernel *k, px_exec_space exec)
+/* Host backends run the host entry; CUDA its own. */
+static bool entry_present(const px_kernel *k, const px__backend *be)
 {
-    switch (exec) {
-    case PX_EXEC_SERIAL: return k->host != NULL;
-    case PX_EXEC_CUDA: return k->cuda != NULL;
-    case PX_EXEC_COUNT: break;
-    }
+    if (be->runs_on_host) return k->host != NULL;
+    if (be->exec == PX_EXEC_CUDA) return k->cuda != NULL;
     return false;
 }
 
@@ -87,7 +88,7 @@ static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, 
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "args must not be NULL (kernel '%s')",
                          kernel->name);
     PX__TRY(check_policy(&policy, kernel, func));
-    if (!entry_present(kernel, inst->exec))
+    if (!entry_present(kernel, inst->be))
         return px__error(PX_ERR_NOT_COMPILED, func,
                          "kernel '%s' was not compiled for %s (instance '%s'): compile its file "
                          "for that backend (docs/kernels.md)",
@@ -102,7 +103,7 @@ static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, 
 
 static px_status launch(px_instance *inst, const px__dispatch *d, const char *func)
 {
-    px_status st = inst->be->launch(inst, d);
+    px_status st = inst->be->launch(inst->queue, d, func);
     if (st != PX_OK) return st;
     return take_bounds_violation(d->label, func);
 }
@@ -128,11 +129,13 @@ px_status px_parallel_reduce(px_instance *inst, const char *label, px_policy pol
     return launch(inst, &d, __func__);
 }
 
-/* The instance must be able to write the result view's memory. */
+/* The instance's kernels can write the result view's memory: host memory from a host
+   backend, and the backend's own memory (of the instance's device, off the host). */
 static bool writable_by(const px_instance *inst, px_space s)
 {
-    if (inst->exec == PX_EXEC_SERIAL) return px__space_is_host(s);
-    return s.kind == PX_SPACE_HOST_PINNED || (s.kind == PX_SPACE_DEVICE && s.device == inst->device);
+    const px__space_ops *ops = px__space_ops_get(s.kind);
+    if (ops->host_access) return inst->be->runs_on_host || ops->owner == inst->exec;
+    return ops->owner == inst->exec && s.device == inst->device;
 }
 
 px_status px_parallel_reduce_view(px_instance *inst, const char *label, px_policy policy,

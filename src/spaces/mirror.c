@@ -1,14 +1,17 @@
 /* Mirrors, with Kokkos's create_mirror / create_mirror_view semantics. */
 #include <stdlib.h>
 
-#include "core/internal.h"
+#include "base/error.h"
+#include "base/util.h"
+#include "spaces/space.h"
+#include "spaces/view.h"
 
 px_status px_view_create_mirror(px_view **out, px_space space, const px_view *src)
 {
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     PX__TRY(px__view_check(src, __func__, "src"));
-    PX__TRY(px__space_check(space, __func__));
+    PX__TRY(px__space_check(space, NULL, __func__));
     char *label = px__concat(src->label, "_mirror");
     if (!label) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     px_view_desc desc = {
@@ -30,7 +33,7 @@ px_status px_view_create_mirror_view(px_view **out, px_space space, px_view *src
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     PX__TRY(px__view_check(src, __func__, "src"));
-    PX__TRY(px__space_check(space, __func__));
+    PX__TRY(px__space_check(space, NULL, __func__));
     px_space have = src->alloc->space;
     if (have.kind == space.kind && have.device == space.device) {
         PX__TRY(px_view_retain(src));

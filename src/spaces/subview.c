@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
-#include "spaces/view_internal.h"
+#include "base/error.h"
+#include "base/util.h"
+#include "spaces/view.h"
 
 /* The layout whose strides these are: RIGHT or LEFT when they match, else STRIDE. */
 static px_layout layout_of(int rank, const int64_t *extent, const int64_t *stride)
@@ -56,7 +57,7 @@ px_status px_view_subview(px_view **out, px_view *src, const px_slice *slices, i
     char *label = px__concat(src->label, "(sub)");
     if (!label) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     char *data = empty ? src->data : src->data + offset * (int64_t)src->elem_size;
-    atomic_fetch_add_explicit(&src->alloc->refs, 1, memory_order_relaxed);
+    px__alloc_retain(src->alloc);
     px_status st = px__view_new(out, label, src->alloc, data, src->dtype, src->elem_size, rank,
                                 extent, stride, layout_of(rank, extent, stride), __func__);
     if (st != PX_OK) px__alloc_release(src->alloc);

@@ -1,9 +1,17 @@
 /* Views: creation, wrapping, reference counts, queries and the kernel-side spans. */
+#include "spaces/view.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
-#include "spaces/view_internal.h"
+#include "backends/backends.h"
+#include "backends/host/host_copy.h"
+#include "base/error.h"
+#include "base/memstats.h"
+#include "base/state.h"
+#include "base/util.h"
+#include "spaces/space.h"
 
 static const size_t dtype_sizes[PX_DTYPE_COUNT] = {
     [PX_U8] = 1, [PX_I32] = 4, [PX_I64] = 8, [PX_U32] = 4,
@@ -58,7 +66,7 @@ bool px__view_contiguous(const px_view *v)
        the product of the extents before it. Views with 0 or 1 element always are. */
     if (px__view_size(v) <= 1) return true;
     int order[PX_MAX_RANK];
-    px__view_dims_by_stride(v, order);
+    px__dims_by_stride(v->rank, v->stride, order);
     int64_t expect = 1;
     for (int k = 0; k < v->rank; ++k) {
         int d = order[k];
@@ -67,17 +75,6 @@ bool px__view_contiguous(const px_view *v)
         expect *= v->extent[d];
     }
     return true;
-}
-
-void px__view_dims_by_stride(const px_view *v, int order[PX_MAX_RANK])
-{
-    for (int d = 0; d < v->rank; ++d) order[d] = d;
-    for (int a = 1; a < v->rank; ++a) /* insertion sort: rank <= 8 */
-        for (int b = a; b > 0 && v->stride[order[b]] < v->stride[order[b - 1]]; --b) {
-            int t = order[b];
-            order[b] = order[b - 1];
-            order[b - 1] = t;
-        }
 }
 
 px_status px__view_validate_shape(const px_view_desc *desc, const char *func, size_t *elem_size,
@@ -153,7 +150,7 @@ px_status px__view_new(px_view **out, const char *label, px__alloc *alloc, char 
                        px_dtype dtype, size_t elem_size, int rank, const int64_t *extent,
                        const int64_t *stride, px_layout layout, const char *func)
 {
-    px_view *v = calloc(1, sizeof *v);
+    px_view *v = px__calloc(1, sizeof *v);
     char *lab = px__strdup(label);
     if (!v || !lab) {
         free(v);
@@ -183,9 +180,9 @@ px_status px__view_new(px_view **out, const char *label, px__alloc *alloc, char 
    claim of host memory for device memory, or the reverse, is an error. */
 static px_status classify_wrapped(const void *data, px_space *space, const char *func)
 {
-    px_space real;
-    PX__TRY(px_pointer_space(data, &real));
-    bool claims_host = px__space_is_host(*space), is_host = px__space_is_host(real);
+    const px_space real = px__pointer_space(data);
+    const bool claims_host = px__space_ops_get(space->kind)->host_access;
+    const bool is_host = px__space_ops_get(real.kind)->host_access;
     if (claims_host != is_host || (!is_host && real.device != space->device))
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
                          "data is %s(%d) memory but desc->space is %s(%d)",
@@ -205,13 +202,14 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
     size_t es, bytes;
     int64_t stride[PX_MAX_RANK];
     PX__TRY(px__view_validate_shape(desc, func, &es, stride, &bytes));
-    PX__TRY(px__space_check(desc->space, func));
+    const px__space_ops *ops = NULL;
+    PX__TRY(px__space_check(desc->space, &ops, func));
     if (wrap && !user_data && bytes)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "data is NULL but the view has elements");
     px_space space = desc->space;
     if (wrap && user_data) PX__TRY(classify_wrapped(user_data, &space, func));
 
-    px__alloc *alloc = calloc(1, sizeof *alloc);
+    px__alloc *alloc = px__calloc(1, sizeof *alloc);
     if (!alloc) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
     atomic_init(&alloc->refs, 1);
     alloc->space = space;
@@ -220,11 +218,10 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
     if (wrap) {
         alloc->ptr = user_data;
     } else if (bytes) {
-        const px__space_ops *ops = px__space_ops_get(desc->space.kind);
         px_clear_error(); /* so that only the backend's own reason is quoted below */
-        px_status st = ops->alloc(desc->space, bytes, &alloc->ptr);
+        px_status st = ops->alloc(desc->space, bytes, &alloc->ptr, func);
         if (st == PX_OK && !(desc->flags & PX_VIEW_NO_INIT)) {
-            st = ops->zero(desc->space, alloc->ptr, bytes);
+            st = ops->zero(desc->space, alloc->ptr, bytes, func);
             if (st != PX_OK) ops->free(desc->space, alloc->ptr, bytes);
         }
         if (st != PX_OK) {
@@ -244,6 +241,11 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
     return st;
 }
 
+px_status px__view_create(px_view **out, const px_view_desc *desc, const char *func)
+{
+    return create_or_wrap(out, desc, NULL, false, func);
+}
+
 px_status px_view_create(px_view **out, const px_view_desc *desc)
 {
     return create_or_wrap(out, desc, NULL, false, __func__);
@@ -253,6 +255,8 @@ px_status px_view_wrap(px_view **out, const px_view_desc *desc, void *data)
 {
     return create_or_wrap(out, desc, data, true, __func__);
 }
+
+void px__alloc_retain(px__alloc *alloc) { atomic_fetch_add_explicit(&alloc->refs, 1, memory_order_relaxed); }
 
 void px__alloc_release(px__alloc *alloc)
 {
@@ -271,18 +275,23 @@ px_status px_view_retain(px_view *view)
     return PX_OK;
 }
 
+void px__view_release(px_view *v)
+{
+    if (atomic_fetch_sub_explicit(&v->refs, 1, memory_order_acq_rel) != 1) return;
+    px__live_remove(&v->live);
+    px__alloc_release(v->alloc);
+    v->magic = 0;
+    free(v->label);
+    free(v);
+}
+
 px_status px_view_release(px_view **view)
 {
     PX__ARG(view, "view must not be NULL (pass the address of your handle)");
     PX__TRY(px__view_check(*view, __func__, "*view"));
     px_view *v = *view;
     *view = NULL;
-    if (atomic_fetch_sub_explicit(&v->refs, 1, memory_order_acq_rel) != 1) return PX_OK;
-    px__live_remove(&v->live);
-    px__alloc_release(v->alloc);
-    v->magic = 0;
-    free(v->label);
-    free(v);
+    px__view_release(v);
     return PX_OK;
 }
 

@@ -4,6 +4,8 @@
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/cuda_hooks.h"
 #include "backends/cuda/cuda_pinned.h"
+#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/cuda_staging.h"
 
 /* No GPU is an answer (0), not a failure: the core names the caller when it needs one,
    and px_space_available and px_print_configuration give CUDA's reason. */
@@ -14,11 +16,12 @@ static px_status cuda_device_count(int *count)
 }
 
 /* The last px_finalize: every view, instance and event is gone by now (the core refuses
-   otherwise), so only portex's own memory is left: the idle pinned blocks, the pools and
-   the internal streams. */
+   otherwise), so only portex's own memory is left: staging, releases kept during a
+   capture, the idle pinned blocks, the pools and the internal streams. */
 static void cuda_finalize(void)
 {
-    px__cuda_staging_shutdown();   /* its workers, pinned buffers and streams go first */
+    px__cuda_staging_shutdown();
+    px__cuda_release_retry(true);
     px__cuda_pinned_trim();
     px__cuda_devices_release();
 }
@@ -26,11 +29,12 @@ static void cuda_finalize(void)
 const px__backend px__backend_cuda = {
     .name = "CUDA",
     .exec = PX_EXEC_CUDA,
+    .runs_on_host = false,
     .device_count = cuda_device_count,
     .finalize = cuda_finalize,
-    .instance_create = px__cuda_instance_create,
-    .instance_wrap = px__cuda_instance_wrap,
-    .instance_destroy = px__cuda_staging_instance_destroy,   /* waits for staged jobs */
+    .queue_create = px__cuda_queue_create,
+    .queue_wrap = px__cuda_queue_wrap,
+    .queue_destroy = px__cuda_queue_destroy,
     .fence = px__cuda_fence,
     .fence_all = px__cuda_fence_all,
     .event_create = px__cuda_event_create,
@@ -41,15 +45,10 @@ const px__backend px__backend_cuda = {
     .event_synchronize = px__cuda_event_synchronize,
     .event_elapsed = px__cuda_event_elapsed,
     .launch = px__cuda_launch,
+    .copy_path = px__cuda_copy_path,
     .copy = px__cuda_copy,
     .fill = px__cuda_fill,
-    .is_capturing = px__cuda_is_capturing,
     .partition = px__cuda_partition,
     .sm_count = px__cuda_sm_count,
-    .pointer_space = px__cuda_pointer_space,
-    .host_register = px__cuda_host_register,
-    .host_unregister = px__cuda_host_unregister,
-    .staging_get = px__cuda_staging_get,
-    .staging_set = px__cuda_staging_set,
     .print_configuration = px__cuda_print_configuration,
 };

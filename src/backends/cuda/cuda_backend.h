@@ -9,7 +9,7 @@
 #ifndef PX_CUDA_BACKEND_H
 #define PX_CUDA_BACKEND_H
 
-#include "core/internal.h"
+#include "backends/backend.h"
 
 extern const px__backend px__backend_cuda;
 extern const px__space_ops px__space_ops_cuda_pinned;

@@ -1,7 +1,6 @@
 /* CUDA errors to portex statuses: the checkpoint behind PX__CU (cuda_check.h). */
 #include "backends/cuda/cuda_check.h"
 
-
 /* Errors that come from a kernel (at its launch, or surfacing at a later call on the
    stream): they become PX_ERR_LAUNCH. Most of them are sticky and poison the context. */
 static bool is_kernel_error(cudaError_t e)
@@ -43,7 +42,30 @@ static bool is_device_error(cudaError_t e)
     }
 }
 
-px_status px__cuda_status(cudaError_t err, const px__cuda_ctx *ctx)
+bool px__cuda_is_sticky(cudaError_t err)
+{
+    /* The kernel faults that end the context (cudaErrorLaunchOutOfResources, invalid
+       configurations and missing images are reported at launch and do not). */
+    switch (err) {
+    case cudaErrorLaunchFailure:
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorHardwareStackError:
+    case cudaErrorAssert:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorContextIsDestroyed:
+    case cudaErrorDevicesUnavailable:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static px_status status_of(cudaError_t err, const px__cuda_ctx *ctx)
 {
     if (err == cudaSuccess) return PX_OK;
     if (err == cudaErrorMemoryAllocation) return PX_ERR_OUT_OF_MEMORY;
@@ -64,7 +86,7 @@ px_status px__cuda_fail(cudaError_t err, const char *func, const char *call, con
 {
     /* Read and clear the pending error; a sticky one stays, nothing can clear it. */
     (void)cudaGetLastError();
-    const px_status st = px__cuda_status(err, ctx);
+    const px_status st = status_of(err, ctx);
     const char *name = cudaGetErrorName(err);
     const char *text = cudaGetErrorString(err);
     if (ctx != NULL && ctx->alloc) {

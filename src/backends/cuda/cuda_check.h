@@ -1,12 +1,14 @@
 /* Internal: the one checkpoint where CUDA errors become portex statuses.
  *
- *   PX__CU(cudaStreamSynchronize(s))               -> px_status (PX_OK or the error)
- *   PX__CU_TRY(cudaEventRecord(e, s));              returns the error from the caller
- *   PX__CU_AT(cudaMallocAsync(...), &ctx)           with what the call was doing
+ *   PX__CU(func, cudaStreamSynchronize(s))          -> px_status (PX_OK or the error)
+ *   PX__CU_TRY(func, cudaEventRecord(e, s));         returns the error from the caller
+ *   PX__CU_AT(func, cudaMallocAsync(...), &ctx)      with what the call was doing
  *
- * A failure records "func: call: cudaErrorName: description" (plus the context) as the
- * thread's last error and clears the runtime's pending error, so that the caller's next
- * CUDA call does not inherit it (sticky errors, which poison the context, stay). */
+ * `func` is the public function the user called: every backend function that can fail
+ * takes it. A failure records "func: call: cudaErrorName: description" (plus the context)
+ * as the thread's last error and clears the runtime's pending error, so that the
+ * caller's next CUDA call does not inherit it (sticky errors, which poison the context,
+ * stay). */
 #ifndef PX_CUDA_CHECK_H
 #define PX_CUDA_CHECK_H
 
@@ -15,7 +17,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "core/internal.h"
+#include "backends/backend.h"
+#include "base/error.h"
 
 /* What a failing call was doing, for the status and the message. */
 typedef struct px__cuda_ctx {
@@ -28,20 +31,17 @@ typedef struct px__cuda_ctx {
 /* Records the failure of `call` in `func`; returns the status it maps to. */
 px_status px__cuda_fail(cudaError_t err, const char *func, const char *call, const px__cuda_ctx *ctx);
 
-/* The status a CUDA error maps to, without recording anything. */
-px_status px__cuda_status(cudaError_t err, const px__cuda_ctx *ctx);
-
 static inline px_status px__cuda_check(cudaError_t err, const char *func, const char *call,
                                        const px__cuda_ctx *ctx)
 {
     return err == cudaSuccess ? PX_OK : px__cuda_fail(err, func, call, ctx);
 }
 
-#define PX__CU_AT(call, ctx) px__cuda_check((call), __func__, #call, (ctx))
-#define PX__CU(call) PX__CU_AT(call, NULL)
-#define PX__CU_TRY(call)                                                                   \
+#define PX__CU_AT(func, call, ctx) px__cuda_check((call), (func), #call, (ctx))
+#define PX__CU(func, call) PX__CU_AT(func, call, NULL)
+#define PX__CU_TRY(func, call)                                                             \
     do {                                                                                   \
-        px_status px__cu_st_ = PX__CU(call);                                               \
+        px_status px__cu_st_ = PX__CU(func, call);                                         \
         if (px__cu_st_ != PX_OK) return px__cu_st_;                                        \
     } while (0)
 
@@ -57,5 +57,8 @@ static inline px__cuda_ctx px__cuda_ctx_kernel(const char *label)
     px__cuda_ctx c = {label ? label : "?", false, {PX_SPACE_DEVICE, 0}, 0};
     return c;
 }
+
+/* Whether err poisons the context: nothing on this device will run again. */
+bool px__cuda_is_sticky(cudaError_t err);
 
 #endif /* PX_CUDA_CHECK_H */

@@ -48,15 +48,30 @@ px_status px__cuda_count(int *count, const char *func)
     return PX_OK;
 }
 
+enum cudaStreamCaptureMode px__cuda_relax(void)
+{
+    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    if (cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess) {
+        (void)cudaGetLastError();
+        mode = cudaStreamCaptureModeRelaxed;
+    }
+    return mode;
+}
+
+void px__cuda_unrelax(enum cudaStreamCaptureMode saved)
+{
+    if (cudaThreadExchangeStreamCaptureMode(&saved) != cudaSuccess) (void)cudaGetLastError();
+}
+
 /* *saved is the caller's device when enter switched away from it, else -1: leave then
    has nothing to do (one runtime call per dispatch fewer on the common path). */
-px_status px__cuda_enter(int ordinal, int *saved)
+px_status px__cuda_enter(int ordinal, int *saved, const char *func)
 {
     int cur = -1;
     *saved = -1;
-    PX__CU_TRY(cudaGetDevice(&cur));
+    PX__CU_TRY(func, cudaGetDevice(&cur));
     if (cur != ordinal) {
-        PX__CU_TRY(cudaSetDevice(ordinal));
+        PX__CU_TRY(func, cudaSetDevice(ordinal));
         *saved = cur;
     }
     return PX_OK;
@@ -91,7 +106,7 @@ static void pool_grant_peers(cudaMemPool_t pool, int ordinal, int count)
 /* Portex's own pool, not the device's default one: its release threshold (keep freed
    memory for reuse instead of returning it at every synchronisation) is portex's choice
    and must not change what other libraries see. */
-static px_status pool_create(px__cuda_device *d, int count)
+static px_status pool_create(px__cuda_device *d, int count, const char *func)
 {
     struct cudaMemPoolProps props;
     memset(&props, 0, sizeof props);
@@ -99,9 +114,13 @@ static px_status pool_create(px__cuda_device *d, int count)
     props.handleTypes = cudaMemHandleTypeNone;
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id = d->ordinal;
-    PX__CU_TRY(cudaMemPoolCreate(&d->pool, &props));
+    PX__CU_TRY(func, cudaMemPoolCreate(&d->pool, &props));
     uint64_t keep = UINT64_MAX;
-    px_status st = PX__CU(cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    /* Never let an allocation on the alloc stream wait for a free queued on the release
+       stream (which waits for every queue): reuse only what is already free. */
+    int no = 0;
+    px_status st = PX__CU(func, cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    if (st == PX_OK) st = PX__CU(func, cudaMemPoolSetAttribute(d->pool, cudaMemPoolReuseAllowInternalDependencies, &no));
     if (st != PX_OK) {
         (void)cudaMemPoolDestroy(d->pool);
         d->pool = NULL;
@@ -112,19 +131,22 @@ static px_status pool_create(px__cuda_device *d, int count)
 }
 
 /* Called with the lock held and the device current. */
-static px_status device_init(px__cuda_device *d, int ordinal, int count)
+static px_status device_init(px__cuda_device *d, int ordinal, int count, const char *func)
 {
     int pools = 0;
     memset(d, 0, sizeof *d);
     d->ordinal = ordinal;
-    PX__CU_TRY(cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, ordinal));
-    PX__CU_TRY(cudaDeviceGetStreamPriorityRange(&d->priority_least, &d->priority_greatest));
-    PX__CU_TRY(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal));
-    if (pools) PX__TRY(pool_create(d, count));
-    px_status st = PX__CU(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
+    PX__CU_TRY(func, cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, ordinal));
+    PX__CU_TRY(func, cudaDeviceGetStreamPriorityRange(&d->priority_least, &d->priority_greatest));
+    PX__CU_TRY(func, cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal));
+    if (pools) PX__TRY(pool_create(d, count, func));
+    px_status st = PX__CU(func, cudaStreamCreateWithFlags(&d->alloc, cudaStreamNonBlocking));
+    if (st == PX_OK) st = PX__CU(func, cudaStreamCreateWithFlags(&d->release, cudaStreamNonBlocking));
     if (st != PX_OK) {
+        if (d->alloc) (void)cudaStreamDestroy(d->alloc);
         if (d->pool) (void)cudaMemPoolDestroy(d->pool);
-        d->pool = NULL;
+        memset(d, 0, sizeof *d);
+        (void)cudaGetLastError();
         return st;
     }
     d->ready = true;
@@ -144,9 +166,9 @@ px_status px__cuda_device_get(int ordinal, px__cuda_device **out, const char *fu
     px__cuda_lock();
     if (!d->ready) {
         int saved;
-        st = px__cuda_enter(ordinal, &saved);
+        st = px__cuda_enter(ordinal, &saved, func);
         if (st == PX_OK) {
-            st = device_init(d, ordinal, count);
+            st = device_init(d, ordinal, count, func);
             px__cuda_leave(saved);
         }
     }
@@ -167,19 +189,25 @@ px__cuda_device *px__cuda_device_if_ready(int ordinal)
 
 void px__cuda_devices_release(void)
 {
+    px__cuda_device gone[PX__MAX_DEVICES];
+    /* Taken out under the lock, released outside it: no lock is held while a stream drains. */
     px__cuda_lock();
     for (int i = 0; i < PX__MAX_DEVICES; ++i) {
-        px__cuda_device *d = &g_dev[i];
-        if (!d->ready) continue;
-        int saved;
-        if (px__cuda_enter(i, &saved) == PX_OK) {
-            /* The deferred frees queued on the stream run before the pool goes. */
-            (void)PX__CU(cudaStreamSynchronize(d->stream));
-            (void)PX__CU(cudaStreamDestroy(d->stream));
-            if (d->pool) (void)PX__CU(cudaMemPoolDestroy(d->pool));
-            px__cuda_leave(saved);
-        }
-        memset(d, 0, sizeof *d);
+        gone[i] = g_dev[i];
+        memset(&g_dev[i], 0, sizeof g_dev[i]);
     }
     px__cuda_unlock();
+    for (int i = 0; i < PX__MAX_DEVICES; ++i) {
+        px__cuda_device *d = &gone[i];
+        int saved;
+        if (!d->ready || px__cuda_enter(i, &saved, "px_finalize") != PX_OK) continue;
+        /* The frees queued on the release stream run before the pool goes (every queue is
+           gone by now, so they wait for nothing else; a dead context answers at once). */
+        (void)PX__CU("px_finalize", cudaStreamSynchronize(d->release));
+        (void)PX__CU("px_finalize", cudaStreamSynchronize(d->alloc));
+        (void)PX__CU("px_finalize", cudaStreamDestroy(d->release));
+        (void)PX__CU("px_finalize", cudaStreamDestroy(d->alloc));
+        if (d->pool) (void)PX__CU("px_finalize", cudaMemPoolDestroy(d->pool));
+        px__cuda_leave(saved);
+    }
 }

@@ -2,8 +2,8 @@
  *
  * Nothing here runs at px_init: the first CUDA instance, allocation or device query
  * initialises CUDA (so that Check can fork before it). Each device used gets, once:
- * its properties, an internal non-blocking stream (allocation, zeroing and the deferred
- * frees are ordered on it) and portex's own stream-ordered memory pool. */
+ * its properties, two internal non-blocking streams (one for allocation and zeroing, one
+ * for frees ordered after queued work) and portex's own stream-ordered memory pool. */
 #ifndef PX_CUDA_DEVICE_H
 #define PX_CUDA_DEVICE_H
 
@@ -11,7 +11,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "core/internal.h"
+#include "backends/backend.h"
+#include "base/limits.h"
 
 typedef struct px__cuda_device {
     bool ready;
@@ -20,7 +21,11 @@ typedef struct px__cuda_device {
     int priority_least;      /* numerically largest (lowest priority) */
     int priority_greatest;   /* numerically smallest (highest priority) */
     cudaMemPool_t pool;      /* NULL when the device lacks stream-ordered allocation */
-    cudaStream_t stream;     /* internal, non-blocking */
+    /* Internal non-blocking streams. Allocations and zeroing run on `alloc` and wait for
+       nothing else, so creating a view never waits for unrelated work; frees run on
+       `release` after waiting for every live queue's work (cuda_track.c). */
+    cudaStream_t alloc;
+    cudaStream_t release;
 } px__cuda_device;
 
 /* Number of CUDA devices (0 when there is none; *why says why, cudaSuccess otherwise).
@@ -40,10 +45,16 @@ px__cuda_device *px__cuda_device_if_ready(int ordinal);
 /* Makes `ordinal` the calling thread's current device and saves the caller's; every
    backend entry point brackets its CUDA calls with enter/leave so that several GPUs
    work and the user's current device is left as it was. */
-px_status px__cuda_enter(int ordinal, int *saved);
+px_status px__cuda_enter(int ordinal, int *saved, const char *func);
 void px__cuda_leave(int saved);
 
-/* The backend's lock: device initialisation and the list of live queues. */
+/* Library calls that another thread's global-mode stream capture would forbid (pinned
+   allocation and free): portex's own, on memory no capture uses, so this thread relaxes
+   its capture mode around them instead of invalidating the other thread's capture. */
+enum cudaStreamCaptureMode px__cuda_relax(void);
+void px__cuda_unrelax(enum cudaStreamCaptureMode saved);
+
+/* The backend's lock: device initialisation. */
 void px__cuda_lock(void);
 void px__cuda_unlock(void);
 

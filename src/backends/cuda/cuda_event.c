@@ -1,94 +1,106 @@
-/* CUDA events: ordering between instances without a host wait, and timing. An event
- * belongs to its device; px_event.impl holds the cudaEvent_t itself. */
+/* CUDA events: ordering between queues without a host wait, and timing. An event belongs
+ * to its device. */
+#include <stdlib.h>
+
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/cuda_hooks.h"
 #include "backends/cuda/cuda_queue.h"
+#include "base/util.h"
 
-static cudaEvent_t event_of(const struct px_event *ev) { return (cudaEvent_t)ev->impl; }
+typedef struct px__cuda_event {
+    cudaEvent_t ev;
+    int device;
+    bool timing;
+} px__cuda_event;
 
-px_status px__cuda_event_create(struct px_event *ev)
+px_status px__cuda_event_create(int device, unsigned flags, void **out, const char *func)
 {
     px__cuda_device *d;
     int saved;
-    PX__TRY(px__cuda_device_get(ev->device, &d, "px_event_create"));
-    PX__TRY(px__cuda_enter(ev->device, &saved));
-    /* Timing costs a timestamp at every record: only when asked for. */
-    const unsigned flags = (ev->flags & PX_EVENT_TIMING) ? cudaEventDefault : cudaEventDisableTiming;
-    cudaEvent_t e = NULL;
-    const px_status st = PX__CU(cudaEventCreateWithFlags(&e, flags));
-    px__cuda_leave(saved);
-    if (st == PX_OK) ev->impl = e;
-    return st;
-}
-
-void px__cuda_event_destroy(struct px_event *ev)
-{
-    if (ev->impl == NULL) return;
-    int saved;
-    if (px__cuda_enter(ev->device, &saved) == PX_OK) {
-        (void)PX__CU(cudaEventDestroy(event_of(ev)));
+    PX__TRY(px__cuda_device_get(device, &d, func));
+    px__cuda_event *e = px__calloc(1, sizeof *e);
+    if (e == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the event");
+    e->device = device;
+    e->timing = (flags & PX_EVENT_TIMING) != 0;
+    px_status st = px__cuda_enter(device, &saved, func);
+    if (st == PX_OK) {
+        /* Timing costs a timestamp at every record: only when asked for. */
+        st = PX__CU(func, cudaEventCreateWithFlags(&e->ev, e->timing ? cudaEventDefault : cudaEventDisableTiming));
         px__cuda_leave(saved);
     }
-    ev->impl = NULL;
+    if (st != PX_OK) {
+        free(e);
+        return st;
+    }
+    *out = e;
+    return PX_OK;
 }
 
-px_status px__cuda_event_record(struct px_event *ev, struct px_instance *inst)
+void px__cuda_event_destroy(void *ev)
 {
-    if (inst->device != ev->device)
-        return px__error(PX_ERR_INVALID_ARGUMENT, "px_event_record",
-                         "the event is of CUDA device %d, instance '%s' of device %d", ev->device,
-                         inst->label ? inst->label : "?", inst->device);
+    px__cuda_event *e = ev;
     int saved;
-    PX__TRY(px__cuda_enter(ev->device, &saved));
-    const px_status st = PX__CU(cudaEventRecord(event_of(ev), px__cuda_queue_of(inst)->stream));
+    if (px__cuda_enter(e->device, &saved, "px_event_destroy") == PX_OK) {
+        (void)PX__CU("px_event_destroy", cudaEventDestroy(e->ev));
+        px__cuda_leave(saved);
+    }
+    free(e);
+}
+
+px_status px__cuda_event_record(void *ev, px__queue *queue, const char *func)
+{
+    px__cuda_event *e = ev;
+    const px__cuda_queue *q = px__cuda_queue_of(queue);
+    if (q->device != e->device)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "the event is of CUDA device %d, instance '%s' of device %d",
+                         e->device, q->label ? q->label : "?", q->device);
+    int saved;
+    PX__TRY(px__cuda_enter(e->device, &saved, func));
+    const px_status st = PX__CU(func, cudaEventRecord(e->ev, q->stream));
     px__cuda_leave(saved);
     return st;
 }
 
 /* The event may be of another device: CUDA streams wait across devices. */
-px_status px__cuda_event_wait(struct px_instance *inst, struct px_event *ev)
+px_status px__cuda_event_wait(px__queue *queue, void *ev, const char *func)
 {
+    const px__cuda_queue *q = px__cuda_queue_of(queue);
     int saved;
-    PX__TRY(px__cuda_enter(inst->device, &saved));
-    const px_status st = PX__CU(cudaStreamWaitEvent(px__cuda_queue_of(inst)->stream, event_of(ev), 0));
+    PX__TRY(px__cuda_enter(q->device, &saved, func));
+    const px_status st = PX__CU(func, cudaStreamWaitEvent(q->stream, ((px__cuda_event *)ev)->ev, 0));
     px__cuda_leave(saved);
     return st;
 }
 
-px_status px__cuda_event_query(struct px_event *ev, bool *done)
+px_status px__cuda_event_query(void *ev, bool *done, const char *func)
 {
-    const cudaError_t e = cudaEventQuery(event_of(ev));
-    if (e == cudaSuccess) {
-        *done = true;
+    const cudaError_t e = cudaEventQuery(((px__cuda_event *)ev)->ev);
+    *done = e == cudaSuccess;
+    if (e == cudaSuccess) return PX_OK;
+    if (e == cudaErrorNotReady) {   /* an answer, not an error: nothing pending is left behind */
+        (void)cudaGetLastError();
         return PX_OK;
     }
-    if (e == cudaErrorNotReady) {   /* not an error: nothing pending is left behind */
-        *done = false;
-        return PX_OK;
-    }
-    *done = false;
-    return px__cuda_fail(e, "px_event_query", "cudaEventQuery(event)", NULL);
+    return px__cuda_fail(e, func, "cudaEventQuery(event)", NULL);
 }
 
-px_status px__cuda_event_synchronize(struct px_event *ev)
+px_status px__cuda_event_synchronize(void *ev, const char *func)
 {
-    const cudaError_t e = cudaEventSynchronize(event_of(ev));
-    return e == cudaSuccess ? PX_OK : px__cuda_fail(e, "px_event_synchronize", "cudaEventSynchronize(event)", NULL);
+    return PX__CU(func, cudaEventSynchronize(((px__cuda_event *)ev)->ev));
 }
 
-px_status px__cuda_event_elapsed(struct px_event *start, struct px_event *end, float *ms)
+px_status px__cuda_event_elapsed(void *start, void *end, float *ms, const char *func)
 {
-    if (!(start->flags & PX_EVENT_TIMING) || !(end->flags & PX_EVENT_TIMING))
-        return px__error(PX_ERR_INVALID_ARGUMENT, "px_event_elapsed_ms",
-                         "%s event was created without PX_EVENT_TIMING",
-                         !(start->flags & PX_EVENT_TIMING) ? "the start" : "the end");
-    const cudaError_t e = cudaEventElapsedTime(ms, event_of(start), event_of(end));
+    const px__cuda_event *a = start, *b = end;
+    if (!a->timing || !b->timing)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s event was created without PX_EVENT_TIMING",
+                         !a->timing ? "the start" : "the end");
+    const cudaError_t e = cudaEventElapsedTime(ms, a->ev, b->ev);
     if (e == cudaSuccess) return PX_OK;
     if (e == cudaErrorNotReady) {
         (void)cudaGetLastError();
-        return px__error(PX_ERR_INVALID_ARGUMENT, "px_event_elapsed_ms",
-                         "an event has not completed yet (synchronize the end event first)");
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "an event has not completed yet (synchronize the end event first)");
     }
-    return px__cuda_fail(e, "px_event_elapsed_ms", "cudaEventElapsedTime(ms, start, end)", NULL);
+    return px__cuda_fail(e, func, "cudaEventElapsedTime(ms, start, end)", NULL);
 }

@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "backends/cuda/cuda_check.h"
+#include "backends/cuda/cuda_driver.h"
 
 #if CUDA_VERSION < 12050 || CUDART_VERSION < 12050
 #  error "SM partitions (green contexts) need the CUDA 12.5 toolkit or later"
@@ -23,33 +24,7 @@ static px__cuda_driver g_drv;
 static px_status g_status;
 static char g_why[256];
 
-/* One entry point; false (with g_why filled) when the driver does not have it. `slot`
-   is the address of a function pointer of the table. */
-static bool lookup(const char *symbol, unsigned int version, void *slot, size_t slot_size)
-{
-    void *fn = NULL;
-    enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-    const cudaError_t e = cudaGetDriverEntryPointByVersion(symbol, &fn, version, cudaEnableDefault, &q);
-    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || fn == NULL) {
-        (void)cudaGetLastError();
-        snprintf(g_why, sizeof g_why, "the driver has no %s (version %u.%u): %s", symbol, version / 1000,
-                 version % 1000 / 10,
-                 e != cudaSuccess ? cudaGetErrorName(e)
-                 : q == cudaDriverEntryPointVersionNotSufficent ? "version not sufficient"
-                                                                : "symbol not found");
-        return false;
-    }
-    /* A data pointer to a function pointer: same size on every platform CUDA runs on;
-       memcpy keeps ISO C's object/function pointer rule. */
-    if (slot_size != sizeof fn) {
-        snprintf(g_why, sizeof g_why, "%s: unexpected function pointer size", symbol);
-        return false;
-    }
-    memcpy(slot, &fn, sizeof fn);
-    return true;
-}
-
-#define LOOKUP(sym, ver, field) lookup(sym, ver, &g_drv.field, sizeof g_drv.field)
+#define LOOKUP(sym, ver, field) px__cuda_driver_symbol(sym, ver, &g_drv.field, sizeof g_drv.field, g_why, sizeof g_why)
 
 static void load_once(void)
 {
@@ -69,9 +44,7 @@ static void load_once(void)
         g_status = PX_ERR_UNSUPPORTED;
         return;
     }
-    const bool ok = LOOKUP("cuGetErrorName", 6000, get_error_name) &&
-                    LOOKUP("cuGetErrorString", 6000, get_error_string) &&
-                    LOOKUP("cuDeviceGet", 2000, device_get) &&
+    const bool ok = LOOKUP("cuDeviceGet", 2000, device_get) &&
                     LOOKUP("cuDeviceGetDevResource", 12040, device_get_dev_resource) &&
                     LOOKUP("cuDevSmResourceSplitByCount", 12040, dev_sm_resource_split_by_count) &&
                     LOOKUP("cuDevResourceGenerateDesc", 12040, dev_resource_generate_desc) &&
@@ -97,35 +70,7 @@ px_status px__cuda_green_load(const px__cuda_driver **out, const char *func)
     return PX_OK;
 }
 
-static px_status cu_status(CUresult r)
-{
-    switch (r) {
-    case CUDA_SUCCESS: return PX_OK;
-    case CUDA_ERROR_OUT_OF_MEMORY: return PX_ERR_OUT_OF_MEMORY;
-    case CUDA_ERROR_NO_DEVICE:
-    case CUDA_ERROR_INVALID_DEVICE:
-    case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
-    case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: return PX_ERR_NO_DEVICE;
-    case CUDA_ERROR_NOT_SUPPORTED:
-    case CUDA_ERROR_INVALID_RESOURCE_TYPE:
-    case CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION: return PX_ERR_UNSUPPORTED;
-    default: return PX_ERR_BACKEND;
-    }
-}
-
-px_status px__cu_fail(CUresult res, const char *func, const char *call)
-{
-    const char *name = NULL, *text = NULL;
-    /* The table is loaded before any driver call can fail. */
-    if (g_drv.get_error_name == NULL || g_drv.get_error_name(res, &name) != CUDA_SUCCESS) name = NULL;
-    if (g_drv.get_error_string == NULL || g_drv.get_error_string(res, &text) != CUDA_SUCCESS) text = NULL;
-    const px_status st = cu_status(res);
-    if (name == NULL)
-        return px__error(st, func, "%s: CUresult %d%s%s", call, (int)res, text ? ": " : "", text ? text : "");
-    return px__error(st, func, "%s: %s: %s", call, name, text ? text : "no description");
-}
-
-px_status px__cuda_green_release(px__cuda_queue *q)
+px_status px__cuda_green_release(px__cuda_queue *q, const char *func)
 {
     const px__cuda_driver *drv = &g_drv;   /* loaded: the partition exists */
     px_status st = PX_OK;
@@ -133,9 +78,9 @@ px_status px__cuda_green_release(px__cuda_queue *q)
         /* The queue's teardown may have queued stream-ordered frees: they run before the
            context goes. Then the stream, through the driver, before its context (which
            would leak it otherwise). */
-        st = px__cuda_check(cudaStreamSynchronize(q->stream), "px_instance_destroy",
+        st = px__cuda_check(cudaStreamSynchronize(q->stream), func,
                             "cudaStreamSynchronize(stream of an SM partition)", NULL);
-        const px_status st1 = px__cu_check(drv->stream_destroy((CUstream)q->stream), "px_instance_destroy",
+        const px_status st1 = px__cu_check(drv->stream_destroy((CUstream)q->stream), func,
                                            "cuStreamDestroy(stream of an SM partition)");
         if (st == PX_OK) st = st1;
         q->stream = NULL;
@@ -144,7 +89,7 @@ px_status px__cuda_green_release(px__cuda_queue *q)
     q->green = NULL;
     if (g != NULL && atomic_fetch_sub(&g->refs, 1) == 1) {
         const px_status st2 =
-            px__cu_check(drv->green_ctx_destroy(g->ctx), "px_instance_destroy", "cuGreenCtxDestroy");
+            px__cu_check(drv->green_ctx_destroy(g->ctx), func, "cuGreenCtxDestroy");
         if (st == PX_OK) st = st2;
         free(g);
     }

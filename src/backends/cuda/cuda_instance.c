@@ -1,5 +1,9 @@
-/* CUDA instances: one stream each (owned or wrapped), with the resources their
- * dispatches reuse; fences. */
+/* CUDA queues: one stream each (owned or wrapped), with the resources their dispatches
+ * reuse; destroying them; fences.
+ *
+ * A queue's end has two steps: px__cuda_queue_close (off the list of live queues, its
+ * buffers and staged copies settled) and, when the last reference goes (the list's, or a
+ * px_fence_all still synchronising the stream), queue_final (the stream itself). */
 #include <stdlib.h>
 
 #include "backends/cuda/cuda_backend.h"
@@ -7,20 +11,24 @@
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/cuda_green.h"
 #include "backends/cuda/cuda_hooks.h"
+#include "backends/cuda/cuda_instance.h"
 #include "backends/cuda/cuda_memory.h"
 #include "backends/cuda/cuda_pinned.h"
 #include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/cuda_staging.h"
+#include "base/memstats.h"
+#include "base/util.h"
 
-/* The event frees use, and the counter/result buffer. The buffer comes from the device's
-   pool through the internal stream, zeroed and synchronised: usable from q's stream even
-   when the caller is capturing it. Called with q's device current. */
-static px_status queue_setup(px__cuda_queue *q)
+/* The event cross-queue ordering records, and the counter/result buffer. The buffer
+   comes from the device's pool through the alloc stream, zeroed and synchronised: usable
+   from q's stream even when the caller is capturing it. Called with q's device current. */
+px_status px__cuda_queue_setup(px__cuda_queue *q, const char *func)
 {
-    PX__CU_TRY(cudaEventCreateWithFlags(&q->mark, cudaEventDisableTiming));
+    PX__CU_TRY(func, cudaEventCreateWithFlags(&q->mark, cudaEventDisableTiming));
     const px_space dev = px_device(q->device);
     void *aux = NULL;
-    px_status st = px__space_ops_cuda_device.alloc(dev, PX__CUDA_AUX_BYTES, &aux);
-    if (st == PX_OK) st = px__space_ops_cuda_device.zero(dev, aux, PX__CUDA_AUX_BYTES);
+    px_status st = px__space_ops_cuda_device.alloc(dev, PX__CUDA_AUX_BYTES, &aux, func);
+    if (st == PX_OK) st = px__space_ops_cuda_device.zero(dev, aux, PX__CUDA_AUX_BYTES, func);
     if (st != PX_OK) {
         if (aux) px__space_ops_cuda_device.free(dev, aux, PX__CUDA_AUX_BYTES);
         (void)cudaEventDestroy(q->mark);
@@ -29,18 +37,16 @@ static px_status queue_setup(px__cuda_queue *q)
     }
     q->aux = aux;
     q->aux_bytes = PX__CUDA_AUX_BYTES;
+    q->lane = px__cuda_staging_lane();
     px__memory_account_library(dev, q->aux_bytes, true);
     px__cuda_track_add(q);
     return PX_OK;
 }
 
-px_status px__cuda_queue_setup(px__cuda_queue *q) { return queue_setup(q); }
-
-/* After the stream is idle: nothing of q's can still be in use. */
-static void queue_teardown(px__cuda_queue *q)
+/* After the stream is idle (or dead): nothing of q's can still be in use. */
+static void queue_release_buffers(px__cuda_queue *q, const char *func)
 {
-    px__cuda_track_remove(q);
-    px__cuda_buffer_free(q, q->scratch, q->scratch_bytes);
+    px__cuda_buffer_free(q, q->scratch, q->scratch_bytes, func);
     q->scratch = NULL;
     q->scratch_bytes = 0;
     if (q->aux) {
@@ -53,33 +59,68 @@ static void queue_teardown(px__cuda_queue *q)
         px__cuda_pinned_free(q->host, q->host_bytes);
         q->host = NULL;
     }
-    if (q->mark) (void)PX__CU(cudaEventDestroy(q->mark));
-    q->mark = NULL;
 }
 
-px_status px__cuda_instance_create(struct px_instance *inst)
+/* The last reference: the stream (owned ones; an SM partition's through the driver), the
+   mark, the struct. */
+static void queue_final(px__cuda_queue *q)
 {
-    px__cuda_device *d;
     int saved;
-    PX__TRY(px__cuda_device_get(inst->device, &d, "px_instance_create"));
+    if (px__cuda_enter(q->device, &saved, "px_instance_destroy") == PX_OK) {
+        if (q->owned) {
+            if (q->green)
+                (void)px__cuda_green_release(q, "px_instance_destroy");
+            else
+                (void)PX__CU("px_instance_destroy", cudaStreamDestroy(q->stream));
+        }
+        if (q->mark) (void)PX__CU("px_instance_destroy", cudaEventDestroy(q->mark));
+        px__cuda_leave(saved);
+    }
+    free(q);
+}
+
+void px__cuda_queue_close(px__cuda_queue *q, bool stream_dead, const char *func)
+{
+    px__cuda_staging_settle(q, stream_dead);
+    queue_release_buffers(q, func);
+    if (px__cuda_track_remove(q)) queue_final(q);
+    /* A capture that ended may have held back releases. */
+    px__cuda_release_retry(false);
+}
+
+static px_status queue_new(const px__queue_desc *desc, bool owned, px__cuda_device **d, px__cuda_queue **out,
+                           const char *func)
+{
+    PX__TRY(px__cuda_device_get(desc->device, d, func));
+    px__cuda_queue *q = px__calloc(1, sizeof *q);
+    if (q == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "no memory for the instance's state");
+    q->device = desc->device;
+    q->sm_count = (*d)->sm_count;
+    q->owned = owned;
+    q->label = desc->label;
+    *out = q;
+    return PX_OK;
+}
+
+px_status px__cuda_queue_create(const px__queue_desc *desc, px__queue **out, const char *func)
+{
+    px__cuda_device *d = NULL;
+    px__cuda_queue *q = NULL;
+    PX__TRY(queue_new(desc, true, &d, &q, func));
     /* Lower numbers are higher priorities; the device allows [greatest, least]. */
-    int prio = inst->priority;
+    int prio = desc->priority;
     if (prio < d->priority_greatest) prio = d->priority_greatest;
     if (prio > d->priority_least) prio = d->priority_least;
-    px__cuda_queue *q = calloc(1, sizeof *q);
-    if (q == NULL) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "no memory for the instance's state");
-    q->device = inst->device;
-    q->sm_count = d->sm_count;
-    q->owned = true;
-    px_status st = px__cuda_enter(inst->device, &saved);
+    int saved;
+    px_status st = px__cuda_enter(desc->device, &saved, func);
     if (st != PX_OK) {
         free(q);
         return st;
     }
     /* Non-blocking: never serialised against the legacy default stream. */
-    st = PX__CU(cudaStreamCreateWithPriority(&q->stream, cudaStreamNonBlocking, prio));
+    st = PX__CU(func, cudaStreamCreateWithPriority(&q->stream, cudaStreamNonBlocking, prio));
     if (st == PX_OK) {
-        st = queue_setup(q);
+        st = px__cuda_queue_setup(q, func);
         if (st != PX_OK) (void)cudaStreamDestroy(q->stream);
     }
     px__cuda_leave(saved);
@@ -87,89 +128,99 @@ px_status px__cuda_instance_create(struct px_instance *inst)
         free(q);
         return st;
     }
-    inst->priority = prio;
-    inst->impl = q;
+    *out = (px__queue *)(void *)q;
     return PX_OK;
 }
 
-/* `native` is a cudaStream_t the caller owns, already checked by
-   px_instance_from_cuda_stream; inst->device is the stream's device. */
-px_status px__cuda_instance_wrap(struct px_instance *inst, void *native)
+/* `native` is a cudaStream_t the caller owns, checked by the core (px__cuda_stream_device);
+   desc->device is the stream's device. */
+px_status px__cuda_queue_wrap(const px__queue_desc *desc, void *native, px__queue **out, const char *func)
 {
-    px__cuda_device *d;
-    int saved;
-    PX__TRY(px__cuda_device_get(inst->device, &d, "px_instance_from_cuda_stream"));
-    px__cuda_queue *q = calloc(1, sizeof *q);
-    if (q == NULL) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "no memory for the instance's state");
-    q->device = inst->device;
-    q->sm_count = d->sm_count;
-    q->owned = false;
+    px__cuda_device *d = NULL;
+    px__cuda_queue *q = NULL;
+    PX__TRY(queue_new(desc, false, &d, &q, func));
     q->stream = (cudaStream_t)native;
-    int prio = 0;
-    px_status st = PX__CU(cudaStreamGetPriority(q->stream, &prio));
-    if (st != PX_OK) {
-        free(q);
-        return st;
-    }
-    inst->priority = prio;
-    st = px__cuda_enter(inst->device, &saved);
+    int saved;
+    px_status st = px__cuda_enter(desc->device, &saved, func);
     if (st == PX_OK) {
-        st = queue_setup(q);
+        st = px__cuda_queue_setup(q, func);
         px__cuda_leave(saved);
     }
     if (st != PX_OK) {
         free(q);
         return st;
     }
-    inst->impl = q;
+    *out = (px__queue *)(void *)q;
     return PX_OK;
 }
 
-static px_status sync_stream(const struct px_instance *inst, const char *func)
+/* Synchronises q's stream; the failure names the instance. With q's device current. */
+static px_status sync_stream(const px__cuda_queue *q, const char *func)
 {
-    px__cuda_queue *q = px__cuda_queue_of(inst);
     const cudaError_t e = cudaStreamSynchronize(q->stream);
     if (e == cudaSuccess) return PX_OK;
-    char call[160];
-    snprintf(call, sizeof call, "cudaStreamSynchronize(stream of instance '%s')",
-             inst->label ? inst->label : "?");
+    char call[192];
+    snprintf(call, sizeof call, "cudaStreamSynchronize(stream of instance '%s')", q->label ? q->label : "?");
     return px__cuda_fail(e, func, call, NULL);
 }
 
-px_status px__cuda_instance_destroy(struct px_instance *inst)
+px_status px__cuda_queue_destroy(px__queue *queue, bool *released, const char *func)
 {
-    px__cuda_queue *q = px__cuda_queue_of(inst);
+    px__cuda_queue *q = px__cuda_queue_of(queue);
     int saved;
-    if (q == NULL) return PX_OK;
-    px_status st = px__cuda_enter(q->device, &saved);
-    if (st != PX_OK) return st;
-    /* Waits for what was queued, portex's work included, then releases everything even
-       if the wait failed (the error is returned). A wrapped stream is never destroyed. */
-    st = sync_stream(inst, "px_instance_destroy");
-    queue_teardown(q);
-    if (q->owned) {
-        /* An SM partition's stream and green context go through the driver. */
-        px_status st2 = q->green ? px__cuda_green_release(q) : PX__CU(cudaStreamDestroy(q->stream));
-        if (st == PX_OK) st = st2;
+    *released = false;
+    if (px__cuda_capturing(q->stream))
+        return px__error(PX_ERR_CAPTURING, func,
+                         "the stream of instance '%s' is being captured into a graph; end the capture first "
+                         "(the instance is left as it was)", q->label ? q->label : "?");
+    PX__TRY(px__cuda_enter(q->device, &saved, func));
+    /* Waits for what was queued, portex's work included, then releases everything even if
+       the wait failed (a dead stream runs nothing more; the error is returned). A wrapped
+       stream is never destroyed. */
+    const px_status st = sync_stream(q, func);
+    px__cuda_queue_close(q, st != PX_OK, func);
+    px__cuda_leave(saved);
+    *released = true;
+    return st;
+}
+
+px_status px__cuda_fence(px__queue *queue, const char *func)
+{
+    px__cuda_queue *q = px__cuda_queue_of(queue);
+    int saved;
+    PX__TRY(px__cuda_enter(q->device, &saved, func));
+    const px_status st = sync_stream(q, func);
+    /* A stream that failed runs nothing more: its staged copies will not finish. */
+    if (st != PX_OK && !px__cuda_capturing(q->stream)) px__cuda_staging_settle(q, true);
+    px__cuda_leave(saved);
+    px__cuda_release_retry(false);
+    return st;
+}
+
+/* Every live queue idle. The list's lock is not held while a stream drains: each queue is
+   held by a reference instead, so one stream that never drains blocks only this call. */
+px_status px__cuda_fence_all(const char *func)
+{
+    px__cuda_queue **qs = NULL;
+    const int n = px__cuda_track_snapshot(&qs);
+    if (n < 0) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    px_status first = PX_OK;
+    for (int i = 0; i < n; ++i) {
+        px__cuda_queue *q = qs[i];
+        /* A stream being captured records its work instead of running it. */
+        if (!px__cuda_capturing(q->stream)) {
+            int saved;
+            px_status st = px__cuda_enter(q->device, &saved, func);
+            if (st == PX_OK) {
+                st = sync_stream(q, func);
+                if (st != PX_OK) px__cuda_staging_settle(q, true);
+                px__cuda_leave(saved);
+            }
+            if (first == PX_OK) first = st;
+        }
+        if (px__cuda_queue_unref(q)) queue_final(q);
     }
-    px__cuda_leave(saved);
-    free(q);
-    inst->impl = NULL;
-    return st;
-}
-
-px_status px__cuda_fence(struct px_instance *inst)
-{
-    px__cuda_queue *q = px__cuda_queue_of(inst);
-    int saved;
-    PX__TRY(px__cuda_enter(q->device, &saved));
-    const px_status st = sync_stream(inst, "px_instance_fence");
-    px__cuda_leave(saved);
-    return st;
-}
-
-px_status px__cuda_fence_all(void)
-{
-    /* Only streams portex knows: CUDA is not touched when it never was. */
-    return px__cuda_sync_all();
+    free(qs);
+    px__cuda_release_retry(false);
+    return first;
 }

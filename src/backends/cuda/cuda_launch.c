@@ -9,6 +9,7 @@
 #include "backends/cuda/cuda_memory.h"
 #include "backends/cuda/cuda_pinned.h"
 #include "backends/cuda/cuda_queue.h"
+#include "base/memstats.h"
 
 /* Scratch grows to at least this, in these steps: few regrowths, little waste. */
 #define SCRATCH_GRAIN ((size_t)64 * 1024)
@@ -17,8 +18,8 @@
 static px_status capture_block(px__cuda_queue *q, size_t bytes, void **out)
 {
     if (q->capture_count == (int)(sizeof q->capture_blocks / sizeof q->capture_blocks[0]))
-        return PX__FAIL(PX_ERR_UNSUPPORTED, "a captured launch asked for more than one scratch block");
-    PX__TRY(px__cuda_buffer_alloc(q, bytes, out));
+        return px__error(PX_ERR_UNSUPPORTED, q->func, "a captured launch asked for more than one scratch block");
+    PX__TRY(px__cuda_buffer_alloc(q, bytes, out, q->func));
     q->capture_blocks[q->capture_count++] = *out;
     return PX_OK;
 }
@@ -26,7 +27,7 @@ static px_status capture_block(px__cuda_queue *q, size_t bytes, void **out)
 /* Free nodes for the capture's blocks, after the launch's nodes. */
 static void capture_release(px__cuda_queue *q)
 {
-    for (int i = 0; i < q->capture_count; ++i) px__cuda_buffer_free(q, q->capture_blocks[i], 0);
+    for (int i = 0; i < q->capture_count; ++i) px__cuda_buffer_free(q, q->capture_blocks[i], 0, q->func);
     q->capture_count = 0;
     q->capturing = false;
 }
@@ -48,13 +49,13 @@ static void *scratch_for_launch(const px_cuda_launch *l, size_t bytes)
     if (want < bytes) want = bytes;
     if (want < SCRATCH_GRAIN) want = SCRATCH_GRAIN;
     want = (want + SCRATCH_GRAIN - 1) / SCRATCH_GRAIN * SCRATCH_GRAIN;
-    px__cuda_buffer_free(q, q->scratch, q->scratch_bytes);
+    px__cuda_buffer_free(q, q->scratch, q->scratch_bytes, q->func);
     q->scratch = NULL;
     q->scratch_bytes = 0;
-    q->scratch_status = px__cuda_buffer_alloc(q, want, &p);
+    q->scratch_status = px__cuda_buffer_alloc(q, want, &p, q->func);
     if (q->scratch_status != PX_OK && want > bytes) {
         px_clear_error();
-        q->scratch_status = px__cuda_buffer_alloc(q, bytes, &p);
+        q->scratch_status = px__cuda_buffer_alloc(q, bytes, &p, q->func);
         want = bytes;
     }
     if (q->scratch_status != PX_OK) return NULL;
@@ -63,29 +64,17 @@ static void *scratch_for_launch(const px_cuda_launch *l, size_t bytes)
     return p;
 }
 
-/* The public function a dispatch came from, for messages. */
-static const char *dispatch_name(const px__dispatch *d)
-{
-    switch (d->kernel->kind) {
-    case PX_KERNEL_FOR: return "px_parallel_for";
-    case PX_KERNEL_REDUCE:
-        return d->result_kind == PX__RESULT_VIEW ? "px_parallel_reduce_view" : "px_parallel_reduce";
-    case PX_KERNEL_SCAN: return "px_parallel_scan";
-    }
-    return "px_parallel_for";
-}
-
 /* A result slot of at least `bytes` in q's device buffer. A larger value type than the
    default slot holds gets a larger buffer (zeroed counter), the old one freed after the
    work already queued. */
-static px_status ensure_slot(px__cuda_queue *q, size_t bytes)
+static px_status ensure_slot(px__cuda_queue *q, size_t bytes, const char *func)
 {
     if (PX__CUDA_AUX_RESULT + bytes <= q->aux_bytes) return PX_OK;
     const px_space dev = px_device(q->device);
     const size_t size = (PX__CUDA_AUX_RESULT + bytes + 255) / 256 * 256;
     void *aux = NULL;
-    px_status st = px__space_ops_cuda_device.alloc(dev, size, &aux);
-    if (st == PX_OK) st = px__space_ops_cuda_device.zero(dev, aux, size);
+    px_status st = px__space_ops_cuda_device.alloc(dev, size, &aux, func);
+    if (st == PX_OK) st = px__space_ops_cuda_device.zero(dev, aux, size, func);
     if (st != PX_OK) {
         if (aux) px__space_ops_cuda_device.free(dev, aux, size);
         return st;
@@ -98,12 +87,12 @@ static px_status ensure_slot(px__cuda_queue *q, size_t bytes)
     return PX_OK;
 }
 
-static px_status ensure_host(px__cuda_queue *q, size_t bytes)
+static px_status ensure_host(px__cuda_queue *q, size_t bytes, const char *func)
 {
     if (q->host != NULL && bytes <= q->host_bytes) return PX_OK;
     const size_t size = bytes < 4096 ? 4096 : bytes;
     void *p = NULL;
-    PX__TRY(px__cuda_pinned_alloc(size, &p));
+    PX__TRY(px__cuda_pinned_alloc(size, &p, func));
     if (q->host) {
         px__memory_account_library(px_host_pinned(), q->host_bytes, false);
         px__cuda_pinned_free(q->host, q->host_bytes);
@@ -115,12 +104,10 @@ static px_status ensure_host(px__cuda_queue *q, size_t bytes)
 }
 
 /* With q's device current. */
-static px_status run(struct px_instance *inst, const px__dispatch *d)
+static px_status run(px__cuda_queue *q, const px__dispatch *d, const char *func)
 {
-    px__cuda_queue *q = px__cuda_queue_of(inst);
     const px_kernel *k = d->kernel;
-    const char *func = dispatch_name(d);
-    const char *label = d->label ? d->label : k->name;
+    const char *label = d->label;
     const px__cuda_ctx kctx = px__cuda_ctx_kernel(label);
     void *result = NULL;
     bool to_host = false;
@@ -145,7 +132,7 @@ static px_status run(struct px_instance *inst, const px__dispatch *d)
                                  "kernel '%s': a result in host memory needs a wait, which a stream "
                                  "capture forbids; reduce into a view instead", label);
             }
-            PX__TRY(ensure_slot(q, k->value_size));
+            PX__TRY(ensure_slot(q, k->value_size, func));
             result = q->aux + PX__CUDA_AUX_RESULT;
             to_host = true;
             break;
@@ -155,7 +142,7 @@ static px_status run(struct px_instance *inst, const px__dispatch *d)
         /* The graph's own counter, zeroed by a memset node at every replay. */
         void *c = NULL;
         px_status st = capture_block(q, 256, &c);
-        if (st == PX_OK) st = PX__CU(cudaMemsetAsync(c, 0, 256, q->stream));
+        if (st == PX_OK) st = PX__CU(func, cudaMemsetAsync(c, 0, 256, q->stream));
         if (st != PX_OK) {
             capture_release(q);
             return st;
@@ -183,7 +170,7 @@ static px_status run(struct px_instance *inst, const px__dispatch *d)
     if (!to_host) return PX_OK;
 
     /* Only this instance is waited for. */
-    PX__TRY(ensure_host(q, k->value_size));
+    PX__TRY(ensure_host(q, k->value_size, func));
     PX__TRY(px__cuda_check(cudaMemcpyAsync(q->host, result, k->value_size, cudaMemcpyDeviceToHost, q->stream),
                            func, "cudaMemcpyAsync(host result, device result)", &kctx));
     PX__TRY(px__cuda_check(cudaStreamSynchronize(q->stream), func, "cudaStreamSynchronize(instance)", &kctx));
@@ -191,16 +178,13 @@ static px_status run(struct px_instance *inst, const px__dispatch *d)
     return PX_OK;
 }
 
-px_status px__cuda_launch(struct px_instance *inst, const px__dispatch *d)
+px_status px__cuda_launch(px__queue *queue, const px__dispatch *d, const char *func)
 {
-    const px_kernel *k = d->kernel;
-    if (k->cuda == NULL)
-        return px__error(PX_ERR_NOT_COMPILED, dispatch_name(d),
-                         "kernel '%s' was not compiled for CUDA (compile its file as CUDA with nvcc; "
-                         "see docs/kernels.md)", k->name);
+    px__cuda_queue *q = px__cuda_queue_of(queue);
     int saved;
-    PX__TRY(px__cuda_enter(inst->device, &saved));
-    const px_status st = run(inst, d);
+    PX__TRY(px__cuda_enter(q->device, &saved, func));
+    q->func = func;
+    const px_status st = run(q, d, func);
     px__cuda_leave(saved);
     return st;
 }

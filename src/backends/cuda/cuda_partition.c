@@ -23,42 +23,21 @@
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/cuda_green.h"
 #include "backends/cuda/cuda_hooks.h"
+#include "backends/cuda/cuda_instance.h"
 #include "backends/cuda/cuda_queue.h"
+#include "base/util.h"
 
-/* The public function, for messages. */
-#define FUNC "px_partition"
-
-/* ---- Errors during undo ------------------------------------------------------------------ */
-
-/* Undoing a failed partition must not replace the message of the failure. */
-typedef struct saved_error { char text[1024]; } saved_error;
-
-static void error_save(saved_error *s)
+/* Ends the first `made` children (new queues: their streams are idle), keeping the
+   error that made the partition fail. */
+static void undo_children(px__queue **children, int made, const char *func)
 {
-    strncpy(s->text, px_last_error(), sizeof s->text - 1);
-    s->text[sizeof s->text - 1] = '\0';
-}
-
-static void error_restore(saved_error *s)
-{
-    if (strcmp(px_last_error(), s->text) == 0) return;   /* nothing overwrote it */
-    char *sep = strstr(s->text, ": ");
-    if (sep == NULL) {
-        (void)px__error(PX_OK, FUNC, "%s", s->text);
-        return;
+    px__saved_error saved;
+    px__error_save(&saved);
+    for (int i = 0; i < made; ++i) {
+        if (children[i] != NULL) px__cuda_queue_close(px__cuda_queue_of(children[i]), false, func);
+        children[i] = NULL;
     }
-    *sep = '\0';
-    (void)px__error(PX_OK, s->text, "%s", sep + 2);
-}
-
-/* Destroys the first `made` children (their queues), keeping the current error. */
-static void undo_children(px_instance **children, int made)
-{
-    saved_error s;
-    error_save(&s);
-    for (int i = 0; i < made; ++i)
-        if (children[i]->impl != NULL) (void)px__cuda_instance_destroy(children[i]);
-    error_restore(&s);
+    px__error_restore(&saved);
 }
 
 static int clamp_priority(const px__cuda_device *d, int prio)
@@ -74,22 +53,23 @@ static int clamp_priority(const px__cuda_device *d, int prio)
 /* child's queue: a new stream of green context g, which may use sm_count SMs; one more
    reference to g on success. Called with the device current. */
 static px_status green_queue(const px__cuda_driver *drv, const px__cuda_device *d, px__cuda_green *g,
-                             int sm_count, px_instance *child)
+                             int sm_count, const px__queue_desc *desc, px__queue **child, const char *func)
 {
-    const int prio = clamp_priority(d, child->priority);
+    const int prio = clamp_priority(d, desc->priority);
     CUstream s = NULL;
-    PX__TRY(px__cu_check(drv->green_ctx_stream_create(&s, g->ctx, CU_STREAM_NON_BLOCKING, prio), FUNC,
+    PX__TRY(px__cu_check(drv->green_ctx_stream_create(&s, g->ctx, CU_STREAM_NON_BLOCKING, prio), func,
                          "cuGreenCtxStreamCreate(CU_STREAM_NON_BLOCKING)"));
-    px__cuda_queue *q = calloc(1, sizeof *q);
+    px__cuda_queue *q = px__calloc(1, sizeof *q);
     px_status st =
-        q != NULL ? PX_OK : px__error(PX_ERR_OUT_OF_MEMORY, FUNC, "no memory for the instance's state");
+        q != NULL ? PX_OK : px__error(PX_ERR_OUT_OF_MEMORY, func, "no memory for the instance's state");
     if (st == PX_OK) {
         q->device = d->ordinal;
         q->sm_count = sm_count;
         q->owned = true;
         q->stream = (cudaStream_t)s;
         q->green = g;
-        st = px__cuda_queue_setup(q);
+        q->label = desc->label;
+        st = px__cuda_queue_setup(q, func);
     }
     if (st != PX_OK) {
         (void)drv->stream_destroy(s);   /* a straight driver call: the message stays */
@@ -97,24 +77,22 @@ static px_status green_queue(const px__cuda_driver *drv, const px__cuda_device *
         return st;
     }
     atomic_fetch_add(&g->refs, 1);
-    child->priority = prio;
-    child->impl = q;
+    *child = (px__queue *)(void *)q;
     return PX_OK;
 }
 
 /* ---- Plain partitions ---------------------------------------------------------------------- */
 
-static px_status plain_partition(px_instance *parent, const px__partition_request *req,
-                                 px_instance **children)
+static px_status plain_partition(px__cuda_queue *pq, const px__partition_request *req, const px__queue_desc *descs,
+                                 px__queue **children, const char *func)
 {
-    const px__cuda_queue *pq = px__cuda_queue_of(parent);
     px__cuda_green *g = px__cuda_green_of(pq);
     if (g == NULL) {
         for (int i = 0; i < req->n; ++i) {
-            /* exec, device, priority and label are set: an ordinary instance. */
-            const px_status st = px__cuda_instance_create(children[i]);
+            /* An ordinary queue of the parent's device. */
+            const px_status st = px__cuda_queue_create(&descs[i], &children[i], func);
             if (st != PX_OK) {
-                undo_children(children, i);
+                undo_children(children, i, func);
                 return st;
             }
         }
@@ -124,13 +102,13 @@ static px_status plain_partition(px_instance *parent, const px__partition_reques
     px__cuda_device *d;
     const px__cuda_driver *drv;
     int saved;
-    PX__TRY(px__cuda_device_get(parent->device, &d, FUNC));
-    PX__TRY(px__cuda_green_load(&drv, FUNC));
-    PX__TRY(px__cuda_enter(parent->device, &saved));
+    PX__TRY(px__cuda_device_get(pq->device, &d, func));
+    PX__TRY(px__cuda_green_load(&drv, func));
+    PX__TRY(px__cuda_enter(pq->device, &saved, func));
     px_status st = PX_OK;
     for (int i = 0; i < req->n && st == PX_OK; ++i) {
-        st = green_queue(drv, d, g, pq->sm_count, children[i]);
-        if (st != PX_OK) undo_children(children, i);
+        st = green_queue(drv, d, g, pq->sm_count, &descs[i], &children[i], func);
+        if (st != PX_OK) undo_children(children, i, func);
     }
     px__cuda_leave(saved);
     return st;
@@ -195,33 +173,33 @@ static unsigned int sm_granularity(const CUdevResource *all, int cc_major)
    takes it), its stream and its queue. Called with the device current. */
 static px_status green_child(const px__cuda_driver *drv, CUdevice cudev, const px__cuda_device *d,
                              CUdevResource *res, unsigned int nres, const CUdevResource *extra,
-                             px_instance *child)
+                             const px__queue_desc *desc, px__queue **child, const char *func)
 {
-    px__cuda_green *g = calloc(1, sizeof *g);
-    if (g == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, FUNC, "out of host memory");
+    px__cuda_green *g = px__calloc(1, sizeof *g);
+    if (g == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
     atomic_init(&g->refs, 0);
-    CUdevResourceDesc desc = NULL;
+    CUdevResourceDesc rdesc = NULL;
     px_status st = PX_OK;
     bool done = false;
     if (extra != NULL) {
         /* The split's leftover SMs: the driver gives them fewer guarantees than the
            groups; if it will not put them in a context with the groups, they stay
            unused. */
-        CUdevResource *set = calloc(nres + 1u, sizeof *set);
+        CUdevResource *set = px__calloc(nres + 1u, sizeof *set);
         if (set != NULL) {
             memcpy(set, res, nres * sizeof *set);
             set[nres] = *extra;
-            done = drv->dev_resource_generate_desc(&desc, set, nres + 1u) == CUDA_SUCCESS &&
-                   drv->green_ctx_create(&g->ctx, desc, cudev, CU_GREEN_CTX_DEFAULT_STREAM) == CUDA_SUCCESS;
+            done = drv->dev_resource_generate_desc(&rdesc, set, nres + 1u) == CUDA_SUCCESS &&
+                   drv->green_ctx_create(&g->ctx, rdesc, cudev, CU_GREEN_CTX_DEFAULT_STREAM) == CUDA_SUCCESS;
             free(set);
         }
         if (!done) g->ctx = NULL;
     }
     if (!done) {
-        st = px__cu_check(drv->dev_resource_generate_desc(&desc, res, nres), FUNC,
+        st = px__cu_check(drv->dev_resource_generate_desc(&rdesc, res, nres), func,
                           "cuDevResourceGenerateDesc(SM groups of one partition)");
         if (st == PX_OK)
-            st = px__cu_check(drv->green_ctx_create(&g->ctx, desc, cudev, CU_GREEN_CTX_DEFAULT_STREAM), FUNC,
+            st = px__cu_check(drv->green_ctx_create(&g->ctx, rdesc, cudev, CU_GREEN_CTX_DEFAULT_STREAM), func,
                               "cuGreenCtxCreate(CU_GREEN_CTX_DEFAULT_STREAM)");
     }
     if (st != PX_OK) {
@@ -232,12 +210,12 @@ static px_status green_child(const px__cuda_driver *drv, CUdevice cudev, const p
     /* What the context really has: the partition's SM count. */
     CUdevResource mine;
     memset(&mine, 0, sizeof mine);
-    st = px__cu_check(drv->green_ctx_get_dev_resource(g->ctx, &mine, CU_DEV_RESOURCE_TYPE_SM), FUNC,
+    st = px__cu_check(drv->green_ctx_get_dev_resource(g->ctx, &mine, CU_DEV_RESOURCE_TYPE_SM), func,
                       "cuGreenCtxGetDevResource(CU_DEV_RESOURCE_TYPE_SM)");
     if (st == PX_OK && (mine.sm.smCount == 0 || mine.sm.smCount > (unsigned int)d->sm_count))
-        st = px__error(PX_ERR_BACKEND, FUNC, "a green context reports %u SMs on a device of %d",
+        st = px__error(PX_ERR_BACKEND, func, "a green context reports %u SMs on a device of %d",
                        mine.sm.smCount, d->sm_count);
-    if (st == PX_OK) st = green_queue(drv, d, g, (int)mine.sm.smCount, child);
+    if (st == PX_OK) st = green_queue(drv, d, g, (int)mine.sm.smCount, desc, child, func);
     if (st != PX_OK) {
         (void)drv->green_ctx_destroy(g->ctx);   /* a straight driver call: the message stays */
         free(g);
@@ -247,54 +225,54 @@ static px_status green_child(const px__cuda_driver *drv, CUdevice cudev, const p
 
 /* With the device current. `within`: the parent's green context, whose SMs are split,
    or NULL for the whole device's. */
-static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *d, const px_instance *parent,
+static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *d, const px__cuda_queue *parent,
                              const px__cuda_green *within, const px__partition_request *req,
-                             px_instance **children)
+                             const px__queue_desc *descs, px__queue **children, const char *func)
 {
     CUdevice cudev = 0;
     int cc_major = 0;
     CUdevResource all;
     memset(&all, 0, sizeof all);
-    PX__TRY(px__cu_check(drv->device_get(&cudev, d->ordinal), FUNC, "cuDeviceGet"));
+    PX__TRY(px__cu_check(drv->device_get(&cudev, d->ordinal), func, "cuDeviceGet"));
     PX__TRY(px__cuda_check(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, d->ordinal),
-                           FUNC, "cudaDeviceGetAttribute(cudaDevAttrComputeCapabilityMajor)", NULL));
+                           func, "cudaDeviceGetAttribute(cudaDevAttrComputeCapabilityMajor)", NULL));
     if (within != NULL)
-        PX__TRY(px__cu_check(drv->green_ctx_get_dev_resource(within->ctx, &all, CU_DEV_RESOURCE_TYPE_SM), FUNC,
+        PX__TRY(px__cu_check(drv->green_ctx_get_dev_resource(within->ctx, &all, CU_DEV_RESOURCE_TYPE_SM), func,
                              "cuGreenCtxGetDevResource(parent, CU_DEV_RESOURCE_TYPE_SM)"));
     else
-        PX__TRY(px__cu_check(drv->device_get_dev_resource(cudev, &all, CU_DEV_RESOURCE_TYPE_SM), FUNC,
+        PX__TRY(px__cu_check(drv->device_get_dev_resource(cudev, &all, CU_DEV_RESOURCE_TYPE_SM), func,
                              "cuDeviceGetDevResource(CU_DEV_RESOURCE_TYPE_SM)"));
     const unsigned int gran = sm_granularity(&all, cc_major);
     if (all.sm.smCount < gran * (unsigned int)req->n)
-        return px__error(PX_ERR_UNSUPPORTED, FUNC,
+        return px__error(PX_ERR_UNSUPPORTED, func,
                          "'%s' may use %u SMs; %d SM partitions need at least %u (one group of %u each)",
-                         parent->label, all.sm.smCount, req->n, gran * (unsigned int)req->n, gran);
+                         parent->label ? parent->label : "?", all.sm.smCount, req->n, gran * (unsigned int)req->n, gran);
 
     /* How many groups the split makes (fewer than smCount / gran where the SMs' layout
        does not allow more), then the split itself. */
     unsigned int groups = 0;
-    PX__TRY(px__cu_check(drv->dev_sm_resource_split_by_count(NULL, &groups, &all, NULL, 0, gran), FUNC,
+    PX__TRY(px__cu_check(drv->dev_sm_resource_split_by_count(NULL, &groups, &all, NULL, 0, gran), func,
                          "cuDevSmResourceSplitByCount(count the groups)"));
     if (groups < (unsigned int)req->n)
-        return px__error(PX_ERR_UNSUPPORTED, FUNC,
+        return px__error(PX_ERR_UNSUPPORTED, func,
                          "the %u SMs of '%s' split into %u groups of %u; %d SM partitions need one each",
-                         all.sm.smCount, parent->label, groups, gran, req->n);
-    CUdevResource *res = calloc(groups, sizeof *res);
-    int *k = calloc((size_t)req->n, sizeof *k);
+                         all.sm.smCount, parent->label ? parent->label : "?", groups, gran, req->n);
+    CUdevResource *res = px__calloc(groups, sizeof *res);
+    int *k = px__calloc((size_t)req->n, sizeof *k);
     if (res == NULL || k == NULL) {
         free(res);
         free(k);
-        return px__error(PX_ERR_OUT_OF_MEMORY, FUNC, "out of host memory");
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
     }
     CUdevResource rest;
     memset(&rest, 0, sizeof rest);
     unsigned int got = groups;
-    px_status st = px__cu_check(drv->dev_sm_resource_split_by_count(res, &got, &all, &rest, 0, gran), FUNC,
+    px_status st = px__cu_check(drv->dev_sm_resource_split_by_count(res, &got, &all, &rest, 0, gran), func,
                                 "cuDevSmResourceSplitByCount");
     if (st == PX_OK && got < (unsigned int)req->n)
-        st = px__error(PX_ERR_UNSUPPORTED, FUNC,
+        st = px__error(PX_ERR_UNSUPPORTED, func,
                        "the %u SMs of '%s' split into %u groups of %u; %d SM partitions need one each",
-                       all.sm.smCount, parent->label, got, gran, req->n);
+                       all.sm.smCount, parent->label ? parent->label : "?", got, gran, req->n);
     if (st == PX_OK) {
         share_groups(req->n, req->weights, (int)got, k);
         /* The leftover SMs go to the largest weight (the last of equal ones). */
@@ -305,9 +283,9 @@ static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *
         unsigned int off = 0;
         for (int i = 0; i < req->n && st == PX_OK; ++i) {
             st = green_child(drv, cudev, d, res + off, (unsigned int)k[i], have_rest && i == big ? &rest : NULL,
-                             children[i]);
+                             &descs[i], &children[i], func);
             off += (unsigned int)k[i];
-            if (st != PX_OK) undo_children(children, i);
+            if (st != PX_OK) undo_children(children, i, func);
         }
     }
     free(res);
@@ -315,35 +293,35 @@ static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *
     return st;
 }
 
-static px_status green_partition(px_instance *parent, const px__partition_request *req,
-                                 px_instance **children)
+static px_status green_partition(px__cuda_queue *pq, const px__partition_request *req, const px__queue_desc *descs,
+                                 px__queue **children, const char *func)
 {
     px__cuda_device *d;
     const px__cuda_driver *drv;
     int saved;
     /* The device first: its primary context must exist before green contexts are made
        from it (otherwise each creation would initialise and tear one down). */
-    PX__TRY(px__cuda_device_get(parent->device, &d, FUNC));
-    PX__TRY(px__cuda_green_load(&drv, FUNC));
-    PX__TRY(px__cuda_enter(parent->device, &saved));
-    const px_status st =
-        green_split(drv, d, parent, px__cuda_green_of(px__cuda_queue_of(parent)), req, children);
+    PX__TRY(px__cuda_device_get(pq->device, &d, func));
+    PX__TRY(px__cuda_green_load(&drv, func));
+    PX__TRY(px__cuda_enter(pq->device, &saved, func));
+    const px_status st = green_split(drv, d, pq, px__cuda_green_of(pq), req, descs, children, func);
     px__cuda_leave(saved);
     return st;
 }
 
 /* ---- Hooks ------------------------------------------------------------------------------- */
 
-px_status px__cuda_partition(struct px_instance *parent, const px__partition_request *req,
-                             struct px_instance **children)
+px_status px__cuda_partition(px__queue *parent, const px__partition_request *req, const px__queue_desc *descs,
+                             px__queue **children, const char *func)
 {
-    for (int i = 0; i < req->n; ++i) children[i]->impl = NULL;
-    return req->sm_partition ? green_partition(parent, req, children) : plain_partition(parent, req, children);
+    px__cuda_queue *pq = px__cuda_queue_of(parent);
+    for (int i = 0; i < req->n; ++i) children[i] = NULL;
+    return req->sm_partition ? green_partition(pq, req, descs, children, func)
+                             : plain_partition(pq, req, descs, children, func);
 }
 
-px_status px__cuda_sm_count(struct px_instance *inst, int *count)
+px_status px__cuda_sm_count(px__queue *q, int *count)
 {
-    const px__cuda_queue *q = px__cuda_queue_of(inst);
-    *count = q->sm_count;
+    *count = px__cuda_queue_of(q)->sm_count;
     return PX_OK;
 }

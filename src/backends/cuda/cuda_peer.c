@@ -105,7 +105,7 @@ px_status px__cuda_reach(const px__cuda_queue *q, const px__copy_side *side, boo
                      what);
 }
 
-px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op)
+px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op, const char *func)
 {
     const int sd = op->src.space.device, dd = op->dst.space.device;
     const bool capturing = px__cuda_capturing(q->stream);
@@ -116,7 +116,8 @@ px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op)
        copy cannot read what a kernel on the source GPU is still writing, nor overwrite
        what the destination GPU is still reading. A graph being captured orders its
        nodes by its own edges instead. */
-    if (!capturing) PX__TRY(px__cuda_order_after_devices(q->stream, sd, dd));
-    PX__CU_TRY(cudaMemcpyPeerAsync(op->dst.data, dd, op->src.data, sd, op->bytes, q->stream));
+    int captured = 0;   /* queues in a capture: their earlier work cannot be waited for (docs/cuda.md) */
+    if (!capturing) PX__TRY(px__cuda_order_after(q->stream, sd, dd, &captured, func));
+    PX__CU_TRY(func, cudaMemcpyPeerAsync(op->dst.data, dd, op->src.data, sd, op->bytes, q->stream));
     return PX_OK;
 }

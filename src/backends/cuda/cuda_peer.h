@@ -30,6 +30,6 @@ px_status px__cuda_reach(const px__cuda_queue *q, const px__copy_side *side, boo
 
 /* Path CUDA_PEER: op->bytes from DEVICE(src) to DEVICE(dst) on q's stream, after the
    pending work of both devices. Called with q->device current. */
-px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op);
+px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op, const char *func);
 
 #endif /* PX_CUDA_PEER_H */

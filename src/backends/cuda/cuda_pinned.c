@@ -13,6 +13,8 @@
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/cuda_queue.h"
+#include "base/memstats.h"
+#include "base/util.h"
 
 typedef struct pinned_block {
     void *ptr;
@@ -59,14 +61,21 @@ size_t px__cuda_pinned_cache_limit(void)
     return limit;
 }
 
-/* Waits for a block's queued work and frees it. */
+static void free_host(void *ptr)
+{
+    const enum cudaStreamCaptureMode mode = px__cuda_relax();
+    (void)PX__CU("px_view_release", cudaFreeHost(ptr));
+    px__cuda_unrelax(mode);
+}
+
+/* Waits for a block's queued work and frees it (no lock held). */
 static void block_release(pinned_block *b)
 {
     if (b->ready) {
-        (void)PX__CU(cudaEventSynchronize(b->ready));
-        (void)PX__CU(cudaEventDestroy(b->ready));
+        (void)PX__CU("px_view_release", cudaEventSynchronize(b->ready));
+        (void)PX__CU("px_view_release", cudaEventDestroy(b->ready));
     }
-    (void)PX__CU(cudaFreeHost(b->ptr));
+    free_host(b->ptr);
 }
 
 /* Removes slot i (lock held). */
@@ -94,91 +103,80 @@ void px__cuda_pinned_trim(void)
     }
 }
 
-px_status px__cuda_pinned_alloc(size_t bytes, void **out)
+/* Whether the work queued before a block's free has run. A context that died will run
+   nothing more: its blocks are free too. Lock held; queries only. */
+static bool block_done(const pinned_block *b)
 {
-    const size_t size = class_size(bytes);
-    *out = NULL;
+    if (b->ready == NULL) return true;
+    const cudaError_t e = cudaEventQuery(b->ready);
+    if (e == cudaErrorNotReady) return false;
+    if (e != cudaSuccess) (void)cudaGetLastError();
+    return true;
+}
+
+/* The most recently freed idle block of the class whose work is done, or NULL. */
+static bool take_cached(size_t size, void **out)
+{
     pthread_mutex_lock(&g_lock);
     int best = -1;
     for (int i = 0; i < g_count; ++i)
-        if (g_blocks[i].size == size && (best < 0 || g_blocks[i].stamp > g_blocks[best].stamp)) best = i;
-    if (best >= 0) {
-        pinned_block b = take_slot(best);
-        pthread_mutex_unlock(&g_lock);
-        px_status st = PX_OK;
-        if (b.ready) {
-            st = PX__CU(cudaEventSynchronize(b.ready));
-            (void)cudaEventDestroy(b.ready);
-        }
-        if (st != PX_OK) {
-            (void)cudaFreeHost(b.ptr);
-            return st;
-        }
-        *out = b.ptr;
-        return PX_OK;
-    }
+        if (g_blocks[i].size == size && (best < 0 || g_blocks[i].stamp > g_blocks[best].stamp) && block_done(&g_blocks[i]))
+            best = i;
+    pinned_block b = {0};
+    if (best >= 0) b = take_slot(best);
     pthread_mutex_unlock(&g_lock);
+    if (best < 0) return false;
+    if (b.ready) (void)cudaEventDestroy(b.ready);
+    *out = b.ptr;
+    return true;
+}
 
+px_status px__cuda_pinned_alloc(size_t bytes, void **out, const char *func)
+{
+    const size_t size = class_size(bytes);
+    *out = NULL;
+    if (take_cached(size, out)) return PX_OK;
     int count;
-    PX__TRY(px__cuda_count(&count, "CUDA"));
+    PX__TRY(px__cuda_count(&count, func));
     const px__cuda_ctx ctx = px__cuda_ctx_alloc(px_host_pinned(), bytes);
     void *p = NULL;
     /* Portable: usable from every device's context. Mapped: kernels may write results
        straight into it (implied with unified addressing; said explicitly). */
     const unsigned flags = cudaHostAllocPortable | cudaHostAllocMapped;
-    cudaError_t e = cudaHostAlloc(&p, size, flags);
+    const enum cudaStreamCaptureMode mode = px__cuda_relax();
+    cudaError_t e = px__fault_hit() ? cudaErrorMemoryAllocation : cudaHostAlloc(&p, size, flags);
     if (e == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();
         px__cuda_pinned_trim();   /* idle blocks of other sizes may be what is missing */
         e = cudaHostAlloc(&p, size, flags);
     }
-    PX__TRY(px__cuda_check(e, __func__, "cudaHostAlloc(&p, size, cudaHostAllocPortable | cudaHostAllocMapped)", &ctx));
+    px__cuda_unrelax(mode);
+    PX__TRY(px__cuda_check(e, func, "cudaHostAlloc(&p, size, cudaHostAllocPortable | cudaHostAllocMapped)", &ctx));
     *out = p;
     return PX_OK;
 }
 
-/* An event that completes once the work queued so far on every live queue has run,
-   recorded on device 0's internal stream (any device's would do: the waits cross
-   devices). NULL when it cannot be had; the caller then synchronises. */
-static cudaEvent_t ready_event(void)
+/* Ordered after every queue's work on `ordered` (device 0's release stream): the block
+   goes to the cache with an event recorded there, or back to CUDA. */
+static void cache_insert(void *ptr, size_t size, int device, cudaStream_t ordered)
 {
-    px__cuda_device *d = px__cuda_device_if_ready(0);
-    cudaEvent_t ev = NULL;
-    int saved;
-    if (d == NULL) {
-        px__cuda_device *d0;
-        if (px__cuda_device_get(0, &d0, __func__) != PX_OK) return NULL;
-        d = d0;
+    (void)device;
+    pinned_block b = {ptr, size, NULL, 0};
+    if (ordered == NULL || PX__CU("px_view_release", cudaEventCreateWithFlags(&b.ready, cudaEventDisableTiming)) != PX_OK ||
+        PX__CU("px_view_release", cudaEventRecord(b.ready, ordered)) != PX_OK) {
+        /* No way to know when queued copies are done: wait for them all instead. */
+        if (b.ready) (void)cudaEventDestroy(b.ready);
+        b.ready = NULL;
+        if (cudaDeviceSynchronize() != cudaSuccess) (void)cudaGetLastError();
     }
-    if (px__cuda_enter(0, &saved) != PX_OK) return NULL;
-    if (PX__CU(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming)) == PX_OK) {
-        if (px__cuda_order_after_all(d->stream) != PX_OK || PX__CU(cudaEventRecord(ev, d->stream)) != PX_OK) {
-            (void)cudaEventDestroy(ev);
-            ev = NULL;
-        }
-    }
-    px__cuda_leave(saved);
-    return ev;
-}
-
-void px__cuda_pinned_free(void *ptr, size_t bytes)
-{
-    if (ptr == NULL) return;
-    const size_t size = class_size(bytes);
-    const size_t limit = px__cuda_pinned_cache_limit();
-    pinned_block b = {ptr, size, ready_event(), 0};
-    if (b.ready == NULL) {
-        /* No way to order after queued copies: wait for every device instead. */
-        (void)PX__CU(cudaDeviceSynchronize());
-    }
-    if (size > limit) {
+    if (size > px__cuda_pinned_cache_limit()) {
         block_release(&b);
         return;
     }
     pinned_block evicted[PX__PINNED_CACHE_SLOTS];
     int n_evicted = 0;
     pthread_mutex_lock(&g_lock);
-    while (g_count > 0 && (g_count == PX__PINNED_CACHE_SLOTS || g_bytes + size > limit)) {
+    while (g_count > 0 && (g_count == PX__PINNED_CACHE_SLOTS || g_bytes + size > g_limit)) {
         int oldest = 0;
         for (int i = 1; i < g_count; ++i)
             if (g_blocks[i].stamp < g_blocks[oldest].stamp) oldest = i;
@@ -192,17 +190,31 @@ void px__cuda_pinned_free(void *ptr, size_t bytes)
     for (int i = 0; i < n_evicted; ++i) block_release(&evicted[i]);
 }
 
-static px_status pinned_available(px_space space)
+void px__cuda_pinned_free(void *ptr, size_t bytes)
+{
+    if (ptr == NULL) return;
+    /* Device 0's release stream orders the free (any device's would do: the waits cross
+       devices); pinned memory exists, so CUDA is initialised. */
+    px__cuda_device *d0;
+    if (px__cuda_device_get(0, &d0, "px_view_release") != PX_OK) {
+        px_clear_error();
+        cache_insert(ptr, class_size(bytes), 0, NULL);
+        return;
+    }
+    px__cuda_release_after_work(ptr, class_size(bytes), 0, cache_insert);
+}
+
+static px_status pinned_available(px_space space, const char *func)
 {
     (void)space;
     int count;
-    return px__cuda_count(&count, "CUDA");   /* the core names the caller */
+    return px__cuda_count(&count, func);
 }
 
-static px_status pinned_alloc(px_space space, size_t bytes, void **out)
+static px_status pinned_alloc(px_space space, size_t bytes, void **out, const char *func)
 {
     (void)space;
-    return px__cuda_pinned_alloc(bytes, out);
+    return px__cuda_pinned_alloc(bytes, out, func);
 }
 
 static void pinned_free(px_space space, void *ptr, size_t bytes)
@@ -211,15 +223,18 @@ static void pinned_free(px_space space, void *ptr, size_t bytes)
     px__cuda_pinned_free(ptr, bytes);
 }
 
-static px_status pinned_zero(px_space space, void *ptr, size_t bytes)
+static px_status pinned_zero(px_space space, void *ptr, size_t bytes, const char *func)
 {
     (void)space;
+    (void)func;
     if (bytes > 0) memset(ptr, 0, bytes);
     return PX_OK;
 }
 
 const px__space_ops px__space_ops_cuda_pinned = {
     .name = "HOST_PINNED",
+    .host_access = true,
+    .owner = PX_EXEC_CUDA,
     .available = pinned_available,
     .alloc = pinned_alloc,
     .free = pinned_free,

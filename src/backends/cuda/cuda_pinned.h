@@ -5,19 +5,20 @@
  * classes per power of two: at most 25% above the request) and handed out again.
  * Bound: at most PX__PINNED_CACHE_SLOTS blocks and PX_CUDA_PINNED_CACHE_MB MiB of idle
  * blocks (default 2048; 0 disables the cache), least recently freed evicted first.
- * A freed block is reused only once the work queued before its free has run. */
+ * A freed block is reused only once the work queued before its free has run; an
+ * allocation never waits for that: it takes a block whose work is done, or a new one. */
 #ifndef PX_CUDA_PINNED_H
 #define PX_CUDA_PINNED_H
 
 #include <stddef.h>
 
-#include "core/internal.h"
+#include "backends/backend.h"
 
 #define PX__PINNED_CACHE_SLOTS 64
 #define PX__PINNED_CACHE_DEFAULT_MB 2048
 
 /* A pinned block of at least `bytes`. */
-px_status px__cuda_pinned_alloc(size_t bytes, void **out);
+px_status px__cuda_pinned_alloc(size_t bytes, void **out, const char *func);
 /* Gives a block back (to the cache when it fits, else to CUDA) once queued work allows. */
 void px__cuda_pinned_free(void *ptr, size_t bytes);
 /* Frees every idle block (px_finalize). */

@@ -1,23 +1,26 @@
-/* Internal: what a CUDA instance holds (px_instance.impl), and the list of live queues.
+/* Internal: a CUDA queue (what a CUDA instance holds), and the list of live queues.
  *
- * Every instance is one stream: owned (non-blocking, created with the instance's
- * priority) or wrapped (the caller's; never destroyed). Beside it, the resources its
- * dispatches reuse in stream order: device scratch (grown on demand), a small device
- * buffer with the reduction counter and result slot, and a pinned buffer for results
- * that go to host memory.
+ * Every queue is one stream: owned (non-blocking, created with the instance's priority)
+ * or wrapped (the caller's; never destroyed). Beside it, the resources its dispatches
+ * reuse in stream order: device scratch (grown on demand), a small device buffer with the
+ * reduction counter and result slot, and a pinned buffer for results that go to host
+ * memory.
  *
- * An instance is used by one host thread at a time (its scratch is reused in stream
- * order). The list of live queues lets a free wait for work still queued anywhere
- * (cuda_memory.c, cuda_pinned.c) and px_fence_all reach every stream. */
+ * A queue is used by one host thread at a time (its scratch is reused in stream order).
+ * The list of live queues (cuda_track.c) lets a free wait for work still queued anywhere
+ * and px_fence_all reach every stream; it holds a reference to each queue, and so does a
+ * px_fence_all that is synchronising it, so that a queue destroyed meanwhile keeps its
+ * stream until the last reference goes. */
 #ifndef PX_CUDA_QUEUE_H
 #define PX_CUDA_QUEUE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cuda_runtime_api.h>
 
-#include "core/internal.h"
+#include "backends/backend.h"
 
 /* The device buffer of a queue: the counter (unsigned int, zero between launches) at 0,
    the result slot at PX__CUDA_AUX_RESULT, aligned for any value type. */
@@ -25,12 +28,15 @@
 #define PX__CUDA_AUX_BYTES 4096u
 
 typedef struct px__cuda_queue {
-    struct px__cuda_queue *prev, *next;   /* live queues (cuda_track.c) */
+    struct px__cuda_queue *prev, *next;   /* (track lock) live queues */
+    int refs;                  /* (track lock) the list's, and px_fence_all's while it syncs */
     cudaStream_t stream;
-    cudaEvent_t mark;          /* recorded by frees to wait for this stream's work */
+    cudaEvent_t mark;          /* (track lock) recorded to order other streams after this one */
     int device;
     int sm_count;              /* the device's, or its SM partition's: launch shapes */
     bool owned;
+    const char *label;         /* the instance's */
+    uint64_t lane;             /* staging: which buffers' uses are this queue's */
     void *green;               /* px__cuda_green of an SM partition (cuda_green.h), or NULL */
 
     void *scratch;             /* device, stream-ordered on `stream` */
@@ -43,6 +49,7 @@ typedef struct px__cuda_queue {
     bool capturing;
     int capture_count;
     void *capture_blocks[2];   /* counter, scratch */
+    const char *func;          /* the public function of the launch in progress */
 
     unsigned char *aux;        /* device, PX__CUDA_AUX_BYTES or more */
     size_t aux_bytes;
@@ -51,33 +58,40 @@ typedef struct px__cuda_queue {
     size_t host_bytes;
 } px__cuda_queue;
 
-static inline px__cuda_queue *px__cuda_queue_of(const struct px_instance *inst)
-{
-    return (px__cuda_queue *)inst->impl;
-}
+static inline px__cuda_queue *px__cuda_queue_of(px__queue *q) { return (px__cuda_queue *)(void *)q; }
 
-/* Sets up a queue whose stream, device and SM count are set (an SM partition's): its
-   event and device buffer, and its place in the list of live queues. Called with q's
-   device current; on failure nothing is left behind. px__cuda_instance_destroy ends it. */
-px_status px__cuda_queue_setup(px__cuda_queue *q);
-
-/* Whether work on s is being recorded into a graph rather than run. */
+/* Whether work on s is being recorded into a graph rather than run (an invalidated
+   capture counts: it still belongs to the capture). */
 bool px__cuda_capturing(cudaStream_t s);
 
-/* The list of live queues. */
+/* ---- cuda_track.c -------------------------------------------------------------------- */
+
+/* Adds q to the list of live queues with the list's reference. */
 void px__cuda_track_add(px__cuda_queue *q);
-void px__cuda_track_remove(px__cuda_queue *q);
+/* Takes q off the list; returns whether that was the last reference (then the caller
+   frees q's stream and q). */
+bool px__cuda_track_remove(px__cuda_queue *q);
+/* Every live queue, each with one more reference (px__cuda_queue_unref each), in a new
+   array (free it); -1 when memory runs out. */
+int px__cuda_track_snapshot(px__cuda_queue ***out);
+/* Drops a snapshot's reference; true when it was the last (the caller frees q). */
+bool px__cuda_queue_unref(px__cuda_queue *q);
 
-/* Makes `target` wait (without blocking the host) for all work queued so far on every
-   live queue that is not being captured: what a free needs before memory can be reused. */
-px_status px__cuda_order_after_all(cudaStream_t target);
+/* Makes `target` wait, without blocking the host, for the work queued so far on the live
+   queues of devices a and b (every device when a is -1), target's own queue excepted.
+   A queue being captured into a graph cannot be waited for this way (its earlier work is
+   not covered; an event recorded there would join target to the capture): *capturing
+   counts those. */
+px_status px__cuda_order_after(cudaStream_t target, int a, int b, int *capturing, const char *func);
 
-/* As px__cuda_order_after_all, for the live queues of devices a and b only (a copy
-   between two GPUs, cuda_peer.c). */
-px_status px__cuda_order_after_devices(cudaStream_t target, int a, int b);
-
-/* Blocks until every live queue is idle; streams being captured are skipped (their work
-   is recorded, not run). */
-px_status px__cuda_sync_all(void);
+/* Memory release ordered after every queue's work: orders `device`'s release stream after
+   all live queues and then calls then(ptr, bytes, device, release stream), or, while a
+   queue is being captured, keeps the request and retries it at later releases, fences and
+   queue destroys (px__cuda_release_retry), so that memory never returns while work queued
+   before the capture may still use it. */
+typedef void (*px__cuda_release_fn)(void *ptr, size_t bytes, int device, cudaStream_t ordered);
+void px__cuda_release_after_work(void *ptr, size_t bytes, int device, px__cuda_release_fn then);
+/* Retries kept releases; `all` (px_finalize, no queue left): runs every one. */
+void px__cuda_release_retry(bool all);
 
 #endif /* PX_CUDA_QUEUE_H */

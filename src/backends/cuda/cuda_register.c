@@ -1,30 +1,29 @@
-/* What memory a pointer is (px_pointer_space), and page-locking memory the caller already
- * has (px_host_register / px_host_unregister). */
+/* What memory a pointer is (px_pointer_space), page-locking memory the caller already has
+ * (px_host_register / px_host_unregister), and the streams of interop. */
+#include "backends/cuda/cuda_api.h"
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_hooks.h"
+#include "backends/cuda/cuda_queue.h"
 
 /* DEVICE(n), HOST_PINNED (allocated pinned or registered: the driver DMAs from it) or
    HOST (pageable, managed, or unknown to CUDA). Never an error: without a GPU, or when CUDA
    cannot say, the memory is HOST, and no CUDA error is left pending. */
-px_status px__cuda_pointer_space(const void *ptr, px_space *out)
+px_space px__cuda_pointer_space(const void *ptr)
 {
-    *out = px_host();
-    if (px__cuda_device_total(NULL) == 0) return PX_OK;   /* no driver, no device: never asked */
+    if (px__cuda_device_total(NULL) == 0) return px_host();   /* no driver, no device: never asked */
     struct cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
         (void)cudaGetLastError();
-        return PX_OK;
+        return px_host();
     }
     switch (a.type) {
-    case cudaMemoryTypeDevice: *out = px_device(a.device); break;
-    case cudaMemoryTypeHost: *out = px_host_pinned(); break;
+    case cudaMemoryTypeDevice: return px_device(a.device);
+    case cudaMemoryTypeHost: return px_host_pinned();
     /* Managed memory migrates on demand: copies take the host paths' rules (pageable). */
     case cudaMemoryTypeManaged:
     case cudaMemoryTypeUnregistered:
-    default: break;
+    default: return px_host();
     }
-    return PX_OK;
 }
 
 /* Registration errors in the caller's terms. */
@@ -53,22 +52,53 @@ static px_status register_fail(cudaError_t e, const char *func, const char *call
 
 /* cudaHostRegisterDefault: with unified addressing the pages are also mapped and usable by
    every device. Locking costs about 58 ms per GiB (H200 machine), paid here once. */
-px_status px__cuda_host_register(void *ptr, size_t bytes)
+px_status px__cuda_host_register(void *ptr, size_t bytes, const char *func)
 {
     int count;
-    PX__TRY(px__cuda_count(&count, "px_host_register"));
+    PX__TRY(px__cuda_count(&count, func));
+    const enum cudaStreamCaptureMode mode = px__cuda_relax();
     const cudaError_t e = cudaHostRegister(ptr, bytes, cudaHostRegisterDefault);
+    px__cuda_unrelax(mode);
     if (e != cudaSuccess)
-        return register_fail(e, "px_host_register", "cudaHostRegister(ptr, bytes, cudaHostRegisterDefault)", ptr,
-                             bytes);
+        return register_fail(e, func, "cudaHostRegister(ptr, bytes, cudaHostRegisterDefault)", ptr, bytes);
     return PX_OK;
 }
 
-px_status px__cuda_host_unregister(void *ptr)
+px_status px__cuda_host_unregister(void *ptr, const char *func)
 {
     int count;
-    PX__TRY(px__cuda_count(&count, "px_host_unregister"));
+    PX__TRY(px__cuda_count(&count, func));
+    const enum cudaStreamCaptureMode mode = px__cuda_relax();
     const cudaError_t e = cudaHostUnregister(ptr);
-    if (e != cudaSuccess) return register_fail(e, "px_host_unregister", "cudaHostUnregister(ptr)", ptr, 0);
+    px__cuda_unrelax(mode);
+    if (e != cudaSuccess) return register_fail(e, func, "cudaHostUnregister(ptr)", ptr, 0);
     return PX_OK;
 }
+
+/* ---- Streams of interop ------------------------------------------------------------------ */
+
+/* The legacy default stream serialises against every blocking stream, and the per-thread
+   default stream is a different stream on every thread. */
+static const char *refused_stream(cudaStream_t s)
+{
+    if (s == NULL) return "0 (the legacy default stream)";
+    if (s == cudaStreamLegacy) return "cudaStreamLegacy";
+    if (s == cudaStreamPerThread) return "cudaStreamPerThread";
+    return NULL;
+}
+
+px_status px__cuda_stream_device(void *stream, int *device, const char *func)
+{
+    const char *refused = refused_stream((cudaStream_t)stream);
+    if (refused != NULL)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "stream is %s: it would serialise against every other stream; wrap a stream made with "
+                         "cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)", refused);
+    int count;
+    PX__TRY(px__cuda_count(&count, func));
+    const cudaError_t e = cudaStreamGetDevice((cudaStream_t)stream, device);
+    if (e != cudaSuccess) return px__cuda_fail(e, func, "cudaStreamGetDevice(stream) (is the stream alive?)", NULL);
+    return PX_OK;
+}
+
+void *px__cuda_queue_stream(px__queue *q) { return (void *)px__cuda_queue_of(q)->stream; }

@@ -1,284 +1,324 @@
-/* Staged copies (path CUDA_STAGED): what the caller's thread does. Gated, it queues every
- * GPU-side step of the copy on the instance's stream and returns; synchronously, it queues a
- * host function that hands the job to the workers, and waits. The workers
- * (cuda_staging_worker.c) do the host side. cuda_staging.h has the whole picture. */
+/* Staged copies (path CUDA_STAGED): the copy call, which queues every GPU-side step on
+ * the instance's stream and returns; settling a queue's copies when its stream has
+ * finished or failed; configuration and teardown. cuda_staging_state.h has the whole
+ * picture. */
+#include "backends/cuda/cuda_staging.h"
+
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/cuda/cuda_api.h"
 #include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_hooks.h"
-#include "backends/cuda/cuda_queue.h"
-#include "backends/cuda/cuda_staging.h"
+#include "backends/cuda/cuda_device.h"
+#include "backends/cuda/cuda_driver.h"
+#include "backends/cuda/cuda_staging_state.h"
+#include "base/limits.h"
+#include "base/util.h"
 
-/* The function named in messages: deep_copy reaches the backend without saying which form. */
-#define FUNC "px_deep_copy"
+px__stg_state px__stg = {
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .work = PTHREAD_COND_INITIALIZER,
+    .done = PTHREAD_COND_INITIALIZER,
+    .setup = PTHREAD_MUTEX_INITIALIZER,
+};
 
-/* Runs on CUDA's callback thread once everything queued before the copy has run. It takes
-   only the staging lock, which nobody holds while waiting for the GPU. */
-static void CUDART_CB on_ready(void *job)
+_Static_assert(sizeof px__stg.no_memops / sizeof px__stg.no_memops[0] == PX__MAX_DEVICES, "one flag per device");
+
+/* ---- Configuration (setup held) ------------------------------------------------------------ */
+
+/* A whole number from the environment within [lo, hi], or false. */
+static bool env_number(const char *name, unsigned long long lo, unsigned long long hi, unsigned long long *out)
 {
-    px__stg_job_publish(job);
+    const char *v = getenv(name);
+    if (v == NULL || *v == '\0') return false;
+    char *end = NULL;
+    errno = 0;
+    const unsigned long long x = strtoull(v, &end, 10);
+    if (errno != 0 || end == NULL || *end != '\0' || x < lo || x > hi) return false;
+    *out = x;
+    return true;
 }
 
-/* Chunks small enough that every worker gets at least two (a small copy still runs on all
-   of them), in 64 KiB steps, at most the pool's buffer size. */
-static size_t job_chunk(size_t bytes)
+static void config_load(void)
 {
-    const size_t parts = 2 * (size_t)(px__stg.nthreads > 0 ? px__stg.nthreads : 1);
-    size_t c = (bytes + parts - 1) / parts;
-    c = (c + PX__STG_MIN_CHUNK - 1) / PX__STG_MIN_CHUNK * PX__STG_MIN_CHUNK;
-    if (c > px__stg.chunk_max) c = px__stg.chunk_max;
-    return c;
+    if (px__stg.cfg_read) return;
+    px_staging_config c = {PX__STG_DEFAULT_CHUNK, PX__STG_DEFAULT_BUFFERS, PX__STG_DEFAULT_THREADS};
+    unsigned long long x;
+    /* Malformed or out-of-range values are ignored: the defaults stand. */
+    if (env_number("PX_STAGING_CHUNK_MB", 1, (unsigned long long)(SIZE_MAX >> 21), &x)) c.chunk_bytes = (size_t)x << 20;
+    if (env_number("PX_STAGING_BUFFERS", 2, 65536, &x)) c.buffers = (int)x;
+    if (env_number("PX_STAGING_THREADS", 1, PX__STG_MAX_THREADS, &x)) c.threads = (int)x;
+    px__stg.cfg = c;
+    px__stg.cfg_read = true;
 }
 
-/* The driver's own pageable copy, where staging cannot run (its pool could not be made):
-   as the CUDA_PAGEABLE path, it waits for the stream before the caller may touch the
-   buffer again. */
-static px_status driver_copy(cudaStream_t s, px__copy_op *op)
+/* cuStreamBatchMemOp (CUDA 12's ABI, 32-bit waits and writes, which every device
+   supports). Without it staging cannot run: copies take the driver's path. */
+static void driver_resolve(void)
 {
-    op->path = PX_COPY_CUDA_PAGEABLE;
-    PX__CU_TRY(cudaMemcpyAsync(op->dst.data, op->src.data, op->bytes, cudaMemcpyDefault, s));
-    return PX__CU(cudaStreamSynchronize(s));
+    if (px__stg.driver_resolved) return;
+    char why[160];
+    if (!px__cuda_driver_symbol("cuStreamBatchMemOp", 12000, &px__stg.batch, sizeof px__stg.batch, why, sizeof why))
+        px__stg.batch = NULL;
+    px__stg.driver_resolved = true;
 }
 
-/* Under `setup`: the pool, the memory's device resources and the instance's lane, then the
-   job counted in flight (so that px_staging_set cannot tear the pool down under it) and
-   given the lane's next ticket. Decides whether the instance's stream gets a gate. */
-static px_status job_register(px__cuda_queue *q, px__stg_job *job)
+/* What a copy needs before it starts: the configuration, the driver call, the buffer
+   slots and the threads. False where staging cannot run on `device`. */
+static bool engine_ready(int device, const char *func)
 {
+    config_load();
+    driver_resolve();
+    if (px__stg.batch == NULL || px__stg.no_memops[device]) return false;
+    if (px__stg.bufs == NULL) {
+        px__stg_buffer *slots = px__calloc((size_t)px__stg.cfg.buffers, sizeof *slots);
+        if (slots == NULL) return false;
+        pthread_mutex_lock(&px__stg.lock);
+        px__stg.bufs = slots;
+        px__stg.cap = px__stg.cfg.buffers;
+        pthread_mutex_unlock(&px__stg.lock);
+    }
+    if (px__stg_workers_start(device, func) != PX_OK) {
+        px_clear_error();
+        return false;
+    }
+    return true;
+}
+
+px_status px__cuda_staging_get(px_staging_config *out, const char *func)
+{
+    (void)func;
     pthread_mutex_lock(&px__stg.setup);
-    px__stg_lane *lane = NULL;
-    px_status st = px__stg_pool_build(job->device, FUNC);
-    if (st == PX_OK) st = px__stg_lane_get(q, &lane, FUNC);
-    if (st != PX_OK) {
-        pthread_mutex_unlock(&px__stg.setup);
-        return st;
-    }
-    job->lane = lane;
-    job->chunk = job_chunk(job->bytes);
-    job->nchunks = (job->bytes + job->chunk - 1) / job->chunk;
-    /* The gate is v2 only (cuda_staging.h); with the gate on, a device that refused the
-       stream operations gets the driver's copy: the buffers follow v2's protocol. */
-    const bool v2 = px__stg.v2;
-    if (v2 && px__stg.dev[q->device].no_gate) {
-        pthread_mutex_unlock(&px__stg.setup);
-        return PX_ERR_UNSUPPORTED;
-    }
-    px__stg_v2 *chunks = NULL;
-    if (v2) {
-        const size_t n = job->nchunks;
-        chunks = malloc(sizeof *chunks + n * (sizeof(int) + sizeof(uint32_t) + 1));
-        if (chunks == NULL) {
-            pthread_mutex_unlock(&px__stg.setup);
-            return PX_ERR_OUT_OF_MEMORY;
-        }
-        chunks->use = (uint32_t *)(chunks + 1);
-        chunks->buf = (int *)(chunks->use + n);
-        chunks->state = (unsigned char *)(chunks->buf + n);
-        memset(chunks->state, PX__STG_V2_PENDING, n);
-        px__stg.dev[q->device].v2_used = true;
-    }
-    pthread_mutex_lock(&px__stg.lock);
-    job->ticket = ++lane->ticket;
-    if (v2) {
-        /* All of the copy's buffer uses at once: every buffer's uses follow call order. */
-        for (size_t k = 0; k < job->nchunks; ++k) {
-            const int b = px__stg.rr;
-            px__stg.rr = (b + 1) % px__stg.nbuf;
-            chunks->buf[k] = b;
-            chunks->use[k] = ++px__stg.use[b];
-        }
-        job->v2 = chunks;
-    }
-    lane->in_flight++;
-    px__stg.in_flight++;
-    pthread_mutex_unlock(&px__stg.lock);
-    /* A v2 job keeps `setup` until its stream side is queued (v2_copy). */
-    if (!v2) pthread_mutex_unlock(&px__stg.setup);
+    config_load();
+    *out = px__stg.cfg;
+    pthread_mutex_unlock(&px__stg.setup);
     return PX_OK;
 }
 
-/* A job that never reached the stream. */
-static void job_unregister(px__stg_job *job)
+/* Stops the threads and frees the buffers (setup held; nothing in flight). */
+static void engine_teardown(const char *func)
 {
-    pthread_mutex_lock(&px__stg.lock);
-    job->lane->in_flight--;
-    px__stg.in_flight--;
-    pthread_cond_broadcast(&px__stg.done);
-    pthread_mutex_unlock(&px__stg.lock);
-    free(job);
+    px__stg_workers_stop();
+    px__stg_buffers_free_all(func);
 }
 
-/* The synchronous form: wait for the job, report its failure, free it. */
-static px_status job_wait(px__stg_job *job)
+px_status px__cuda_staging_set(const px_staging_config *config, const char *func)
 {
-    pthread_mutex_lock(&px__stg.lock);
-    while (!job->finished) pthread_cond_wait(&px__stg.done, &px__stg.lock);
-    pthread_mutex_unlock(&px__stg.lock);
-    const px_status st = job->err;
-    if (st != PX_OK) px__error(st, FUNC, "staged copy failed: %s", job->msg);
-    free(job);
-    return st;
-}
-
-/* ---- Gate v2 ------------------------------------------------------------------------------- */
-
-static px_status cu_fail(CUresult r, const char *call)
-{
-    return px__error(r == CUDA_ERROR_NOT_SUPPORTED ? PX_ERR_UNSUPPORTED : PX_ERR_BACKEND, FUNC,
-                     "%s: CUresult %d", call, (int)r);
-}
-
-/* Queues the copy's GPU side on the instance's stream and returns at once; the workers
-   run the host side. The job is published first: a thread of the program may hold the
-   driver's lock while the device waits for a chunk already queued, and the workers must
-   then be able to run it. Called with `setup` held since the uses were handed out, so that
-   the copies' operations reach the GPU in the order of their uses: a wait never sits in a
-   hardware queue before an operation it depends on (streams can share one). */
-static px_status v2_copy(px__cuda_queue *q, px__stg_job *job, px__copy_op *op)
-{
-    px__stg_v2 *v = job->v2;
-    const cudaStream_t s = q->stream;
-    const size_t n = job->nchunks;
+    pthread_mutex_lock(&px__stg.setup);
+    config_load();
+    px_staging_config c = px__stg.cfg;
+    if (config->chunk_bytes) c.chunk_bytes = config->chunk_bytes;
+    if (config->buffers) c.buffers = config->buffers;
+    if (config->threads) c.threads = config->threads;
+    size_t total;
     px_status st = PX_OK;
-    size_t k = 0;
-    int step = 0;   /* of chunk k, what failed: 0 the wait, 1 the DMA, 2 the flag write */
-    bool queued = false;
-    job->sync = true;   /* the caller holds the job until it is queued */
-    px__stg_v2_publish(job);
-    if (job->to_device) {
-        /* The workers read the pageable memory once the instance's earlier work has run. */
-        const CUresult r = px__stg.write32(s, job->lane->start_dev, job->ticket, CU_STREAM_WRITE_VALUE_DEFAULT);
-        if (r != CUDA_SUCCESS) st = cu_fail(r, "cuStreamWriteValue32(staging start)");
-    }
-    for (; st == PX_OK && k < n; ++k) {
-        const int b = v->buf[k];
-        const uint32_t u = v->use[k];
-        const size_t off = k * job->chunk, left = job->bytes - off;
-        const size_t len = left < job->chunk ? left : job->chunk;
-        CUresult r;
-        step = 0;
-        if (job->to_device) {
-            r = px__stg.wait32(s, px__stg_full_dev(b), u, CU_STREAM_WAIT_VALUE_GEQ);
-            if (r != CUDA_SUCCESS) st = cu_fail(r, "cuStreamWaitValue32(staging buffer full)");
-            if (st == PX_OK) {
-                queued = true;
-                step = 1;
-                st = PX__CU(cudaMemcpyAsync(job->dev + off, px__stg_buffer(b), len, cudaMemcpyHostToDevice, s));
-            }
-            if (st == PX_OK) {
-                step = 2;
-                r = px__stg.write32(s, px__stg_free_dev(b), u, CU_STREAM_WRITE_VALUE_DEFAULT);
-                if (r != CUDA_SUCCESS) st = cu_fail(r, "cuStreamWriteValue32(staging buffer free)");
-            }
-        } else {
-            r = px__stg.wait32(s, px__stg_free_dev(b), u - 1, CU_STREAM_WAIT_VALUE_GEQ);
-            if (r != CUDA_SUCCESS) st = cu_fail(r, "cuStreamWaitValue32(staging buffer free)");
-            if (st == PX_OK) {
-                queued = true;
-                step = 1;
-                st = PX__CU(cudaMemcpyAsync(px__stg_buffer(b), job->dev + off, len, cudaMemcpyDeviceToHost, s));
-            }
-            if (st == PX_OK) {
-                step = 2;
-                r = px__stg.write32(s, px__stg_full_dev(b), u, CU_STREAM_WRITE_VALUE_DEFAULT);
-                if (r != CUDA_SUCCESS) st = cu_fail(r, "cuStreamWriteValue32(staging buffer full)");
-            }
-        }
-        if (st != PX_OK) break;
-    }
-    if (st == PX_OK && !job->to_device) {
-        /* Later work waits until the worker finishing the last chunk stores the ticket. */
-        const CUresult r = px__stg.wait32(s, job->lane->flag_dev, job->ticket, CU_STREAM_WAIT_VALUE_GEQ);
-        if (r != CUDA_SUCCESS) st = cu_fail(r, "cuStreamWaitValue32(staging gate)");
-    }
+    if (px__mul_overflows(c.chunk_bytes, (size_t)c.buffers, &total))
+        st = px__error(PX_ERR_OVERFLOW, func, "%d buffers of %zu bytes overflow size_t", c.buffers, c.chunk_bytes);
+    pthread_mutex_lock(&px__stg.lock);
+    const int jobs = px__stg.njobs;
+    const bool idle = jobs == 0 && px__stg_buffers_idle();
+    pthread_mutex_unlock(&px__stg.lock);
+    /* Never waits: the buffers may be in use by queued DMAs the caller has not fenced. */
+    if (st == PX_OK && !idle)
+        st = px__error(PX_ERR_BUSY, func,
+                       "staged copies are in flight (%d not yet done on the host, or DMAs queued); fence the "
+                       "instances and try again", jobs);
     if (st == PX_OK) {
-        pthread_mutex_unlock(&px__stg.setup);
-        /* The job is the workers' now, unless they have finished it already. */
-        pthread_mutex_lock(&px__stg.lock);
-        const bool done = job->finished;
-        job->sync = false;
-        pthread_mutex_unlock(&px__stg.lock);
-        if (done) {
-            free(job->v2);
-            free(job);
-        }
-        op->path = PX_COPY_CUDA_STAGED;
-        return PX_OK;
+        const bool changed = c.chunk_bytes != px__stg.cfg.chunk_bytes || c.buffers != px__stg.cfg.buffers ||
+                             c.threads != px__stg.cfg.threads;
+        /* The next staged copy builds the engine again with the new shape. */
+        if (changed) engine_teardown(func);
+        px__stg.cfg = c;
     }
-
-    /* Release: nothing may wait forever on a use this copy reserved. Chunks from k on were
-       not (all) queued: those not taken become skip chunks; host to device, those a worker
-       took (and chunk k when only its flag write failed) get free[b] from here once the
-       stream has drained and the workers are done. */
-    const bool fix = k < n && step == 2;   /* chunk k's DMA is queued, its flag write not */
-    pthread_mutex_lock(&px__stg.lock);
-    for (size_t i = k; i < n; ++i) {
-        if (v->state[i] == PX__STG_V2_TAKEN)
-            v->state[i] = PX__STG_V2_FIX;
-        else if (v->state[i] == PX__STG_V2_PENDING && !(i == k && fix))
-            v->state[i] = PX__STG_V2_SKIP;
-    }
-    pthread_mutex_unlock(&px__stg.lock);
-    const bool unsupported = st == PX_ERR_UNSUPPORTED && !queued;
-    if (unsupported) px__stg.dev[q->device].no_gate = true;
-    /* `setup` stays held until the flags are written: the pool cannot go meanwhile. The
-       stream and the workers need nothing that waits for it. */
-    if (queued) {
-        (void)cudaStreamSynchronize(s);
-        (void)cudaGetLastError();
-    }
-    /* Device to host, chunk k waits for its buffer's flag, which the stream did not write. */
-    if (fix && !job->to_device) px__stg_v2_store(px__stg_full(v->buf[k]), v->use[k]);
-    pthread_mutex_lock(&px__stg.lock);
-    while (!job->finished) pthread_cond_wait(&px__stg.done, &px__stg.lock);
-    pthread_mutex_unlock(&px__stg.lock);
-    if (job->to_device)
-        for (size_t i = k; i < n; ++i)
-            if (v->state[i] == PX__STG_V2_FIX || (i == k && fix)) px__stg_v2_store(px__stg_free(v->buf[i]), v->use[i]);
     pthread_mutex_unlock(&px__stg.setup);
-    free(job->v2);
-    free(job);
-    if (unsupported) {
-        /* Stream memory operations refused: this device gets the driver's copy from now on. */
-        px_clear_error();
-        return driver_copy(s, op);
-    }
     return st;
 }
 
-/* With the instance's device current (px__cuda_copy). */
-px_status px__cuda_staged_copy(struct px_instance *inst, px__copy_op *op)
+uint64_t px__cuda_staging_lane(void)
 {
-    px__cuda_queue *q = px__cuda_queue_of(inst);
+    pthread_mutex_lock(&px__stg.lock);
+    const uint64_t lane = ++px__stg.next_lane;
+    pthread_mutex_unlock(&px__stg.lock);
+    return lane;
+}
 
+/* ---- The copy ---------------------------------------------------------------------------- */
+
+/* The driver's own copy, where staging cannot run: it may return before it has read a
+   pageable source, and fills a pageable destination only by the end, so the stream is
+   waited for before the caller may touch the buffer again. */
+static px_status driver_copy(cudaStream_t s, px__copy_op *op, const char *func)
+{
+    op->path = PX_COPY_CUDA_PAGEABLE;
+    PX__CU_TRY(func, cudaMemcpyAsync(op->dst.data, op->src.data, op->bytes, cudaMemcpyDefault, s));
+    return PX__CU(func, cudaStreamSynchronize(s));
+}
+
+/* Chunks small enough that the copy's buffers each get about two (a small copy is still
+   pipelined), in 64 KiB steps, at most a buffer. */
+static size_t job_chunk(size_t bytes, int want, size_t buffer)
+{
+    const size_t parts = 2 * (size_t)want;
+    size_t c = (bytes + parts - 1) / parts;
+    c = (c + PX__STG_MIN_CHUNK - 1) / PX__STG_MIN_CHUNK * PX__STG_MIN_CHUNK;
+    return c < buffer ? c : buffer;
+}
+
+static px__stg_job *job_new(px__cuda_queue *q, px__copy_op *op, int want)
+{
     const bool to_device = op->dst.space.kind == PX_SPACE_DEVICE;
-    const px__copy_side *dev = to_device ? &op->dst : &op->src;
-    const px__copy_side *host = to_device ? &op->src : &op->dst;
-    px__stg_job *job = calloc(1, sizeof *job);
-    if (job == NULL) return driver_copy(q->stream, op);
+    const size_t chunk = job_chunk(op->bytes, want, px__stg.cfg.chunk_bytes);
+    const size_t n = (op->bytes + chunk - 1) / chunk;
+    px__stg_job *job = px__calloc(1, sizeof *job + n * sizeof(px__stg_chunk));
+    if (job == NULL) return NULL;
+    job->chunks = (px__stg_chunk *)(void *)(job + 1);
+    job->lane = q->lane;
     job->to_device = to_device;
-    job->device = dev->space.device;
-    job->dev = dev->data;
-    job->host = host->data;
+    job->dev = to_device ? op->dst.data : op->src.data;
+    job->host = to_device ? op->src.data : op->dst.data;
     job->bytes = op->bytes;
-    if (job_register(q, job) != PX_OK) {
-        /* No pool (pinned memory or threads refused), or a device without stream memory
-           operations while the gate is on: the driver's copy still works. */
-        free(job);
-        return driver_copy(q->stream, op);
-    }
-    if (job->v2 != NULL) return v2_copy(q, job, op);
+    job->chunk = chunk;
+    job->nchunks = n;
+    return job;
+}
 
-    /* Ready once the instance's earlier work has run: the host part must not read or write
-       the pageable memory before then either, which an event waited for by the DMAs alone
-       would not ensure. The caller waits for the job and frees it. */
-    job->sync = true;
-    const px_status st = PX__CU(cudaLaunchHostFunc(q->stream, on_ready, job));
+static void op_wait(CUstreamBatchMemOpParams *p, CUdeviceptr addr, uint32_t value)
+{
+    memset(p, 0, sizeof *p);
+    p->waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
+    p->waitValue.address = addr;
+    p->waitValue.value = value;
+    p->waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
+}
+
+static void op_write(CUstreamBatchMemOpParams *p, CUdeviceptr addr, uint32_t value)
+{
+    memset(p, 0, sizeof *p);
+    p->writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    p->writeValue.address = addr;
+    p->writeValue.value = value;
+    p->writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+}
+
+typedef struct batch {
+    CUstreamBatchMemOpParams ops[PX__STG_PER_COPY + 2];
+    unsigned int n;
+} batch;
+
+static px_status batch_flush(cudaStream_t s, batch *b, const char *func)
+{
+    if (b->n == 0) return PX_OK;
+    const CUresult r = px__stg.batch((CUstream)s, b->n, b->ops, 0);
+    b->n = 0;
+    return px__cu_check(r, func, "cuStreamBatchMemOp(staging flags)");
+}
+
+static px__stg_buffer *buf_of(const px__stg_job *job, size_t k) { return &px__stg.bufs[job->chunks[k].buf]; }
+
+/* Every GPU-side step of the copy on s (cuda_staging_state.h); *queued tells whether any
+   was queued before a failure. */
+static px_status enqueue(cudaStream_t s, const px__stg_job *job, bool *queued, const char *func)
+{
+    int bufs[PX__STG_PER_COPY];
+    uint32_t last[PX__STG_PER_COPY];
+    const int nb = px__stg_job_last_uses(job, bufs, last);
+    batch b = {.n = 0};
+    *queued = false;
+    if (job->to_device)
+        for (int i = 0; i < nb; ++i) op_write(&b.ops[b.n++], px__stg_flag_dev(&px__stg.bufs[bufs[i]], PX__STG_GO), last[i]);
+    for (size_t k = 0; k < job->nchunks; ++k) {
+        const px__stg_chunk *c = &job->chunks[k];
+        const px__stg_buffer *buf = buf_of(job, k);
+        const size_t off = k * job->chunk;
+        const size_t len = job->bytes - off < job->chunk ? job->bytes - off : job->chunk;
+        if (job->to_device)
+            op_wait(&b.ops[b.n++], px__stg_flag_dev(buf, PX__STG_FULL), c->use);
+        else
+            op_wait(&b.ops[b.n++], px__stg_flag_dev(buf, PX__STG_FREE), c->use - 1);
+        PX__TRY(batch_flush(s, &b, func));
+        *queued = true;
+        if (job->to_device)
+            PX__CU_TRY(func, cudaMemcpyAsync(job->dev + off, buf->data, len, cudaMemcpyHostToDevice, s));
+        else
+            PX__CU_TRY(func, cudaMemcpyAsync(buf->data, job->dev + off, len, cudaMemcpyDeviceToHost, s));
+        op_write(&b.ops[b.n++], px__stg_flag_dev(buf, job->to_device ? PX__STG_FREE : PX__STG_FULL), c->use);
+    }
+    /* To the host: later work waits until the threads have taken every chunk out. */
+    if (!job->to_device)
+        for (int i = 0; i < nb; ++i) op_wait(&b.ops[b.n++], px__stg_flag_dev(&px__stg.bufs[bufs[i]], PX__STG_FREE), last[i]);
+    return batch_flush(s, &b, func);
+}
+
+/* Queueing failed half-way: wait for what was queued (or learn that the stream is dead),
+   then abandon the lane's copies so that nothing waits for a use that will not come. */
+static void enqueue_failed(px__cuda_queue *q)
+{
+    px__saved_error saved;
+    px__error_save(&saved);
+    const enum cudaStreamCaptureMode mode = px__cuda_relax();
+    if (cudaStreamSynchronize(q->stream) != cudaSuccess) (void)cudaGetLastError();
+    px__cuda_unrelax(mode);
+    px__stg_jobs_abandon(q->lane);
+    px__error_restore(&saved);
+}
+
+px_status px__cuda_staged_copy(px__cuda_queue *q, px__copy_op *op, const char *func)
+{
+    px__copy_side *host = op->dst.space.kind == PX_SPACE_DEVICE ? &op->src : &op->dst;
+    px__stg_job *job = NULL;
+    int want = 0;
+    pthread_mutex_lock(&px__stg.setup);
+    if (engine_ready(q->device, func)) {
+        want = px__stg.cap < PX__STG_PER_COPY ? px__stg.cap : PX__STG_PER_COPY;
+        job = job_new(q, op, want);
+        if (job != NULL && (size_t)want > job->nchunks) want = (int)job->nchunks;
+        if (job != NULL) px__stg_buffers_grow(q->lane, want, func);
+    }
+    pthread_mutex_unlock(&px__stg.setup);
+    if (job == NULL) return driver_copy(q->stream, op, func);
+    /* The pageable memory stays alive until the threads are done with it. */
+    job->hold = host->hold;
+    host->hold = (px__hold){NULL, NULL};
+    if (px__stg_job_start(job, want) == 0) {
+        /* Every buffer is held by other instances' copies and the pool is at its bound:
+           the driver's copy rather than a wait for another instance. */
+        px__stg_job_free(job);
+        return driver_copy(q->stream, op, func);
+    }
+    /* Published before anything is queued: a thread of the program may hold the driver's
+       lock while the device waits for a chunk already queued. */
+    bool queued = false;
+    const px_status st = enqueue(q->stream, job, &queued, func);
     if (st != PX_OK) {
-        job_unregister(job);
+        enqueue_failed(q);
+        if (st == PX_ERR_UNSUPPORTED && !queued) {
+            /* The device refuses stream memory operations: the driver's copy, from now on. */
+            pthread_mutex_lock(&px__stg.setup);
+            px__stg.no_memops[q->device] = true;
+            pthread_mutex_unlock(&px__stg.setup);
+            px_clear_error();
+            return driver_copy(q->stream, op, func);
+        }
         return st;
     }
     op->path = PX_COPY_CUDA_STAGED;
-    return job_wait(job);
+    return PX_OK;
+}
+
+/* ---- Settling and teardown ----------------------------------------------------------------- */
+
+void px__cuda_staging_settle(const px__cuda_queue *q, bool stream_dead)
+{
+    if (stream_dead)
+        px__stg_jobs_abandon(q->lane);
+    else
+        px__stg_jobs_wait_lane(q->lane);
+}
+
+void px__cuda_staging_shutdown(void)
+{
+    pthread_mutex_lock(&px__stg.setup);
+    engine_teardown("px_finalize");
+    pthread_mutex_unlock(&px__stg.setup);
 }

@@ -1,11 +1,19 @@
-/* The serial backend: work runs on the calling thread the moment it is issued, so an
- * instance's queue is always drained and events are complete as soon as they are
- * recorded. Event timestamps come from the monotonic clock. */
+/* The serial backend: work runs on the calling thread the moment it is issued, so a
+ * queue is always drained and events are complete as soon as they are recorded. Event
+ * timestamps come from the monotonic clock. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "backends/serial/serial.h"
+
 #include <stdlib.h>
 #include <time.h>
 
-#include "backends/serial/serial.h"
+#include "backends/host/host_copy.h"
+#include "base/error.h"
+#include "base/util.h"
+
+/* Serial queues hold nothing: every one is this object. */
+static char serial_queue;
+#define SERIAL_QUEUE ((px__queue *)(void *)&serial_queue)
 
 typedef struct serial_event {
     struct timespec when;
@@ -17,92 +25,134 @@ static px_status serial_device_count(int *count)
     return PX_OK;
 }
 
-static px_status serial_instance_create(px_instance *inst)
+static px_status serial_queue_create(const px__queue_desc *desc, px__queue **out, const char *func)
 {
-    inst->impl = NULL;
+    (void)desc;
+    (void)func;
+    *out = SERIAL_QUEUE;
     return PX_OK;
 }
 
-static px_status serial_instance_destroy(px_instance *inst)
+static px_status serial_queue_destroy(px__queue *q, bool *released, const char *func)
 {
-    (void)inst;
+    (void)q;
+    (void)func;
+    *released = true;
     return PX_OK;
 }
 
-static px_status serial_fence(px_instance *inst)
+static px_status serial_fence(px__queue *q, const char *func)
 {
-    (void)inst;
+    (void)q;
+    (void)func;
     return PX_OK;
 }
 
-static px_status serial_fence_all(void) { return PX_OK; }
-
-static px_status serial_event_create(px_event *ev)
+static px_status serial_fence_all(const char *func)
 {
-    ev->impl = calloc(1, sizeof(serial_event));
-    if (!ev->impl) return px__error(PX_ERR_OUT_OF_MEMORY, "px_event_create", "out of host memory");
+    (void)func;
     return PX_OK;
 }
 
-static void serial_event_destroy(px_event *ev) { free(ev->impl); }
-
-static px_status serial_event_record(px_event *ev, px_instance *inst)
+static px_status serial_event_create(int device, unsigned flags, void **out, const char *func)
 {
-    (void)inst;
-    clock_gettime(CLOCK_MONOTONIC, &((serial_event *)ev->impl)->when);
+    (void)device;
+    (void)flags;
+    serial_event *e = px__calloc(1, sizeof *e);
+    if (!e) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the event");
+    *out = e;
     return PX_OK;
 }
 
-static px_status serial_event_wait(px_instance *inst, px_event *ev)
+static void serial_event_destroy(void *ev) { free(ev); }
+
+static px_status serial_event_record(void *ev, px__queue *q, const char *func)
 {
-    (void)inst;
+    (void)q;
+    (void)func;
+    clock_gettime(CLOCK_MONOTONIC, &((serial_event *)ev)->when);
+    return PX_OK;
+}
+
+static px_status serial_event_wait(px__queue *q, void *ev, const char *func)
+{
+    (void)q;
     (void)ev;
+    (void)func;
     return PX_OK;
 }
 
-static px_status serial_event_query(px_event *ev, bool *done)
+static px_status serial_event_query(void *ev, bool *done, const char *func)
 {
     (void)ev;
+    (void)func;
     *done = true;
     return PX_OK;
 }
 
-static px_status serial_event_synchronize(px_event *ev)
+static px_status serial_event_synchronize(void *ev, const char *func)
 {
     (void)ev;
+    (void)func;
     return PX_OK;
 }
 
-static px_status serial_event_elapsed(px_event *start, px_event *end, float *ms)
+static px_status serial_event_elapsed(void *start, void *end, float *ms, const char *func)
 {
-    const struct timespec *a = &((serial_event *)start->impl)->when;
-    const struct timespec *b = &((serial_event *)end->impl)->when;
+    (void)func;
+    const struct timespec *a = &((serial_event *)start)->when;
+    const struct timespec *b = &((serial_event *)end)->when;
     *ms = (float)((double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) * 1e-6);
     return PX_OK;
 }
 
-static px_status serial_launch(px_instance *inst, const px__dispatch *d)
+static px_status serial_launch(px__queue *q, const px__dispatch *d, const char *func)
 {
-    (void)inst;
+    (void)q;
+    (void)func;
     d->kernel->host(d->args, &d->policy, d->result);
     return PX_OK;
 }
 
-/* Serial partitions are more serial instances: nothing to set up. */
-static px_status serial_partition(px_instance *parent, const px__partition_request *req,
-                                  px_instance **children)
+/* Only host paths reach the serial backend (it owns HOST memory alone). */
+static px_status serial_copy(px__queue *q, px__copy_op *op, const char *func)
+{
+    (void)q;
+    if (op->path != PX_COPY_HOST_MEMCPY && op->path != PX_COPY_HOST_STRIDED)
+        return px__error(PX_ERR_UNSUPPORTED, func, "the serial backend cannot run copy path %s",
+                         px_copy_path_string(op->path));
+    px__host_copy(op);
+    return PX_OK;
+}
+
+static px_status serial_fill(px__queue *q, px__copy_op *op, const char *func)
+{
+    (void)q;
+    if (op->path != PX_COPY_HOST_FILL)
+        return px__error(PX_ERR_UNSUPPORTED, func, "the serial backend cannot run fill path %s",
+                         px_copy_path_string(op->path));
+    px__host_fill(op);
+    return PX_OK;
+}
+
+/* Serial partitions are more serial queues. */
+static px_status serial_partition(px__queue *parent, const px__partition_request *req, const px__queue_desc *descs,
+                                  px__queue **children, const char *func)
 {
     (void)parent;
-    for (int i = 0; i < req->n; ++i) children[i]->impl = NULL;
+    (void)descs;
+    (void)func;
+    for (int i = 0; i < req->n; ++i) children[i] = SERIAL_QUEUE;
     return PX_OK;
 }
 
 const px__backend px__backend_serial = {
     .name = "serial",
     .exec = PX_EXEC_SERIAL,
+    .runs_on_host = true,
     .device_count = serial_device_count,
-    .instance_create = serial_instance_create,
-    .instance_destroy = serial_instance_destroy,
+    .queue_create = serial_queue_create,
+    .queue_destroy = serial_queue_destroy,
     .fence = serial_fence,
     .fence_all = serial_fence_all,
     .event_create = serial_event_create,
@@ -113,5 +163,7 @@ const px__backend px__backend_serial = {
     .event_synchronize = serial_event_synchronize,
     .event_elapsed = serial_event_elapsed,
     .launch = serial_launch,
+    .copy = serial_copy,
+    .fill = serial_fill,
     .partition = serial_partition,
 };

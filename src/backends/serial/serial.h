@@ -2,7 +2,7 @@
 #ifndef PX_BACKENDS_SERIAL_H
 #define PX_BACKENDS_SERIAL_H
 
-#include "core/internal.h"
+#include "backends/backend.h"
 
 extern const px__backend px__backend_serial;
 

@@ -2,25 +2,35 @@
  * and hardware threads. Later work places host threads and staging buffers with it. */
 #include <hwloc.h>
 #include <pthread.h>
+#include <stdbool.h>
 
-#include "core/internal.h"
-#include "core/topology.h"
+#include "base/topology.h"
+
+#include "base/error.h"
+
+typedef struct px__topology_summary {
+    bool loaded;
+    int packages;
+    int numa_nodes;
+    int cores;
+    int pus;
+} px__topology_summary;
 
 static pthread_mutex_t topo_lock = PTHREAD_MUTEX_INITIALIZER;
 static hwloc_topology_t topology;
 static px__topology_summary summary;
 
-px_status px__topology_load(void)
+px_status px__topology_load(const char *func)
 {
     pthread_mutex_lock(&topo_lock);
     px_status st = PX_OK;
     if (!topology) {
         hwloc_topology_t t;
         if (hwloc_topology_init(&t) != 0) {
-            st = PX__FAIL(PX_ERR_SYSTEM, "hwloc_topology_init failed");
+            st = px__error(PX_ERR_SYSTEM, func, "hwloc_topology_init failed");
         } else if (hwloc_topology_load(t) != 0) {
             hwloc_topology_destroy(t);
-            st = PX__FAIL(PX_ERR_SYSTEM, "hwloc_topology_load failed");
+            st = px__error(PX_ERR_SYSTEM, func, "hwloc_topology_load failed");
         } else {
             topology = t;
             summary.packages = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
@@ -43,7 +53,7 @@ void px__topology_unload(void)
     pthread_mutex_unlock(&topo_lock);
 }
 
-px__topology_summary px__topology_get_summary(void)
+static px__topology_summary topology_summary(void)
 {
     pthread_mutex_lock(&topo_lock);
     px__topology_summary s = summary;
@@ -64,7 +74,7 @@ struct hwloc_topology *px__topology_handle(void)
 
 void px__topology_print(FILE *out)
 {
-    px__topology_summary s = px__topology_get_summary();
+    px__topology_summary s = topology_summary();
     if (!s.loaded) {
         fprintf(out, "  topology: not loaded (px_init not called)\n");
         return;

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "base/registry.h"
+
+#include "portex/export.h"
 
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static px__live live_heads[PX__OBJ_KIND_COUNT];
@@ -34,21 +36,16 @@ void px__live_add(px__live *node, px__object_kind kind, const char *label)
 
 void px__live_remove(px__live *node)
 {
-    if (!node->next) return;
     pthread_mutex_lock(&live_lock);
+    if (!node->next) {   /* never added, or removed already */
+        pthread_mutex_unlock(&live_lock);
+        return;
+    }
     node->prev->next = node->next;
     node->next->prev = node->prev;
     node->next = node->prev = NULL;
     live_counts[node->kind]--;
     pthread_mutex_unlock(&live_lock);
-}
-
-size_t px__live_count(px__object_kind kind)
-{
-    pthread_mutex_lock(&live_lock);
-    size_t n = live_counts[kind];
-    pthread_mutex_unlock(&live_lock);
-    return n;
 }
 
 /* Appends printf output at *pos without running past size. */

@@ -1,13 +1,16 @@
 /* Status strings (generated from PX_STATUS_MAP) and the thread-local last error. */
+#include "base/error.h"
+
 #include <stdarg.h>
 #include <stdio.h>
-
-#include "core/internal.h"
+#include <string.h>
 
 /* Room for a function name, a sentence of context and a CUDA message. */
 #define PX__ERROR_CAPACITY 1024
 
 static _Thread_local char last_error[PX__ERROR_CAPACITY];
+
+_Static_assert(sizeof(((px__saved_error *)0)->text) == PX__ERROR_CAPACITY, "a saved error holds a whole one");
 
 const char *px_status_string(px_status status)
 {
@@ -43,3 +46,7 @@ px_status px__error(px_status status, const char *func, const char *fmt, ...)
     va_end(ap);
     return status;
 }
+
+void px__error_save(px__saved_error *s) { memcpy(s->text, last_error, sizeof s->text); }
+
+void px__error_restore(const px__saved_error *s) { memcpy(last_error, s->text, sizeof last_error); }

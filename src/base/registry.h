@@ -1,7 +1,7 @@
 /* Internal: the live objects (views, instances, events), so that px_finalize can name
  * what is still alive instead of leaking it silently. */
-#ifndef PX_CORE_REGISTRY_H
-#define PX_CORE_REGISTRY_H
+#ifndef PX_BASE_REGISTRY_H
+#define PX_BASE_REGISTRY_H
 
 #include <stddef.h>
 
@@ -20,10 +20,9 @@ typedef struct px__live {
 } px__live;
 
 void px__live_add(px__live *node, px__object_kind kind, const char *label);
+/* Harmless on a node that was never added. */
 void px__live_remove(px__live *node);
-/* Number of live objects of a kind. */
-size_t px__live_count(px__object_kind kind);
 /* Writes "2 views ('x', 'y'), 1 instance ('cuda:0')" into buf; returns the total count. */
 size_t px__live_describe(char *buf, size_t size);
 
-#endif /* PX_CORE_REGISTRY_H */
+#endif /* PX_BASE_REGISTRY_H */

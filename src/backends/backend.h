@@ -1,0 +1,176 @@
+/* Internal: what every backend implements, and what the layers above hand it.
+ *
+ * Layers, each using only itself and those below it (docs/design.md):
+ *   core/      the public entry points that orchestrate: init, instances, events,
+ *              partitions, dispatch, copies and fills
+ *   spaces/    memory spaces, views, choosing a copy's path
+ *   backends/  this interface, the tables compiled in (backends.h), host memory and host
+ *              copies, the serial and CUDA backends
+ *   base/      errors, library state, allocation, accounting, live objects, topology
+ *
+ * A backend exports one constant px__backend table (queues, events, launches, the copies
+ * and fills it runs) and a px__space_ops table for each memory space it owns, filled with
+ * designated initializers. A NULL hook means "not supported": callers say so, never follow
+ * it. Every hook that can fail takes `func`, the public function the user called, and names
+ * it in its messages; backends never learn about instances, views or the core's handles. */
+#ifndef PX_BACKENDS_BACKEND_H
+#define PX_BACKENDS_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "portex.h"
+
+/* A backend's in-order queue of work; each backend defines the struct. */
+typedef struct px__queue px__queue;
+
+/* What a queue is made with; validated by the core. */
+typedef struct px__queue_desc {
+    int device;
+    int priority;
+    const char *label;   /* the instance's label; outlives the queue */
+} px__queue_desc;
+
+/* ---- Memory ------------------------------------------------------------------------- */
+
+typedef struct px__space_ops {
+    const char *name;
+    /* The CPU reads and writes this memory directly (HOST, HOST_PINNED). */
+    bool host_access;
+    /* The backend whose copy and fill hooks move this memory off the host paths. */
+    px_exec_space owner;
+    /* PX_OK or why not (no device, ...); `space` is in range. */
+    px_status (*available)(px_space space, const char *func);
+    px_status (*alloc)(px_space space, size_t bytes, void **out, const char *func);
+    /* May be called from any thread, also a backend's own worker threads. */
+    void (*free)(px_space space, void *ptr, size_t bytes);
+    /* Zeroes `bytes` at ptr, finished when it returns. */
+    px_status (*zero)(px_space space, void *ptr, size_t bytes, const char *func);
+} px__space_ops;
+
+/* ---- Kernels -------------------------------------------------------------------------- */
+
+typedef enum px__result_kind {
+    PX__RESULT_NONE = 0,   /* for, or scan without total */
+    PX__RESULT_HOST,       /* host memory; the dispatch waits for the queue */
+    PX__RESULT_VIEW        /* memory the backend writes in queue order */
+} px__result_kind;
+
+/* One kernel dispatch, validated by the core. */
+typedef struct px__dispatch {
+    const px_kernel *kernel;
+    const char *label;      /* never NULL */
+    px_policy policy;
+    const void *args;
+    px__result_kind result_kind;
+    void *result;           /* host pointer, or the data of the result view */
+    px_space result_space;  /* PX__RESULT_VIEW */
+} px__dispatch;
+
+/* ---- Copies and fills ------------------------------------------------------------------ */
+
+/* Keeps memory alive after a copy call returns, for a backend that still reads or writes
+   it then (a staged copy's pageable side). A backend that keeps it moves it out of the op
+   (setting the op's to {0}) and calls drop(obj) once done, from any thread; the caller
+   drops what is left in the op when the hook returns. */
+typedef struct px__hold {
+    void (*drop)(void *obj);
+    void *obj;
+} px__hold;
+
+static inline void px__hold_drop(px__hold *h)
+{
+    if (h->drop) h->drop(h->obj);
+    h->drop = NULL;
+    h->obj = NULL;
+}
+
+/* One side of a copy: its first element, its space, its strides in elements. */
+typedef struct px__copy_side {
+    char *data;
+    px_space space;
+    int64_t stride[PX_MAX_RANK];
+    px__hold hold;
+} px__copy_side;
+
+/* A copy or fill, validated and with its path chosen (spaces/copy_plan.h). Both sides
+   share rank, extents and element size. `flat`: both hold their elements contiguously in
+   the same order, so `bytes` bytes move as one block. Fills use `value` (one element) and
+   not src. */
+typedef struct px__copy_op {
+    px_copy_path path;
+    int rank;
+    int64_t extent[PX_MAX_RANK];
+    size_t elem_size;
+    int64_t count;          /* elements */
+    size_t bytes;           /* count * elem_size */
+    bool flat;
+    px__copy_side dst, src;
+    const void *value;
+} px__copy_op;
+
+/* ---- Partitions ------------------------------------------------------------------------- */
+
+/* Validated by the core: weights normalised to sum 1. */
+typedef struct px__partition_request {
+    int n;
+    const double *weights;   /* n, each > 0 */
+    bool sm_partition;
+    const int *priorities;   /* n, or NULL */
+} px__partition_request;
+
+/* ---- The table --------------------------------------------------------------------------- */
+
+typedef struct px__backend {
+    const char *name;
+    px_exec_space exec;
+    /* Kernels run on the CPU, so they reach every host_access space. */
+    bool runs_on_host;
+
+    /* Devices of this execution space; 0 is an answer, not a failure. */
+    px_status (*device_count)(int *count);
+    /* The last px_finalize, after every queue is gone: release the backend's own state. */
+    void (*finalize)(void);
+
+    px_status (*queue_create)(const px__queue_desc *desc, px__queue **out, const char *func);
+    /* A queue over a native one the caller owns (a cudaStream_t for CUDA). */
+    px_status (*queue_wrap)(const px__queue_desc *desc, void *native, px__queue **out, const char *func);
+    /* Waits for the queue's work and frees it. Either it refuses and changes nothing
+       (*released false: the queue still works; for example while it is being captured),
+       or it releases everything (*released true), returning the error the wait met, if
+       any: never half of each. */
+    px_status (*queue_destroy)(px__queue *q, bool *released, const char *func);
+    px_status (*fence)(px__queue *q, const char *func);
+    px_status (*fence_all)(const char *func);
+
+    px_status (*event_create)(int device, unsigned flags, void **out, const char *func);
+    void (*event_destroy)(void *ev);
+    px_status (*event_record)(void *ev, px__queue *q, const char *func);
+    px_status (*event_wait)(px__queue *q, void *ev, const char *func);
+    px_status (*event_query)(void *ev, bool *done, const char *func);
+    px_status (*event_synchronize)(void *ev, const char *func);
+    px_status (*event_elapsed)(void *start, void *end, float *ms, const char *func);
+
+    px_status (*launch)(px__queue *q, const px__dispatch *d, const char *func);
+
+    /* The path of a copy (or, with op->value set, a fill) that involves memory this backend
+       owns and the CPU cannot reach (op->path is unset). */
+    px_status (*copy_path)(const px__copy_op *op, px_copy_path *path, const char *func);
+    /* Runs op->path on q: host paths (HOST_*) after q's earlier work, the backend's own
+       paths ordered on q. A backend that falls back to another path says so in op->path. */
+    px_status (*copy)(px__queue *q, px__copy_op *op, const char *func);
+    /* HOST_FILL after q's earlier work, or the backend's own fill ordered on q. */
+    px_status (*fill)(px__queue *q, px__copy_op *op, const char *func);
+
+    /* req->n new queues of parent's device, described by descs; on failure none is left. */
+    px_status (*partition)(px__queue *parent, const px__partition_request *req, const px__queue_desc *descs,
+                           px__queue **children, const char *func);
+    /* SMs the queue's kernels may use. */
+    px_status (*sm_count)(px__queue *q, int *count);
+
+    px_status (*print_configuration)(FILE *out);
+} px__backend;
+
+#endif /* PX_BACKENDS_BACKEND_H */

@@ -1,0 +1,26 @@
+/* Internal: what the layers above call in the CUDA backend directly, beside its tables:
+ * the CUDA-only services that have no place in the shared ops table (pointer queries,
+ * pinning, the staging pool's configuration, streams for interop). Included only where
+ * PX_HAVE_CUDA is 1. */
+#ifndef PX_CUDA_API_H
+#define PX_CUDA_API_H
+
+#include <stddef.h>
+
+#include "backends/backend.h"
+
+/* DEVICE(n), HOST_PINNED or HOST; never an error (HOST when CUDA cannot say). */
+px_space px__cuda_pointer_space(const void *ptr);
+px_status px__cuda_host_register(void *ptr, size_t bytes, const char *func);
+px_status px__cuda_host_unregister(void *ptr, const char *func);
+
+px_status px__cuda_staging_get(px_staging_config *out, const char *func);
+px_status px__cuda_staging_set(const px_staging_config *config, const char *func);
+
+/* The device of a stream the caller owns, after refusing the legacy and per-thread
+   default streams; func names the caller. */
+px_status px__cuda_stream_device(void *stream, int *device, const char *func);
+/* The cudaStream_t of a CUDA queue. */
+void *px__cuda_queue_stream(px__queue *q);
+
+#endif /* PX_CUDA_API_H */

@@ -1,0 +1,17 @@
+/* Internal: setting up and closing the queues that partitions make (cuda_partition.c)
+ * beside those of cuda_instance.c. */
+#ifndef PX_CUDA_INSTANCE_H
+#define PX_CUDA_INSTANCE_H
+
+#include "backends/cuda/cuda_queue.h"
+
+/* Sets up a queue whose stream, device, SM count and label are set: its event and device
+   buffer, its staging lane, its place among the live queues. Called with q's device
+   current; on failure nothing is left behind (the stream stays the caller's). */
+px_status px__cuda_queue_setup(px__cuda_queue *q, const char *func);
+/* Ends a set-up queue whose stream is idle (or dead: stream_dead): its staged copies
+   settled, its buffers released, off the list; the stream and q go with the last
+   reference. */
+void px__cuda_queue_close(px__cuda_queue *q, bool stream_dead, const char *func);
+
+#endif /* PX_CUDA_INSTANCE_H */

@@ -1,0 +1,190 @@
+/* deep_copy and fill, the public entry points: the spaces layer plans the op (checks the
+ * views, chooses the path, asking the backend that owns device memory), and the
+ * instance's backend runs it. Copies whose two sides share memory go through a
+ * temporary: no path promises an element order. */
+#include <string.h>
+
+#include "base/error.h"
+#include "core/copy_path.h"
+#include "core/instance.h"
+#include "px_config.h"
+#include "spaces/copy_plan.h"
+#include "spaces/view.h"
+#if PX_HAVE_CUDA
+#  include "backends/cuda/cuda_api.h"
+#endif
+
+/* The side of op a backend of its own must move (the one the CPU cannot reach). */
+static const px__copy_side *device_side(const px__copy_op *op, bool fill)
+{
+    return fill || op->dst.space.kind == PX_SPACE_DEVICE ? &op->dst : &op->src;
+}
+
+static px_status run_op(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, bool fill,
+                        const char *func)
+{
+    if (op->path == PX_COPY_NONE) return PX_OK;
+    if (info->owner != PX_EXEC_COUNT && inst->exec != info->owner) {
+        const px__copy_side *side = device_side(op, fill);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "the %s involves %s(%d) memory, which instance '%s' (%s) cannot reach; use a %s instance",
+                         fill ? "fill" : "copy", px_space_kind_string(side->space.kind), side->space.device,
+                         inst->label, px_exec_space_string(inst->exec), px_exec_space_string(info->owner));
+    }
+    return fill ? inst->be->fill(inst->queue, op, func) : inst->be->copy(inst->queue, op, func);
+}
+
+/* Runs a planned copy (and releases the op); the path taken in *path. */
+static px_status run_copy(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, px_view *dst,
+                          const px_view *src, px_copy_path *path, const char *func)
+{
+    if (!info->overlap) {
+        const px_status st = run_op(inst, op, info, false, func);
+        px__copy_op_release(op);
+        if (st == PX_OK) *path = op->path;   /* a backend that fell back says so */
+        return st;
+    }
+    /* src into a contiguous temporary in dst's space, then into dst; both on inst, so in
+       order. Releasing the temporary is ordered after the queued copies by its space. */
+    px__copy_op_release(op);
+    px_view_desc desc = {
+        .label = "portex overlap temporary",
+        .space = dst->alloc->space,
+        .dtype = src->dtype,
+        .elem_size = src->dtype == PX_USER ? src->elem_size : 0,
+        .rank = src->rank,
+        .flags = PX_VIEW_NO_INIT,
+    };
+    memcpy(desc.extent, src->extent, sizeof desc.extent);
+    px_view *tmp = NULL;
+    PX__TRY(px__view_create(&tmp, &desc, func));
+    px__copy_plan_info tinfo;
+    px_copy_path first = PX_COPY_NONE;
+    px_status st = px__copy_plan(op, &tinfo, tmp, src, func);
+    if (st == PX_OK) st = run_copy(inst, op, &tinfo, tmp, src, &first, func);
+    if (st == PX_OK) st = px__copy_plan(op, &tinfo, dst, tmp, func);
+    if (st == PX_OK) st = run_copy(inst, op, &tinfo, dst, tmp, path, func);
+    px__view_release(tmp);
+    return st;
+}
+
+px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_view *src, px_copy_path *path)
+{
+    PX__TRY(px__instance_check(inst, __func__));
+    px__copy_op op;
+    px__copy_plan_info info;
+    PX__TRY(px__copy_plan(&op, &info, dst, src, __func__));
+    px_copy_path p = PX_COPY_NONE;
+    PX__TRY(run_copy(inst, &op, &info, dst, src, &p, __func__));
+    px__copy_count(p);
+    if (path) *path = p;
+    return PX_OK;
+}
+
+px_status px_deep_copy_query(const px_view *dst, const px_view *src, px_copy_path *path)
+{
+    PX__ARG(path, "path must not be NULL");
+    px__copy_op op;
+    px__copy_plan_info info;
+    PX__TRY(px__copy_plan(&op, &info, (px_view *)dst, src, __func__));
+    *path = op.path;
+    px__copy_op_release(&op);
+    return PX_OK;
+}
+
+/* The instance a blocking copy or fill runs on: the default instance of the backend that
+   owns the device side, on that side's device (dst's when both are), else the serial one. */
+static px_status blocking_instance(const px__copy_op *op, const px__copy_plan_info *info, bool fill,
+                                   px_instance **out, const char *func)
+{
+    if (info->owner == PX_EXEC_COUNT) return px__instance_default(PX_EXEC_SERIAL, 0, out, func);
+    return px__instance_default(info->owner, device_side(op, fill)->space.device, out, func);
+}
+
+px_status px_deep_copy(px_view *dst, const px_view *src, px_copy_path *path)
+{
+    px__copy_op op;
+    px__copy_plan_info info;
+    PX__TRY(px__copy_plan(&op, &info, dst, src, __func__));
+    px_instance *inst = NULL;
+    /* Kokkos semantics: the copy sees all work issued before it, on any instance. */
+    px_status st = blocking_instance(&op, &info, false, &inst, __func__);
+    if (st == PX_OK) st = px__fence_all(__func__);
+    if (st != PX_OK) {
+        px__copy_op_release(&op);
+        return st;
+    }
+    px_copy_path p = PX_COPY_NONE;
+    PX__TRY(run_copy(inst, &op, &info, dst, src, &p, __func__));
+    PX__TRY(inst->be->fence(inst->queue, __func__));
+    px__copy_count(p);
+    if (path) *path = p;
+    return PX_OK;
+}
+
+/* ---- Fill --------------------------------------------------------------------------------- */
+
+/* Runs a planned fill (and releases the op). */
+static px_status run_fill(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, px_copy_path *path,
+                          const char *func)
+{
+    const px_status st = run_op(inst, op, info, true, func);
+    px__copy_op_release(op);
+    if (st != PX_OK) return st;
+    px__copy_count(op->path);
+    if (path) *path = op->path;
+    return PX_OK;
+}
+
+px_status px_fill_async(px_instance *inst, px_view *dst, const void *value, px_copy_path *path)
+{
+    PX__TRY(px__instance_check(inst, __func__));
+    px__copy_op op;
+    px__copy_plan_info info;
+    PX__TRY(px__fill_plan(&op, &info, dst, value, __func__));
+    return run_fill(inst, &op, &info, path, __func__);
+}
+
+px_status px_fill(px_view *dst, const void *value, px_copy_path *path)
+{
+    px__copy_op op;
+    px__copy_plan_info info;
+    PX__TRY(px__fill_plan(&op, &info, dst, value, __func__));
+    px_instance *inst = NULL;
+    px_status st = blocking_instance(&op, &info, true, &inst, __func__);
+    if (st == PX_OK) st = px__fence_all(__func__);
+    if (st != PX_OK) {
+        px__copy_op_release(&op);
+        return st;
+    }
+    PX__TRY(run_fill(inst, &op, &info, path, __func__));
+    return inst->be->fence(inst->queue, __func__);
+}
+
+/* ---- The staging pool's configuration (CUDA_STAGED) ------------------------------------- */
+
+px_status px_staging_get(px_staging_config *out)
+{
+    PX__ARG(out, "out must not be NULL");
+#if PX_HAVE_CUDA
+    return px__cuda_staging_get(out, __func__);
+#else
+    return PX__FAIL(PX_ERR_UNSUPPORTED, "staging needs the CUDA backend, which is not compiled into this build");
+#endif
+}
+
+px_status px_staging_set(const px_staging_config *config)
+{
+    PX__ARG(config, "config must not be NULL");
+    PX__ARG(config->chunk_bytes == 0 || config->chunk_bytes >= ((size_t)64 << 10),
+            "config->chunk_bytes is %zu; expected 0 (keep) or at least 64 KiB", config->chunk_bytes);
+    PX__ARG(config->buffers == 0 || config->buffers >= 2, "config->buffers is %d; expected 0 (keep) or at least 2",
+            config->buffers);
+    PX__ARG(config->threads >= 0 && config->threads <= 64, "config->threads is %d; expected 0 (keep) to 64",
+            config->threads);
+#if PX_HAVE_CUDA
+    return px__cuda_staging_set(config, __func__);
+#else
+    return PX__FAIL(PX_ERR_UNSUPPORTED, "staging needs the CUDA backend, which is not compiled into this build");
+#endif
+}

@@ -1,0 +1,60 @@
+/* Internal: the objects behind px_instance and px_event handles. */
+#ifndef PX_CORE_INSTANCE_H
+#define PX_CORE_INSTANCE_H
+
+#include <stdbool.h>
+
+#include "portex.h"
+#include "backends/backend.h"
+#include "base/registry.h"
+
+#define PX__INSTANCE_MAGIC 0x494e5354u /* "INST" */
+#define PX__EVENT_MAGIC 0x45564e54u    /* "EVNT" */
+
+struct px_instance {
+    uint32_t magic;
+    const px__backend *be;
+    px_exec_space exec;
+    int device;
+    int priority;
+    bool is_default;   /* owned by portex, destroyed at finalize */
+    bool external;     /* wraps a queue the caller owns */
+    char *label;
+    px__queue *queue;
+    px__live live;
+};
+
+struct px_event {
+    uint32_t magic;
+    const px__backend *be;
+    px_exec_space exec;
+    int device;
+    unsigned flags;
+    bool recorded;
+    void *impl;
+    px__live live;
+};
+
+px_status px__instance_check(const px_instance *inst, const char *func);
+
+/* A handle for a queue the backend is about to make: exec, device, priority and a copy of
+   the label (or "<exec>:<device>" when NULL) set, not registered, no queue yet. */
+px_status px__instance_alloc(px_instance **out, const px__backend *be, int device, int priority,
+                             const char *label, bool is_default, const char *func);
+/* Registers a handle whose queue is made (px_finalize counts it from now on). */
+void px__instance_register(px_instance *inst);
+/* Frees a handle whose queue is released (or was never made). */
+void px__instance_free(px_instance *inst);
+
+/* A new instance over a native queue the caller owns (a cudaStream_t on `device`). */
+px_status px__instance_wrap(px_instance **out, px_exec_space exec, int device, void *native,
+                            const char *label, const char *func);
+/* The default instance of (exec, device), made on first use. */
+px_status px__instance_default(px_exec_space exec, int device, px_instance **out, const char *func);
+/* Every instance of every execution space idle; func names the caller. */
+px_status px__fence_all(const char *func);
+/* Destroys the default instances (px_finalize); returns the first error, and whether every
+   one was released (one whose queue is being captured refuses and stays). */
+px_status px__instances_finalize(bool *all_released);
+
+#endif /* PX_CORE_INSTANCE_H */

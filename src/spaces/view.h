@@ -1,0 +1,66 @@
+/* Internal: the objects behind px_view handles, and the pieces of the view module that
+ * subviews, mirrors, copy planning and dispatch share. */
+#ifndef PX_SPACES_VIEW_H
+#define PX_SPACES_VIEW_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "portex.h"
+#include "base/registry.h"
+
+#define PX__VIEW_MAGIC 0x56494557u /* "VIEW" */
+
+/* The memory behind one or more views; freed when the last reference goes (views,
+   subviews, mirror views, and copies still in flight that read or write it). */
+typedef struct px__alloc {
+    atomic_int refs;
+    px_space space;
+    void *ptr;
+    size_t bytes;
+    bool owned;      /* false: wrapped user memory */
+} px__alloc;
+
+struct px_view {
+    uint32_t magic;
+    atomic_int refs;
+    px__alloc *alloc;
+    char *label;
+    px_dtype dtype;
+    size_t elem_size;
+    int rank;
+    int64_t extent[PX_MAX_RANK];
+    int64_t stride[PX_MAX_RANK];
+    px_layout layout;
+    char *data;
+    px__live live;
+};
+
+/* PX_OK, or PX_ERR_INVALID_ARGUMENT naming func and `what` ("dst", "src"). */
+px_status px__view_check(const px_view *v, const char *func, const char *what);
+/* Number of elements (the extents are validated: the product fits). */
+int64_t px__view_size(const px_view *v);
+/* The elements fill one block of memory (in some dimension order). */
+bool px__view_contiguous(const px_view *v);
+
+/* Checks rank, dtype, layout, extents, strides and flags; gives the element size, the
+   strides (computed for RIGHT/LEFT) and the bytes the memory must span. */
+px_status px__view_validate_shape(const px_view_desc *desc, const char *func, size_t *elem_size,
+                                  int64_t stride[PX_MAX_RANK], size_t *span_bytes);
+
+/* A new handle over alloc, taking over the caller's reference to alloc. */
+px_status px__view_new(px_view **out, const char *label, px__alloc *alloc, char *data,
+                       px_dtype dtype, size_t elem_size, int rank, const int64_t *extent,
+                       const int64_t *stride, px_layout layout, const char *func);
+
+/* px_view_create in the name of func. */
+px_status px__view_create(px_view **out, const px_view_desc *desc, const char *func);
+/* Drops one reference to a live view. */
+void px__view_release(px_view *v);
+
+void px__alloc_retain(px__alloc *alloc);
+/* Drops one reference; the last one frees the memory (any thread). */
+void px__alloc_release(px__alloc *alloc);
+
+#endif /* PX_SPACES_VIEW_H */
