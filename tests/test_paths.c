@@ -609,8 +609,8 @@ START_TEST(staging_config)
     }
 
     /* Defaults, unless the environment overrides them. */
-    const size_t chunk = (size_t)env_or("PX_STAGING_CHUNK_MB", 1, 1ll << 40, 8) << 20;
-    const int buffers = (int)env_or("PX_STAGING_BUFFERS", 2, 65536, 8);
+    const size_t chunk = (size_t)env_or("PX_STAGING_CHUNK_MB", 1, 1ll << 40, 16) << 20;
+    const int buffers = (int)env_or("PX_STAGING_BUFFERS", 2, 65536, 16);
     const int threads = (int)env_or("PX_STAGING_THREADS", 1, 64, 8);
     CFG_IS(chunk, buffers, threads);
 
@@ -1011,9 +1011,6 @@ END_TEST
 
 /* ---- CUDA: copies after the staging configuration changes ----------------------------------- */
 
-/* Whether staged copies return before their data has moved (the gate); defined below. */
-static bool staging_gated(void);
-
 START_TEST(staging_reconfigured)
 {
     px_instance *in = tk_inst();
@@ -1043,12 +1040,10 @@ START_TEST(staging_reconfigured)
         TK_ASSERT(lib[k] >= cfgs[k].chunk_bytes * (size_t)cfgs[k].buffers,
                   "HOST_PINNED library_bytes %zu, less than the pool", lib[k]);
     }
-    /* The pool was built again with the new shape: buffers x chunk_bytes more, plus the
-       gate's two 64-byte flag lines per buffer when the gate is on. */
-    const size_t pool_growth = ((size_t)64 << 20) - ((size_t)128 << 10);
-    const size_t flag_growth = staging_gated() ? (size_t)(4 - 2) * 2 * 64 : 0;
-    TK_ASSERT(lib[1] - lib[0] == pool_growth + flag_growth, "pinned library bytes %zu -> %zu",
-              lib[0], lib[1]);
+    /* The pool was made again with the new shape: every buffer with its page of flags. */
+    const size_t page = 4096;
+    const size_t pool_growth = 4 * (((size_t)16 << 20) + page) - 2 * (((size_t)64 << 10) + page);
+    TK_ASSERT(lib[1] - lib[0] == pool_growth, "pinned library bytes %zu -> %zu", lib[0], lib[1]);
 }
 END_TEST
 
@@ -1165,16 +1160,6 @@ static void CUDART_CB blocker_fn(void *arg)
     }
 }
 
-/* Whether staged copies return without waiting (the gate) here: only with
-   PX_STAGING_GATE=1, and not with a single hardware queue (docs/cuda.md). */
-static bool staging_gated(void)
-{
-    const char *g = getenv("PX_STAGING_GATE");
-    if (g && strcmp(g, "0") == 0) return false;
-    const char *c = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
-    return !(c && strcmp(c, "1") == 0);
-}
-
 START_TEST(staged_ordering)
 {
     px_instance *in = NULL;
@@ -1239,7 +1224,7 @@ START_TEST(staged_ordering)
 
     /* Queued behind work that has not run: the calls return at once, the destination is
        untouched until then, and the pool cannot be reshaped meanwhile. */
-    if (staging_gated()) {
+    {
         cudaStream_t s = NULL;
         TK_OK(px_instance_cuda_stream(in, &s));
         blocker bk;
