@@ -51,13 +51,18 @@ PX_API const char *px_last_error(void);
 PX_API void px_clear_error(void);
 
 typedef struct px_init_options {
-    /* true: do not load the hwloc topology (tiny tools that start often). Default false. */
+    /* true: do not load the machine's topology with hwloc. Loading takes a few
+       milliseconds (more on large machines); without it px_print_configuration shows no
+       topology and portex's host threads (CUDA staging) are not placed near the GPU.
+       For short-lived tools and tests. Default false. */
     bool skip_topology;
 } px_init_options;
 
 /* Initialise portex: backends compiled in, the machine topology.
  * Reference counted: every px_init needs one px_finalize; a second px_init is cheap.
- * opts may be NULL. CUDA is touched lazily, at the first CUDA instance or allocation. */
+ * opts may be NULL. CUDA is touched lazily, at the first CUDA instance or allocation.
+ * portex itself never aborts or prints; hwloc, which loads the topology here, aborts the
+ * process if memory runs out while it does (skip_topology avoids it). */
 PX_API px_status px_init(const px_init_options *opts);
 
 /* Drop one reference; the last one tears portex down. Refuses (PX_ERR_BUSY; the message

@@ -70,7 +70,9 @@ typedef struct px_view px_view;
 PX_API px_status px_view_create(px_view **out, const px_view_desc *desc);
 
 /* An unmanaged view over memory the caller owns and keeps alive longer than the view.
- * data may be NULL only when the view holds no element. */
+ * data may be NULL only when the view holds no element. For the built-in dtypes it must
+ * be aligned to the element's size (kernels load elements by their type); PX_USER memory
+ * may have any alignment as far as portex's copies are concerned. */
 PX_API px_status px_view_wrap(px_view **out, const px_view_desc *desc, void *data);
 
 PX_API px_status px_view_retain(px_view *view);
@@ -78,7 +80,7 @@ PX_API px_status px_view_retain(px_view *view);
 PX_API px_status px_view_release(px_view **view);
 
 /* One dimension of a subview: a half-open range [begin, end) that is kept, or a single
- * index that removes the dimension. */
+ * index (begin; end is not used) that removes the dimension. */
 typedef struct px_slice {
     int64_t begin;
     int64_t end;      /* PX_END: up to the extent */
@@ -89,7 +91,7 @@ typedef struct px_slice {
 
 static inline px_slice px_slice_range(int64_t begin, int64_t end) { px_slice s = {begin, end, false}; return s; }
 static inline px_slice px_slice_all(void) { px_slice s = {0, PX_END, false}; return s; }
-static inline px_slice px_slice_index(int64_t i) { px_slice s = {i, i + 1, true}; return s; }
+static inline px_slice px_slice_index(int64_t i) { px_slice s = {i, i, true}; return s; }
 
 /* A view onto part of src, sharing its memory (and keeping it alive). nslices must equal
  * src's rank. The result's label is src's with "(sub)" appended. */

@@ -1,6 +1,7 @@
 /* Views: creation, wrapping, reference counts, queries and the kernel-side spans. */
 #include "spaces/view.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,10 @@ px_status px__view_check(const px_view *v, const char *func, const char *what)
 
 int64_t px__view_size(const px_view *v)
 {
+    /* Validated: the extents' product, zeros left out, fits; a zero makes it 0. */
     int64_t n = 1;
+    for (int d = 0; d < v->rank; ++d)
+        if (v->extent[d] == 0) return 0;
     for (int d = 0; d < v->rank; ++d) n *= v->extent[d];
     return n;
 }
@@ -109,37 +113,45 @@ px_status px__view_validate_shape(const px_view_desc *desc, const char *func, si
                              "desc->stride[%d] is %lld; LAYOUT_STRIDE needs strides >= 0", d,
                              (long long)desc->stride[d]);
     }
-    /* Strides, and the number of elements the memory must span, with overflow checks. */
-    size_t count = 1, span = 1;
+    if (desc->flags & ~(unsigned)PX_VIEW_NO_INIT)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc->flags 0x%x holds unknown bits (known: PX_VIEW_NO_INIT)",
+                         desc->flags);
+    /* The extents' product (zeros left out) and every element's offset in bytes must fit
+       int64 and ptrdiff_t, also for an empty view: sizes, subviews and kernels index with
+       them. Unsigned arithmetic, checked before each step. */
+    const size_t limit = (size_t)PTRDIFF_MAX;
+    size_t count = 1, last = 0;
     bool empty = false;
     for (int d = 0; d < desc->rank; ++d) {
-        size_t e = (size_t)desc->extent[d];
+        const size_t e = (size_t)desc->extent[d];
         if (e == 0) empty = true;
-        if (px__mul_overflows(count, e ? e : 1, &count))
+        if (px__mul_overflows(count, e ? e : 1, &count) || count > limit)
             return px__error(PX_ERR_OVERFLOW, func, "the extents' product overflows");
     }
     if (desc->layout == PX_LAYOUT_STRIDE) {
         for (int d = 0; d < desc->rank; ++d) {
-            size_t e = (size_t)desc->extent[d], last;
+            const size_t e = (size_t)desc->extent[d];
+            size_t reach;
             stride[d] = desc->stride[d];
             if (e == 0) continue;
-            if (px__mul_overflows(e - 1, (size_t)desc->stride[d], &last) || span + last < span)
+            if (px__mul_overflows(e - 1, (size_t)desc->stride[d], &reach) || px__add_overflows(last, reach, &last) ||
+                last >= limit)
                 return px__error(PX_ERR_OVERFLOW, func, "the strided extents overflow");
-            span += last;
         }
     } else {
         int64_t s = 1;
         for (int k = 0; k < desc->rank; ++k) {
-            int d = desc->layout == PX_LAYOUT_RIGHT ? desc->rank - 1 - k : k;
+            const int d = desc->layout == PX_LAYOUT_RIGHT ? desc->rank - 1 - k : k;
             stride[d] = s;
-            s *= desc->extent[d] > 1 ? desc->extent[d] : 1; /* bounded by count: no overflow */
+            s *= desc->extent[d] > 1 ? desc->extent[d] : 1; /* at most count: fits */
         }
-        span = count;
+        last = count - 1;
     }
     for (int d = desc->rank; d < PX_MAX_RANK; ++d) stride[d] = 0;
     size_t bytes = 0;
-    if (!empty && (px__mul_overflows(span, es, &bytes) || bytes > (size_t)PTRDIFF_MAX))
-        return px__error(PX_ERR_OVERFLOW, func, "%zu elements of %zu bytes overflow", span, es);
+    if (px__mul_overflows(last + 1, es, &bytes) || bytes > limit)
+        return px__error(PX_ERR_OVERFLOW, func, "%zu elements of %zu bytes overflow", last + 1, es);
+    if (empty) bytes = 0;
     *elem_size = es;
     *span_bytes = bytes;
     return PX_OK;
@@ -192,6 +204,15 @@ static px_status classify_wrapped(const void *data, px_space *space, const char 
     return PX_OK;
 }
 
+/* The alignment a built-in element of es bytes needs: the largest power of two dividing
+   es, at most 16. */
+static size_t natural_alignment(size_t es)
+{
+    size_t a = 1;
+    while (a < 16 && es % (a * 2) == 0) a *= 2;
+    return a;
+}
+
 static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *user_data,
                                 bool wrap, const char *func)
 {
@@ -207,7 +228,16 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
     if (wrap && !user_data && bytes)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "data is NULL but the view has elements");
     px_space space = desc->space;
-    if (wrap && user_data) PX__TRY(classify_wrapped(user_data, &space, func));
+    if (wrap && user_data) {
+        /* Kernels load built-in elements by their type: on a GPU a misaligned pointer is a
+           sticky fault that ends the context, so it is refused here. PX_USER elements are
+           bytes to portex (its copies work at any alignment); their type is the caller's. */
+        const size_t align = desc->dtype == PX_USER ? 1 : natural_alignment(es);
+        if ((uintptr_t)user_data % align != 0)
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "data %p is not aligned to %zu bytes, as %zu-byte elements need", user_data, align, es);
+        PX__TRY(classify_wrapped(user_data, &space, func));
+    }
 
     px__alloc *alloc = px__calloc(1, sizeof *alloc);
     if (!alloc) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
