@@ -6,12 +6,9 @@
 #include <stdio.h>
 
 #include "portex/export.h"
+#include "portex/version.h"
 
 PX_EXTERN_C_BEGIN
-
-#define PX_VERSION_MAJOR 0
-#define PX_VERSION_MINOR 1
-#define PX_VERSION_PATCH 0
 
 /* Every status portex returns, generated from one list: X(NAME, value, message).
  * 0 is success, every error is negative. */
@@ -44,8 +41,9 @@ PX_API const char *px_status_string(px_status status);
 /* "PX_ERR_INVALID_ARGUMENT" etc.; never NULL. */
 PX_API const char *px_status_name(px_status status);
 
-/* The message of the last error on this thread, with context:
- * "px_deep_copy: extents differ: dst[0] = 100, src[0] = 99". Empty when none. */
+/* The message of the last error on this thread: the public function called, then what was
+ * wrong, e.g. "px_deep_copy: extents differ: dst 'y'[0] = 100, src 'x'[0] = 99". Empty
+ * when none. */
 PX_API const char *px_last_error(void);
 /* Forget the last error on this thread. */
 PX_API void px_clear_error(void);

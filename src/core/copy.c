@@ -4,6 +4,7 @@
  * temporary: no path promises an element order. */
 #include <string.h>
 
+#include "backends/backends.h"
 #include "base/error.h"
 #include "core/copy_path.h"
 #include "core/instance.h"
@@ -17,7 +18,7 @@
 /* The side of op a backend of its own must move (the one the CPU cannot reach). */
 static const px__copy_side *device_side(const px__copy_op *op, bool fill)
 {
-    return fill || op->dst.space.kind == PX_SPACE_DEVICE ? &op->dst : &op->src;
+    return fill || !px__space_ops_get(op->dst.space.kind)->host_access ? &op->dst : &op->src;
 }
 
 static px_status run_op(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, bool fill,
