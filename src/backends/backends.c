@@ -6,6 +6,8 @@
 #include "backends/serial/serial.h"
 #if PX_HAVE_CUDA
 #  include "backends/cuda/cuda_backend.h"
+#  include "backends/cuda/cuda_memory.h"
+#  include "backends/cuda/cuda_pinned.h"
 #endif
 
 static const px__backend *const backends[PX_EXEC_COUNT] = {

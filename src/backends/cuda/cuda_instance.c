@@ -6,7 +6,6 @@
  * px_fence_all still synchronising the stream), queue_final (the stream itself). */
 #include <stdlib.h>
 
-#include "backends/cuda/cuda_backend.h"
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/cuda_green.h"

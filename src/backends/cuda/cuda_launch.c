@@ -2,7 +2,6 @@
  * portex/kernel_cuda.h read, scratch on demand, and results that go to host memory. */
 #include <string.h>
 
-#include "backends/cuda/cuda_backend.h"
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/cuda_hooks.h"

@@ -13,7 +13,6 @@
 
 #include <stdint.h>
 
-#include "backends/cuda/cuda_backend.h"
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_device.h"
 #include "base/memstats.h"

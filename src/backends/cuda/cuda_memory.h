@@ -7,6 +7,9 @@
 
 #include "backends/cuda/cuda_queue.h"
 
+/* PX_SPACE_DEVICE: portex's stream-ordered pool per GPU. */
+extern const px__space_ops px__space_ops_cuda_device;
+
 /* A library buffer of `bytes` on q's device, usable by work queued on q from now on
    (stream-ordered allocation on q's stream; counted as library memory). Inside a stream
    capture it becomes an allocation node of the graph. */

@@ -9,7 +9,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include "backends/cuda/cuda_backend.h"
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/cuda_queue.h"

@@ -14,6 +14,9 @@
 
 #include "backends/backend.h"
 
+/* PX_SPACE_HOST_PINNED: cudaHostAlloc behind the cache. */
+extern const px__space_ops px__space_ops_cuda_pinned;
+
 #define PX__PINNED_CACHE_SLOTS 64
 #define PX__PINNED_CACHE_DEFAULT_MB 2048
 

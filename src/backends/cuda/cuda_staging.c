@@ -16,15 +16,6 @@
 #include "base/limits.h"
 #include "base/util.h"
 
-px__stg_state px__stg = {
-    .lock = PTHREAD_MUTEX_INITIALIZER,
-    .work = PTHREAD_COND_INITIALIZER,
-    .done = PTHREAD_COND_INITIALIZER,
-    .setup = PTHREAD_MUTEX_INITIALIZER,
-};
-
-_Static_assert(sizeof px__stg.no_memops / sizeof px__stg.no_memops[0] == PX__MAX_DEVICES, "one flag per device");
-
 /* ---- Configuration (setup held) ------------------------------------------------------------ */
 
 /* A whole number from the environment within [lo, hi], or false. */

@@ -1,0 +1,13 @@
+/* The staging engine's one object (cuda_staging_state.h). */
+#include "backends/cuda/cuda_staging_state.h"
+
+#include "base/limits.h"
+
+px__stg_state px__stg = {
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .work = PTHREAD_COND_INITIALIZER,
+    .done = PTHREAD_COND_INITIALIZER,
+    .setup = PTHREAD_MUTEX_INITIALIZER,
+};
+
+_Static_assert(sizeof px__stg.no_memops / sizeof px__stg.no_memops[0] == PX__MAX_DEVICES, "one flag per device");

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""The library's include-and-call graph has no circle, and no arrow goes up a layer.
+
+Layers (docs/design.md), each using only itself and those below it:
+    core > spaces > backends > base
+Nodes are modules: a .c file with the .h of the same name. Edges: an #include of a module's
+header, and a call of (or reference to) a function defined in another module, read from
+the static library's symbol table with nm. Exit 1 with the offending edges and circles.
+
+    check_layers.py SRC_DIR STATIC_LIBRARY
+"""
+import collections
+import os
+import re
+import subprocess
+import sys
+
+LAYERS = {"core": 3, "spaces": 2, "backends": 1, "base": 0}
+
+
+def module_of(path):
+    """'backends/cuda/cuda_copy.c' -> 'backends/cuda/cuda_copy'."""
+    return os.path.splitext(path)[0]
+
+
+def layer_of(module):
+    return LAYERS[module.split("/")[0]]
+
+
+def include_edges(src):
+    edges = set()
+    for root, _, files in os.walk(src):
+        for name in files:
+            if not name.endswith((".c", ".h", ".cu")):
+                continue
+            path = os.path.relpath(os.path.join(root, name), src)
+            with open(os.path.join(src, path), encoding="utf-8") as f:
+                for target in re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.M):
+                    if os.path.exists(os.path.join(src, target)):
+                        edges.add((module_of(path), module_of(target)))
+    return edges
+
+
+def call_edges(library):
+    """Edges from the object that uses a symbol to the object that defines it."""
+    out = subprocess.run(["nm", "-A", "-P", library], check=True, capture_output=True, text=True).stdout
+    defined, used = {}, collections.defaultdict(set)
+    for line in out.splitlines():
+        # "lib.a[core_copy.c.o]: px_deep_copy T 0000 0010" or "lib.a:core_copy.c.o: ..."
+        m = re.match(r"^[^\[:]+(?:\[([^\]]+)\]|:([^:]+)):\s+(\S+)\s+(\S)", line)
+        if not m:
+            continue
+        obj, sym, kind = m.group(1) or m.group(2), m.group(3), m.group(4)
+        if kind == "U":
+            used[obj].add(sym)
+        elif kind in "TDBRtdbr":
+            defined[sym] = obj
+    edges = set()
+    for obj, syms in used.items():
+        for sym in syms:
+            if sym in defined and defined[sym] != obj:
+                edges.add((obj, defined[sym]))
+    return edges
+
+
+def object_module(obj, modules):
+    """'backends_cuda_cuda_copy.c.o' -> the module whose path flattens to it."""
+    stem = re.sub(r"\.(c|cu)\.o$", "", obj)
+    for m in modules:
+        if m.replace("/", "_") == stem:
+            return m
+    return None
+
+
+def circles(nodes, edges):
+    """Strongly connected components with more than one node (Tarjan)."""
+    graph = collections.defaultdict(set)
+    for a, b in edges:
+        graph[a].add(b)
+    index, low, stack, on, found, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def main():
+    src, library = sys.argv[1], sys.argv[2]
+    edges = {(a, b) for a, b in include_edges(src) if a != b}
+    modules = {m for e in edges for m in e}
+    for root, _, files in os.walk(src):
+        for name in files:
+            if name.endswith((".c", ".cu")):
+                modules.add(module_of(os.path.relpath(os.path.join(root, name), src)))
+    for a, b in call_edges(library):
+        ma, mb = object_module(a, modules), object_module(b, modules)
+        if ma and mb and ma != mb:
+            edges.add((ma, mb))
+    bad = False
+    for a, b in sorted(edges):
+        if layer_of(b) > layer_of(a):
+            print(f"up a layer: {a} -> {b}")
+            bad = True
+    for comp in circles(modules, edges):
+        print("circle: " + " <-> ".join(comp))
+        bad = True
+    print(f"{len(modules)} modules, {len(edges)} edges: " + ("FAILED" if bad else "no circle, no arrow up"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
