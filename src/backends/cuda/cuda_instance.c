@@ -37,6 +37,7 @@ px_status px__cuda_queue_setup(px__cuda_queue *q, const char *func)
     q->aux = aux;
     q->aux_bytes = PX__CUDA_AUX_BYTES;
     q->lane = px__cuda_staging_lane();
+    pthread_mutex_init(&q->staging, NULL);
     px__memory_account_library(dev, q->aux_bytes, true);
     px__cuda_track_add(q);
     return PX_OK;
@@ -75,6 +76,7 @@ static void queue_final(px__cuda_queue *q)
         if (q->mark) (void)PX__CU("px_instance_destroy", cudaEventDestroy(q->mark));
         px__cuda_leave(saved);
     }
+    pthread_mutex_destroy(&q->staging);
     free(q);
 }
 
@@ -189,8 +191,9 @@ px_status px__cuda_fence(px__queue *queue, const char *func)
     int saved;
     PX__TRY(px__cuda_enter(q->device, &saved, func));
     const px_status st = sync_stream(q, func);
-    /* A stream that failed runs nothing more: its staged copies will not finish. */
-    if (st != PX_OK && !px__cuda_capturing(q->stream)) px__cuda_staging_settle(q, true);
+    /* Done: the staged copies' hosts parts let go of their memory too. Failed: the stream
+       runs nothing more and its staged copies will not finish. */
+    if (st == PX_OK || !px__cuda_capturing(q->stream)) px__cuda_staging_settle(q, st != PX_OK);
     px__cuda_leave(saved);
     px__cuda_release_retry(false);
     return st;
@@ -212,7 +215,7 @@ px_status px__cuda_fence_all(const char *func)
             px_status st = px__cuda_enter(q->device, &saved, func);
             if (st == PX_OK) {
                 st = sync_stream(q, func);
-                if (st != PX_OK) px__cuda_staging_settle(q, true);
+                px__cuda_staging_settle(q, st != PX_OK);
                 px__cuda_leave(saved);
             }
             if (first == PX_OK) first = st;

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pthread.h>
+
 #include <cuda_runtime_api.h>
 
 #include "backends/backend.h"
@@ -37,6 +39,10 @@ typedef struct px__cuda_queue {
     bool owned;
     const char *label;         /* the instance's */
     uint64_t lane;             /* staging: which buffers' uses are this queue's */
+    /* Staged copies on one queue hand out buffer uses and queue their stream steps as one
+       step, even from several threads (px_deep_copy uses the default instances from any
+       thread): a wait queued before the steps it waits for would never end. */
+    pthread_mutex_t staging;
     void *green;               /* px__cuda_green of an SM partition (cuda_green.h), or NULL */
 
     void *scratch;             /* device, stream-ordered on `stream` */

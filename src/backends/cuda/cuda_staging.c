@@ -271,18 +271,24 @@ px_status px__cuda_staged_copy(px__cuda_queue *q, px__copy_op *op, const char *f
     /* The pageable memory stays alive until the threads are done with it. */
     job->hold = host->hold;
     host->hold = (px__hold){NULL, NULL};
+    pthread_mutex_lock(&q->staging);
     if (px__stg_job_start(job, want) == 0) {
         /* Every buffer is held by other instances' copies and the pool is at its bound:
            the driver's copy rather than a wait for another instance. */
-        px__stg_job_free(job);
+        pthread_mutex_unlock(&q->staging);
+        px__stg_job_retire(job);
         return driver_copy(q->stream, op, func);
     }
     /* Published before anything is queued: a thread of the program may hold the driver's
        lock while the device waits for a chunk already queued. */
     bool queued = false;
     const px_status st = enqueue(q->stream, job, &queued, func);
+    /* On failure the queue's lock is kept while the stream drains: that wait ends with the
+       work already queued on this stream (or at once, with the error, on a dead one), and
+       only other staged copies on this same queue, which would follow it anyway, wait. */
+    if (st != PX_OK) enqueue_failed(q);
+    pthread_mutex_unlock(&q->staging);
     if (st != PX_OK) {
-        enqueue_failed(q);
         if (st == PX_ERR_UNSUPPORTED && !queued) {
             /* The device refuses stream memory operations: the driver's copy, from now on. */
             pthread_mutex_lock(&px__stg.setup);

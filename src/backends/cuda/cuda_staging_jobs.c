@@ -35,6 +35,7 @@ int px__stg_job_start(px__stg_job *job, int want)
             b->lane = job->lane;
             c->nslices = (uint32_t)((chunk_len(job, k) + PX__STG_SLICE - 1) / PX__STG_SLICE);
         }
+        job->published = true;
         job->prev = px__stg.tail;
         job->next = NULL;
         if (px__stg.tail)
@@ -122,12 +123,12 @@ static void job_unlink(px__stg_job *job)
     pthread_cond_broadcast(&px__stg.done);
 }
 
-/* Retires the job when its last chunk is done, or when it is dead and no slice of it is
-   being copied. */
-static bool try_retire(px__stg_job *job)
+/* Takes the job for retiring when its last chunk is done, or when it is dead and no slice
+   of it is being copied; one taker only. */
+static bool take_for_retiring(px__stg_job *job)
 {
-    if (job->finished < job->nchunks && !(job->dead && job->active == 0)) return false;
-    job_unlink(job);
+    if (job->retiring || (job->finished < job->nchunks && !(job->dead && job->active == 0))) return false;
+    job->retiring = true;
     return true;
 }
 
@@ -143,12 +144,19 @@ px__stg_job *px__stg_slice_done(const px__stg_slice *s)
         pthread_cond_broadcast(&px__stg.work);
     }
     if (job->dead && job->active == 0) pthread_cond_broadcast(&px__stg.done);
-    return try_retire(job) ? job : NULL;
+    return take_for_retiring(job) ? job : NULL;
 }
 
-void px__stg_job_free(px__stg_job *job)
+void px__stg_job_retire(px__stg_job *job)
 {
+    /* The hold goes before the job leaves the list: whoever waits for the list to empty
+       (a fence, a destroy) then knows the memory is let go. */
     px__hold_drop(&job->hold);
+    if (job->published) {
+        pthread_mutex_lock(&px__stg.lock);
+        job_unlink(job);
+        pthread_mutex_unlock(&px__stg.lock);
+    }
     free(job);
 }
 
@@ -163,27 +171,27 @@ static bool lane_busy(uint64_t lane, bool active_only)
 
 void px__stg_jobs_abandon(uint64_t lane)
 {
-    px__stg_job *gone = NULL;
+    px__stg_job *mine = NULL;
     pthread_mutex_lock(&px__stg.lock);
     for (px__stg_job *j = px__stg.head; j != NULL; j = j->next)
         if (j->lane == lane) j->dead = true;
     /* Slices being copied end after one memcpy each. */
     while (lane_busy(lane, true)) pthread_cond_wait(&px__stg.done, &px__stg.lock);
-    for (px__stg_job *j = px__stg.head, *next; j != NULL; j = next) {
-        next = j->next;
-        if (j->lane != lane) continue;
-        job_unlink(j);
-        j->next = gone;
-        gone = j;
-    }
     px__stg_buffers_reset_lane(lane);
     pthread_cond_broadcast(&px__stg.work);
+    for (px__stg_job *j = px__stg.head; j != NULL; j = j->next)
+        if (j->lane == lane && take_for_retiring(j)) {
+            j->retire_next = mine;
+            mine = j;
+        }
     pthread_mutex_unlock(&px__stg.lock);
-    while (gone != NULL) {
-        px__stg_job *j = gone;
-        gone = j->next;
-        px__stg_job_free(j);
+    while (mine != NULL) {
+        px__stg_job *j = mine;
+        mine = j->retire_next;
+        px__stg_job_retire(j);
     }
+    /* Jobs a thread was retiring meanwhile. */
+    px__stg_jobs_wait_lane(lane);
 }
 
 void px__stg_jobs_wait_lane(uint64_t lane)

@@ -130,6 +130,9 @@ typedef struct px__stg_job {
     size_t finished;              /* (lock) chunks whose flag is stored */
     int active;                   /* (lock) slices being copied now */
     bool dead;                    /* (lock) its stream runs nothing more: claim nothing */
+    bool published;               /* it joined the jobs in flight */
+    bool retiring;                /* (lock) taken for retiring (px__stg_job_retire) */
+    struct px__stg_job *retire_next;
     px__hold hold;                /* the pageable memory, until the job retires */
 } px__stg_job;
 
@@ -199,16 +202,16 @@ bool px__stg_job_claim(px__stg_slice *out);
 /* Whether any live job still has slices to claim (ready or not). */
 bool px__stg_jobs_waiting(void);
 /* A slice's copy is done: its chunk's flag is stored when it was the last; returns the
-   job when that retired it (the caller then px__stg_job_free it, lock released). */
+   job when it is done with, taken for the caller to px__stg_job_retire (lock released). */
 px__stg_job *px__stg_slice_done(const px__stg_slice *s);
-/* Marks the lane's jobs dead, waits until no thread copies for them, retires and frees
-   them; takes the lock itself. */
+/* Marks the lane's jobs dead, waits until no thread copies for them, makes the lane's
+   buffers idle, retires the jobs; takes the lock itself. */
 void px__stg_jobs_abandon(uint64_t lane);
 /* Waits until the lane has no job in flight (its stream has completed, so only the
    threads' last bookkeeping can be left); takes the lock itself. */
 void px__stg_jobs_wait_lane(uint64_t lane);
-/* Drops a retired job's hold and frees it (lock not held). */
-void px__stg_job_free(px__stg_job *job);
+/* Drops a job's hold, takes it out of the jobs in flight and frees it (lock not held). */
+void px__stg_job_retire(px__stg_job *job);
 /* The job's last use of each buffer it took: n pairs, at most PX__STG_PER_COPY. */
 int px__stg_job_last_uses(const px__stg_job *job, int *buf, uint32_t *use);
 

@@ -88,10 +88,10 @@ static void *worker_main(void *arg)
             pthread_mutex_unlock(&px__stg.lock);
             copy_slice(&s);
             pthread_mutex_lock(&px__stg.lock);
-            px__stg_job *retired = px__stg_slice_done(&s);
-            if (retired != NULL) {
+            px__stg_job *done = px__stg_slice_done(&s);
+            if (done != NULL) {
                 pthread_mutex_unlock(&px__stg.lock);
-                px__stg_job_free(retired);
+                px__stg_job_retire(done);
                 pthread_mutex_lock(&px__stg.lock);
             }
             continue;
