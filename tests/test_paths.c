@@ -1084,9 +1084,9 @@ START_TEST(capture_refuses_pageable)
     TK_FAIL(px_deep_copy_async(in, dr, hl, &p), PX_ERR_CAPTURE_PAGEABLE, "px_deep_copy_async");
     TK_ERROR_HAS("HOST_PINNED");
     /* Host paths cannot be held by a graph either, and touch nothing. */
-    TK_FAIL(px_deep_copy_async(in, pb, pa, &p), PX_ERR_UNSUPPORTED, "px_deep_copy_async");
+    TK_FAIL(px_deep_copy_async(in, pb, pa, &p), PX_ERR_CAPTURING, "px_deep_copy_async");
     const uint64_t v = 0x0102030405060708ull;
-    TK_FAIL(px_fill_async(in, pb, &v, &p), PX_ERR_UNSUPPORTED, "px_fill_async");
+    TK_FAIL(px_fill_async(in, pb, &v, &p), PX_ERR_CAPTURING, "px_fill_async");
     /* The query still answers. */
     TK_OK(px_deep_copy_query(dev, host, &p));
     ck_assert_int_eq(p, PX_COPY_CUDA_STAGED);
