@@ -91,7 +91,11 @@ PX_API px_status px_event_destroy(px_event **ev);
 /* Captures the work issued to inst so far; the event completes when it has run.
  * inst must be of the event's execution space and device. */
 PX_API px_status px_event_record(px_event *ev, px_instance *inst);
-/* Work issued to inst from now on waits for ev; the host does not block. */
+/* Work issued to inst from now on waits for ev. Within one execution space the host does
+ * not block (CUDA: cudaStreamWaitEvent). Across execution spaces the call itself waits on
+ * the host until ev has completed (a serial instance waiting for a CUDA event; a CUDA
+ * instance waiting for a serial event returns at once: serial events complete when
+ * recorded). */
 PX_API px_status px_instance_wait_event(px_instance *inst, px_event *ev);
 /* *done is true when the work captured by ev has run (or ev was never recorded). */
 PX_API px_status px_event_query(px_event *ev, bool *done);
