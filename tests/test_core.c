@@ -71,12 +71,7 @@ START_TEST(finalize_busy_names_objects)
     px_slice sl = px_slice_range(1, 5);
     px_view *sub = NULL;
     TK_OK(px_view_subview(&sub, v, &sl, 1));
-    px_instance *inst = NULL;
-    px_instance_desc id;
-    memset(&id, 0, sizeof id);
-    id.exec = tk_exec();
-    id.label = "leaky_inst";
-    TK_OK(px_instance_create(&inst, &id));
+    px_instance *inst = tk_instance("leaky_inst");
     px_event *ev = NULL;
     TK_OK(px_event_create(&ev, inst, 0));
 
@@ -342,27 +337,11 @@ START_TEST(spaces_available)
 }
 END_TEST
 
-static Suite *core_suite(void)
-{
-    Suite *s = suite_create("core");
-    TCase *tc = tcase_create("core"); /* lifetime is what these tests are about: no fixture */
-    tcase_set_timeout(tc, 30);
-    tcase_add_test(tc, init_refcount);
-    tcase_add_test(tc, not_initialized);
-    tcase_add_test(tc, finalize_busy_names_objects);
-    tcase_add_test(tc, status_strings);
-    tcase_add_test(tc, status_strings_invalid);
-    tcase_add_test(tc, last_error);
-    tcase_add_test(tc, version);
-    tcase_add_test(tc, print_configuration);
-    tcase_add_test(tc, enum_strings);
-    tcase_add_test(tc, spaces_available);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
-    const tk_suite_fn suites[] = {core_suite};
-    return tk_main(suites, 1);
+    TCase *tc = tk_case_bare("core", "core"); /* lifetime is what these tests are about */
+    TK_ADD(tc, init_refcount, not_initialized, finalize_busy_names_objects, status_strings,
+           status_strings_invalid, last_error, version, print_configuration, enum_strings,
+           spaces_available);
+    return tk_run();
 }

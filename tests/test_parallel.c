@@ -1031,64 +1031,29 @@ END_TEST
 
 /* ---- suites ------------------------------------------------------------------------------------ */
 
-static Suite *for_suite(void)
+int main(void)
 {
-    Suite *s = suite_create("for");
-    TCase *tc = tk_tcase("for");
+    TCase *tc = tk_case("for", "for");
     tcase_add_loop_test(tc, for_axpy_1d, 0, NSIZES);
-    tcase_add_test(tc, for_visit_1d_subrange);
     tcase_add_loop_test(tc, for_visit_2d, 0, 2 * NTILES2);
     tcase_add_loop_test(tc, for_visit_3d, 0, 2 * NTILES3);
     tcase_add_loop_test(tc, for_layouts_2d, 0, 2);
-    tcase_add_test(tc, for_large_2d);
-    suite_add_tcase(s, tc);
-    return s;
-}
+    TK_ADD(tc, for_visit_1d_subrange, for_large_2d);
 
-static Suite *reduce_suite(void)
-{
-    Suite *s = suite_create("reduce");
-    TCase *tc = tk_tcase("reduce");
+    tc = tk_case("reduce", "reduce");
     tcase_add_loop_test(tc, reduce_builtin, 0, NREDTYPES * NOPS * NSIZES);
-    tcase_add_test(tc, reduce_subrange);
-    tcase_add_test(tc, reduce_large);
     tcase_add_loop_test(tc, reduce_minloc_maxloc, 0, 4);
-    tcase_add_test(tc, reduce_minloc_identity);
     tcase_add_loop_test(tc, reduce_custom_struct, 0, NSIZES);
     tcase_add_loop_test(tc, reduce_custom_complex, 0, NSIZES);
-    tcase_add_test(tc, reduce_2d);
-    tcase_add_test(tc, reduce_3d);
     tcase_add_loop_test(tc, reduce_view_basic, 0, NSIZES);
-    suite_add_tcase(s, tc);
-    return s;
-}
+    TK_ADD(tc, reduce_subrange, reduce_large, reduce_minloc_identity, reduce_2d, reduce_3d);
 
-static Suite *scan_suite(void)
-{
-    Suite *s = suite_create("scan");
-    TCase *tc = tk_tcase("scan");
+    tc = tk_case("scan", "scan");
     tcase_add_loop_test(tc, scan_i64, 0, 4 * NSIZES);
-    tcase_add_test(tc, scan_subrange_and_max);
-    tcase_add_test(tc, scan_large);
     tcase_add_loop_test(tc, scan_f64, 0, NSIZES);
-    suite_add_tcase(s, tc);
-    return s;
-}
+    TK_ADD(tc, scan_subrange_and_max, scan_large);
 
-static Suite *dispatch_suite(void)
-{
-    Suite *s = suite_create("dispatch");
-    TCase *tc = tk_tcase("dispatch");
-    tcase_add_test(tc, dispatch_wrong_kind_or_rank);
-    tcase_add_test(tc, dispatch_null_arguments);
-    tcase_add_test(tc, dispatch_reduce_view_bad_result);
-    tcase_add_test(tc, dispatch_not_compiled);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void)
-{
-    const tk_suite_fn suites[] = {for_suite, reduce_suite, scan_suite, dispatch_suite};
-    return tk_main(suites, 4);
+    TK_ADD(tk_case("dispatch", "dispatch"), dispatch_wrong_kind_or_rank, dispatch_null_arguments,
+           dispatch_reduce_view_bad_result, dispatch_not_compiled);
+    return tk_run();
 }

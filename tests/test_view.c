@@ -949,46 +949,19 @@ END_TEST
 
 /* ---- suite ------------------------------------------------------------------------------------- */
 
-static Suite *view_suite(void)
-{
-    Suite *s = suite_create("view");
-    TCase *tc = tk_tcase("create");
-    tcase_add_loop_test(tc, create_every_dtype_and_rank, 0, NDTYPES * (PX_MAX_RANK + 1));
-    tcase_add_test(tc, create_defaults_rank0);
-    tcase_add_test(tc, create_zero_extent_and_no_init);
-    tcase_add_test(tc, create_layout_stride);
-    tcase_add_test(tc, labels);
-    tcase_add_test(tc, dtype_helpers);
-    tcase_add_test(tc, create_bad_input);
-    tcase_add_test(tc, create_overflow);
-    tcase_add_test(tc, create_out_of_memory);
-    tcase_add_test(tc, retain_release);
-    tcase_add_test(tc, retain_release_threads);
-    tcase_add_test(tc, info_bad_input);
-    tcase_add_test(tc, wrap_user_memory);
-    tcase_add_test(tc, wrap_bad_input);
-    suite_add_tcase(s, tc);
-
-    tc = tk_tcase("subview");
-    tcase_add_loop_test(tc, subview_ranges, 0, 2);
-    tcase_add_test(tc, subview_indices_drop_rank);
-    tcase_add_test(tc, subview_nested_outlives_parent);
-    tcase_add_test(tc, subview_bad_input);
-    suite_add_tcase(s, tc);
-
-    tc = tk_tcase("mirror_span_memory");
-    tcase_add_test(tc, mirror_always_new);
-    tcase_add_test(tc, mirror_view_same_space_is_src);
-    tcase_add_test(tc, mirror_bad_input);
-    tcase_add_loop_test(tc, spans_typed_and_checked, 0, NDTYPES);
-    tcase_add_test(tc, spans_subview_and_rank0);
-    tcase_add_test(tc, memory_stats);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
-    const tk_suite_fn suites[] = {view_suite};
-    return tk_main(suites, 1);
+    TCase *tc = tk_case("view", "create");
+    tcase_add_loop_test(tc, create_every_dtype_and_rank, 0, NDTYPES * (PX_MAX_RANK + 1));
+    TK_ADD(tc, create_defaults_rank0, create_zero_extent_and_no_init, create_layout_stride, labels,
+           dtype_helpers, create_bad_input, create_overflow, create_out_of_memory, retain_release,
+           retain_release_threads, info_bad_input, wrap_user_memory, wrap_bad_input);
+    tc = tk_case("view", "subview");
+    tcase_add_loop_test(tc, subview_ranges, 0, 2);
+    TK_ADD(tc, subview_indices_drop_rank, subview_nested_outlives_parent, subview_bad_input);
+    tc = tk_case("view", "mirror_span_memory");
+    TK_ADD(tc, mirror_always_new, mirror_view_same_space_is_src, mirror_bad_input,
+           spans_subview_and_rank0, memory_stats);
+    tcase_add_loop_test(tc, spans_typed_and_checked, 0, NDTYPES);
+    return tk_run();
 }
