@@ -320,14 +320,15 @@ static bool contiguous_of(const mview *m, bool *aliased)
     return contiguous;
 }
 
-/* Strides of a dense view of `layout` (extents of 0 or 1 count as 1). */
+/* Strides of a dense view of `layout` (extents of 0 or 1 count as 1; where the product
+   overflows, as for views with no element and huge extents, INT64_MAX). */
 static void dense_strides(int rank, const int64_t *extent, px_layout layout, int64_t *stride)
 {
     int64_t s = 1;
     for (int k = 0; k < rank; ++k) {
         const int d = layout == PX_LAYOUT_LEFT ? k : rank - 1 - k;
         stride[d] = s;
-        if (extent[d] > 1 && k + 1 < rank) s *= extent[d];
+        if (extent[d] > 1 && __builtin_mul_overflow(s, extent[d], &s)) s = INT64_MAX;
     }
 }
 
@@ -739,7 +740,6 @@ static int sub_model(const mview *src, const px_slice *sl, mview *m, const char 
         const int64_t e = src->extent[k];
         if (sl[k].index) {
             if (sl[k].begin < 0 || sl[k].begin >= e) return *why = "index out of range", EXP_FAIL;
-            if (src->size > 0) offset += sl[k].begin * src->stride[k];
             continue;
         }
         const int64_t end = sl[k].end == PX_END ? e : sl[k].end;
@@ -747,9 +747,10 @@ static int sub_model(const mview *src, const px_slice *sl, mview *m, const char 
         m->extent[m->rank] = end - sl[k].begin;
         m->stride[m->rank] = src->stride[k];
         empty = empty || m->extent[m->rank] == 0;
-        if (src->size > 0) offset += sl[k].begin * src->stride[k];
         m->rank++;
     }
+    /* Where the subview has elements, every begin is within its memory: no overflow. */
+    for (int k = 0; k < src->rank && !empty; ++k) offset += sl[k].begin * src->stride[k];
     m->dtype = src->dtype;
     m->es = src->es;
     m->size = empty ? 0 : 1;
@@ -855,7 +856,11 @@ static void op_mirror(void)
     m->rank = src->rank;
     m->size = src->size;
     memcpy(m->extent, src->extent, sizeof m->extent);
-    m->layout = src->layout == PX_LAYOUT_LEFT ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT;
+    /* src's layout as portex has it (a subview's is portex's choice, checked against its
+       strides when it was made). */
+    px_view_info si;
+    px_view_info_get(src->v, &si);
+    m->layout = si.layout == PX_LAYOUT_LEFT ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT;
     m->layout_exact = true;
     dense_strides(m->rank, m->extent, m->layout, m->stride);
     m->managed = true;
