@@ -307,6 +307,63 @@ START_TEST(create_overflow)
 }
 END_TEST
 
+/* A view without elements may have huge other extents. Portex makes it (it needs no
+ * memory) or refuses with PX_ERR_OVERFLOW; either way nothing it computes may overflow:
+ * its strides, its size, the strides and layout of its subviews. (Signed overflow shows in
+ * the sanitizer build: in a plain build the wrapped values are often thrown away.) */
+START_TEST(create_empty_huge_extents)
+{
+    static const int64_t shapes[][3] = {
+        {3, (int64_t)1 << 62, 0}, {0, 3, (int64_t)1 << 62}, {(int64_t)1 << 62, 4, 0}, {INT64_MAX, INT64_MAX / 3, 0},
+    };
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+        for (int lay = 0; lay < 2; ++lay) {
+            px_view_desc d = tk_desc("empty_huge", tk_space(), PX_F64, 3, shapes[k]);
+            d.layout = lay ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT;
+            px_view *v = NULL;
+            px_clear_error();
+            const px_status st = px_view_create(&v, &d);
+            if (st != PX_OK) {
+                TK_ASSERT(st == PX_ERR_OVERFLOW && tk_error_from("px_view_create"),
+                          "shape %zu: %s: '%s'", k, px_status_name(st), px_last_error());
+                continue;
+            }
+            const px_view_info in = tk_info(v);
+            ck_assert_int_eq(in.size, 0);
+            ck_assert_uint_eq(in.bytes, 0);
+            for (int e = 0; e < 3; ++e) ck_assert_int_eq(in.extent[e], shapes[k][e]);
+            px_slice all[3] = {px_slice_all(), px_slice_all(), px_slice_all()};
+            px_view *s = NULL;
+            TK_OK(px_view_subview(&s, v, all, 3));
+            ck_assert_int_eq(tk_info(s).size, 0);
+            TK_COPY(NULL, s, v, PX_COPY_NONE);
+            TK_RELEASE(s, v);
+        }
+}
+END_TEST
+
+/* More elements than an int64_t counts, in little memory (strides of 0): refused with
+ * PX_ERR_OVERFLOW, since the view's size (px_view_info.size, int64_t) could not be told. */
+START_TEST(create_count_overflows)
+{
+    const int64_t e2[2] = {2, (int64_t)1 << 62}, e3[3] = {3, 5, (int64_t)1 << 61};
+    px_view_desc d = tk_desc("count_overflows", px_host(), PX_F32, 2, e2);
+    d.layout = PX_LAYOUT_STRIDE;
+    d.stride[0] = 1;
+    d.stride[1] = 0;
+    px_view *v = NULL;
+    TK_FAIL(px_view_create(&v, &d), PX_ERR_OVERFLOW, "px_view_create");
+    ck_assert_ptr_null(v);
+    float buf[8] = {0};
+    TK_FAIL(px_view_wrap(&v, &d, buf), PX_ERR_OVERFLOW, "px_view_wrap");
+    ck_assert_ptr_null(v);
+    d = tk_desc("count_overflows", px_host(), PX_U8, 3, e3);
+    d.layout = PX_LAYOUT_STRIDE; /* all strides 0: one byte of memory */
+    TK_FAIL(px_view_create(&v, &d), PX_ERR_OVERFLOW, "px_view_create");
+    ck_assert_ptr_null(v);
+}
+END_TEST
+
 /* An allocation that cannot succeed: PX_ERR_OUT_OF_MEMORY naming the label. */
 START_TEST(create_out_of_memory)
 {
@@ -954,7 +1011,8 @@ int main(void)
     TCase *tc = tk_case("view", "create");
     tcase_add_loop_test(tc, create_every_dtype_and_rank, 0, NDTYPES * (PX_MAX_RANK + 1));
     TK_ADD(tc, create_defaults_rank0, create_zero_extent_and_no_init, create_layout_stride, labels,
-           dtype_helpers, create_bad_input, create_overflow, create_out_of_memory, retain_release,
+           dtype_helpers, create_bad_input, create_overflow, create_empty_huge_extents,
+           create_count_overflows, create_out_of_memory, retain_release,
            retain_release_threads, info_bad_input, wrap_user_memory, wrap_bad_input);
     tc = tk_case("view", "subview");
     tcase_add_loop_test(tc, subview_ranges, 0, 2);
