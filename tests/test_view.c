@@ -714,6 +714,37 @@ START_TEST(subview_nested_outlives_parent)
 }
 END_TEST
 
+/* Subviews whose first element would lie past the memory: an empty range at the end of a
+ * dimension of one element and a huge stride, and an index of a view without elements.
+ * Valid, empty, and computed without overflow (signed overflow shows in the sanitizer
+ * build). */
+START_TEST(subview_huge_stride_offsets)
+{
+    const int64_t e[2] = {3, 1};
+    px_view_desc d = tk_desc("huge_stride", px_host(), PX_F64, 2, e);
+    d.layout = PX_LAYOUT_STRIDE;
+    d.stride[0] = 1;
+    d.stride[1] = INT64_MAX; /* never stepped over: one element in that dimension */
+    px_view *v = NULL, *s = NULL;
+    TK_OK(px_view_create(&v, &d));
+    px_slice end_range[2] = {px_slice_range(1, 3), px_slice_range(1, 1)};
+    TK_OK(px_view_subview(&s, v, end_range, 2));
+    ck_assert_int_eq(tk_info(s).size, 0);
+    TK_RELEASE(s, v);
+
+    const int64_t e0[2] = {0, (int64_t)1 << 62};
+    d = tk_desc("empty_strided", px_host(), PX_F64, 2, e0);
+    d.layout = PX_LAYOUT_STRIDE;
+    d.stride[0] = 1;
+    d.stride[1] = 4;
+    TK_OK(px_view_create(&v, &d));
+    px_slice last[2] = {px_slice_all(), px_slice_index(((int64_t)1 << 62) - 1)};
+    TK_OK(px_view_subview(&s, v, last, 2));
+    ck_assert_int_eq(tk_info(s).size, 0);
+    TK_RELEASE(s, v);
+}
+END_TEST
+
 START_TEST(subview_bad_input)
 {
     px_view *g = grid(PX_LAYOUT_RIGHT);
@@ -1016,7 +1047,8 @@ int main(void)
            retain_release_threads, info_bad_input, wrap_user_memory, wrap_bad_input);
     tc = tk_case("view", "subview");
     tcase_add_loop_test(tc, subview_ranges, 0, 2);
-    TK_ADD(tc, subview_indices_drop_rank, subview_nested_outlives_parent, subview_bad_input);
+    TK_ADD(tc, subview_indices_drop_rank, subview_nested_outlives_parent, subview_huge_stride_offsets,
+           subview_bad_input);
     tc = tk_case("view", "mirror_span_memory");
     TK_ADD(tc, mirror_always_new, mirror_view_same_space_is_src, mirror_bad_input,
            spans_subview_and_rank0, memory_stats);
