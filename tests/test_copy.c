@@ -276,6 +276,107 @@ START_TEST(copy_same_elem_size_other_dtype)
 }
 END_TEST
 
+/* ---- overlapping views ------------------------------------------------------------------------- */
+
+/* The tag of an element: its index in the whole view, in its first bytes (up to 8). */
+static uint64_t tag_of(const unsigned char *e, size_t es)
+{
+    uint64_t t = 0;
+    memcpy(&t, e, es < 8 ? es : 8);
+    return t;
+}
+
+/* A whole view of tk_space() whose element k holds the tag k. */
+static px_view *tagged(px_dtype dt, size_t es, int64_t rows, int64_t cols)
+{
+    const int64_t e[2] = {rows, cols};
+    px_view *h = tk_view_ex("tags", px_host(), dt, es, PX_LAYOUT_RIGHT, 2, e, 0);
+    unsigned char *p = tk_data(h);
+    for (int64_t k = 0; k < rows * cols; ++k) memcpy(p + (size_t)k * es, &k, es < 8 ? es : 8);
+    px_view *w = tk_on_space(h, "whole");
+    TK_RELEASE(h);
+    return w;
+}
+
+/* Copies src into dst, two views of whole's memory that overlap. Portex may refuse, naming
+ * the function and changing nothing; else dst must hold what src held before, and nothing
+ * else of whole may change. Returns whether the copy was made. */
+static bool overlapping_copy(px_instance *inst, px_view *whole, px_view *dst, px_view *src, const char *what)
+{
+    px_view *w0 = tk_to_host(whole), *d0 = tk_to_host(dst), *s0 = tk_to_host(src);
+    const char *func = inst ? "px_deep_copy_async" : "px_deep_copy";
+    px_copy_path p = PX_COPY_PATH_COUNT;
+    px_clear_error();
+    const px_status st = inst ? px_deep_copy_async(inst, dst, src, &p) : px_deep_copy(dst, src, &p);
+    if (st == PX_OK && inst) TK_OK(px_instance_fence(inst));
+    px_view *w1 = tk_to_host(whole);
+    const px_view_info i0 = tk_info(w0), i1 = tk_info(w1), id = tk_info(d0);
+    if (st != PX_OK) {
+        TK_ASSERT(tk_error_from(func), "%s, %s: %s: '%s' does not name %s", what, func, px_status_name(st),
+                  px_last_error(), func);
+        TK_ASSERT(memcmp(i0.data, i1.data, i0.bytes) == 0, "%s, %s: refused but changed memory", what, func);
+    } else {
+        px_view *d1 = tk_to_host(dst);
+        const px_view_info a = tk_info(d1), b = tk_info(s0);
+        for (int64_t k = 0; k < a.size; ++k)
+            TK_ASSERT(tag_of(tk_elem(&a, k), a.elem_size) == tag_of(tk_elem(&b, k), b.elem_size),
+                      "%s, %s (path %s): destination element %lld holds tag %llu, the source held %llu", what,
+                      func, px_copy_path_string(p), (long long)k, (unsigned long long)tag_of(tk_elem(&a, k), a.elem_size),
+                      (unsigned long long)tag_of(tk_elem(&b, k), b.elem_size));
+        for (int64_t k = 0; k < i0.size; ++k) {
+            if (memcmp(tk_elem(&i0, k), tk_elem(&i1, k), i0.elem_size) == 0) continue;
+            bool in_dst = false;
+            for (int64_t j = 0; j < id.size && !in_dst; ++j) in_dst = tag_of(tk_elem(&id, j), id.elem_size) == (uint64_t)k;
+            TK_ASSERT(in_dst, "%s, %s: element %lld outside the destination changed", what, func, (long long)k);
+        }
+        TK_RELEASE(d1);
+    }
+    TK_RELEASE(w0, d0, s0, w1);
+    return st == PX_OK;
+}
+
+/* Two subviews of one view, shifted along a dimension, and a square view with its
+ * transpose over the same memory, copied into each other in both forms: refused, or copied
+ * as if through a copy of the source; both forms alike. */
+START_TEST(copy_overlapping_views)
+{
+    static const struct {
+        const char *what;
+        int64_t dr0, dc0, sr0, sc0, rows, cols; /* blocks of a 4 x 8 view */
+    } shifts[] = {
+        {"columns shifted right", 0, 1, 0, 0, 3, 7},
+        {"columns shifted left", 0, 0, 0, 1, 3, 7},
+        {"rows and columns shifted", 1, 2, 0, 0, 3, 5},
+        {"whole rows shifted down", 1, 0, 0, 0, 3, 8},
+    };
+    for (int user = 0; user < 2; ++user)
+        for (size_t c = 0; c < sizeof shifts / sizeof shifts[0]; ++c) {
+            bool done[2];
+            for (int form = 0; form < 2; ++form) {
+                px_view *w = tagged(user ? PX_USER : PX_I64, user ? 3 : 8, 4, 8);
+                px_view *dst = tk_sub2(w, shifts[c].dr0, shifts[c].dr0 + shifts[c].rows, shifts[c].dc0,
+                                       shifts[c].dc0 + shifts[c].cols);
+                px_view *src = tk_sub2(w, shifts[c].sr0, shifts[c].sr0 + shifts[c].rows, shifts[c].sc0,
+                                       shifts[c].sc0 + shifts[c].cols);
+                done[form] = overlapping_copy(form ? tk_inst() : NULL, w, dst, src, shifts[c].what);
+                TK_RELEASE(dst, src, w);
+            }
+            TK_ASSERT(done[0] == done[1], "%s: the blocking copy was %s, the asynchronous one %s", shifts[c].what,
+                      done[0] ? "made" : "refused", done[1] ? "made" : "refused");
+        }
+    /* In place: a 5 x 5 view into its transpose (the same memory, the other layout). */
+    bool done[2];
+    for (int form = 0; form < 2; ++form) {
+        px_view *w = tagged(PX_I64, 8, 5, 5);
+        px_view *t = tk_wrap("transpose", tk_space(), PX_I64, 0, PX_LAYOUT_LEFT, 2, tk_info(w).extent, tk_info(w).data);
+        done[form] = overlapping_copy(form ? tk_inst() : NULL, w, t, w, "transpose in place");
+        TK_RELEASE(t, w);
+    }
+    TK_ASSERT(done[0] == done[1], "transpose: the blocking copy was %s, the asynchronous one %s",
+              done[0] ? "made" : "refused", done[1] ? "made" : "refused");
+}
+END_TEST
+
 /* ---- mismatches and bad input ------------------------------------------------------------------ */
 
 START_TEST(copy_mismatch)
@@ -483,7 +584,7 @@ int main(void)
     tcase_add_loop_test(tc, copy_contiguous_roundtrip, 0, 2 * (NBUILTIN + NUSER));
     TK_ADD(tc, path_strings, counts_start_at_zero, copy_sizes_and_ranks, copy_none, copy_wrapped,
            copy_strided_subviews, copy_layout_convert, copy_same_elem_size_other_dtype,
-           copy_mismatch, async_ordering);
+           copy_mismatch, async_ordering, copy_overlapping_views);
     tc = tk_case("copy", "fill");
     tcase_add_loop_test(tc, fill_every_dtype, 0, 2 * (NBUILTIN + NUSER));
     TK_ADD(tc, fill_subview, fill_bad_input);
