@@ -364,6 +364,26 @@ START_TEST(create_count_overflows)
 }
 END_TEST
 
+/* Flag bits portex does not know are refused (as px_event_create refuses them): they may
+ * mean something in a later version, and a typo must not pass silently. */
+START_TEST(create_unknown_flags)
+{
+    static const unsigned bad[] = {1u << 1, 1u << 7, 1u << 31, PX_VIEW_NO_INIT | (1u << 4), ~0u};
+    const int64_t n = 8;
+    double buf[8];
+    px_view *v = NULL;
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        px_view_desc d = tk_desc("flags", tk_space(), PX_F64, 1, &n);
+        d.flags = bad[k];
+        TK_FAIL(px_view_create(&v, &d), PX_ERR_INVALID_ARGUMENT, "px_view_create");
+        ck_assert_ptr_null(v);
+        d.space = px_host();
+        TK_FAIL(px_view_wrap(&v, &d, buf), PX_ERR_INVALID_ARGUMENT, "px_view_wrap");
+        ck_assert_ptr_null(v);
+    }
+}
+END_TEST
+
 /* An allocation that cannot succeed: PX_ERR_OUT_OF_MEMORY naming the label. */
 START_TEST(create_out_of_memory)
 {
@@ -1059,7 +1079,7 @@ int main(void)
     tcase_add_loop_test(tc, create_every_dtype_and_rank, 0, NDTYPES * (PX_MAX_RANK + 1));
     TK_ADD(tc, create_defaults_rank0, create_zero_extent_and_no_init, create_layout_stride, labels,
            dtype_helpers, create_bad_input, create_overflow, create_empty_huge_extents,
-           create_count_overflows, create_out_of_memory, retain_release,
+           create_count_overflows, create_unknown_flags, create_out_of_memory, retain_release,
            retain_release_threads, info_bad_input, wrap_user_memory, wrap_bad_input);
     tc = tk_case("view", "subview");
     tcase_add_loop_test(tc, subview_ranges, 0, 2);
