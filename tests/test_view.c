@@ -565,6 +565,33 @@ START_TEST(wrap_bad_input)
 }
 END_TEST
 
+/* Memory that is not aligned for a built-in element type is refused by px_view_wrap:
+ * kernels index a px_span_f64 as a double *, and a misaligned access is undefined
+ * behaviour on the host and a fault on a GPU. U8 needs no alignment; PX_USER elements are
+ * bytes to portex (wrapped at any address, as test_paths_misaligned does). */
+START_TEST(wrap_misaligned)
+{
+    static const struct {
+        px_dtype dt;
+        size_t off;
+    } bad[] = {{PX_F64, 1}, {PX_F64, 4}, {PX_I64, 2}, {PX_U64, 7}, {PX_I32, 1}, {PX_F32, 2}, {PX_U32, 3}};
+    static _Alignas(16) unsigned char buf[256];
+    const int64_t n = 8;
+    px_view *v = NULL;
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        px_view_desc d = tk_desc("misaligned", px_host(), bad[k].dt, 1, &n);
+        TK_FAIL(px_view_wrap(&v, &d, buf + bad[k].off), PX_ERR_INVALID_ARGUMENT, "px_view_wrap");
+        ck_assert_ptr_null(v);
+    }
+    v = tk_wrap("u8 at +1", px_host(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &n, buf + 1);
+    TK_RELEASE(v);
+    v = tk_wrap("user at +3", px_host(), PX_USER, 8, PX_LAYOUT_RIGHT, 1, &n, buf + 3);
+    TK_RELEASE(v);
+    v = tk_wrap("f64 at +8", px_host(), PX_F64, 0, PX_LAYOUT_RIGHT, 1, &n, buf + 8);
+    TK_RELEASE(v);
+}
+END_TEST
+
 /* ---- subviews ---------------------------------------------------------------------------------- */
 
 /* A 5x7 HOST view with v(i,j) = 100 i + j. */
@@ -1080,7 +1107,7 @@ int main(void)
     TK_ADD(tc, create_defaults_rank0, create_zero_extent_and_no_init, create_layout_stride, labels,
            dtype_helpers, create_bad_input, create_overflow, create_empty_huge_extents,
            create_count_overflows, create_unknown_flags, create_out_of_memory, retain_release,
-           retain_release_threads, info_bad_input, wrap_user_memory, wrap_bad_input);
+           retain_release_threads, info_bad_input, wrap_user_memory, wrap_bad_input, wrap_misaligned);
     tc = tk_case("view", "subview");
     tcase_add_loop_test(tc, subview_ranges, 0, 2);
     TK_ADD(tc, subview_indices_drop_rank, subview_nested_outlives_parent, subview_huge_stride_offsets,
