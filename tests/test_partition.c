@@ -219,6 +219,31 @@ START_TEST(partition_bad_input)
 }
 END_TEST
 
+/* An error of px_partition names px_partition, the function called, not px_partition_ex
+ * behind it ("function: message", like every other call). */
+START_TEST(partition_errors_name_the_call)
+{
+    px_instance *parts[2] = {NULL, NULL};
+    const double neg[2] = {1.0, -1.0};
+    px_partition_options o;
+    memset(&o, 0, sizeof o);
+    for (int k = 0; k < 4; ++k) {
+        px_clear_error();
+        px_status st = k == 0 ? px_partition(NULL, 2, NULL, parts)
+                       : k == 1 ? px_partition(tk_inst(), 0, NULL, parts)
+                       : k == 2 ? px_partition(tk_inst(), 2, neg, parts)
+                                : px_partition(tk_inst(), 2, NULL, NULL);
+        TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "case %d: %s", k, px_status_name(st));
+        TK_ASSERT(tk_error_from("px_partition"), "case %d: '%s' does not start with 'px_partition: '", k,
+                  px_last_error());
+        px_clear_error();
+        st = k == 0 ? px_partition_ex(NULL, 2, NULL, &o, parts) : px_partition_ex(tk_inst(), 0, NULL, &o, parts);
+        TK_ASSERT(tk_error_from("px_partition_ex"), "case %d: '%s' does not start with 'px_partition_ex: '", k,
+                  px_last_error());
+    }
+}
+END_TEST
+
 /* ---- several host threads ------------------------------------------------------------------- */
 
 typedef struct worker {
@@ -558,7 +583,7 @@ END_TEST
 int main(void)
 {
     TK_ADD(tk_case("partition", "partition"), serial_partitions, partition_counts,
-           partition_bad_input, partition_threads);
+           partition_bad_input, partition_errors_name_the_call, partition_threads);
     TCase *tc = tk_case("sm_partition", "sm_partition");
     tcase_set_timeout(tc, 60);
     TK_ADD(tc, sm_partitions, sm_partition_reduce_and_events, sm_partition_nested,
