@@ -244,6 +244,29 @@ START_TEST(partition_errors_name_the_call)
 }
 END_TEST
 
+/* Partitions of an instance with a long label: each label still says which partition it
+ * is ("<parent>/part<i>"), so that errors and traces tell them apart. */
+START_TEST(partition_long_labels)
+{
+    char label[201];
+    memset(label, 'p', sizeof label - 1);
+    label[sizeof label - 1] = '\0';
+    px_instance *parent = tk_instance(label), *parts[3];
+    TK_OK(px_partition(parent, 3, NULL, parts));
+    const char *names[3];
+    for (int i = 0; i < 3; ++i) {
+        char want[16];
+        snprintf(want, sizeof want, "/part%d", i);
+        TK_OK(px_instance_label(parts[i], &names[i]));
+        TK_ASSERT(strstr(names[i], want) != NULL, "partition %d of '%.20s...' is labelled '%s' (%zu characters)", i,
+                  label, names[i], strlen(names[i]));
+    }
+    TK_ASSERT(strcmp(names[0], names[1]) != 0 && strcmp(names[1], names[2]) != 0, "partitions share a label");
+    tk_destroy_all(parts, 3);
+    TK_OK(px_instance_destroy(&parent));
+}
+END_TEST
+
 /* ---- several host threads ------------------------------------------------------------------- */
 
 typedef struct worker {
@@ -583,7 +606,7 @@ END_TEST
 int main(void)
 {
     TK_ADD(tk_case("partition", "partition"), serial_partitions, partition_counts,
-           partition_bad_input, partition_errors_name_the_call, partition_threads);
+           partition_bad_input, partition_errors_name_the_call, partition_long_labels, partition_threads);
     TCase *tc = tk_case("sm_partition", "sm_partition");
     tcase_set_timeout(tc, 60);
     TK_ADD(tc, sm_partitions, sm_partition_reduce_and_events, sm_partition_nested,
