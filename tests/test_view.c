@@ -1098,6 +1098,20 @@ START_TEST(memory_stats)
 }
 END_TEST
 
+/* px_space_memory answers for the spaces px_space_available knows, and refuses the others
+ * as it does: a host space has device 0 only. */
+START_TEST(memory_stats_bad_space)
+{
+    static const px_space bad[] = {{PX_SPACE_HOST, 1}, {PX_SPACE_HOST, 63}, {PX_SPACE_HOST_PINNED, 2},
+                                   {PX_SPACE_HOST, -1}, {PX_SPACE_DEVICE, 64}};
+    px_memory_stats ms;
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        TK_FAIL(px_space_available(bad[k]), PX_ERR_INVALID_ARGUMENT, "px_space_available");
+        TK_FAIL(px_space_memory(bad[k], &ms), PX_ERR_INVALID_ARGUMENT, "px_space_memory");
+    }
+}
+END_TEST
+
 /* ---- suite ------------------------------------------------------------------------------------- */
 
 int main(void)
@@ -1114,7 +1128,7 @@ int main(void)
            slice_index_int64_max, subview_bad_input);
     tc = tk_case("view", "mirror_span_memory");
     TK_ADD(tc, mirror_always_new, mirror_view_same_space_is_src, mirror_bad_input,
-           spans_subview_and_rank0, memory_stats);
+           spans_subview_and_rank0, memory_stats, memory_stats_bad_space);
     tcase_add_loop_test(tc, spans_typed_and_checked, 0, NDTYPES);
     return tk_run();
 }
