@@ -102,6 +102,57 @@ START_TEST(finalize_busy_names_objects)
 }
 END_TEST
 
+/* The live-object registry (what px_finalize names) from several threads at once: views,
+ * instances and events made and released in varying orders. Every list update must hold
+ * the registry's lock; ThreadSanitizer (the CI build) reports any access that does not. */
+typedef struct registry_job {
+    int id;
+    tk_werr err;
+} registry_job;
+
+static void *registry_worker(void *arg)
+{
+    registry_job *j = arg;
+    const int64_t n = 3;
+    px_view_desc d = tk_desc("registry_view", px_host(), PX_U8, 1, &n);
+    px_instance_desc id;
+    memset(&id, 0, sizeof id);
+    id.exec = PX_EXEC_SERIAL;
+    id.label = "registry_instance";
+    for (int k = 0; k < 2000 && !j->err.failed; ++k) {
+        px_view *v[3] = {NULL, NULL, NULL};
+        px_instance *in = NULL;
+        px_event *ev = NULL;
+        for (int i = 0; i < 3; ++i) TK_W_OK(&j->err, px_view_create(&v[i], &d));
+        TK_W_OK(&j->err, px_instance_create(&in, &id));
+        if (in) TK_W_OK(&j->err, px_event_create(&ev, in, 0));
+        /* Released in an order that depends on the round: first, middle or last of the list. */
+        const int first = (k + j->id) % 3;
+        for (int i = 0; i < 3; ++i)
+            if (v[(first + i) % 3]) TK_W_OK(&j->err, px_view_release(&v[(first + i) % 3]));
+        if (ev) TK_W_OK(&j->err, px_event_destroy(&ev));
+        if (in) TK_W_OK(&j->err, px_instance_destroy(&in));
+    }
+    return NULL;
+}
+
+START_TEST(registry_from_threads)
+{
+    TK_OK(px_init(NULL));
+    enum { NT = 4 };
+    pthread_t th[NT];
+    registry_job jobs[NT];
+    for (int t = 0; t < NT; ++t) {
+        memset(&jobs[t], 0, sizeof jobs[t]);
+        jobs[t].id = t;
+        ck_assert_int_eq(pthread_create(&th[t], NULL, registry_worker, &jobs[t]), 0);
+    }
+    for (int t = 0; t < NT; ++t) ck_assert_int_eq(pthread_join(th[t], NULL), 0);
+    for (int t = 0; t < NT; ++t) TK_ASSERT(!jobs[t].err.failed, "thread %d: %s", t, jobs[t].err.msg);
+    TK_OK(px_finalize()); /* nothing left alive */
+}
+END_TEST
+
 /* ---- status codes --------------------------------------------------------------------------- */
 
 typedef struct status_row { px_status st; const char *name; const char *msg; } status_row;
@@ -340,8 +391,8 @@ END_TEST
 int main(void)
 {
     TCase *tc = tk_case_bare("core", "core"); /* lifetime is what these tests are about */
-    TK_ADD(tc, init_refcount, not_initialized, finalize_busy_names_objects, status_strings,
-           status_strings_invalid, last_error, version, print_configuration, enum_strings,
-           spaces_available);
+    TK_ADD(tc, init_refcount, not_initialized, finalize_busy_names_objects, registry_from_threads,
+           status_strings, status_strings_invalid, last_error, version, print_configuration,
+           enum_strings, spaces_available);
     return tk_run();
 }
