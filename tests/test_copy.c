@@ -305,10 +305,19 @@ static bool overlapping_copy(px_instance *inst, px_view *whole, px_view *dst, px
 {
     px_view *w0 = tk_to_host(whole), *d0 = tk_to_host(dst), *s0 = tk_to_host(src);
     const char *func = inst ? "px_deep_copy_async" : "px_deep_copy";
-    px_copy_path p = PX_COPY_PATH_COUNT;
+    px_copy_path p = PX_COPY_PATH_COUNT, q = PX_COPY_PATH_COUNT;
+    const px_status qst = px_deep_copy_query(dst, src, &q);
+    uint64_t before[PX_COPY_PATH_COUNT];
+    tk_counts(before);
     px_clear_error();
     const px_status st = inst ? px_deep_copy_async(inst, dst, src, &p) : px_deep_copy(dst, src, &p);
     if (st == PX_OK && inst) TK_OK(px_instance_fence(inst));
+    /* What the query says is what the copy does, and what it counts. */
+    if (st == PX_OK) {
+        TK_ASSERT(qst == PX_OK && p == q, "%s, %s: the copy took %s, the query said %s", what, func,
+                  px_copy_path_string(p), qst == PX_OK ? px_copy_path_string(q) : px_status_name(qst));
+        tk_counted(before, p, 1, __LINE__);
+    }
     px_view *w1 = tk_to_host(whole);
     const px_view_info i0 = tk_info(w0), i1 = tk_info(w1), id = tk_info(d0);
     if (st != PX_OK) {
@@ -364,6 +373,22 @@ START_TEST(copy_overlapping_views)
             TK_ASSERT(done[0] == done[1], "%s: the blocking copy was %s, the asynchronous one %s", shifts[c].what,
                       done[0] ? "made" : "refused", done[1] ? "made" : "refused");
         }
+    /* Contiguous rows from a strided view of the same memory: element (i, j) of the source
+       at offset i + 3 j, of the destination at 8 + 8 i + j. */
+    bool made[2];
+    for (int form = 0; form < 2; ++form) {
+        px_view *w = tagged(PX_I64, 8, 4, 8);
+        px_view *dst = tk_sub2(w, 1, 4, 0, 8), *src = NULL;
+        px_view_desc d = tk_desc("strided source", tk_space(), PX_I64, 2, (const int64_t[]){3, 8});
+        d.layout = PX_LAYOUT_STRIDE;
+        d.stride[0] = 1;
+        d.stride[1] = 3;
+        TK_OK(px_view_wrap(&src, &d, tk_info(w).data));
+        made[form] = overlapping_copy(form ? tk_inst() : NULL, w, dst, src, "strided source into rows");
+        TK_RELEASE(src, dst, w);
+    }
+    TK_ASSERT(made[0] == made[1], "strided source: the blocking copy was %s, the asynchronous one %s",
+              made[0] ? "made" : "refused", made[1] ? "made" : "refused");
     /* In place: a 5 x 5 view into its transpose (the same memory, the other layout). */
     bool done[2];
     for (int form = 0; form < 2; ++form) {

@@ -761,10 +761,23 @@ START_TEST(subview_nested_outlives_parent)
 }
 END_TEST
 
+/* A view made, or refused with PX_ERR_OVERFLOW naming px_view_create (its strides reach
+ * far beyond its elements); NULL when refused. */
+static px_view *view_or_overflow(const px_view_desc *d)
+{
+    px_view *v = NULL;
+    px_clear_error();
+    const px_status st = px_view_create(&v, d);
+    TK_ASSERT(st == PX_OK || (st == PX_ERR_OVERFLOW && tk_error_from("px_view_create")), "%s: '%s'",
+              px_status_name(st), px_last_error());
+    return v;
+}
+
 /* Subviews whose first element would lie past the memory: an empty range at the end of a
- * dimension of one element and a huge stride, and an index of a view without elements.
- * Valid, empty, and computed without overflow (signed overflow shows in the sanitizer
- * build). */
+ * dimension of one element and a huge stride, and an index of a strided view without
+ * elements. Portex may refuse such strides when the view is made; where it makes the view,
+ * the subviews are valid and empty, and computed without overflow (signed overflow shows
+ * in the sanitizer build). */
 START_TEST(subview_huge_stride_offsets)
 {
     const int64_t e[2] = {3, 1};
@@ -772,23 +785,26 @@ START_TEST(subview_huge_stride_offsets)
     d.layout = PX_LAYOUT_STRIDE;
     d.stride[0] = 1;
     d.stride[1] = INT64_MAX; /* never stepped over: one element in that dimension */
-    px_view *v = NULL, *s = NULL;
-    TK_OK(px_view_create(&v, &d));
-    px_slice end_range[2] = {px_slice_range(1, 3), px_slice_range(1, 1)};
-    TK_OK(px_view_subview(&s, v, end_range, 2));
-    ck_assert_int_eq(tk_info(s).size, 0);
-    TK_RELEASE(s, v);
+    px_view *v = view_or_overflow(&d), *s = NULL;
+    if (v) {
+        px_slice end_range[2] = {px_slice_range(1, 3), px_slice_range(1, 1)};
+        TK_OK(px_view_subview(&s, v, end_range, 2));
+        ck_assert_int_eq(tk_info(s).size, 0);
+        TK_RELEASE(s, v);
+    }
 
     const int64_t e0[2] = {0, (int64_t)1 << 62};
     d = tk_desc("empty_strided", px_host(), PX_F64, 2, e0);
     d.layout = PX_LAYOUT_STRIDE;
     d.stride[0] = 1;
     d.stride[1] = 4;
-    TK_OK(px_view_create(&v, &d));
-    px_slice last[2] = {px_slice_all(), px_slice_index(((int64_t)1 << 62) - 1)};
-    TK_OK(px_view_subview(&s, v, last, 2));
-    ck_assert_int_eq(tk_info(s).size, 0);
-    TK_RELEASE(s, v);
+    v = view_or_overflow(&d);
+    if (v) {
+        px_slice last[2] = {px_slice_all(), px_slice_index(((int64_t)1 << 62) - 1)};
+        TK_OK(px_view_subview(&s, v, last, 2));
+        ck_assert_int_eq(tk_info(s).size, 0);
+        TK_RELEASE(s, v);
+    }
 }
 END_TEST
 
