@@ -151,6 +151,32 @@ static int backend_unavailable(void)
     return 0;
 }
 
+/* Runs what sr holds; the exit status as tk_run says. */
+static int run_runner(SRunner *sr)
+{
+    void *shared = mmap(NULL, sizeof(skip_record), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                        -1, 0);
+    if (shared != MAP_FAILED) skips = shared;
+    skips->count = 0;
+    if (tk_is_cuda()) srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr), ran = srunner_ntests_run(sr);
+    srunner_free(sr);
+    const int skipped = skips->count;
+    char first[sizeof skips->first];
+    snprintf(first, sizeof first, "%s", skips->first);
+    if (shared != MAP_FAILED) munmap(shared, sizeof(skip_record));
+    skips = &skip_local;
+
+    if (failed) return EXIT_FAILURE;
+    if (skipped > 0 && skipped >= ran) {
+        fprintf(stderr, "skip: all %d tests skipped (%s)\n", ran, first);
+        return 77;
+    }
+    if (skipped > 0) fprintf(stderr, "note: %d of %d tests skipped (%s)\n", skipped, ran, first);
+    return EXIT_SUCCESS;
+}
+
 int tk_run(void)
 {
     const char *only = getenv("CK_RUN_SUITE");
@@ -177,29 +203,24 @@ int tk_run(void)
         else
             srunner_add_suite(sr, suites[i].suite);
     }
-    if (!sr) return 77;
+    return sr ? run_runner(sr) : 77;
+}
 
-    void *shared = mmap(NULL, sizeof(skip_record), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                        -1, 0);
-    if (shared != MAP_FAILED) skips = shared;
-    skips->count = 0;
-    if (tk_is_cuda()) srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr), ran = srunner_ntests_run(sr);
-    srunner_free(sr);
-    const int skipped = skips->count;
-    char first[sizeof skips->first];
-    snprintf(first, sizeof first, "%s", skips->first);
-    if (shared != MAP_FAILED) munmap(shared, sizeof(skip_record));
-    skips = &skip_local;
+TCase *tk_tcase(const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, tk_setup, tk_teardown);
+    tcase_set_timeout(tc, 30);
+    return tc;
+}
 
-    if (failed) return EXIT_FAILURE;
-    if (skipped > 0 && skipped >= ran) {
-        fprintf(stderr, "skip: all %d tests skipped (%s)\n", ran, first);
-        return 77;
-    }
-    if (skipped > 0) fprintf(stderr, "note: %d of %d tests skipped (%s)\n", skipped, ran, first);
-    return EXIT_SUCCESS;
+int tk_main(const tk_suite_fn *fns, int n)
+{
+    const int unavailable = backend_unavailable();
+    if (unavailable) return unavailable;
+    SRunner *sr = srunner_create(fns[0]());
+    for (int i = 1; i < n; ++i) srunner_add_suite(sr, fns[i]());
+    return run_runner(sr);
 }
 
 /* ---- Assertions ------------------------------------------------------------------------------- */

@@ -67,6 +67,13 @@ const char *tk_need_cuda(void);
  * every test that ran ended with TK_SKIP. The caller's main is `return tk_run();`. */
 int tk_run(void);
 
+/* The older form, for programs that build their suites themselves: a test case with the
+ * fixture (not yet in a suite), and a main that runs the suites (CK_RUN_SUITE picks one),
+ * exiting 77 where the backend is not available or every test skipped. */
+TCase *tk_tcase(const char *name);
+typedef Suite *(*tk_suite_fn)(void);
+int tk_main(const tk_suite_fn *suites, int nsuites);
+
 /* Ends the current test as skipped, saying why (printf format). Only in the body of a
  * START_TEST: it returns from it. */
 #define TK_SKIP(...)                                                                       \
