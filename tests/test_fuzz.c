@@ -441,8 +441,10 @@ static int judge_desc(const px_view_desc *d, shape *s, const char **why)
     /* Unknown flag bits are judged last: the shape is computed all the same, so that a
        view portex accepts anyway can be modelled. */
     const bool bad_flags = (d->flags & ~(unsigned)PX_VIEW_NO_INIT) != 0;
+    if (s->es > (1 << 20)) big = true;
     if (s->empty) {
-        /* No element: nothing to allocate. Extents whose product overflows may be refused. */
+        /* No element: nothing to allocate. Extents, or elements, whose nominal size
+           overflows may be refused all the same. */
         s->size = 0;
         return bad_flags ? (*why = "unknown flag bits", EXP_FAIL) : big ? EXP_ANY : EXP_OK;
     }
