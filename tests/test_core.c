@@ -76,6 +76,9 @@ START_TEST(finalize_busy_names_objects)
     TK_OK(px_event_create(&ev, inst, 0));
 
     TK_FAIL(px_finalize(), PX_ERR_BUSY, "px_finalize");
+    /* "px_finalize: still alive: ...", the function first as in every message (the
+       substring test above is also met by "... call px_finalize again"). */
+    TK_ASSERT(tk_error_from("px_finalize"), "'%s' does not start with 'px_finalize: '", px_last_error());
     TK_ERROR_HAS("leaky_view");
     TK_ERROR_HAS("leaky_inst");
     TK_ERROR_HAS("event");
