@@ -17,7 +17,8 @@
  *
  * Deterministic for a seed. Environment: PX_FUZZ_SEED (the first seed; the test runs
  * FUZZ_SEEDS seeds from it), PX_FUZZ_ITERS (calls per seed), PX_FUZZ_TRACE=1 (print every
- * call), PX_FUZZ_OPS (the kinds of calls to make, e.g. "create,subview,copy"; see kinds[]). Every finding names its seed and call number: rerun with that seed and
+ * call), PX_FUZZ_OPS (the kinds of calls to make, e.g. "create,subview,copy"; see
+ * kinds[]). Every finding names its seed and call number: rerun with that seed and
  * PX_FUZZ_TRACE=1 to see the calls that led to it. */
 #include <limits.h>
 #include <math.h>
@@ -120,15 +121,15 @@ typedef struct region {
     bool live;
     unsigned char *lo;
     size_t len;
-    void *buf;            /* the test's buffer, freed after the last view on it */
-    size_t lib_bytes;     /* what portex allocated and counts in HOST's bytes_in_use */
+    void *buf;        /* the test's buffer, freed after the last view on it */
+    size_t lib_bytes; /* what portex allocated and counts in HOST's bytes_in_use */
     int views;
 } region;
 
 typedef struct mview {
     bool live;
     px_view *v;
-    int refs;                        /* references the test's slots hold */
+    int refs; /* references the test's slots hold */
     region *reg;
     char *label;
     px_dtype dtype;
@@ -138,7 +139,7 @@ typedef struct mview {
     int64_t size;
     unsigned char *data;
     px_layout layout;
-    bool layout_exact;               /* made with this layout (else: any consistent one) */
+    bool layout_exact; /* made with this layout (else: any consistent one) */
     bool managed;
 } mview;
 
@@ -149,18 +150,18 @@ typedef struct mevent {
 
 static struct fuzz {
     tk_rng r;
-    int init_refs;                   /* references to px_init held (the fixture's is one) */
-    size_t base_bytes;               /* HOST bytes_in_use at the start */
+    int init_refs;     /* references to px_init held (the fixture's is one) */
+    size_t base_bytes; /* HOST bytes_in_use at the start */
     region regions[NSLOTS];
     mview views[NSLOTS];
-    mview *slot[NSLOTS];             /* each holds one reference */
-    px_instance *inst[NINST];        /* made by the test (partitions too) */
-    px_instance *def;                /* the serial default instance, once asked for */
+    mview *slot[NSLOTS];      /* each holds one reference */
+    px_instance *inst[NINST]; /* made by the test (partitions too) */
+    px_instance *def;         /* the serial default instance, once asked for */
     mevent ev[NEVENTS];
-    bool avail[3];                   /* HOST, HOST_PINNED, DEVICE(0) usable here */
-    bool cuda;                       /* the CUDA execution space is usable here */
+    bool avail[3]; /* HOST, HOST_PINNED, DEVICE(0) usable here */
+    bool cuda;     /* the CUDA execution space is usable here */
     bool cuda_compiled;
-    uint64_t calls, sums;            /* what the fuzz kernels count */
+    uint64_t calls, sums; /* what the fuzz kernels count */
 } fz;
 
 /* Something no handle is: the handle checks must refuse it without following it. */
@@ -293,7 +294,10 @@ static int64_t elem_off(const mview *m, int64_t flat)
     return off;
 }
 
-static unsigned char *elem_at(const mview *m, int64_t flat) { return m->data + elem_off(m, flat) * (int64_t)m->es; }
+static unsigned char *elem_at(const mview *m, int64_t flat)
+{
+    return m->data + elem_off(m, flat) * (int64_t)m->es;
+}
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -358,22 +362,33 @@ static void check_info(const char *func, const mview *m)
     }
     char bad[160] = "";
     bool aliased;
-    if (strcmp(in.label, m->label) != 0) snprintf(bad, sizeof bad, "label '%s', expected '%s'", in.label, m->label);
-    else if (in.dtype != m->dtype) snprintf(bad, sizeof bad, "dtype %d, expected %d", (int)in.dtype, (int)m->dtype);
-    else if (in.elem_size != m->es) snprintf(bad, sizeof bad, "elem_size %zu, expected %zu", in.elem_size, m->es);
-    else if (in.rank != m->rank) snprintf(bad, sizeof bad, "rank %d, expected %d", in.rank, m->rank);
-    else if (in.size != m->size) snprintf(bad, sizeof bad, "size %lld, expected %lld", (long long)in.size, (long long)m->size);
-    else if (in.bytes != (size_t)m->size * m->es) snprintf(bad, sizeof bad, "bytes %zu", in.bytes);
-    else if (in.space.kind != PX_SPACE_HOST || in.space.device != 0) snprintf(bad, sizeof bad, "space %d(%d)", (int)in.space.kind, in.space.device);
-    else if (in.managed != m->managed) snprintf(bad, sizeof bad, "managed %d", (int)in.managed);
-    else if (in.use_count < 1 || in.use_count > NSLOTS + 1) snprintf(bad, sizeof bad, "use_count %d", in.use_count);
+    if (strcmp(in.label, m->label) != 0)
+        snprintf(bad, sizeof bad, "label '%s', expected '%s'", in.label, m->label);
+    else if (in.dtype != m->dtype)
+        snprintf(bad, sizeof bad, "dtype %d, expected %d", (int)in.dtype, (int)m->dtype);
+    else if (in.elem_size != m->es)
+        snprintf(bad, sizeof bad, "elem_size %zu, expected %zu", in.elem_size, m->es);
+    else if (in.rank != m->rank)
+        snprintf(bad, sizeof bad, "rank %d, expected %d", in.rank, m->rank);
+    else if (in.size != m->size)
+        snprintf(bad, sizeof bad, "size %lld, expected %lld", (long long)in.size, (long long)m->size);
+    else if (in.bytes != (size_t)m->size * m->es)
+        snprintf(bad, sizeof bad, "bytes %zu", in.bytes);
+    else if (in.space.kind != PX_SPACE_HOST || in.space.device != 0)
+        snprintf(bad, sizeof bad, "space %d(%d)", (int)in.space.kind, in.space.device);
+    else if (in.managed != m->managed)
+        snprintf(bad, sizeof bad, "managed %d", (int)in.managed);
+    else if (in.use_count < 1 || in.use_count > NSLOTS + 1)
+        snprintf(bad, sizeof bad, "use_count %d", in.use_count);
     for (int d = 0; d < m->rank && !bad[0]; ++d)
         if (in.extent[d] != m->extent[d])
-            snprintf(bad, sizeof bad, "extent[%d] %lld, expected %lld", d, (long long)in.extent[d], (long long)m->extent[d]);
+            snprintf(bad, sizeof bad, "extent[%d] %lld, expected %lld", d, (long long)in.extent[d],
+                     (long long)m->extent[d]);
     if (!bad[0] && m->size > 0) {
         for (int d = 0; d < m->rank && !bad[0]; ++d)
             if (m->extent[d] > 1 && in.stride[d] != m->stride[d])
-                snprintf(bad, sizeof bad, "stride[%d] %lld, expected %lld", d, (long long)in.stride[d], (long long)m->stride[d]);
+                snprintf(bad, sizeof bad, "stride[%d] %lld, expected %lld", d, (long long)in.stride[d],
+                         (long long)m->stride[d]);
         if (!bad[0] && (unsigned char *)in.data != m->data)
             snprintf(bad, sizeof bad, "data %p, expected %p", in.data, (void *)m->data);
         if (!bad[0] && in.contiguous != contiguous_of(m, &aliased))
@@ -392,7 +407,7 @@ static void check_info(const char *func, const mview *m)
 typedef struct shape {
     size_t es;
     bool empty;
-    uint64_t span;     /* elements the memory must span */
+    uint64_t span; /* elements the memory must span */
     uint64_t bytes;
     int64_t size;
     int64_t stride[PX_MAX_RANK];
@@ -405,7 +420,10 @@ static bool space_valid(px_space s)
     return s.device == 0;
 }
 
-static bool space_usable(px_space s) { return space_valid(s) && (s.kind == PX_SPACE_DEVICE ? s.device == 0 && fz.avail[2] : fz.avail[s.kind]); }
+static bool space_usable(px_space s)
+{
+    return space_valid(s) && (s.kind == PX_SPACE_DEVICE ? s.device == 0 && fz.avail[2] : fz.avail[s.kind]);
+}
 
 /* What px_view_create must do with d: EXP_OK, EXP_FAIL (why says why), EXP_ANY, or
    EXP_SKIP where the answer depends on the machine (a large allocation). */
@@ -421,7 +439,8 @@ static int judge_desc(const px_view_desc *d, shape *s, const char **why)
         s->es = d->elem_size;
     } else {
         s->es = px_dtype_size(d->dtype);
-        if (d->elem_size != 0 && d->elem_size != s->es) return *why = "elem_size of a built-in dtype", EXP_FAIL;
+        if (d->elem_size != 0 && d->elem_size != s->es)
+            return *why = "elem_size of a built-in dtype", EXP_FAIL;
     }
     if ((int)d->layout < 0 || d->layout > PX_LAYOUT_STRIDE) return *why = "layout out of range", EXP_FAIL;
     for (int k = 0; k < d->rank; ++k) {
@@ -435,7 +454,8 @@ static int judge_desc(const px_view_desc *d, shape *s, const char **why)
     bool big = false, over = false;
     for (int k = 0; k < d->rank; ++k) {
         if (d->extent[k] == 0) s->empty = true;
-        if (d->extent[k] > (1 << 20) || (d->layout == PX_LAYOUT_STRIDE && d->stride[k] > (1 << 20))) big = true;
+        if (d->extent[k] > (1 << 20) || (d->layout == PX_LAYOUT_STRIDE && d->stride[k] > (1 << 20)))
+            big = true;
         if (__builtin_mul_overflow(count, (uint64_t)d->extent[k], &count)) over = big = true;
     }
     /* Unknown flag bits are judged last: the shape is computed all the same, so that a
@@ -458,8 +478,8 @@ static int judge_desc(const px_view_desc *d, shape *s, const char **why)
     } else {
         span = count;
     }
-    if (over || __builtin_mul_overflow(span, (uint64_t)s->es, &s->bytes) || s->bytes > (uint64_t)PTRDIFF_MAX ||
-        count > (uint64_t)INT64_MAX)
+    if (over || __builtin_mul_overflow(span, (uint64_t)s->es, &s->bytes) ||
+        s->bytes > (uint64_t)PTRDIFF_MAX || count > (uint64_t)INT64_MAX)
         return *why = "size overflows", EXP_FAIL;
     s->span = span;
     s->size = (int64_t)count;
@@ -514,7 +534,7 @@ static const char *gen_label(char *buf, size_t n)
 
 static px_space gen_space(bool wild)
 {
-    static const px_space odd[] = {{PX_SPACE_KIND_COUNT, 0}, {(px_space_kind)-1, 0}, {PX_SPACE_HOST, 1},
+    static const px_space odd[] = {{PX_SPACE_KIND_COUNT, 0}, {(px_space_kind)-1, 0},    {PX_SPACE_HOST, 1},
                                    {PX_SPACE_HOST, -1},      {PX_SPACE_HOST_PINNED, 0}, {PX_SPACE_DEVICE, 0},
                                    {PX_SPACE_DEVICE, 63},    {PX_SPACE_DEVICE, 64},     {PX_SPACE_DEVICE, -1},
                                    {(px_space_kind)99, 0}};
@@ -542,7 +562,8 @@ static void gen_desc(px_view_desc *d, char *label, size_t label_size)
     for (int k = 0; k < PX_MAX_RANK; ++k) {
         /* Past the rank, and strides of other layouts: anything (portex must ignore them). */
         d->extent[k] = k < frank ? gen_extent(wild, frank) : rnd(INT64_MIN, INT64_MAX);
-        d->stride[k] = d->layout == PX_LAYOUT_STRIDE && k < frank ? gen_stride(wild) : rnd(INT64_MIN, INT64_MAX);
+        d->stride[k] =
+            d->layout == PX_LAYOUT_STRIDE && k < frank ? gen_stride(wild) : rnd(INT64_MIN, INT64_MAX);
     }
     if (d->layout == PX_LAYOUT_STRIDE && !wild && chance(30)) {
         /* Dense strides of another dimension order: a strided view that is contiguous. */
@@ -550,7 +571,9 @@ static void gen_desc(px_view_desc *d, char *label, size_t label_size)
         dense_strides(frank, d->extent, chance(50) ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT, dense);
         for (int k = 0; k < frank; ++k) d->stride[k] = dense[k];
     }
-    d->flags = wild && chance(30) ? (1u << rnd(1, 31)) | (unsigned)rnd(0, 1) : chance(50) ? PX_VIEW_NO_INIT : 0u;
+    d->flags = wild && chance(30) ? (1u << rnd(1, 31)) | (unsigned)rnd(0, 1)
+               : chance(50)       ? PX_VIEW_NO_INIT
+                                  : 0u;
     d->space = gen_space(wild);
     d->label = gen_label(label, label_size);
 }
@@ -594,7 +617,8 @@ static void op_view_create(void)
     const int slot = slot_for_new();
     const bool null_out = chance(3);
     px_view *v = (px_view *)FOREIGN;
-    op("px_view_create(rank %d, dtype %d, es %zu, layout %d, extents %lld %lld %lld %lld, strides %lld %lld %lld %lld, "
+    op("px_view_create(rank %d, dtype %d, es %zu, layout %d, extents %lld %lld %lld %lld, strides %lld %lld "
+       "%lld %lld, "
        "flags %#x, space %d(%d)%s)",
        d.rank, (int)d.dtype, d.elem_size, (int)d.layout, (long long)d.extent[0], (long long)d.extent[1],
        (long long)d.extent[2], (long long)d.extent[3], (long long)d.stride[0], (long long)d.stride[1],
@@ -632,7 +656,10 @@ static void op_view_create(void)
 }
 
 /* The alignment built-in elements need (USER elements: none). */
-static size_t align_of(px_dtype dt) { return dt == PX_USER || (int)dt < 0 || dt >= PX_USER ? 1 : px_dtype_size(dt); }
+static size_t align_of(px_dtype dt)
+{
+    return dt == PX_USER || (int)dt < 0 || dt >= PX_USER ? 1 : px_dtype_size(dt);
+}
 
 static void op_view_wrap(void)
 {
@@ -685,8 +712,8 @@ static void op_view_wrap(void)
     op("px_view_wrap(rank %d, dtype %d, es %zu, layout %d, extents %lld %lld %lld, strides %lld %lld %lld, "
        "flags %#x, space %d(%d), data %s+%td)",
        d.rank, (int)d.dtype, d.elem_size, (int)d.layout, (long long)d.extent[0], (long long)d.extent[1],
-       (long long)d.extent[2], (long long)d.stride[0], (long long)d.stride[1], (long long)d.stride[2], d.flags,
-       (int)d.space.kind, d.space.device, data ? (reuse ? "shared" : "buffer") : "NULL",
+       (long long)d.extent[2], (long long)d.stride[0], (long long)d.stride[1], (long long)d.stride[2],
+       d.flags, (int)d.space.kind, d.space.device, data ? (reuse ? "shared" : "buffer") : "NULL",
        data && g ? data - g->lo : 0);
     const px_status st = px_view_wrap(&v, &d, data);
     const bool ok = judge("px_view_wrap", st, exp, why);
@@ -718,7 +745,9 @@ static px_slice gen_slice(int64_t e)
     case 0: return px_slice_all();
     case 1: return px_slice_index(e > 0 ? rnd(0, e - 1) : 0);
     case 2: return px_slice_index(chance(50) ? e : PICK(odd));
-    case 3: return px_slice_range(chance(50) ? PICK(odd) : rnd(-2, plus2(e)), chance(50) ? PICK(odd) : rnd(-2, plus2(e)));
+    case 3:
+        return px_slice_range(chance(50) ? PICK(odd) : rnd(-2, plus2(e)),
+                              chance(50) ? PICK(odd) : rnd(-2, plus2(e)));
     case 4: return px_slice_range(rnd(0, e), PX_END);
     case 5: {
         px_slice raw = {rnd(INT64_MIN, INT64_MAX), rnd(INT64_MIN, INT64_MAX), chance(50)};
@@ -779,7 +808,8 @@ static void op_subview(void)
     mview *src;
     px_view *sv = view_arg(&src);
     const int srank = src ? src->rank : (int)rnd(0, 3);
-    int nslices = chance(92) ? srank : (int)PICK(((const int[]){-1, 0, srank + 1, srank - 1, PX_MAX_RANK + 1}));
+    int nslices =
+        chance(92) ? srank : (int)PICK(((const int[]){-1, 0, srank + 1, srank - 1, PX_MAX_RANK + 1}));
     px_slice sl[PX_MAX_RANK + 1];
     for (int k = 0; k <= PX_MAX_RANK; ++k) sl[k] = gen_slice(src && k < src->rank ? src->extent[k] : 4);
     const bool null_slices = chance(4), null_out = chance(3);
@@ -787,18 +817,24 @@ static void op_subview(void)
     int exp = EXP_OK;
     const char *why = "";
     mview model;
-    if (!src) exp = EXP_FAIL, why = "src is no view";
-    else if (null_out) exp = EXP_FAIL, why = "out is NULL";
-    else if (null_slices && src->rank > 0) exp = EXP_FAIL, why = "slices is NULL";
-    else if (nslices != src->rank) exp = EXP_FAIL, why = "nslices is not the rank";
-    else exp = sub_model(src, sl, &model, &why);
+    if (!src)
+        exp = EXP_FAIL, why = "src is no view";
+    else if (null_out)
+        exp = EXP_FAIL, why = "out is NULL";
+    else if (null_slices && src->rank > 0)
+        exp = EXP_FAIL, why = "slices is NULL";
+    else if (nslices != src->rank)
+        exp = EXP_FAIL, why = "nslices is not the rank";
+    else
+        exp = sub_model(src, sl, &model, &why);
     const int slot = slot_for_new();
     if (src && !src->live) return; /* released to make room */
     px_view *out = (px_view *)FOREIGN;
     char desc[256] = "";
     for (int k = 0; k < srank && k < 4; ++k) {
         char one[64];
-        snprintf(one, sizeof one, " %s%lld:%lld", sl[k].index ? "i" : "", (long long)sl[k].begin, (long long)sl[k].end);
+        snprintf(one, sizeof one, " %s%lld:%lld", sl[k].index ? "i" : "", (long long)sl[k].begin,
+                 (long long)sl[k].end);
         strncat(desc, one, sizeof desc - strlen(desc) - 1);
     }
     op("px_view_subview(%s, src %s, slices%s%s, n %d)", null_out ? "NULL" : "&out", view_name(sv), desc,
@@ -828,15 +864,21 @@ static void op_mirror(void)
     const char *func = as_view ? "px_view_create_mirror_view" : "px_view_create_mirror";
     int exp = EXP_OK;
     const char *why = "";
-    if (null_out) exp = EXP_FAIL, why = "out is NULL";
-    else if (!src) exp = EXP_FAIL, why = "src is no view";
-    else if (!space_valid(sp)) exp = EXP_FAIL, why = "space out of range";
-    else if (!space_usable(sp)) exp = EXP_FAIL, why = "space not available here";
-    else if (src->size == 0 && !as_view) exp = EXP_ANY; /* its extents may be refused */
+    if (null_out)
+        exp = EXP_FAIL, why = "out is NULL";
+    else if (!src)
+        exp = EXP_FAIL, why = "src is no view";
+    else if (!space_valid(sp))
+        exp = EXP_FAIL, why = "space out of range";
+    else if (!space_usable(sp))
+        exp = EXP_FAIL, why = "space not available here";
+    else if (src->size == 0 && !as_view)
+        exp = EXP_ANY; /* its extents may be refused */
     const int slot = slot_for_new();
     if (src && !src->live) return;
     px_view *out = (px_view *)FOREIGN;
-    op("%s(%s, space %d(%d), src %s)", func, null_out ? "NULL" : "&out", (int)sp.kind, sp.device, view_name(sv));
+    op("%s(%s, space %d(%d), src %s)", func, null_out ? "NULL" : "&out", (int)sp.kind, sp.device,
+       view_name(sv));
     const px_status st = as_view ? px_view_create_mirror_view(null_out ? NULL : &out, sp, sv)
                                  : px_view_create_mirror(null_out ? NULL : &out, sp, sv);
     if (!judge(func, st, exp, why)) {
@@ -846,7 +888,8 @@ static void op_mirror(void)
     if (exp == EXP_FAIL) return;
     if (as_view) {
         /* HOST from HOST: the same view, one more reference. */
-        if (out != sv) found(func, "made a new view in the view's own space", "%p for %p", (void *)out, (void *)sv);
+        if (out != sv)
+            found(func, "made a new view in the view's own space", "%p for %p", (void *)out, (void *)sv);
         fz.slot[slot] = src;
         src->refs++;
         return;
@@ -891,8 +934,10 @@ static void op_retain_release(void)
         const int how = (int)rnd(0, 2);
         px_view *p = v;
         op("%s(%s)", how ? "px_view_release" : "px_view_retain", how == 1 ? "NULL" : view_name(v));
-        if (how == 0) judge("px_view_retain", px_view_retain(v), EXP_FAIL, "no view");
-        else judge("px_view_release", px_view_release(how == 1 ? NULL : &p), EXP_FAIL, "no view");
+        if (how == 0)
+            judge("px_view_retain", px_view_retain(v), EXP_FAIL, "no view");
+        else
+            judge("px_view_release", px_view_release(how == 1 ? NULL : &p), EXP_FAIL, "no view");
         return;
     }
     const int free_s = free_slot();
@@ -913,8 +958,8 @@ static void op_info_span(void)
     if (kind == 0) {
         px_view_info in;
         op("px_view_info_get(%s%s)", view_name(v), null_out ? ", NULL" : "");
-        if (judge("px_view_info_get", px_view_info_get(v, null_out ? NULL : &in), m && !null_out ? EXP_OK : EXP_FAIL,
-                  "no view or no out") &&
+        if (judge("px_view_info_get", px_view_info_get(v, null_out ? NULL : &in),
+                  m && !null_out ? EXP_OK : EXP_FAIL, "no view or no out") &&
             m)
             check_info("px_view_info_get", m);
         return;
@@ -940,10 +985,12 @@ static void op_info_span(void)
     default: st = px_view_span_f64(v, (px_span_f64 *)(void *)out); break;
     }
     const bool valid = m && !null_out && (t == 0 || types[t] == m->dtype);
-    if (!judge(names[t], st, valid ? EXP_OK : EXP_FAIL, "no view, no out, or another dtype") || !valid) return;
+    if (!judge(names[t], st, valid ? EXP_OK : EXP_FAIL, "no view, no out, or another dtype") || !valid)
+        return;
     bool bad = sp.rank != m->rank || (m->size > 0 && (unsigned char *)sp.data != m->data);
     for (int d = 0; d < m->rank && !bad; ++d)
-        bad = sp.extent[d] != m->extent[d] || (m->size > 0 && m->extent[d] > 1 && sp.stride[d] != m->stride[d]);
+        bad =
+            sp.extent[d] != m->extent[d] || (m->size > 0 && m->extent[d] > 1 && sp.stride[d] != m->stride[d]);
     if (bad) found(names[t], "gave a span that differs from the view", "rank %d", (int)sp.rank);
 }
 
@@ -1014,17 +1061,22 @@ static px_instance *inst_arg(bool *live)
 
 /* One copy (form 0 blocking, 1 asynchronous on in, 2 the query) from sv into dv, whose
    models are sm and dm (NULL: no view), checked. */
-static void copy_between(int form, px_instance *in, bool inst_live, mview *dm, px_view *dv, mview *sm, px_view *sv)
+static void copy_between(int form, px_instance *in, bool inst_live, mview *dm, px_view *dv, mview *sm,
+                         px_view *sv)
 {
     const bool null_path = chance(form == 2 ? 5 : 30);
     static const char *const funcs[] = {"px_deep_copy", "px_deep_copy_async", "px_deep_copy_query"};
     const char *func = funcs[form];
     int exp = EXP_OK;
     const char *why = "";
-    if (!dm || !sm) exp = EXP_FAIL, why = "no view";
-    else if (!inst_live) exp = EXP_FAIL, why = "no instance";
-    else if (form == 2 && null_path) exp = EXP_FAIL, why = "path is NULL";
-    else if (!same_shape(dm, sm)) exp = EXP_FAIL, why = "shapes differ";
+    if (!dm || !sm)
+        exp = EXP_FAIL, why = "no view";
+    else if (!inst_live)
+        exp = EXP_FAIL, why = "no instance";
+    else if (form == 2 && null_path)
+        exp = EXP_FAIL, why = "path is NULL";
+    else if (!same_shape(dm, sm))
+        exp = EXP_FAIL, why = "shapes differ";
     const bool ov = exp == EXP_OK && form != 2 && overlap(dm, sm) &&
                     !(dm->data == sm->data && same_order(dm, sm)); /* the same elements: nothing to do */
     if (ov) exp = EXP_ANY; /* refused, or copied as if through a copy of the source */
@@ -1044,29 +1096,39 @@ static void copy_between(int form, px_instance *in, bool inst_live, mview *dm, p
     uint64_t before[PX_COPY_PATH_COUNT], after[PX_COPY_PATH_COUNT];
     px_copy_path_counts(before);
     px_copy_path path = PX_COPY_PATH_COUNT;
-    op("%s(%s%sdst %s, src %s%s)%s", func, form == 1 ? (in == FOREIGN ? "foreign, " : in ? "inst, " : "NULL, ") : "",
+    op("%s(%s%sdst %s, src %s%s)%s", func,
+       form == 1 ? (in == FOREIGN ? "foreign, "
+                    : in          ? "inst, "
+                                  : "NULL, ")
+                 : "",
        "", view_name(dv), view_name(sv), null_path ? ", NULL" : "", ov ? " [overlapping]" : "");
     px_status st;
-    if (form == 0) st = px_deep_copy(dv, sv, null_path ? NULL : &path);
-    else if (form == 1) st = px_deep_copy_async(in, dv, sv, null_path ? NULL : &path);
-    else st = px_deep_copy_query(dv, sv, null_path ? NULL : &path);
+    if (form == 0)
+        st = px_deep_copy(dv, sv, null_path ? NULL : &path);
+    else if (form == 1)
+        st = px_deep_copy_async(in, dv, sv, null_path ? NULL : &path);
+    else
+        st = px_deep_copy_query(dv, sv, null_path ? NULL : &path);
     const bool ok = judge(func, st, exp, why);
     px_copy_path_counts(after);
     if (exp != EXP_FAIL) {
         if (ok && !null_path && path != query)
-            found(func, "took another path than the documented one", "%s, expected %s", px_copy_path_string(path),
-                  px_copy_path_string(query));
+            found(func, "took another path than the documented one", "%s, expected %s",
+                  px_copy_path_string(path), px_copy_path_string(query));
         for (int k = 0; k < PX_COPY_PATH_COUNT; ++k)
             if (after[k] != before[k] + (ok && form != 2 && k == (int)query))
-                found(func, "counted paths wrongly", "count of %s went %llu -> %llu", px_copy_path_string((px_copy_path)k),
-                      (unsigned long long)before[k], (unsigned long long)after[k]);
+                found(func, "counted paths wrongly", "count of %s went %llu -> %llu",
+                      px_copy_path_string((px_copy_path)k), (unsigned long long)before[k],
+                      (unsigned long long)after[k]);
         const unsigned char *expect = ok && form != 2 ? want : dsnap;
         for (size_t b = 0; b < dm->reg->len; ++b) {
             if (aliased && expect == want) break; /* which source element wins is not defined */
             if (dm->reg->lo[b] != expect[b]) {
-                found(func, ok ? (ov ? "copied overlapping views wrongly" : "copied wrongly")
-                                  : "changed memory although it failed",
-                      "byte %zu of the destination's memory is %u, expected %u", b, dm->reg->lo[b], expect[b]);
+                found(func,
+                      ok ? (ov ? "copied overlapping views wrongly" : "copied wrongly")
+                         : "changed memory although it failed",
+                      "byte %zu of the destination's memory is %u, expected %u", b, dm->reg->lo[b],
+                      expect[b]);
                 break;
             }
         }
@@ -1075,7 +1137,8 @@ static void copy_between(int form, px_instance *in, bool inst_live, mview *dm, p
         if (dm->reg->len) memcpy(dm->reg->lo, expect, dm->reg->len); /* go on from what should be */
     } else {
         for (int k = 0; k < PX_COPY_PATH_COUNT; ++k)
-            if (after[k] != before[k]) found(func, "counted a failed copy", "%s", px_copy_path_string((px_copy_path)k));
+            if (after[k] != before[k])
+                found(func, "counted a failed copy", "%s", px_copy_path_string((px_copy_path)k));
     }
     free(dsnap);
     free(ssnap);
@@ -1162,9 +1225,12 @@ static void op_fill(void)
     tk_random_bytes(&fz.r, value, sizeof value);
     int exp = EXP_OK;
     const char *why = "";
-    if (!m) exp = EXP_FAIL, why = "no view";
-    else if (!inst_live) exp = EXP_FAIL, why = "no instance";
-    else if (null_value) exp = EXP_FAIL, why = "value is NULL";
+    if (!m)
+        exp = EXP_FAIL, why = "no view";
+    else if (!inst_live)
+        exp = EXP_FAIL, why = "no instance";
+    else if (null_value)
+        exp = EXP_FAIL, why = "value is NULL";
     unsigned char *want = NULL, *was = NULL;
     if (exp == EXP_OK) {
         was = snapshot(m->reg);
@@ -1172,13 +1238,18 @@ static void op_fill(void)
         for (int64_t i = 0; i < m->size; ++i) memcpy(want + (elem_at(m, i) - m->reg->lo), value, m->es);
     }
     px_copy_path path = PX_COPY_PATH_COUNT;
-    op("%s(%s%s, value%s)", func, async ? (in == FOREIGN ? "foreign, " : in ? "inst, " : "NULL, ") : "", view_name(v),
-       null_value ? " NULL" : "");
+    op("%s(%s%s, value%s)", func,
+       async ? (in == FOREIGN ? "foreign, "
+                : in          ? "inst, "
+                              : "NULL, ")
+             : "",
+       view_name(v), null_value ? " NULL" : "");
     px_status st = async ? px_fill_async(in, v, null_value ? NULL : value, null_path ? NULL : &path)
                          : px_fill(v, null_value ? NULL : value, null_path ? NULL : &path);
     if (judge(func, st, exp, why) && exp == EXP_OK) {
         const px_copy_path p = m->size ? PX_COPY_HOST_FILL : PX_COPY_NONE;
-        if (!null_path && path != p) found(func, "took another path than the documented one", "%s", px_copy_path_string(path));
+        if (!null_path && path != p)
+            found(func, "took another path than the documented one", "%s", px_copy_path_string(path));
     }
     if (want) {
         const unsigned char *expect = st == PX_OK ? want : was;
@@ -1216,7 +1287,8 @@ static void op_instance(void)
 {
     const int r = (int)rnd(0, 9);
     if (r <= 2) { /* create */
-        static const px_exec_space odd_exec[] = {PX_EXEC_CUDA, PX_EXEC_COUNT, (px_exec_space)-1, (px_exec_space)42};
+        static const px_exec_space odd_exec[] = {PX_EXEC_CUDA, PX_EXEC_COUNT, (px_exec_space)-1,
+                                                 (px_exec_space)42};
         static const int odd_dev[] = {1, -1, 63, 64, INT_MAX, INT_MIN};
         px_instance_desc d;
         memset(&d, 0, sizeof d);
@@ -1228,11 +1300,16 @@ static void op_instance(void)
         const bool null_out = chance(3), null_desc = chance(3);
         int exp = EXP_OK;
         const char *why = "";
-        if (null_out || null_desc) exp = EXP_FAIL, why = "NULL argument";
-        else if (!initialized()) exp = EXP_FAIL, why = "not initialized";
-        else if (d.exec == PX_EXEC_CUDA) exp = fz.cuda ? EXP_ANY : EXP_FAIL, why = "CUDA not available here";
-        else if (d.exec != PX_EXEC_SERIAL) exp = EXP_FAIL, why = "exec out of range";
-        else if (d.device != 0) exp = EXP_FAIL, why = "no such device";
+        if (null_out || null_desc)
+            exp = EXP_FAIL, why = "NULL argument";
+        else if (!initialized())
+            exp = EXP_FAIL, why = "not initialized";
+        else if (d.exec == PX_EXEC_CUDA)
+            exp = fz.cuda ? EXP_ANY : EXP_FAIL, why = "CUDA not available here";
+        else if (d.exec != PX_EXEC_SERIAL)
+            exp = EXP_FAIL, why = "exec out of range";
+        else if (d.device != 0)
+            exp = EXP_FAIL, why = "no such device";
         px_instance *in = (px_instance *)FOREIGN;
         op("px_instance_create(exec %d, device %d, priority %d%s%s)", (int)d.exec, d.device, d.priority,
            null_out ? ", out NULL" : "", null_desc ? ", desc NULL" : "");
@@ -1263,8 +1340,12 @@ static void op_instance(void)
         }
         px_instance *p = chance(50) && fz.def ? fz.def : chance(50) ? NULL : (px_instance *)FOREIGN;
         const bool null_arg = chance(30);
-        op("px_instance_destroy(%s)", null_arg ? "NULL" : p == fz.def && p ? "&default" : p ? "&foreign" : "&NULL");
-        judge("px_instance_destroy", px_instance_destroy(null_arg ? NULL : &p), EXP_FAIL, "no destroyable instance");
+        op("px_instance_destroy(%s)", null_arg           ? "NULL"
+                                      : p == fz.def && p ? "&default"
+                                      : p                ? "&foreign"
+                                                         : "&NULL");
+        judge("px_instance_destroy", px_instance_destroy(null_arg ? NULL : &p), EXP_FAIL,
+              "no destroyable instance");
         return;
     }
     if (r == 4) { /* default */
@@ -1273,16 +1354,23 @@ static void op_instance(void)
         const bool null_out = chance(4);
         int exp = EXP_OK;
         const char *why = "";
-        if (null_out) exp = EXP_FAIL, why = "out is NULL";
-        else if (!initialized()) exp = EXP_FAIL, why = "not initialized";
-        else if (e == PX_EXEC_CUDA) exp = fz.cuda ? EXP_ANY : EXP_FAIL, why = "CUDA not available here";
-        else if (e != PX_EXEC_SERIAL) exp = EXP_FAIL, why = "exec out of range";
-        else if (dev != 0) exp = EXP_FAIL, why = "no such device";
+        if (null_out)
+            exp = EXP_FAIL, why = "out is NULL";
+        else if (!initialized())
+            exp = EXP_FAIL, why = "not initialized";
+        else if (e == PX_EXEC_CUDA)
+            exp = fz.cuda ? EXP_ANY : EXP_FAIL, why = "CUDA not available here";
+        else if (e != PX_EXEC_SERIAL)
+            exp = EXP_FAIL, why = "exec out of range";
+        else if (dev != 0)
+            exp = EXP_FAIL, why = "no such device";
         px_instance *in = NULL;
         op("px_instance_default(%d, %d%s)", (int)e, dev, null_out ? ", NULL" : "");
         if (judge("px_instance_default", px_instance_default(e, dev, null_out ? NULL : &in), exp, why) &&
             e == PX_EXEC_SERIAL && !null_out) {
-            if (fz.def && in != fz.def) found("px_instance_default", "gave another instance", "%p, before %p", (void *)in, (void *)fz.def);
+            if (fz.def && in != fz.def)
+                found("px_instance_default", "gave another instance", "%p, before %p", (void *)in,
+                      (void *)fz.def);
             fz.def = in;
         }
         return;
@@ -1299,16 +1387,21 @@ static void op_instance(void)
         const char *lab;
         op("instance queries(%s%s)", live ? "inst" : in ? "foreign" : "NULL", null_out ? ", NULL" : "");
         const int exp = live && !null_out ? EXP_OK : EXP_FAIL;
-        if (judge("px_instance_exec_space", px_instance_exec_space(in, null_out ? NULL : &e), exp, "bad argument") &&
+        if (judge("px_instance_exec_space", px_instance_exec_space(in, null_out ? NULL : &e), exp,
+                  "bad argument") &&
             e != PX_EXEC_SERIAL)
             found("px_instance_exec_space", "gave another execution space", "%d", (int)e);
         px_clear_error();
-        if (judge("px_instance_device", px_instance_device(in, null_out ? NULL : &dev), exp, "bad argument") && dev != 0)
+        if (judge("px_instance_device", px_instance_device(in, null_out ? NULL : &dev), exp,
+                  "bad argument") &&
+            dev != 0)
             found("px_instance_device", "gave another device", "%d", dev);
         px_clear_error();
         judge("px_instance_label", px_instance_label(in, null_out ? NULL : &lab), exp, "bad argument");
         px_clear_error();
-        if (judge("px_instance_sm_count", px_instance_sm_count(in, null_out ? NULL : &sm), exp, "bad argument") && sm != 1)
+        if (judge("px_instance_sm_count", px_instance_sm_count(in, null_out ? NULL : &sm), exp,
+                  "bad argument") &&
+            sm != 1)
             found("px_instance_sm_count", "gave another count for a serial instance", "%d", sm);
     } else {
         op("px_fence_all()");
@@ -1339,16 +1432,24 @@ static void op_partition(void)
     memset(&o, 0, sizeof o);
     o.sm_partition = chance(50);
     o.priorities = chance(50) ? prio : NULL;
-    if (!live) exp = EXP_FAIL, why = "no parent";
-    else if (null_out) exp = EXP_FAIL, why = "out is NULL";
-    else if (n < 1 || n > MAXPARTS) exp = EXP_FAIL, why = "n out of range";
+    if (!live)
+        exp = EXP_FAIL, why = "no parent";
+    else if (null_out)
+        exp = EXP_FAIL, why = "out is NULL";
+    else if (n < 1 || n > MAXPARTS)
+        exp = EXP_FAIL, why = "n out of range";
     for (int i = 0; exp == EXP_OK && with_w && i < n; ++i) {
-        if (!(w[i] > 0) || isinf(w[i])) exp = EXP_FAIL, why = "weight not a positive number";
-        else if (w[i] > 1e300) exp = EXP_ANY; /* the sum of such weights overflows */
+        if (!(w[i] > 0) || isinf(w[i]))
+            exp = EXP_FAIL, why = "weight not a positive number";
+        else if (w[i] > 1e300)
+            exp = EXP_ANY; /* the sum of such weights overflows */
     }
     const char *func = with_opts ? "px_partition_ex" : "px_partition";
-    op("%s(%s, n %d, weights %s%s)", func, live ? "inst" : parent ? "foreign" : "NULL", n, with_w ? "given" : "NULL",
-       null_out ? ", out NULL" : "");
+    op("%s(%s, n %d, weights %s%s)", func,
+       live     ? "inst"
+       : parent ? "foreign"
+                : "NULL",
+       n, with_w ? "given" : "NULL", null_out ? ", out NULL" : "");
     const px_status st = with_opts ? px_partition_ex(parent, n, with_w ? w : NULL, &o, null_out ? NULL : out)
                                    : px_partition(parent, n, with_w ? w : NULL, null_out ? NULL : out);
     if (!judge(func, st, exp, why)) {
@@ -1420,7 +1521,8 @@ static void op_event(void)
         }
     } else if (r == 2) {
         op("px_event_record(%s, %s)", evl ? "ev" : "bad", iname);
-        if (judge("px_event_record", px_event_record(ev, in), evl && live ? EXP_OK : EXP_FAIL, "no event or instance"))
+        if (judge("px_event_record", px_event_record(ev, in), evl && live ? EXP_OK : EXP_FAIL,
+                  "no event or instance"))
             fz.ev[e].recorded = true;
     } else if (r == 3) {
         op("px_instance_wait_event(%s, %s)", iname, evl ? "ev" : "bad");
@@ -1430,8 +1532,8 @@ static void op_event(void)
         bool done = false;
         const bool null_done = chance(5);
         op("px_event_query(%s%s)", evl ? "ev" : "bad", null_done ? ", NULL" : "");
-        if (judge("px_event_query", px_event_query(ev, null_done ? NULL : &done), evl && !null_done ? EXP_OK : EXP_FAIL,
-                  "no event or out") &&
+        if (judge("px_event_query", px_event_query(ev, null_done ? NULL : &done),
+                  evl && !null_done ? EXP_OK : EXP_FAIL, "no event or out") &&
             !done)
             found("px_event_query", "says a serial event is pending", "%s", "");
         op("px_event_synchronize(%s)", evl ? "ev" : "bad");
@@ -1441,11 +1543,12 @@ static void op_event(void)
         px_event *ev2 = e2 >= 0 ? fz.ev[e2].ev : NULL;
         float ms = NAN;
         const bool null_ms = chance(5);
-        const bool valid = evl && e2 >= 0 && !null_ms && fz.ev[e].timing && fz.ev[e2].timing && fz.ev[e].recorded &&
-                           fz.ev[e2].recorded;
-        op("px_event_elapsed_ms(%s, %s%s)", evl ? "ev" : "bad", e2 >= 0 ? "ev" : "NULL", null_ms ? ", NULL" : "");
-        if (judge("px_event_elapsed_ms", px_event_elapsed_ms(ev, ev2, null_ms ? NULL : &ms), valid ? EXP_OK : EXP_FAIL,
-                  "events not both timed and recorded") &&
+        const bool valid = evl && e2 >= 0 && !null_ms && fz.ev[e].timing && fz.ev[e2].timing &&
+                           fz.ev[e].recorded && fz.ev[e2].recorded;
+        op("px_event_elapsed_ms(%s, %s%s)", evl ? "ev" : "bad", e2 >= 0 ? "ev" : "NULL",
+           null_ms ? ", NULL" : "");
+        if (judge("px_event_elapsed_ms", px_event_elapsed_ms(ev, ev2, null_ms ? NULL : &ms),
+                  valid ? EXP_OK : EXP_FAIL, "events not both timed and recorded") &&
             !isfinite(ms))
             found("px_event_elapsed_ms", "gave a time that is no number", "%g", (double)ms);
     }
@@ -1492,7 +1595,8 @@ static px_policy gen_policy(int krank)
 static void op_dispatch(void)
 {
     static const px_kernel *const fors[3] = {&px_kernel_fz_for1, &px_kernel_fz_for2, &px_kernel_fz_for3};
-    static const px_kernel *const reds[3] = {&px_kernel_fz_reduce1, &px_kernel_fz_reduce2, &px_kernel_fz_reduce3};
+    static const px_kernel *const reds[3] = {&px_kernel_fz_reduce1, &px_kernel_fz_reduce2,
+                                             &px_kernel_fz_reduce3};
     static const char *const funcs[] = {"px_parallel_for", "px_parallel_reduce", "px_parallel_reduce_view",
                                         "px_parallel_scan"};
     const int kind = (int)rnd(0, 3);
@@ -1520,19 +1624,27 @@ static void op_dispatch(void)
 
     int exp = EXP_OK;
     const char *why = "";
-    if (!live) exp = EXP_FAIL, why = "no instance";
-    else if (kwhy) exp = EXP_FAIL, why = kwhy;
-    else if (null_args) exp = EXP_FAIL, why = "args is NULL";
-    else if (p.rank != k->rank) exp = EXP_FAIL, why = "policy rank is not the kernel's";
-    else if (p.iterate != PX_ITERATE_RIGHT && p.iterate != PX_ITERATE_LEFT) exp = EXP_FAIL, why = "iterate out of range";
+    if (!live)
+        exp = EXP_FAIL, why = "no instance";
+    else if (kwhy)
+        exp = EXP_FAIL, why = kwhy;
+    else if (null_args)
+        exp = EXP_FAIL, why = "args is NULL";
+    else if (p.rank != k->rank)
+        exp = EXP_FAIL, why = "policy rank is not the kernel's";
+    else if (p.iterate != PX_ITERATE_RIGHT && p.iterate != PX_ITERATE_LEFT)
+        exp = EXP_FAIL, why = "iterate out of range";
     for (int d = 0; exp == EXP_OK && d < p.rank; ++d) {
-        if (p.begin[d] > p.end[d]) exp = EXP_FAIL, why = "begin after end";
-        else if (p.tile[d] < 0) exp = EXP_FAIL, why = "negative tile";
+        if (p.begin[d] > p.end[d])
+            exp = EXP_FAIL, why = "begin after end";
+        else if (p.tile[d] < 0)
+            exp = EXP_FAIL, why = "negative tile";
     }
     bool al = false;
     if (exp == EXP_OK && kind == 1 && null_result) exp = EXP_FAIL, why = "result is NULL";
     if (exp == EXP_OK && kind == 2) {
-        if (!rm) exp = EXP_FAIL, why = "result is no view";
+        if (!rm)
+            exp = EXP_FAIL, why = "result is no view";
         else if (rm->size < 1 || !contiguous_of(rm, &al) || rm->es != sizeof(uint64_t))
             exp = EXP_FAIL, why = "result view unfit";
     }
@@ -1541,7 +1653,8 @@ static void op_dispatch(void)
     if (exp == EXP_OK) {
         for (int d = 0; d < p.rank; ++d) {
             const uint64_t w = (uint64_t)p.end[d] - (uint64_t)p.begin[d];
-            if (__builtin_mul_overflow(count, w, &count) || count > INDICES_MAX) return; /* would run too long */
+            if (__builtin_mul_overflow(count, w, &count) || count > INDICES_MAX)
+                return; /* would run too long */
         }
         const int64_t b1 = p.rank > 1 ? p.begin[1] : 0, e1 = p.rank > 1 ? p.end[1] : 1;
         const int64_t b2 = p.rank > 2 ? p.begin[2] : 0, e2 = p.rank > 2 ? p.end[2] : 1;
@@ -1554,11 +1667,17 @@ static void op_dispatch(void)
     }
     uint64_t result = 0x5a5a5a5a5a5a5a5aull;
     unsigned char *was = rm && exp == EXP_OK ? snapshot(rm->reg) : NULL;
-    op("%s(%s, %s, policy rank %d it %d [%lld,%lld) [%lld,%lld) [%lld,%lld) tiles %lld %lld %lld%s%s)", funcs[kind],
-       live ? "inst" : in ? "foreign" : "NULL", k ? k->name : "NULL", (int)p.rank, (int)p.iterate,
-       (long long)p.begin[0], (long long)p.end[0], (long long)p.begin[1], (long long)p.end[1], (long long)p.begin[2],
-       (long long)p.end[2], (long long)p.tile[0], (long long)p.tile[1], (long long)p.tile[2],
-       null_args ? ", args NULL" : "", kind == 2 ? view_name(rv) : kind == 1 && null_result ? ", result NULL" : "");
+    op("%s(%s, %s, policy rank %d it %d [%lld,%lld) [%lld,%lld) [%lld,%lld) tiles %lld %lld %lld%s%s)",
+       funcs[kind],
+       live ? "inst"
+       : in ? "foreign"
+            : "NULL",
+       k ? k->name : "NULL", (int)p.rank, (int)p.iterate, (long long)p.begin[0], (long long)p.end[0],
+       (long long)p.begin[1], (long long)p.end[1], (long long)p.begin[2], (long long)p.end[2],
+       (long long)p.tile[0], (long long)p.tile[1], (long long)p.tile[2], null_args ? ", args NULL" : "",
+       kind == 2                  ? view_name(rv)
+       : kind == 1 && null_result ? ", result NULL"
+                                  : "");
     const void *args = null_args ? NULL : &a;
     px_status st;
     switch (kind) {
@@ -1577,8 +1696,8 @@ static void op_dispatch(void)
               (unsigned long long)count);
     if (kind == 1 && result != hsum) found(func, "reduced the wrong indices", "%s", "");
     if (kind == 3 && (fz.calls != count || fz.sums != prefix_sum || (!null_result && result != hsum)))
-        found(func, "scanned the wrong indices", "%llu final calls, expected %llu", (unsigned long long)fz.calls,
-              (unsigned long long)count);
+        found(func, "scanned the wrong indices", "%llu final calls, expected %llu",
+              (unsigned long long)fz.calls, (unsigned long long)count);
     if (kind == 2) {
         memcpy(was + (rm->data - rm->reg->lo), &hsum, sizeof hsum);
         if (memcmp(was, rm->reg->lo, rm->reg->len) != 0) {
@@ -1601,8 +1720,10 @@ static void op_lifetime(void)
     }
     int exp = EXP_OK;
     const char *why = "";
-    if (fz.init_refs == 0) exp = EXP_FAIL, why = "not initialized";
-    else if (fz.init_refs == 1 && live_objects() > 0) exp = EXP_FAIL, why = "objects alive";
+    if (fz.init_refs == 0)
+        exp = EXP_FAIL, why = "not initialized";
+    else if (fz.init_refs == 1 && live_objects() > 0)
+        exp = EXP_FAIL, why = "objects alive";
     op("px_finalize() with %d references, %d objects alive", fz.init_refs, live_objects());
     if (judge("px_finalize", px_finalize(), exp, why) && --fz.init_refs == 0) fz.def = NULL;
     if (px_is_initialized() != initialized())
@@ -1618,7 +1739,8 @@ static void op_misc(void)
     case 0: {
         const px_status s = chance(50) ? (px_status)rnd(-14, 0) : PICK(odd_st);
         op("px_status_string(%d)", (int)s);
-        if (!px_status_string(s) || !px_status_name(s)) found("px_status_string", "returned NULL", "%d", (int)s);
+        if (!px_status_string(s) || !px_status_name(s))
+            found("px_status_string", "returned NULL", "%d", (int)s);
         break;
     }
     case 1: {
@@ -1628,7 +1750,8 @@ static void op_misc(void)
         if (!px_dtype_string((px_dtype)d) || px_dtype_size((px_dtype)d) != want)
             found("px_dtype_size", "gave a wrong size", "%d: %zu", d, px_dtype_size((px_dtype)d));
         if (!px_layout_string((px_layout)rnd(-3, 5)) || !px_space_kind_string((px_space_kind)rnd(-3, 5)) ||
-            !px_exec_space_string((px_exec_space)rnd(-3, 5)) || !px_copy_path_string((px_copy_path)rnd(-3, 15)) ||
+            !px_exec_space_string((px_exec_space)rnd(-3, 5)) ||
+            !px_copy_path_string((px_copy_path)rnd(-3, 15)) ||
             !px_copy_path_description((px_copy_path)rnd(-3, 15)))
             found("px_*_string", "returned NULL", "%s", "");
         break;
@@ -1636,7 +1759,8 @@ static void op_misc(void)
     case 2: {
         const px_space s = gen_space(true);
         op("px_space_available(%d(%d))", (int)s.kind, s.device);
-        judge("px_space_available", px_space_available(s), space_usable(s) ? EXP_OK : EXP_FAIL, "space not usable");
+        judge("px_space_available", px_space_available(s), space_usable(s) ? EXP_OK : EXP_FAIL,
+              "space not usable");
         break;
     }
     case 3: {
@@ -1646,8 +1770,8 @@ static void op_misc(void)
         op("px_space_memory(%d(%d)%s)", (int)s.kind, s.device, null_out ? ", NULL" : "");
         const px_status st = px_space_memory(s, null_out ? NULL : &ms);
         const int exp = null_out || !space_valid(s) ? EXP_FAIL : EXP_OK;
-        if (judge("px_space_memory", st, exp, "no out or no space") && exp == EXP_OK && s.kind == PX_SPACE_HOST &&
-            ms.bytes_in_use != fz.base_bytes + model_bytes())
+        if (judge("px_space_memory", st, exp, "no out or no space") && exp == EXP_OK &&
+            s.kind == PX_SPACE_HOST && ms.bytes_in_use != fz.base_bytes + model_bytes())
             found("px_space_memory", "counts bytes that are not in use", "%zu, expected %zu", ms.bytes_in_use,
                   fz.base_bytes + model_bytes());
         break;
@@ -1667,8 +1791,8 @@ static void op_misc(void)
         const void *q = PICK(ptrs);
         const bool null_out = chance(10);
         op("px_pointer_space(%p%s)", q, null_out ? ", NULL" : "");
-        if (judge("px_pointer_space", px_pointer_space(q, null_out ? NULL : &s), q && !null_out ? EXP_OK : EXP_FAIL,
-                  "NULL argument") &&
+        if (judge("px_pointer_space", px_pointer_space(q, null_out ? NULL : &s),
+                  q && !null_out ? EXP_OK : EXP_FAIL, "NULL argument") &&
             !fz.cuda && s.kind != PX_SPACE_HOST)
             found("px_pointer_space", "called host memory something else", "%d", (int)s.kind);
         break;
@@ -1691,12 +1815,14 @@ static void op_misc(void)
         uint64_t c[PX_COPY_PATH_COUNT];
         const bool nul = chance(20);
         op("px_copy_path_counts(%s)", nul ? "NULL" : "counts");
-        judge("px_copy_path_counts", px_copy_path_counts(nul ? NULL : c), nul ? EXP_FAIL : EXP_OK, "NULL argument");
+        judge("px_copy_path_counts", px_copy_path_counts(nul ? NULL : c), nul ? EXP_FAIL : EXP_OK,
+              "NULL argument");
         int n = -1;
         const px_exec_space e = (px_exec_space)rnd(-1, 3);
         op("px_exec_space_device_count(%d)", (int)e);
         judge("px_exec_space_device_count", px_exec_space_device_count(e, &n),
-              e == PX_EXEC_SERIAL || (e == PX_EXEC_CUDA && fz.cuda_compiled) ? EXP_ANY : EXP_FAIL, "exec out of range");
+              e == PX_EXEC_SERIAL || (e == PX_EXEC_CUDA && fz.cuda_compiled) ? EXP_ANY : EXP_FAIL,
+              "exec out of range");
         break;
     }
     case 8: {
@@ -1727,11 +1853,11 @@ static const struct call_kind {
     int weight;
     void (*run)(void);
 } kinds[] = {
-    {"create", 16, op_view_create}, {"wrap", 8, op_view_wrap},      {"subview", 11, op_subview},
+    {"create", 16, op_view_create}, {"wrap", 8, op_view_wrap},        {"subview", 11, op_subview},
     {"mirror", 5, op_mirror},       {"retain", 7, op_retain_release}, {"info", 5, op_info_span},
-    {"copy", 12, op_copy},          {"overlap", 3, op_copy_overlap}, {"fill", 5, op_fill},           {"instance", 6, op_instance},
-    {"partition", 3, op_partition}, {"event", 5, op_event},         {"dispatch", 12, op_dispatch},
-    {"lifetime", 2, op_lifetime},   {"misc", 3, op_misc},
+    {"copy", 12, op_copy},          {"overlap", 3, op_copy_overlap},  {"fill", 5, op_fill},
+    {"instance", 6, op_instance},   {"partition", 3, op_partition},   {"event", 5, op_event},
+    {"dispatch", 12, op_dispatch},  {"lifetime", 2, op_lifetime},     {"misc", 3, op_misc},
 };
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
 static bool kind_on[NKINDS];
@@ -1803,8 +1929,8 @@ START_TEST(fuzz_api)
     if (tk_under_valgrind() && !getenv("PX_FUZZ_ITERS")) iters /= 20;
     g_trace = tk_env_ll("PX_FUZZ_TRACE", 0, 1, 0) == 1;
     g_seed = seed;
-    printf("fuzz: seed %llu, %lld calls (PX_FUZZ_SEED=%llu PX_FUZZ_ITERS=%lld to repeat)\n", (unsigned long long)seed,
-           iters, (unsigned long long)seed, iters);
+    printf("fuzz: seed %llu, %lld calls (PX_FUZZ_SEED=%llu PX_FUZZ_ITERS=%lld to repeat)\n",
+           (unsigned long long)seed, iters, (unsigned long long)seed, iters);
     fflush(stdout);
 
     memset(&fz, 0, sizeof fz);
@@ -1835,12 +1961,13 @@ START_TEST(fuzz_api)
     char summary[4096] = "";
     for (int i = 0; i < nfindings; ++i) {
         char line[1024];
-        snprintf(line, sizeof line, "\n  %.190s: %llu times; first at seed %llu, call %llu: %.760s", findings[i].key,
-                 (unsigned long long)findings[i].count, (unsigned long long)findings[i].seed,
+        snprintf(line, sizeof line, "\n  %.190s: %llu times; first at seed %llu, call %llu: %.760s",
+                 findings[i].key, (unsigned long long)findings[i].count, (unsigned long long)findings[i].seed,
                  (unsigned long long)findings[i].call, findings[i].first);
         strncat(summary, line, sizeof summary - strlen(summary) - 1);
     }
-    TK_ASSERT(nfindings == 0, "seed %llu: %d kinds of findings:%s", (unsigned long long)seed, nfindings, summary);
+    TK_ASSERT(nfindings == 0, "seed %llu: %d kinds of findings:%s", (unsigned long long)seed, nfindings,
+              summary);
 }
 END_TEST
 

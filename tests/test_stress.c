@@ -68,8 +68,8 @@ static void views_round(stress_thread *t, tk_rng *r)
     W(t, px_view_span_i64(sub, &ss));
     for (int64_t i = 0; i < e[0] - r0 && !t->err.failed; ++i)
         for (int64_t j = 0; j < e[1] - c0; ++j)
-            TK_W_CHECK(&t->err, PX_AT2(ss, i, j) == 1000 * (i + r0) + (j + c0) + t->id, "subview (%lld, %lld)",
-                       (long long)i, (long long)j);
+            TK_W_CHECK(&t->err, PX_AT2(ss, i, j) == 1000 * (i + r0) + (j + c0) + t->id,
+                       "subview (%lld, %lld)", (long long)i, (long long)j);
     W(t, px_view_create_mirror(&mirror, px_host(), sub));
     W(t, px_deep_copy(mirror, sub, NULL));
     if (!t->err.failed) {
@@ -90,8 +90,10 @@ out:
 static void dispatch_round(stress_thread *t, tk_rng *r, px_instance *in)
 {
     const int64_t n = tk_int(r, 0, 4096);
-    px_view *x = new_view(t, "x", PX_F64, PX_LAYOUT_RIGHT, 1, &n), *y = new_view(t, "y", PX_F64, PX_LAYOUT_RIGHT, 1, &n);
-    px_view *z = new_view(t, "z", PX_I64, PX_LAYOUT_RIGHT, 1, &n), *zs = new_view(t, "zs", PX_I64, PX_LAYOUT_RIGHT, 1, &n);
+    px_view *x = new_view(t, "x", PX_F64, PX_LAYOUT_RIGHT, 1, &n),
+            *y = new_view(t, "y", PX_F64, PX_LAYOUT_RIGHT, 1, &n);
+    px_view *z = new_view(t, "z", PX_I64, PX_LAYOUT_RIGHT, 1, &n),
+            *zs = new_view(t, "zs", PX_I64, PX_LAYOUT_RIGHT, 1, &n);
     if (t->err.failed) goto out;
     double *xd = data_of(t, x), want_sum = 0;
     int64_t *zd = data_of(t, z);
@@ -136,7 +138,8 @@ out:
 static void copy_round(stress_thread *t, tk_rng *r, px_instance *in)
 {
     const int64_t e[2] = {tk_int(r, 1, 40), tk_int(r, 1, 40)};
-    px_view *a = new_view(t, "a", PX_U32, PX_LAYOUT_RIGHT, 2, e), *b = new_view(t, "b", PX_U32, PX_LAYOUT_LEFT, 2, e);
+    px_view *a = new_view(t, "a", PX_U32, PX_LAYOUT_RIGHT, 2, e),
+            *b = new_view(t, "b", PX_U32, PX_LAYOUT_LEFT, 2, e);
     px_view *c = new_view(t, "c", PX_U32, PX_LAYOUT_RIGHT, 2, e);
     if (t->err.failed) goto out;
     uint32_t *ad = data_of(t, a);
@@ -211,8 +214,10 @@ static void lifetime_round(stress_thread *t)
     W(t, px_init(&o));
     W(t, px_finalize());
     px_view *v = NULL;
-    TK_W_CHECK(&t->err, px_view_create(&v, NULL) == PX_ERR_INVALID_ARGUMENT, "px_view_create(&v, NULL) succeeded");
-    TK_W_CHECK(&t->err, strncmp(px_last_error(), "px_view_create: ", 16) == 0, "last error '%s'", px_last_error());
+    TK_W_CHECK(&t->err, px_view_create(&v, NULL) == PX_ERR_INVALID_ARGUMENT,
+               "px_view_create(&v, NULL) succeeded");
+    TK_W_CHECK(&t->err, strncmp(px_last_error(), "px_view_create: ", 16) == 0, "last error '%s'",
+               px_last_error());
     px_clear_error();
     TK_W_CHECK(&t->err, px_last_error()[0] == '\0', "px_clear_error left '%s'", px_last_error());
 }
@@ -247,7 +252,8 @@ static void *stress_main(void *arg)
 
 START_TEST(threads_at_once)
 {
-    const int rounds = (int)tk_env_ll("PX_STRESS_ROUNDS", 1, 1000000, tk_under_valgrind() ? 30 : ROUNDS_DEFAULT);
+    const int rounds =
+        (int)tk_env_ll("PX_STRESS_ROUNDS", 1, 1000000, tk_under_valgrind() ? 30 : ROUNDS_DEFAULT);
     stress_thread t[NTHREADS];
     px_view *shared = tk_view1("shared", px_host(), PX_F64, 64);
     tk_watchdog_start(60);

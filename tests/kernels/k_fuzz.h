@@ -34,6 +34,6 @@ PX_DECLARE_KERNEL(fz_for3);
 PX_DECLARE_KERNEL(fz_reduce1); /* uint64_t sum of the hashes */
 PX_DECLARE_KERNEL(fz_reduce2);
 PX_DECLARE_KERNEL(fz_reduce3);
-PX_DECLARE_KERNEL(fz_scan);    /* exclusive running sums of the hashes; total: their sum */
+PX_DECLARE_KERNEL(fz_scan); /* exclusive running sums of the hashes; total: their sum */
 
 #endif /* PX_TESTS_K_FUZZ_H */
