@@ -88,18 +88,8 @@ START_TEST(bounds_2d_second_index)
 }
 END_TEST
 
-static Suite *bounds_suite(void)
-{
-    Suite *s = suite_create("bounds");
-    TCase *tc = tk_tcase("bounds");
-    tcase_add_test(tc, bounds_1d);
-    tcase_add_test(tc, bounds_2d_second_index);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
-    const tk_suite_fn suites[] = {bounds_suite};
-    return tk_main(suites, 1);
+    TK_ADD(tk_case("bounds", "bounds"), bounds_1d, bounds_2d_second_index);
+    return tk_run();
 }

@@ -1,16 +1,8 @@
 /* CUDA interop (portex/cuda.h): wrapping the caller's stream and handing out portex's.
  * Built and registered only with CUDA; skips (77) without a GPU. */
-#include <cuda_runtime_api.h>
 #include <stdlib.h>
 
-#include "common.h"
-#include "portex/cuda.h"
-
-#define CU_OK(expr)                                                                        \
-    do {                                                                                   \
-        cudaError_t cu_e_ = (expr);                                                        \
-        TK_ASSERT(cu_e_ == cudaSuccess, "%s: %s", #expr, cudaGetErrorString(cu_e_));       \
-    } while (0)
+#include "common_cuda.h"
 
 /* Work issued through portex on a wrapped stream and the caller's own work on that stream
  * form one queue. */
@@ -83,11 +75,7 @@ END_TEST
 
 START_TEST(stream_of_instances)
 {
-    px_instance *def = tk_inst(), *mine = NULL;
-    px_instance_desc d;
-    memset(&d, 0, sizeof d);
-    d.exec = PX_EXEC_CUDA;
-    TK_OK(px_instance_create(&mine, &d));
+    px_instance *def = tk_inst(), *mine = tk_instance_on(PX_EXEC_CUDA, 0, NULL);
     cudaStream_t a = NULL, b = NULL;
     TK_OK(px_instance_cuda_stream(def, &a));
     TK_OK(px_instance_cuda_stream(mine, &b));
@@ -112,19 +100,9 @@ START_TEST(stream_of_instances)
 }
 END_TEST
 
-static Suite *cuda_suite(void)
-{
-    Suite *s = suite_create("cuda");
-    TCase *tc = tk_tcase("interop");
-    tcase_add_test(tc, wrap_user_stream);
-    tcase_add_test(tc, wrap_bad_streams);
-    tcase_add_test(tc, stream_of_instances);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
-    const tk_suite_fn suites[] = {cuda_suite};
-    return tk_main(suites, 1);
+    TK_ADD(tk_case("cuda", "interop"), wrap_user_stream, wrap_bad_streams, stream_of_instances);
+    tk_require("cuda", tk_need_cuda);
+    return tk_run();
 }

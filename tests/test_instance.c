@@ -5,18 +5,6 @@
 #include "common.h"
 #include "kernels.h"
 
-static px_instance *make_inst(const char *label)
-{
-    px_instance_desc d;
-    memset(&d, 0, sizeof d);
-    d.exec = tk_exec();
-    d.label = label;
-    px_instance *in = NULL;
-    TK_OK(px_instance_create(&in, &d));
-    ck_assert_ptr_nonnull(in);
-    return in;
-}
-
 /* ---- default instance ---------------------------------------------------------------------- */
 
 START_TEST(default_instance)
@@ -72,7 +60,7 @@ START_TEST(create_destroy)
 {
     char buf[32];
     snprintf(buf, sizeof buf, "%s", "solver");
-    px_instance *in = make_inst(buf);
+    px_instance *in = tk_instance(buf);
     memset(buf, 'Z', sizeof buf - 1);
     const char *label = NULL;
     TK_OK(px_instance_label(in, &label));
@@ -89,7 +77,7 @@ START_TEST(create_destroy)
     ck_assert_ptr_null(in);
 
     /* NULL label: "<exec>:<device>". */
-    in = make_inst(NULL);
+    in = tk_instance(NULL);
     TK_OK(px_instance_label(in, &label));
     char want[64];
     snprintf(want, sizeof want, "%s:0", px_exec_space_string(tk_exec()));
@@ -111,7 +99,7 @@ START_TEST(create_destroy)
 
     /* Many at once. */
     px_instance *many[8];
-    for (int i = 0; i < 8; ++i) many[i] = make_inst("many");
+    for (int i = 0; i < 8; ++i) many[i] = tk_instance("many");
     for (int i = 0; i < 8; ++i) TK_OK(px_instance_destroy(&many[i]));
 }
 END_TEST
@@ -151,7 +139,7 @@ START_TEST(create_destroy_bad_input)
     px_exec_space e;
     int dev;
     const char *label;
-    in = make_inst("q");
+    in = tk_instance("q");
     TK_FAIL(px_instance_exec_space(NULL, &e), PX_ERR_INVALID_ARGUMENT, "px_instance_exec_space");
     TK_FAIL(px_instance_exec_space(in, NULL), PX_ERR_INVALID_ARGUMENT, "px_instance_exec_space");
     TK_FAIL(px_instance_device(NULL, &dev), PX_ERR_INVALID_ARGUMENT, "px_instance_device");
@@ -180,7 +168,7 @@ START_TEST(fence_and_destroy_wait)
     TK_OK(px_view_span_f64(dy, &a.y));
 
     for (int how = 0; how < 3; ++how) {
-        px_instance *in = make_inst("fenced");
+        px_instance *in = tk_instance("fenced");
         TK_OK(px_parallel_for(in, NULL, px_range(0, n), PX_KERNEL(axpy), &a));
         if (how == 0) TK_OK(px_instance_fence(in));
         if (how == 1) TK_OK(px_fence_all());
@@ -189,7 +177,7 @@ START_TEST(fence_and_destroy_wait)
         TK_OK(px_view_create_mirror(&h, px_host(), dy));
         /* Copy ordered on another instance, which is ordered after nothing: the work must
            be complete already. */
-        px_instance *other = make_inst("reader");
+        px_instance *other = tk_instance("reader");
         TK_OK(px_deep_copy_async(other, h, dy, NULL));
         TK_OK(px_instance_fence(other));
         TK_OK(px_instance_destroy(&other));
@@ -210,7 +198,7 @@ END_TEST
 
 START_TEST(events_record_query_sync)
 {
-    px_instance *in = make_inst("ev");
+    px_instance *in = tk_instance("ev");
     px_event *ev = NULL;
     TK_OK(px_event_create(&ev, in, 0));
     ck_assert_ptr_nonnull(ev);
@@ -248,7 +236,7 @@ END_TEST
 START_TEST(events_order_instances)
 {
     const int64_t n = tk_is_cuda() ? (1 << 22) : (1 << 16);
-    px_instance *ia = make_inst("A"), *ib = make_inst("B");
+    px_instance *ia = tk_instance("A"), *ib = tk_instance("B");
     tk_rng r = tk_rng_seed(8);
     px_view *hx = tk_view1("x", px_host(), PX_F64, n);
     double *x = (double *)tk_data(hx);
@@ -291,7 +279,7 @@ END_TEST
 
 START_TEST(events_elapsed)
 {
-    px_instance *in = make_inst("timed");
+    px_instance *in = tk_instance("timed");
     px_event *t0 = NULL, *t1 = NULL, *plain = NULL;
     TK_OK(px_event_create(&t0, in, PX_EVENT_TIMING));
     TK_OK(px_event_create(&t1, in, PX_EVENT_TIMING));
@@ -330,7 +318,7 @@ END_TEST
 
 START_TEST(events_bad_input)
 {
-    px_instance *in = make_inst("evbad");
+    px_instance *in = tk_instance("evbad");
     px_event *ev = NULL;
     TK_FAIL(px_event_create(NULL, in, 0), PX_ERR_INVALID_ARGUMENT, "px_event_create");
     TK_FAIL(px_event_create(&ev, NULL, 0), PX_ERR_INVALID_ARGUMENT, "px_event_create");
@@ -370,28 +358,11 @@ START_TEST(fence_all_idle)
 }
 END_TEST
 
-static Suite *instance_suite(void)
-{
-    Suite *s = suite_create("instance");
-    TCase *tc = tk_tcase("instance");
-    tcase_add_test(tc, default_instance);
-    tcase_add_test(tc, default_instance_bad_input);
-    tcase_add_test(tc, create_destroy);
-    tcase_add_test(tc, create_destroy_bad_input);
-    tcase_add_test(tc, fence_and_destroy_wait);
-    tcase_add_test(tc, fence_all_idle);
-    suite_add_tcase(s, tc);
-    tc = tk_tcase("event");
-    tcase_add_test(tc, events_record_query_sync);
-    tcase_add_test(tc, events_order_instances);
-    tcase_add_test(tc, events_elapsed);
-    tcase_add_test(tc, events_bad_input);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
-    const tk_suite_fn suites[] = {instance_suite};
-    return tk_main(suites, 1);
+    TK_ADD(tk_case("instance", "instance"), default_instance, default_instance_bad_input,
+           create_destroy, create_destroy_bad_input, fence_and_destroy_wait, fence_all_idle);
+    TK_ADD(tk_case("instance", "event"), events_record_query_sync, events_order_instances,
+           events_elapsed, events_bad_input);
+    return tk_run();
 }

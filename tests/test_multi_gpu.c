@@ -10,19 +10,12 @@
  * in the blocking form; every element of every chain is checked. The negative control
  * does the same with cudaMemcpyPeerAsync on GPU 1's stream and no ordering, and reports
  * how often that read stale data (information, not an assertion). */
-#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "common.h"
+#include "common_cuda.h"
 #include "k_multi_gpu.h"
-
-#define CU_OK(expr)                                                                        \
-    do {                                                                                   \
-        cudaError_t cu_e_ = (expr);                                                        \
-        TK_ASSERT(cu_e_ == cudaSuccess, "%s: %s", #expr, cudaGetErrorString(cu_e_));       \
-    } while (0)
 
 enum { MAX_N = 1 << 20, CHAINS = 10000, CONTROL_TRIALS = 20 };
 
@@ -33,27 +26,6 @@ static double seconds(void)
     struct timespec t;
     timespec_get(&t, TIME_UTC);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Elements [off, off + n) of a 1-D view. */
-static px_view *part(px_view *v, int64_t off, int64_t n)
-{
-    px_slice s = px_slice_range(off, off + n);
-    px_view *out = NULL;
-    TK_OK(px_view_subview(&out, v, &s, 1));
-    return out;
-}
-
-static px_instance *instance_on(int device, const char *label)
-{
-    px_instance_desc d;
-    memset(&d, 0, sizeof d);
-    d.exec = PX_EXEC_CUDA;
-    d.device = device;
-    d.label = label;
-    px_instance *in = NULL;
-    TK_OK(px_instance_create(&in, &d));
-    return in;
 }
 
 static void spin(px_instance *in, int64_t ns)
@@ -87,8 +59,8 @@ START_TEST(peer_chains)
     px_instance *gpu[2][2];
     TK_OK(px_instance_default(PX_EXEC_CUDA, 0, &gpu[0][0]));
     TK_OK(px_instance_default(PX_EXEC_CUDA, 1, &gpu[1][0]));
-    gpu[0][1] = instance_on(0, "gpu0-second");
-    gpu[1][1] = instance_on(1, "gpu1-second");
+    gpu[0][1] = tk_instance_on(PX_EXEC_CUDA, 0, "gpu0-second");
+    gpu[1][1] = tk_instance_on(PX_EXEC_CUDA, 1, "gpu1-second");
 
     px_view *hin = tk_view1("hin", px_host_pinned(), PX_U32, MAX_N);
     px_view *hout = tk_view1("hout", px_host_pinned(), PX_U32, MAX_N);
@@ -111,8 +83,8 @@ START_TEST(peer_chains)
         const int64_t n = chain_size(&r);
         const int64_t oh = tk_int(&r, 0, MAX_N - n), ox = tk_int(&r, 0, MAX_N - n);
         const int64_t oy = tk_int(&r, 0, MAX_N - n), o1 = tk_int(&r, 0, MAX_N - n);
-        px_view *hs = part(hin, oh, n), *xs = part(x0, ox, n), *ys = part(y0, oy, n);
-        px_view *ds = part(y1, o1, n), *os = part(hout, 0, n);
+        px_view *hs = tk_sub1(hin, oh, n), *xs = tk_sub1(x0, ox, n), *ys = tk_sub1(y0, oy, n);
+        px_view *ds = tk_sub1(y1, o1, n), *os = tk_sub1(hout, 0, n);
         const uint32_t mul = (uint32_t)tk_next(&r) | 1u, add = (uint32_t)c * 2654435761u + 1u;
 
         /* host -> GPU 0, then the producer, held back on the GPU. */
@@ -235,14 +207,10 @@ START_TEST(raw_control)
 }
 END_TEST
 
-static px_view *view2(const char *label, px_space space, px_dtype dt, px_layout layout, int64_t e0, int64_t e1)
+static px_view *view2(const char *label, px_space space, px_layout layout, int64_t e0, int64_t e1)
 {
     const int64_t e[2] = {e0, e1};
-    px_view_desc d = tk_desc(label, space, dt, 2, e);
-    d.layout = layout;
-    px_view *v = NULL;
-    TK_OK(px_view_create(&v, &d));
-    return v;
+    return tk_view_ex(label, space, PX_I64, 0, layout, 2, e, 0);
 }
 
 /* Element (i, j) of a HOST rank-2 view of 8-byte elements. */
@@ -250,7 +218,7 @@ static int64_t at2(const px_view *v, int64_t i, int64_t j)
 {
     const px_view_info vi = tk_info(v);
     int64_t x;
-    memcpy(&x, (const char *)vi.data + (size_t)(i * vi.stride[0] + j * vi.stride[1]) * 8, 8);
+    memcpy(&x, tk_elem(&vi, i * vi.extent[1] + j), 8);
     return x;
 }
 
@@ -266,15 +234,15 @@ START_TEST(peer_strided)
     TK_OK(px_instance_default(PX_EXEC_CUDA, 1, &g1));
 
     /* A block of a GPU 0 view into a contiguous GPU 1 view, by a kernel on GPU 1. */
-    px_view *h = view2("h", px_host(), PX_I64, PX_LAYOUT_RIGHT, 37, 53);
+    px_view *h = view2("h", px_host(), PX_LAYOUT_RIGHT, 37, 53);
     tk_rng r = tk_rng_seed(5);
     tk_random_bytes(&r, tk_data(h), (size_t)37 * 53 * 8);
-    px_view *d0 = view2("d0", px_device(0), PX_I64, PX_LAYOUT_RIGHT, 37, 53);
+    px_view *d0 = view2("d0", px_device(0), PX_LAYOUT_RIGHT, 37, 53);
     TK_OK(px_deep_copy(d0, h, NULL));
     px_slice sl[2] = {px_slice_range(3, 30), px_slice_range(5, 50)};
     px_view *d0sub = NULL;
     TK_OK(px_view_subview(&d0sub, d0, sl, 2));
-    px_view *d1 = view2("d1", px_device(1), PX_I64, PX_LAYOUT_RIGHT, 27, 45);
+    px_view *d1 = view2("d1", px_device(1), PX_LAYOUT_RIGHT, 27, 45);
     px_copy_path p = PX_COPY_NONE;
     TK_OK(px_deep_copy_query(d1, d0sub, &p));
     ck_assert_int_eq(p, PX_COPY_CUDA_STRIDED);
@@ -292,11 +260,11 @@ START_TEST(peer_strided)
     }
 
     /* RIGHT on GPU 0 -> LEFT on GPU 1 (blocking: GPU 1's instance), big enough for tiles. */
-    px_view *hr = view2("hr", px_host(), PX_I64, PX_LAYOUT_RIGHT, 300, 70);
+    px_view *hr = view2("hr", px_host(), PX_LAYOUT_RIGHT, 300, 70);
     tk_random_bytes(&r, tk_data(hr), (size_t)300 * 70 * 8);
-    px_view *dr = view2("dr", px_device(0), PX_I64, PX_LAYOUT_RIGHT, 300, 70);
+    px_view *dr = view2("dr", px_device(0), PX_LAYOUT_RIGHT, 300, 70);
     TK_OK(px_deep_copy(dr, hr, NULL));
-    px_view *dl = view2("dl", px_device(1), PX_I64, PX_LAYOUT_LEFT, 300, 70);
+    px_view *dl = view2("dl", px_device(1), PX_LAYOUT_LEFT, 300, 70);
     if (can10) {
         TK_OK(px_deep_copy(dl, dr, &p));
         ck_assert_int_eq(p, PX_COPY_CUDA_STRIDED);
@@ -310,7 +278,7 @@ START_TEST(peer_strided)
     }
 
     /* A strided fill of GPU 1 memory from GPU 0's instance; the rest stays as it was. */
-    px_view *f1 = view2("f1", px_device(1), PX_I64, PX_LAYOUT_RIGHT, 40, 40);
+    px_view *f1 = view2("f1", px_device(1), PX_LAYOUT_RIGHT, 40, 40);
     px_slice fs[2] = {px_slice_range(2, 38), px_slice_range(4, 20)};
     px_view *f1sub = NULL;
     TK_OK(px_view_subview(&f1sub, f1, fs, 2));
@@ -339,8 +307,8 @@ START_TEST(peer_strided)
     }
 
     /* GPU 1 -> GPU 0, flat, on GPU 0's instance: CUDA_PEER in either case. */
-    px_view *d0b = view2("d0b", px_device(0), PX_I64, PX_LAYOUT_RIGHT, 37, 53);
-    px_view *d1b = view2("d1b", px_device(1), PX_I64, PX_LAYOUT_RIGHT, 37, 53);
+    px_view *d0b = view2("d0b", px_device(0), PX_LAYOUT_RIGHT, 37, 53);
+    px_view *d1b = view2("d1b", px_device(1), PX_LAYOUT_RIGHT, 37, 53);
     TK_OK(px_deep_copy(d1b, h, NULL));
     TK_OK(px_deep_copy_async(g0, d0b, d1b, &p));
     ck_assert_int_eq(p, PX_COPY_CUDA_PEER);
@@ -353,36 +321,26 @@ START_TEST(peer_strided)
 }
 END_TEST
 
-static Suite *multi_gpu_suite(void)
+/* The CUDA backend with two GPUs. */
+static const char *need_two_gpus(void)
 {
-    Suite *s = suite_create("multi_gpu");
-    TCase *tc = tk_tcase("peer");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, peer_strided);
-    tcase_add_test(tc, peer_chains);
-    tcase_add_test(tc, raw_control);
-    suite_add_tcase(s, tc);
-    return s;
+    static char why[128];
+    const char *no_cuda = tk_need_cuda();
+    if (no_cuda) return no_cuda;
+    int gpus = 0;
+    if (px_init(NULL) == PX_OK) {
+        if (px_exec_space_device_count(PX_EXEC_CUDA, &gpus) != PX_OK) gpus = 0;
+        if (px_finalize() != PX_OK) gpus = 0;
+    }
+    snprintf(why, sizeof why, "the suite needs two GPUs, this machine has %d", gpus);
+    return gpus < 2 ? why : NULL;
 }
 
 int main(void)
 {
-    const tk_suite_fn suites[] = {multi_gpu_suite};
-    if (!tk_is_cuda()) {
-        fprintf(stderr, "skip: test_multi_gpu runs on the CUDA backend only (PX_TEST_BACKEND=cuda)\n");
-        return 77;
-    }
-    if (!tk_under_valgrind()) {
-        /* CK_FORK=no: initialising CUDA here is safe. */
-        int gpus = 0;
-        if (px_init(NULL) == PX_OK) {
-            if (px_exec_space_device_count(PX_EXEC_CUDA, &gpus) != PX_OK) gpus = 0;
-            if (px_finalize() != PX_OK) gpus = 0;
-        }
-        if (gpus < 2) {
-            fprintf(stderr, "skip: test_multi_gpu needs two GPUs, this machine has %d\n", gpus);
-            return 77;
-        }
-    }
-    return tk_main(suites, 1);
+    TCase *tc = tk_case("multi_gpu", "peer");
+    tcase_set_timeout(tc, 120);
+    TK_ADD(tc, peer_strided, peer_chains, raw_control);
+    tk_require("multi_gpu", need_two_gpus);
+    return tk_run();
 }

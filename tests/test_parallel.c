@@ -433,6 +433,49 @@ START_TEST(reduce_large)
 }
 END_TEST
 
+/* Tiled policies right below INT64_MAX: every index once, and the dispatch returns. A
+ * tile loop that steps past INT64_MAX overflows and, in practice, never ends: the watchdog
+ * then fails the test. Portex may instead refuse such a policy, naming the call. */
+static void expect_count(const px_policy *p, const px_kernel *k, int64_t want)
+{
+    count_args a = {0};
+    int64_t got = -1;
+    tk_watch("reduce of rank %d, begin %lld %lld %lld, tiles %lld %lld %lld, iterate %d", (int)p->rank,
+             (long long)p->begin[0], (long long)p->begin[1], (long long)p->begin[2], (long long)p->tile[0],
+             (long long)p->tile[1], (long long)p->tile[2], (int)p->iterate);
+    px_clear_error();
+    const px_status st = px_parallel_reduce(tk_inst(), NULL, *p, k, &a, &got);
+    if (st != PX_OK) {
+        TK_ASSERT(tk_error_from("px_parallel_reduce"), "%s: '%s'", px_status_name(st), px_last_error());
+        return;
+    }
+    TK_ASSERT(got == want, "%lld indices visited, expected %lld (tiles %lld %lld %lld)", (long long)got,
+              (long long)want, (long long)p->tile[0], (long long)p->tile[1], (long long)p->tile[2]);
+}
+
+START_TEST(reduce_tiles_near_int64_max)
+{
+    static const int64_t tiles[] = {4, 3, 1000, INT64_MAX - 1, INT64_MAX};
+    const int64_t top = INT64_MAX;
+    tk_watchdog_start(5);
+    for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; ++t)
+        for (int it = 0; it < 2; ++it) {
+            const int64_t T = tiles[t];
+            const px_iterate order = it ? PX_ITERATE_LEFT : PX_ITERATE_RIGHT;
+            px_policy p = px_policy_iterate(px_policy_tile(px_mdrange2(top - 2, top, 0, 1), T, T, 0), order);
+            expect_count(&p, PX_KERNEL(count2), 2);
+            p = px_policy_iterate(px_policy_tile(px_mdrange2(-3, 2, top - 3, top), T, T, 0), order);
+            expect_count(&p, PX_KERNEL(count2), 15);
+            p = px_policy_iterate(px_policy_tile(px_mdrange3(top - 1, top, top - 3, top, 5, 7), T, T, T), order);
+            expect_count(&p, PX_KERNEL(count3), 6);
+            /* Next to INT64_MIN a tile cannot step past the end. */
+            p = px_policy_iterate(px_policy_tile(px_mdrange2(INT64_MIN, INT64_MIN + 3, 0, 2), T, T, 0), order);
+            expect_count(&p, PX_KERNEL(count2), 6);
+        }
+    tk_watchdog_stop();
+}
+END_TEST
+
 /* ---- minloc / maxloc ----------------------------------------------------------------------- */
 
 /* Values from a small set so that ties are everywhere: the smallest index must win. */
@@ -1031,64 +1074,30 @@ END_TEST
 
 /* ---- suites ------------------------------------------------------------------------------------ */
 
-static Suite *for_suite(void)
+int main(void)
 {
-    Suite *s = suite_create("for");
-    TCase *tc = tk_tcase("for");
+    TCase *tc = tk_case("for", "for");
     tcase_add_loop_test(tc, for_axpy_1d, 0, NSIZES);
-    tcase_add_test(tc, for_visit_1d_subrange);
     tcase_add_loop_test(tc, for_visit_2d, 0, 2 * NTILES2);
     tcase_add_loop_test(tc, for_visit_3d, 0, 2 * NTILES3);
     tcase_add_loop_test(tc, for_layouts_2d, 0, 2);
-    tcase_add_test(tc, for_large_2d);
-    suite_add_tcase(s, tc);
-    return s;
-}
+    TK_ADD(tc, for_visit_1d_subrange, for_large_2d);
 
-static Suite *reduce_suite(void)
-{
-    Suite *s = suite_create("reduce");
-    TCase *tc = tk_tcase("reduce");
+    tc = tk_case("reduce", "reduce");
     tcase_add_loop_test(tc, reduce_builtin, 0, NREDTYPES * NOPS * NSIZES);
-    tcase_add_test(tc, reduce_subrange);
-    tcase_add_test(tc, reduce_large);
     tcase_add_loop_test(tc, reduce_minloc_maxloc, 0, 4);
-    tcase_add_test(tc, reduce_minloc_identity);
     tcase_add_loop_test(tc, reduce_custom_struct, 0, NSIZES);
     tcase_add_loop_test(tc, reduce_custom_complex, 0, NSIZES);
-    tcase_add_test(tc, reduce_2d);
-    tcase_add_test(tc, reduce_3d);
     tcase_add_loop_test(tc, reduce_view_basic, 0, NSIZES);
-    suite_add_tcase(s, tc);
-    return s;
-}
+    TK_ADD(tc, reduce_subrange, reduce_large, reduce_minloc_identity, reduce_2d, reduce_3d,
+           reduce_tiles_near_int64_max);
 
-static Suite *scan_suite(void)
-{
-    Suite *s = suite_create("scan");
-    TCase *tc = tk_tcase("scan");
+    tc = tk_case("scan", "scan");
     tcase_add_loop_test(tc, scan_i64, 0, 4 * NSIZES);
-    tcase_add_test(tc, scan_subrange_and_max);
-    tcase_add_test(tc, scan_large);
     tcase_add_loop_test(tc, scan_f64, 0, NSIZES);
-    suite_add_tcase(s, tc);
-    return s;
-}
+    TK_ADD(tc, scan_subrange_and_max, scan_large);
 
-static Suite *dispatch_suite(void)
-{
-    Suite *s = suite_create("dispatch");
-    TCase *tc = tk_tcase("dispatch");
-    tcase_add_test(tc, dispatch_wrong_kind_or_rank);
-    tcase_add_test(tc, dispatch_null_arguments);
-    tcase_add_test(tc, dispatch_reduce_view_bad_result);
-    tcase_add_test(tc, dispatch_not_compiled);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void)
-{
-    const tk_suite_fn suites[] = {for_suite, reduce_suite, scan_suite, dispatch_suite};
-    return tk_main(suites, 4);
+    TK_ADD(tk_case("dispatch", "dispatch"), dispatch_wrong_kind_or_rank, dispatch_null_arguments,
+           dispatch_reduce_view_bad_result, dispatch_not_compiled);
+    return tk_run();
 }

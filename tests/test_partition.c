@@ -24,14 +24,6 @@ static px_partition_options sm_options(const int *priorities)
     return o;
 }
 
-static void destroy_all(px_instance **parts, int n)
-{
-    for (int i = 0; i < n; ++i) {
-        TK_OK(px_instance_destroy(&parts[i]));
-        ck_assert_ptr_null(parts[i]);
-    }
-}
-
 /* SMs of the backend's device: the whole GPU's on CUDA, 1 on serial. */
 static int device_sms(void)
 {
@@ -79,6 +71,26 @@ static bool green_unavailable_here(px_status st)
             tk_contains_ci(px_last_error(), "the driver has no"));
 }
 
+/* Requirement of the SM partition suite: the CUDA backend, with a driver that makes green
+   contexts. Probed by asking for two SM partitions of the default instance. */
+static const char *need_sm_partitions(void)
+{
+    static char why[600];
+    const char *no_cuda = tk_need_cuda();
+    if (no_cuda) return no_cuda;
+    px_instance *parts[2] = {NULL, NULL}, *parent = NULL;
+    px_partition_options o = sm_options(NULL);
+    px_status st = px_init(NULL);
+    if (st == PX_OK) st = px_instance_default(PX_EXEC_CUDA, 0, &parent);
+    if (st == PX_OK) st = px_partition_ex(parent, 2, NULL, &o, parts);
+    const bool unavailable = green_unavailable_here(st);
+    snprintf(why, sizeof why, "SM partitions are not available here: %s", px_last_error());
+    for (int i = 0; i < 2; ++i)
+        if (parts[i]) px_instance_destroy(&parts[i]);
+    if (px_is_initialized()) px_finalize();
+    return unavailable ? why : NULL;
+}
+
 /* ---- serial ------------------------------------------------------------------------------- */
 
 /* Partitioning a serial instance gives serial instances that work, whatever the backend
@@ -121,7 +133,7 @@ START_TEST(serial_partitions)
             px_view_release(&hx);
             px_view_release(&hy);
         }
-        destroy_all(parts, 3);
+        tk_destroy_all(parts, 3);
     }
 }
 END_TEST
@@ -164,7 +176,7 @@ START_TEST(partition_counts)
                 const int64_t bad = axpy_rounds(parts[i], 4099 + 1000 * i, 2, 1.5);
                 TK_ASSERT(bad == 0, "n %d, partition %d: %lld wrong elements", n, i, (long long)bad);
             }
-            destroy_all(parts, n);
+            tk_destroy_all(parts, n);
         }
 }
 END_TEST
@@ -201,9 +213,57 @@ START_TEST(partition_bad_input)
         for (int i = 0; i < MANY; ++i) ck_assert_ptr_null(many[i]);
         /* Plain streams: 1000 are allowed. */
         TK_OK(px_partition(parent, MANY, NULL, many));
-        destroy_all(many, MANY);
+        tk_destroy_all(many, MANY);
         free(many);
     }
+}
+END_TEST
+
+/* An error of px_partition names px_partition, the function called, not px_partition_ex
+ * behind it ("function: message", like every other call). */
+START_TEST(partition_errors_name_the_call)
+{
+    px_instance *parts[2] = {NULL, NULL};
+    const double neg[2] = {1.0, -1.0};
+    px_partition_options o;
+    memset(&o, 0, sizeof o);
+    for (int k = 0; k < 4; ++k) {
+        px_clear_error();
+        px_status st = k == 0 ? px_partition(NULL, 2, NULL, parts)
+                       : k == 1 ? px_partition(tk_inst(), 0, NULL, parts)
+                       : k == 2 ? px_partition(tk_inst(), 2, neg, parts)
+                                : px_partition(tk_inst(), 2, NULL, NULL);
+        TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "case %d: %s", k, px_status_name(st));
+        TK_ASSERT(tk_error_from("px_partition"), "case %d: '%s' does not start with 'px_partition: '", k,
+                  px_last_error());
+        px_clear_error();
+        st = k == 0 ? px_partition_ex(NULL, 2, NULL, &o, parts) : px_partition_ex(tk_inst(), 0, NULL, &o, parts);
+        TK_ASSERT(tk_error_from("px_partition_ex"), "case %d: '%s' does not start with 'px_partition_ex: '", k,
+                  px_last_error());
+    }
+}
+END_TEST
+
+/* Partitions of an instance with a long label: each label still says which partition it
+ * is ("<parent>/part<i>"), so that errors and traces tell them apart. */
+START_TEST(partition_long_labels)
+{
+    char label[201];
+    memset(label, 'p', sizeof label - 1);
+    label[sizeof label - 1] = '\0';
+    px_instance *parent = tk_instance(label), *parts[3];
+    TK_OK(px_partition(parent, 3, NULL, parts));
+    const char *names[3];
+    for (int i = 0; i < 3; ++i) {
+        char want[16];
+        snprintf(want, sizeof want, "/part%d", i);
+        TK_OK(px_instance_label(parts[i], &names[i]));
+        TK_ASSERT(strstr(names[i], want) != NULL, "partition %d of '%.20s...' is labelled '%s' (%zu characters)", i,
+                  label, names[i], strlen(names[i]));
+    }
+    TK_ASSERT(strcmp(names[0], names[1]) != 0 && strcmp(names[1], names[2]) != 0, "partitions share a label");
+    tk_destroy_all(parts, 3);
+    TK_OK(px_instance_destroy(&parent));
 }
 END_TEST
 
@@ -214,28 +274,15 @@ typedef struct worker {
     int id;
     px_space space;     /* where the kernels' views live */
     px_space host;      /* HOST_PINNED on CUDA: copies that overlap */
-    px_status st;
-    char err[256];
+    tk_werr err;
     int64_t bad;
 } worker;
 
-#define W_TRY(w, call)                                                                     \
-    do {                                                                                   \
-        if ((w)->st == PX_OK && ((w)->st = (call)) != PX_OK)                               \
-            snprintf((w)->err, sizeof (w)->err, "%s: %s", #call, px_last_error());         \
-    } while (0)
-
 static px_view *w_view(worker *w, const char *label, px_space space, int64_t n)
 {
-    px_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.label = label;
-    d.space = space;
-    d.dtype = PX_F64;
-    d.rank = 1;
-    d.extent[0] = n;
+    px_view_desc d = tk_desc(label, space, PX_F64, 1, &n);
     px_view *v = NULL;
-    W_TRY(w, px_view_create(&v, &d));
+    TK_W_OK(&w->err, px_view_create(&v, &d));
     return v;
 }
 
@@ -246,32 +293,30 @@ static void *worker_main(void *p)
     worker *w = (worker *)p;
     const int64_t n = (1 << 18) + 17 * w->id;
     const int rounds = 20;
-    w->st = PX_OK;
-    w->err[0] = '\0';
     w->bad = 0;
     px_view *hx = w_view(w, "hx", w->host, n), *hy = w_view(w, "hy", w->host, n);
     px_view *dx = w_view(w, "dx", w->space, n), *dy = w_view(w, "dy", w->space, n);
-    for (int rep = 0; rep < 3 && w->st == PX_OK; ++rep) {
+    for (int rep = 0; rep < 3 && !w->err.failed; ++rep) {
         px_view_info hi;
-        W_TRY(w, px_view_info_get(hx, &hi));
-        if (w->st != PX_OK) break;
+        TK_W_OK(&w->err, px_view_info_get(hx, &hi));
+        if (w->err.failed) break;
         double *x = (double *)hi.data;
         for (int64_t i = 0; i < n; ++i) x[i] = (double)(i % 1000 + w->id);
         const double zero = 0.0;
-        W_TRY(w, px_fill_async(w->inst, dy, &zero, NULL));
-        W_TRY(w, px_deep_copy_async(w->inst, dx, hx, NULL));
+        TK_W_OK(&w->err, px_fill_async(w->inst, dy, &zero, NULL));
+        TK_W_OK(&w->err, px_deep_copy_async(w->inst, dx, hx, NULL));
         axpy_args a;
         a.a = (double)(rep + 1);
-        W_TRY(w, px_view_span_f64(dx, &a.x));
-        W_TRY(w, px_view_span_f64(dy, &a.y));
-        for (int r = 0; r < rounds && w->st == PX_OK; ++r)
-            W_TRY(w, px_parallel_for(w->inst, "axpy", px_range(0, n), PX_KERNEL(axpy), &a));
-        W_TRY(w, px_deep_copy_async(w->inst, hy, dy, NULL));
-        W_TRY(w, px_instance_fence(w->inst));
-        if (w->st != PX_OK) break;
-        W_TRY(w, px_view_info_get(hy, &hi));
+        TK_W_OK(&w->err, px_view_span_f64(dx, &a.x));
+        TK_W_OK(&w->err, px_view_span_f64(dy, &a.y));
+        for (int r = 0; r < rounds && !w->err.failed; ++r)
+            TK_W_OK(&w->err, px_parallel_for(w->inst, "axpy", px_range(0, n), PX_KERNEL(axpy), &a));
+        TK_W_OK(&w->err, px_deep_copy_async(w->inst, hy, dy, NULL));
+        TK_W_OK(&w->err, px_instance_fence(w->inst));
+        if (w->err.failed) break;
+        TK_W_OK(&w->err, px_view_info_get(hy, &hi));
         const double *y = (const double *)hi.data;
-        for (int64_t i = 0; i < n && w->st == PX_OK; ++i)
+        for (int64_t i = 0; i < n && !w->err.failed; ++i)
             if (y[i] != (double)rounds * a.a * (double)(i % 1000 + w->id)) ++w->bad;
     }
     px_view_release(&hx);
@@ -295,7 +340,7 @@ static void run_workers(px_instance **parts, int n, const char *what)
     }
     for (int i = 0; i < n; ++i) ck_assert_int_eq(pthread_join(th[i], NULL), 0);
     for (int i = 0; i < n; ++i) {
-        TK_ASSERT(w[i].st == PX_OK, "%s, thread %d: %s", what, i, w[i].err);
+        TK_ASSERT(!w[i].err.failed, "%s, thread %d: %s", what, i, w[i].err.msg);
         TK_ASSERT(w[i].bad == 0, "%s, thread %d: %lld wrong elements", what, i, (long long)w[i].bad);
     }
 }
@@ -305,24 +350,22 @@ START_TEST(partition_threads)
     px_instance *parts[4];
     TK_OK(px_partition(tk_inst(), 4, NULL, parts));
     run_workers(parts, 4, "streams");
-    destroy_all(parts, 4);
-    if (!tk_is_cuda()) return;
-
-    const double w[2] = {1.0, 1.0};
-    px_partition_options o = sm_options(NULL);
-    px_clear_error();
-    const px_status st = px_partition_ex(tk_inst(), 2, w, &o, parts);
-    if (green_unavailable_here(st)) {
-        fprintf(stderr, "note: SM partitions not tested with threads: %s\n", px_last_error());
-        return;
-    }
-    TK_ASSERT(st == PX_OK, "SM partitions: %s: %s", px_status_name(st), px_last_error());
-    run_workers(parts, 2, "SM partitions");
-    destroy_all(parts, 2);
+    tk_destroy_all(parts, 4);
 }
 END_TEST
 
-/* ---- SM partitions ---------------------------------------------------------------------------- */
+/* ---- SM partitions (CUDA, with green contexts) ------------------------------------------------ */
+
+START_TEST(sm_partition_threads)
+{
+    px_instance *parts[2];
+    const double w[2] = {1.0, 1.0};
+    px_partition_options o = sm_options(NULL);
+    TK_OK(px_partition_ex(tk_inst(), 2, w, &o, parts));
+    run_workers(parts, 2, "SM partitions");
+    tk_destroy_all(parts, 2);
+}
+END_TEST
 
 /* Runs mark_smid on every instance at once (each kernel several waves of the whole GPU,
  * spinning, so that they overlap) and returns, per instance, the SM ids it ran on, their
@@ -348,7 +391,7 @@ static void sm_sets(px_instance **insts, int n, bool destroy_first, int32_t (*id
         TK_OK(px_parallel_for(insts[i], "mark_smid", px_range(0, threads), PX_KERNEL(mark_smid), &a));
     }
     if (destroy_first)
-        destroy_all(insts, n);
+        tk_destroy_all(insts, n);
     else
         TK_OK(px_fence_all());
     for (int i = 0; i < n; ++i) {
@@ -391,10 +434,6 @@ static void check_sm_sets(px_instance **parts, int n, bool destroy_first)
 START_TEST(sm_partitions)
 {
     px_instance *parts[MAXPART];
-    if (!tk_is_cuda()) {
-        /* Nothing to split on the serial backend: checked by serial_partitions. */
-        return;
-    }
     const int all_sm = device_sms();
     const double uneven[MAXPART] = {1, 3, 2, 1, 1, 1, 1, 1};
     const int prio[MAXPART] = {-1000, 1000, 0, -1, 1, 0, 0, 0};
@@ -405,15 +444,8 @@ START_TEST(sm_partitions)
             px_partition_options o = sm_options(variant == 2 ? prio : NULL);
             px_clear_error();
             const px_status st = px_partition_ex(tk_inst(), n, variant == 0 ? NULL : uneven, &o, parts);
-            if (green_unavailable_here(st)) {
-                fprintf(stderr, "note: SM partitions not tested: %s\n", px_last_error());
-                return;
-            }
-            if (st == PX_ERR_UNSUPPORTED && n > 1 && tk_contains_ci(px_last_error(), "SM partitions need")) {
-                /* A GPU too small for n groups: refused with the reason. */
-                fprintf(stderr, "note: %d SM partitions refused: %s\n", n, px_last_error());
-                continue;
-            }
+            if (st == PX_ERR_UNSUPPORTED && n > 1 && tk_contains_ci(px_last_error(), "SM partitions need"))
+                continue; /* a GPU too small for n groups: refused with the reason */
             TK_ASSERT(st == PX_OK, "n %d, variant %d: %s: %s", n, variant, px_status_name(st), px_last_error());
             if (n == 1) {
                 int sm = 0;
@@ -435,7 +467,7 @@ START_TEST(sm_partitions)
                     const int64_t bad = axpy_rounds(parts[i], 100003, 3, 0.5);
                     TK_ASSERT(bad == 0, "n %d, partition %d: %lld wrong elements", n, i, (long long)bad);
                 }
-                destroy_all(parts, n);
+                tk_destroy_all(parts, n);
             }
         }
 }
@@ -445,17 +477,10 @@ END_TEST
  * order work between an SM partition and a plain instance. */
 START_TEST(sm_partition_reduce_and_events)
 {
-    if (!tk_is_cuda()) return;
     px_instance *parts[2];
     const double w[2] = {1.0, 3.0};
     px_partition_options o = sm_options(NULL);
-    px_clear_error();
-    const px_status st = px_partition_ex(tk_inst(), 2, w, &o, parts);
-    if (green_unavailable_here(st)) {
-        fprintf(stderr, "note: SM partitions not tested: %s\n", px_last_error());
-        return;
-    }
-    TK_ASSERT(st == PX_OK, "%s: %s", px_status_name(st), px_last_error());
+    TK_OK(px_partition_ex(tk_inst(), 2, w, &o, parts));
 
     const int64_t n = (int64_t)1 << 22;
     tk_rng r = tk_rng_seed(77);
@@ -477,12 +502,7 @@ START_TEST(sm_partition_reduce_and_events)
 
     /* parts[0] writes y = 2x; an event makes a plain instance's z += y wait for it. */
     px_view *dy = tk_view1("y", tk_space(), PX_F64, n), *dz = tk_view1("z", tk_space(), PX_F64, n);
-    px_instance *plain = NULL;
-    px_instance_desc d;
-    memset(&d, 0, sizeof d);
-    d.exec = PX_EXEC_CUDA;
-    d.label = "plain";
-    TK_OK(px_instance_create(&plain, &d));
+    px_instance *plain = tk_instance_on(PX_EXEC_CUDA, 0, "plain");
     px_event *ev = NULL;
     TK_OK(px_event_create(&ev, parts[0], 0));
     axpy_args a;
@@ -517,7 +537,7 @@ START_TEST(sm_partition_reduce_and_events)
     px_view_release(&dy);
     px_view_release(&dz);
     px_view_release(&hx);
-    destroy_all(parts, 2);
+    tk_destroy_all(parts, 2);
 }
 END_TEST
 
@@ -525,16 +545,12 @@ END_TEST
  * SMs; both stay off the other top-level partition's SMs, and outlive their parent. */
 START_TEST(sm_partition_nested)
 {
-    if (!tk_is_cuda()) return;
     px_instance *top[2];
     px_partition_options o = sm_options(NULL);
     px_clear_error();
     px_status st = px_partition_ex(tk_inst(), 2, NULL, &o, top);
-    if (green_unavailable_here(st) ||
-        (st == PX_ERR_UNSUPPORTED && tk_contains_ci(px_last_error(), "SM partitions need"))) {
-        fprintf(stderr, "note: nested SM partitions not tested: %s\n", px_last_error());
-        return;
-    }
+    if (st == PX_ERR_UNSUPPORTED && tk_contains_ci(px_last_error(), "SM partitions need"))
+        TK_SKIP("the GPU has too few SMs for two SM partitions: %s", px_last_error());
     TK_ASSERT(st == PX_OK, "%s: %s", px_status_name(st), px_last_error());
     int top_sm = 0;
     TK_OK(px_instance_sm_count(top[1], &top_sm));
@@ -554,9 +570,8 @@ START_TEST(sm_partition_nested)
     px_instance *gsub[2] = {NULL, NULL};
     px_clear_error();
     st = px_partition_ex(top[1], 2, NULL, &o, gsub);
-    if (st == PX_ERR_UNSUPPORTED && tk_contains_ci(px_last_error(), "SM partitions need")) {
-        fprintf(stderr, "note: %d SMs cannot be split in two: %s\n", top_sm, px_last_error());
-    } else {
+    if (st != PX_ERR_UNSUPPORTED || !tk_contains_ci(px_last_error(), "SM partitions need")) {
+        /* (else: too few SMs to split in two, refused with the reason) */
         TK_ASSERT(st == PX_OK, "SM partitions of an SM partition: %s: %s", px_status_name(st), px_last_error());
         int s0 = 0, s1 = 0;
         TK_OK(px_instance_sm_count(gsub[0], &s0));
@@ -584,30 +599,18 @@ START_TEST(sm_partition_nested)
         const int64_t bad = axpy_rounds(sub[i], 50001, 2, 2.0);
         TK_ASSERT(bad == 0, "stream %d of a destroyed SM partition: %lld wrong elements", i, (long long)bad);
     }
-    destroy_all(all, n);
+    tk_destroy_all(all, n);
 }
 END_TEST
 
-static Suite *partition_suite(void)
-{
-    Suite *s = suite_create("partition");
-    TCase *tc = tk_tcase("partition");
-    tcase_add_test(tc, serial_partitions);
-    tcase_add_test(tc, partition_counts);
-    tcase_add_test(tc, partition_bad_input);
-    tcase_add_test(tc, partition_threads);
-    suite_add_tcase(s, tc);
-    tc = tk_tcase("sm_partition");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, sm_partitions);
-    tcase_add_test(tc, sm_partition_reduce_and_events);
-    tcase_add_test(tc, sm_partition_nested);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
-    const tk_suite_fn suites[] = {partition_suite};
-    return tk_main(suites, 1);
+    TK_ADD(tk_case("partition", "partition"), serial_partitions, partition_counts,
+           partition_bad_input, partition_errors_name_the_call, partition_long_labels, partition_threads);
+    TCase *tc = tk_case("sm_partition", "sm_partition");
+    tcase_set_timeout(tc, 60);
+    TK_ADD(tc, sm_partitions, sm_partition_reduce_and_events, sm_partition_nested,
+           sm_partition_threads);
+    tk_require("sm_partition", need_sm_partitions);
+    return tk_run();
 }

@@ -46,7 +46,9 @@ static px_status run_copy(px_instance *inst, px__copy_op *op, const px__copy_pla
         return st;
     }
     /* src into a contiguous temporary in dst's space, then into dst; both on inst, so in
-       order. Releasing the temporary is ordered after the queued copies by its space. */
+       order. Releasing the temporary is ordered after the queued copies by its space. The
+       copy reports the path planned for it, as px_deep_copy_query does. */
+    const px_copy_path planned = op->path;
     px__copy_op_release(op);
     px_view_desc desc = {
         .label = "portex overlap temporary",
@@ -60,12 +62,13 @@ static px_status run_copy(px_instance *inst, px__copy_op *op, const px__copy_pla
     px_view *tmp = NULL;
     PX__TRY(px__view_create(&tmp, &desc, func));
     px__copy_plan_info tinfo;
-    px_copy_path first = PX_COPY_NONE;
+    px_copy_path step = PX_COPY_NONE;
     px_status st = px__copy_plan(op, &tinfo, tmp, src, func);
-    if (st == PX_OK) st = run_copy(inst, op, &tinfo, tmp, src, &first, func);
+    if (st == PX_OK) st = run_copy(inst, op, &tinfo, tmp, src, &step, func);
     if (st == PX_OK) st = px__copy_plan(op, &tinfo, dst, tmp, func);
-    if (st == PX_OK) st = run_copy(inst, op, &tinfo, dst, tmp, path, func);
+    if (st == PX_OK) st = run_copy(inst, op, &tinfo, dst, tmp, &step, func);
     px__view_release(tmp);
+    if (st == PX_OK) *path = planned;
     return st;
 }
 

@@ -32,11 +32,11 @@ px_status px_init(const px_init_options *opts)
 }
 
 /* The last reference: the default instances, then the backends' own state. */
-static px_status teardown(void)
+static px_status teardown(const char *func)
 {
     char alive[512];
     if (px__live_describe(alive, sizeof alive) > 0)
-        return PX__FAIL(PX_ERR_BUSY, "still alive: %s; release them and call px_finalize again", alive);
+        return px__error(PX_ERR_BUSY, func, "still alive: %s; release them and call px_finalize again", alive);
     bool all_released = true;
     const px_status st = px__instances_finalize(&all_released);
     if (!all_released) return st;   /* a default instance refused (a capture): try again later */
@@ -57,7 +57,7 @@ px_status px_finalize(void)
     else if (init_count > 1)
         init_count--;
     else
-        st = teardown();
+        st = teardown(__func__);
     pthread_mutex_unlock(&init_lock);
     return st;
 }

@@ -45,10 +45,13 @@ static px_status partition(px_instance *parent, int n, const double *weights, co
     if (!w || !kids || !queues || !descs) st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
     if (st == PX_OK) st = normalise(n, weights, w, func);
     for (int i = 0; st == PX_OK && i < n; ++i) {
-        char label[96];
-        snprintf(label, sizeof label, "%s/part%d", parent->label, i);
+        char suffix[24];
+        snprintf(suffix, sizeof suffix, "/part%d", i);
+        char *label = px__concat(parent->label, suffix);
         const int prio = options && options->priorities ? options->priorities[i] : parent->priority;
-        st = px__instance_alloc(&kids[i], be, parent->device, prio, label, false, func);
+        st = label ? px__instance_alloc(&kids[i], be, parent->device, prio, label, false, func)
+                   : px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+        free(label);
         if (st == PX_OK) descs[i] = (px__queue_desc){parent->device, prio, kids[i]->label};
     }
     if (st == PX_OK) {

@@ -31,17 +31,17 @@ px_status px_view_subview(px_view **out, px_view *src, const px_slice *slices, i
     PX__ARG(nslices == src->rank, "nslices is %d but view '%s' has rank %d", nslices, src->label,
             src->rank);
 
-    int64_t extent[PX_MAX_RANK], stride[PX_MAX_RANK], offset = 0;
+    int64_t extent[PX_MAX_RANK], stride[PX_MAX_RANK], begin[PX_MAX_RANK];
     int rank = 0;
     bool empty = false;
     for (int d = 0; d < src->rank; ++d) {
         const px_slice *s = &slices[d];
         int64_t n = src->extent[d];
+        begin[d] = s->begin;
         if (s->index) {
             PX__ARG(s->begin >= 0 && s->begin < n,
                     "slices[%d] takes index %lld but extent %d of '%s' is %lld", d,
                     (long long)s->begin, d, src->label, (long long)n);
-            offset += s->begin * src->stride[d];
             continue;
         }
         int64_t end = s->end == PX_END ? n : s->end;
@@ -51,9 +51,12 @@ px_status px_view_subview(px_view **out, px_view *src, const px_slice *slices, i
         extent[rank] = end - s->begin;
         stride[rank] = src->stride[d];
         if (extent[rank] == 0) empty = true;
-        offset += s->begin * src->stride[d];
         rank++;
     }
+    /* The first element's offset: in range when the subview has elements (every begin is
+       then below its extent, and the source's offsets fit); an empty one keeps src's data. */
+    int64_t offset = 0;
+    for (int d = 0; d < src->rank && !empty; ++d) offset += begin[d] * src->stride[d];
     char *label = px__concat(src->label, "(sub)");
     if (!label) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     char *data = empty ? src->data : src->data + offset * (int64_t)src->elem_size;

@@ -87,3 +87,20 @@ PX_REDUCE_3D(red3_sum, red_args_int64_t, args, i, j, k, int64_t, sum, acc)
 {
     *acc += PX_AT3(args->x, i, j, k);
 }
+
+PX_REDUCE_2D(count2, count_args, args, i, j, int64_t, sum, acc)
+{
+    (void)args;
+    (void)i;
+    (void)j;
+    *acc += 1;
+}
+
+PX_REDUCE_3D(count3, count_args, args, i, j, k, int64_t, sum, acc)
+{
+    (void)args;
+    (void)i;
+    (void)j;
+    (void)k;
+    *acc += 1;
+}

@@ -74,6 +74,11 @@ PX_DECLARE_KERNEL(red_cprod);
 PX_DECLARE_KERNEL(red2_sum);  /* args: red_args_double, x rank 2 */
 PX_DECLARE_KERNEL(red3_sum);  /* args: red_args_int64_t, x rank 3 */
 
+/* How many indices a 2-D or 3-D reduction visits (int64_t), whatever they are. */
+typedef struct count_args { int64_t unused; } count_args;
+PX_DECLARE_KERNEL(count2);
+PX_DECLARE_KERNEL(count3);
+
 /* ---- parallel_scan (k_scan.c) ------------------------------------------------------------- */
 
 typedef struct scan_i64_args { px_span_i64 in, out; } scan_i64_args;
