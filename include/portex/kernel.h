@@ -188,16 +188,9 @@ PX_EXTERN_C_END
         static __device__ __forceinline__ void call_body params { px__body_##name call; } \
     };                                                                                     \
     }
-/* The join of a reduction or scan as a type: its identity and join, and the join
-   function's address (`fn`), by which a scan picks the operator it hands CUB. */
-#  define PX__CUDA_JOIN(name, T, op)                                                       \
-    namespace {                                                                            \
-    struct px__cj_##name {                                                                 \
-        static __host__ __device__ __forceinline__ void identity(T *v) { px_identity_##op##_##T(v); } \
-        static __host__ __device__ __forceinline__ void join(T *d, const T *s) { px_join_##op##_##T(d, s); } \
-        static constexpr void (*fn)(T *, const T *) = &px_join_##op##_##T;                 \
-    };                                                                                     \
-    }
+/* The join of a reduction or scan as a type (a template: nothing of it that a kernel does
+   not use is instantiated, so nothing is left unreferenced). */
+#  define PX__CUDA_JOIN(T, op) px_cuda::join_fns<T, &px_identity_##op##_##T, &px_join_##op##_##T>
 #  define PX__CUDA_FOR(name, Args, R, params, call)                                        \
     PX__CUDA_BODY(name, params, call)                                                      \
     static int px__cuda_##name(const px_cuda_launch *l_, const void *a_, const px_policy *p_) \
@@ -206,18 +199,16 @@ PX_EXTERN_C_END
     }
 #  define PX__CUDA_REDUCE(name, Args, R, T, op, params, call)                              \
     PX__CUDA_BODY(name, params, call)                                                      \
-    PX__CUDA_JOIN(name, T, op)                                                             \
     static int px__cuda_##name(const px_cuda_launch *l_, const void *a_, const px_policy *p_) \
     {                                                                                      \
-        return px_cuda::launch_reduce##R<Args, T, px__cu_##name, px__cj_##name>(           \
+        return px_cuda::launch_reduce##R<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>(     \
             l_, *(const Args *)a_, *p_);                                                   \
     }
 #  define PX__CUDA_SCAN(name, Args, T, op, params, call)                                   \
     PX__CUDA_BODY(name, params, call)                                                      \
-    PX__CUDA_JOIN(name, T, op)                                                             \
     static int px__cuda_##name(const px_cuda_launch *l_, const void *a_, const px_policy *p_) \
     {                                                                                      \
-        return px_cuda::launch_scan<Args, T, px__cu_##name, px__cj_##name>(                \
+        return px_cuda::launch_scan<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>(          \
             l_, *(const Args *)a_, *p_);                                                   \
     }
 #else

@@ -5,11 +5,10 @@
  *   px_cuda::launch_for1/2/3<Args, Body>(launch, args, policy)
  *   px_cuda::launch_reduce1/2/3<Args, T, Body, Join>(launch, args, policy)
  *   px_cuda::launch_scan<Args, T, Body, Join>(launch, args, policy)
- * Body has `static __device__ void call_body(...)` with the kernel's parameters; Join has
- * static `identity(T *)` and `join(T *, const T *)`, and `fn`, the address of the join
- * function (scans pick their CUB operator by it). Every launch returns a cudaError_t as
- * an int (0: queued) and leaves no pending error behind: the launch's error is read with
- * cudaGetLastError, which also clears it.
+ * Body has `static __device__ void call_body(...)` with the kernel's parameters; Join is
+ * join_fns<T, identity, join> (scans pick their CUB operator by the join function). Every
+ * launch returns a cudaError_t as an int (0: queued) and leaves no pending error behind: a
+ * failed launch's error is cleared with cudaGetLastError.
  *
  * How each kind runs (docs/cuda.md has the measurements and the reasons):
  *   - arguments travel by value as the kernel parameter (__grid_constant__: the body reads
@@ -47,6 +46,14 @@
 #include "portex/kernel.h"
 
 namespace px_cuda {
+
+/* A join as a type: the PX_IDENTITY and PX_JOIN functions of a reduction or scan. */
+template <class T, void (*I)(T *), void (*J)(T *, const T *)>
+struct join_fns {
+    static __host__ __device__ __forceinline__ void identity(T *v) { I(v); }
+    static __host__ __device__ __forceinline__ void join(T *d, const T *s) { J(d, s); }
+};
+
 namespace detail {
 
 /* ---- Launch shapes ------------------------------------------------------------------ */
@@ -181,14 +188,14 @@ struct join_op {
  * therefore goes as cuda::std::plus (same arithmetic: `*d += *s`): on the H200 an
  * inclusive scan of 2^28 int64 took 1.33 ms this way against 1.52 ms through join_op, with
  * cub::DeviceScan::InclusiveSum at 1.24 ms. */
-template <class T, class Join, void (*J)(T *, const T *)>
+template <class T, class Join>
 struct scan_op {
     using type = join_op<T, Join>;
 };
-#define PX__CUDA_SCAN_PLUS(T)                          \
-    template <class Join>                              \
-    struct scan_op<T, Join, &px_join_sum_##T> {        \
-        using type = cuda::std::plus<T>;               \
+#define PX__CUDA_SCAN_PLUS(T)                                   \
+    template <void (*I)(T *)>                                   \
+    struct scan_op<T, join_fns<T, I, &px_join_sum_##T>> {       \
+        using type = cuda::std::plus<T>;                        \
     };
 PX__CUDA_SCAN_PLUS(float)
 PX__CUDA_SCAN_PLUS(double)
@@ -770,7 +777,7 @@ int run_scan(const px_cuda_launch *l, const In &in, const Out &out, N items)
     cudaStream_t s = static_cast<cudaStream_t>(l->stream);
     T init;
     Join::identity(&init);
-    const typename scan_op<T, Join, Join::fn>::type op{};
+    const typename scan_op<T, Join>::type op{};
     size_t bytes = 0;
     cudaError_t e = cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, op, init, items, s);
     if (e != cudaSuccess) {
