@@ -150,11 +150,13 @@ PX_EXTERN_C_END
 #define PX__HOST_LOOP1(p, i, stmt)                                                         \
     for (int64_t i = (p)->begin[0]; i < (p)->end[0]; ++i) { stmt; }
 
-/* One tile loop per dimension; inside a tile, `fast` varies fastest. */
+/* One tile loop per dimension; inside a tile, `fast` varies fastest. No bound goes past
+   end (a step is at most end - v), and end - begin fits in int64_t (dispatch refuses
+   policies where it does not), so no arithmetic overflows, even next to INT64_MAX. */
 #define PX__TILE_LOOP(p, d, v)                                                             \
-    for (int64_t v = (p)->begin[d]; v < (p)->end[d]; v += PX__TILE(p, d))
+    for (int64_t v = (p)->begin[d]; v < (p)->end[d]; v += PX__MIN(PX__TILE(p, d), (p)->end[d] - v))
 #define PX__IN_TILE(p, d, t, v)                                                            \
-    for (int64_t v = t, v##_end = PX__MIN(t + PX__TILE(p, d), (p)->end[d]); v < v##_end; ++v)
+    for (int64_t v = t, v##_end = t + PX__MIN(PX__TILE(p, d), (p)->end[d] - t); v < v##_end; ++v)
 
 #define PX__HOST_LOOP2(p, i, j, stmt)                                                      \
     if ((p)->iterate == PX_ITERATE_LEFT) {                                                 \

@@ -15,6 +15,9 @@
  *     them from parameter memory, no per-thread copy);
  *   - block sizes come from the occupancy API, once per kernel and device (function-local
  *     static caches);
+ *   - index arithmetic runs on offsets from the range's begin, which never exceed its
+ *     extent (end - begin fits in int64_t: dispatch refuses other policies), so nothing
+ *     overflows next to INT64_MAX or INT64_MIN;
  *   - 1-D for: a grid-stride loop; the grid covers the range (one element per thread) when
  *     it fits, else it is sized to the SMs; 32-bit offsets when the range allows;
  *   - 2-D/3-D for: the fastest index (policy.iterate) on threadIdx.x, tiles honoured;
@@ -146,9 +149,11 @@ inline bool for_grid_sm()
     return sm;
 }
 
-__host__ __device__ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+/* a >= 0, b > 0; no a + b - 1 that could overflow. */
+__host__ __device__ inline int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 __host__ __device__ inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 __host__ __device__ inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+__host__ __device__ inline uint64_t minu64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* Launches through cudaLaunchKernel and returns its own status: no cudaGetLastError
  * after a good launch, so an error the caller's code left pending is neither taken for
@@ -234,7 +239,7 @@ __device__ __forceinline__ T load_l2(const T *p)
 /* ---- 1-D for ----------------------------------------------------------------------- */
 
 /* Grid-stride loop over offsets k in [0, n) of type I (uint32_t when the range and the
- * grid allow it: cheaper index arithmetic; int64_t otherwise). */
+ * grid allow it: cheaper index arithmetic; uint64_t otherwise, where k + stride < 2^64). */
 template <class Args, class Body, class I>
 __global__ void for1_kernel(const __grid_constant__ Args a, int64_t begin, I n)
 {
@@ -256,10 +261,11 @@ inline int64_t for1_grid(int64_t n, const shape &sh, int sm_count)
 /* ---- 2-D and 3-D ranges -------------------------------------------------------------- */
 
 /* A policy seen along hardware axes: axis 0 is the fastest index (threadIdx.x), axis 2
- * the slowest; a 2-D range has axis 2 = [0, 1). tile[a] is the tile extent on axis a. */
+ * the slowest; a 2-D range has axis 2 = [0, 1). n[a] is the extent on axis a (kernels walk
+ * offsets in [0, n[a]) and call the body with begin[a] + offset), tile[a] its tile. */
 struct md_range {
     int64_t begin[3];
-    int64_t end[3];
+    int64_t n[3];
     int64_t tile[3];
 };
 
@@ -281,19 +287,22 @@ inline md_range md_from_policy(const px_policy &p, int rank, bool right)
     for (int a = 0; a < 3; ++a) {
         const int d = md_dim(rank, right, a);
         r.begin[a] = d < 0 ? 0 : p.begin[d];
-        r.end[a] = d < 0 ? 1 : max64(p.begin[d], p.end[d]);
+        r.n[a] = d < 0 ? 1 : max64(0, p.end[d] - p.begin[d]);
         r.tile[a] = d < 0 ? 1 : p.tile[d];
     }
     return r;
 }
 
-inline int64_t md_extent(const md_range &r, int a) { return r.end[a] - r.begin[a]; }
+inline int64_t md_extent(const md_range &r, int a) { return r.n[a]; }
 
-/* Calls the body with the axes put back in the policy's order. */
+/* Calls the body at offsets (x, y, z) from the range's begin, with the axes put back in
+ * the policy's order. */
 template <class Body, class Args, int R, class... V>
-__device__ __forceinline__ void md_call(const Args *a, bool right, int64_t x, int64_t y, int64_t z,
-                                        V *...acc)
+__device__ __forceinline__ void md_call(const Args *a, const md_range &r, bool right, uint64_t ox,
+                                        uint64_t oy, uint64_t oz, V *...acc)
 {
+    const int64_t x = r.begin[0] + (int64_t)ox, y = r.begin[1] + (int64_t)oy;
+    const int64_t z = R == 3 ? r.begin[2] + (int64_t)oz : 0;
     if constexpr (R == 2) {
         if (right) Body::call_body(a, y, x, acc...);
         else Body::call_body(a, x, y, acc...);
@@ -308,14 +317,15 @@ __device__ __forceinline__ void md_call(const Args *a, bool right, int64_t x, in
 template <class Args, class Body, int R, bool Right>
 __global__ void for_md_kernel(const __grid_constant__ Args a, md_range r)
 {
-    const int64_t sx = (int64_t)gridDim.x * blockDim.x;
-    const int64_t sy = (int64_t)gridDim.y * blockDim.y;
-    const int64_t sz = (int64_t)gridDim.z * blockDim.z;
-    const int64_t x0 = r.begin[0] + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const int64_t y0 = r.begin[1] + (int64_t)blockIdx.y * blockDim.y + threadIdx.y;
-    for (int64_t z = r.begin[2] + (int64_t)blockIdx.z * blockDim.z + threadIdx.z; z < r.end[2]; z += sz)
-        for (int64_t y = y0; y < r.end[1]; y += sy)
-            for (int64_t x = x0; x < r.end[0]; x += sx) md_call<Body, Args, R>(&a, Right, x, y, z);
+    const uint64_t sx = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t sy = (uint64_t)gridDim.y * blockDim.y;
+    const uint64_t sz = (uint64_t)gridDim.z * blockDim.z;
+    const uint64_t x0 = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint64_t y0 = (uint64_t)blockIdx.y * blockDim.y + threadIdx.y;
+    const uint64_t nx = (uint64_t)r.n[0], ny = (uint64_t)r.n[1], nz = (uint64_t)r.n[2];
+    for (uint64_t z = (uint64_t)blockIdx.z * blockDim.z + threadIdx.z; z < nz; z += sz)
+        for (uint64_t y = y0; y < ny; y += sy)
+            for (uint64_t x = x0; x < nx; x += sx) md_call<Body, Args, R>(&a, r, Right, x, y, z);
 }
 
 /* Tiles larger than a block: each block walks its tile (tiles grid-stride over the grid),
@@ -323,16 +333,18 @@ __global__ void for_md_kernel(const __grid_constant__ Args a, md_range r)
 template <class Args, class Body, int R, bool Right>
 __global__ void for_md_tiled_kernel(const __grid_constant__ Args a, md_range r)
 {
-    for (int64_t tz = r.begin[2] + (int64_t)blockIdx.z * r.tile[2]; tz < r.end[2]; tz += (int64_t)gridDim.z * r.tile[2]) {
-        const int64_t ez = min64(tz + r.tile[2], r.end[2]);
-        for (int64_t ty = r.begin[1] + (int64_t)blockIdx.y * r.tile[1]; ty < r.end[1]; ty += (int64_t)gridDim.y * r.tile[1]) {
-            const int64_t ey = min64(ty + r.tile[1], r.end[1]);
-            for (int64_t tx = r.begin[0] + (int64_t)blockIdx.x * r.tile[0]; tx < r.end[0]; tx += (int64_t)gridDim.x * r.tile[0]) {
-                const int64_t ex = min64(tx + r.tile[0], r.end[0]);
-                for (int64_t z = tz + threadIdx.z; z < ez; z += blockDim.z)
-                    for (int64_t y = ty + threadIdx.y; y < ey; y += blockDim.y)
-                        for (int64_t x = tx + threadIdx.x; x < ex; x += blockDim.x)
-                            md_call<Body, Args, R>(&a, Right, x, y, z);
+    const uint64_t nx = (uint64_t)r.n[0], ny = (uint64_t)r.n[1], nz = (uint64_t)r.n[2];
+    const uint64_t tx = (uint64_t)r.tile[0], ty = (uint64_t)r.tile[1], tz = (uint64_t)r.tile[2];
+    for (uint64_t oz = blockIdx.z * tz; oz < nz; oz += gridDim.z * tz) {
+        const uint64_t ez = minu64(oz + tz, nz);
+        for (uint64_t oy = blockIdx.y * ty; oy < ny; oy += gridDim.y * ty) {
+            const uint64_t ey = minu64(oy + ty, ny);
+            for (uint64_t ox = blockIdx.x * tx; ox < nx; ox += gridDim.x * tx) {
+                const uint64_t ex = minu64(ox + tx, nx);
+                for (uint64_t z = oz + threadIdx.z; z < ez; z += blockDim.z)
+                    for (uint64_t y = oy + threadIdx.y; y < ey; y += blockDim.y)
+                        for (uint64_t x = ox + threadIdx.x; x < ex; x += blockDim.x)
+                            md_call<Body, Args, R>(&a, r, Right, x, y, z);
             }
         }
     }
@@ -348,7 +360,7 @@ inline md_block md_fill_block(md_block b, const md_range &r, int threads)
     if (b.z > 0) budget /= max64(1, b.z);
     budget = max64(1, budget);
     if (b.x == 0) {
-        const int64_t want = ceil_div(md_extent(r, 0), 32) * 32;
+        const int64_t want = ceil_div(min64(md_extent(r, 0), budget), 32) * 32;
         b.x = (int)max64(1, min64(budget, want));
         budget = max64(1, budget / b.x);
     }
@@ -382,10 +394,10 @@ inline dim3 md_grid(const md_range &r, int64_t tx, int64_t ty, int64_t tz)
 template <class Args, class Body, int R, bool Right>
 __global__ void for_md_exact_kernel(const __grid_constant__ Args a, md_range r)
 {
-    const int64_t x = r.begin[0] + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);
-    const int64_t y = r.begin[1] + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);
-    const int64_t z = R == 3 ? r.begin[2] + (int64_t)(blockIdx.z * blockDim.z + threadIdx.z) : 0;
-    if (x < r.end[0] && y < r.end[1] && (R == 2 || z < r.end[2])) md_call<Body, Args, R>(&a, Right, x, y, z);
+    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+    const unsigned z = R == 3 ? blockIdx.z * blockDim.z + threadIdx.z : 0;
+    if (x < r.n[0] && y < r.n[1] && (R == 2 || z < r.n[2])) md_call<Body, Args, R>(&a, r, Right, x, y, z);
 }
 
 /* Blocks of shape b over r: the exact kernel when the grid covers the range within the
@@ -507,13 +519,13 @@ __global__ void __launch_bounds__(B)
     T acc[U];
 #pragma unroll
     for (int u = 0; u < U; ++u) Join::identity(&acc[u]);
-    const int64_t stride = (int64_t)gridDim.x * B;
-    int64_t k = (int64_t)blockIdx.x * B + threadIdx.x;
-    for (; n - k > (U - 1) * stride; k += U * stride) {
+    const uint64_t stride = (uint64_t)gridDim.x * B, un = (uint64_t)n;
+    uint64_t k = (uint64_t)blockIdx.x * B + threadIdx.x;
+    for (; k + (U - 1) * stride < un; k += U * stride) {
 #pragma unroll
-        for (int u = 0; u < U; ++u) Body::call_body(&a, begin + k + u * stride, &acc[u]);
+        for (int u = 0; u < U; ++u) Body::call_body(&a, begin + (int64_t)(k + u * stride), &acc[u]);
     }
-    for (; k < n; k += stride) Body::call_body(&a, begin + k, &acc[0]);
+    for (; k < un; k += stride) Body::call_body(&a, begin + (int64_t)k, &acc[0]);
 #pragma unroll
     for (int u = 1; u < U; ++u) Join::join(&acc[0], &acc[u]);
     reduce_finish<T, Join, B>(acc[0], blockIdx.x, gridDim.x, partials, counter, result);
@@ -531,17 +543,19 @@ __global__ void reduce_md_kernel(const __grid_constant__ Args a, md_range r, md_
     const int tz = t / (blk.x * blk.y);
     T acc;
     Join::identity(&acc);
+    const uint64_t nx = (uint64_t)r.n[0], ny = (uint64_t)r.n[1], nz = (uint64_t)r.n[2];
+    const uint64_t sx = (uint64_t)r.tile[0], sy = (uint64_t)r.tile[1], sz = (uint64_t)r.tile[2];
     if (tz < blk.z) {
-        for (int64_t oz = r.begin[2] + (int64_t)blockIdx.z * r.tile[2]; oz < r.end[2]; oz += (int64_t)gridDim.z * r.tile[2]) {
-            const int64_t ez = min64(oz + r.tile[2], r.end[2]);
-            for (int64_t oy = r.begin[1] + (int64_t)blockIdx.y * r.tile[1]; oy < r.end[1]; oy += (int64_t)gridDim.y * r.tile[1]) {
-                const int64_t ey = min64(oy + r.tile[1], r.end[1]);
-                for (int64_t ox = r.begin[0] + (int64_t)blockIdx.x * r.tile[0]; ox < r.end[0]; ox += (int64_t)gridDim.x * r.tile[0]) {
-                    const int64_t ex = min64(ox + r.tile[0], r.end[0]);
-                    for (int64_t z = oz + tz; z < ez; z += blk.z)
-                        for (int64_t y = oy + ty; y < ey; y += blk.y)
-                            for (int64_t x = ox + tx; x < ex; x += blk.x)
-                                md_call<Body, Args, R>(&a, right, x, y, z, &acc);
+        for (uint64_t oz = blockIdx.z * sz; oz < nz; oz += gridDim.z * sz) {
+            const uint64_t ez = minu64(oz + sz, nz);
+            for (uint64_t oy = blockIdx.y * sy; oy < ny; oy += gridDim.y * sy) {
+                const uint64_t ey = minu64(oy + sy, ny);
+                for (uint64_t ox = blockIdx.x * sx; ox < nx; ox += gridDim.x * sx) {
+                    const uint64_t ex = minu64(ox + sx, nx);
+                    for (uint64_t z = oz + tz; z < ez; z += blk.z)
+                        for (uint64_t y = oy + ty; y < ey; y += blk.y)
+                            for (uint64_t x = ox + tx; x < ex; x += blk.x)
+                                md_call<Body, Args, R>(&a, r, right, x, y, z, &acc);
                 }
             }
         }
@@ -638,7 +652,7 @@ int launch_reduce_md(const px_cuda_launch *l, const Args &args, const px_policy 
     md_range r = md_from_policy(p, R, right);
     const bool empty = md_extent(r, 0) <= 0 || md_extent(r, 1) <= 0 || md_extent(r, 2) <= 0;
     if (empty) {   /* one block writes the identity */
-        for (int a = 0; a < 3; ++a) r.end[a] = r.begin[a];
+        for (int a = 0; a < 3; ++a) r.n[a] = 0;
     }
     /* Threads of the block as a box over the axes; tiles (given or chosen like the box)
        are walked by one block each. */
@@ -818,11 +832,11 @@ int launch_for1(const px_cuda_launch *l, const Args &args, const px_policy &p)
                                  args, p.begin[0], (uint32_t)n);
         }
     }
-    e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, int64_t>), l->device, cache64, &sh);
+    e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, uint64_t>), l->device, cache64, &sh);
     if (e != cudaSuccess) return (int)e;
     const int64_t grid = for1_grid(n, sh, l->sm_count);
-    return launch_kernel(&for1_kernel<Args, Body, int64_t>, dim3((unsigned)grid), dim3(sh.block), s, args,
-                         p.begin[0], n);
+    return launch_kernel(&for1_kernel<Args, Body, uint64_t>, dim3((unsigned)grid), dim3(sh.block), s, args,
+                         p.begin[0], (uint64_t)n);
 }
 
 template <class Args, class Body>
@@ -856,7 +870,8 @@ int launch_reduce3(const px_cuda_launch *l, const Args &args, const px_policy &p
 }
 
 /* Scans n + 1 items so that item n's exclusive prefix is the total. 32-bit item counts
- * when they fit: CUB's offsets follow the count's type. */
+ * when they fit: CUB's offsets follow the count's type. The one extent with no n + 1,
+ * INT64_MAX, is refused (2^63 elements: no device holds them). */
 template <class Args, class T, class Body, class Join>
 int launch_scan(const px_cuda_launch *l, const Args &args, const px_policy &p)
 {
@@ -864,6 +879,7 @@ int launch_scan(const px_cuda_launch *l, const Args &args, const px_policy &p)
     const int64_t n = max64(0, p.end[0] - p.begin[0]);
     T *total = static_cast<T *>(l->result);
     if (n == 0 && total == nullptr) return (int)cudaSuccess;
+    if (n == INT64_MAX) return (int)cudaErrorInvalidValue;
     const scan_input<Args, T, Body, Join> in{args, p.begin[0], n, 0};
     const scan_output<Args, T, Body, Join> out{args, p.begin[0], n, total, 0};
     if (n < INT32_MAX) return run_scan<T, Join>(l, in, out, (int)(n + 1));
