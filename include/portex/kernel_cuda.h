@@ -14,7 +14,7 @@
  *   - arguments travel by value as the kernel parameter (__grid_constant__: the body reads
  *     them from parameter memory, no per-thread copy);
  *   - block sizes come from the occupancy API, once per kernel and device (function-local
- *     static caches);
+ *     static caches, constant-initialised: no guard on the launch path);
  *   - index arithmetic runs on offsets from the range's begin, which never exceed its
  *     extent (end - begin fits in int64_t: dispatch refuses other policies), so nothing
  *     overflows next to INT64_MAX or INT64_MIN;
@@ -38,7 +38,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <tuple>
 
 #include <cuda_runtime.h>
 #include <cuda/std/functional>
@@ -139,15 +138,13 @@ inline cudaError_t shape_of(const void *kernel, int device, shape_cache *cache, 
 
 /* PX_CUDA_FOR_GRID=sm sizes 1-D for grids to the SMs (grid-stride) even when one thread
  * per element would fit; the default, "flat", covers the range. A tuning aid for
- * benchmarks, read once per process. */
-inline bool for_grid_sm()
+ * benchmarks, read once, when the program starts (a launch reads a plain bool). */
+inline bool read_for_grid_sm()
 {
-    static const bool sm = [] {
-        const char *v = std::getenv("PX_CUDA_FOR_GRID");
-        return v != nullptr && std::strcmp(v, "sm") == 0;
-    }();
-    return sm;
+    const char *v = std::getenv("PX_CUDA_FOR_GRID");
+    return v != nullptr && std::strcmp(v, "sm") == 0;
 }
+inline const bool for_grid_sm = read_for_grid_sm();
 
 /* a >= 0, b > 0; no a + b - 1 that could overflow. */
 __host__ __device__ inline int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
@@ -155,25 +152,26 @@ __host__ __device__ inline int64_t min64(int64_t a, int64_t b) { return a < b ? 
 __host__ __device__ inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 __host__ __device__ inline uint64_t minu64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+template <class T>
+struct same {
+    using type = T;
+};
+
 /* Launches through cudaLaunchKernel and returns its own status: no cudaGetLastError
  * after a good launch, so an error the caller's code left pending is neither taken for
  * portex's nor cleared, and each launch costs one runtime call fewer than <<<>>> plus
  * cudaGetLastError. A failed launch's error is cleared so that the caller's next CUDA call
- * does not find it: portex reports it. */
-template <class... P, class... A>
-inline int launch_kernel(void (*kernel)(P...), dim3 grid, dim3 block, cudaStream_t s, const A &...a)
+ * does not find it: portex reports it. The parameter types come from the kernel alone
+ * (same<P> is not deduced), so an argument of that type is passed where it is, not copied
+ * (the arguments struct can be large); others convert to a temporary. */
+template <class... P>
+inline int launch_kernel(void (*kernel)(P...), dim3 grid, dim3 block, cudaStream_t s,
+                         const typename same<P>::type &...a)
 {
-    static_assert(sizeof...(P) == sizeof...(A), "launch_kernel: argument count");
-    std::tuple<P...> params(static_cast<P>(a)...);
-    return std::apply(
-        [&](P &...v) {
-            void *ptrs[] = {static_cast<void *>(&v)...};
-            const cudaError_t e =
-                cudaLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, ptrs, 0, s);
-            if (e != cudaSuccess) (void)cudaGetLastError();
-            return (int)e;
-        },
-        params);
+    void *ptrs[] = {const_cast<void *>(static_cast<const void *>(&a))...};
+    const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, ptrs, 0, s);
+    if (e != cudaSuccess) (void)cudaGetLastError();
+    return (int)e;
 }
 
 /* ---- Joins as functors -------------------------------------------------------------- */
@@ -254,7 +252,7 @@ inline int64_t for1_grid(int64_t n, const shape &sh, int sm_count)
 {
     const int64_t flat = ceil_div(n, sh.block);
     const int64_t wave = max64(1, (int64_t)sm_count * sh.blocks_per_sm);
-    if (flat <= max_grid_x && !for_grid_sm()) return flat;
+    if (flat <= max_grid_x && !for_grid_sm) return flat;
     return min64(flat, min64(wave, max_grid_x));
 }
 
