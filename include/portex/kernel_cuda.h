@@ -370,13 +370,19 @@ inline md_block md_fill_block(md_block b, const md_range &r, int threads)
     return b;
 }
 
-/* The tile on each axis as given by the policy, clamped to the range (0: not given). */
+/* The tile on each axis as given by the policy, clamped to the range and to an int (a tile
+ * is walked by one block: a larger one only groups iterations differently) (0: not given). */
+inline int md_axis_tile(const md_range &r, int a)
+{
+    return (int)min64(min64(max64(0, r.tile[a]), max64(1, md_extent(r, a))), INT32_MAX);
+}
+
 inline md_block md_policy_tile(const md_range &r)
 {
     md_block t;
-    t.x = (int)min64(max64(0, r.tile[0]), max64(1, md_extent(r, 0)));
-    t.y = (int)min64(max64(0, r.tile[1]), max64(1, md_extent(r, 1)));
-    t.z = (int)min64(max64(0, r.tile[2]), max64(1, md_extent(r, 2)));
+    t.x = md_axis_tile(r, 0);
+    t.y = md_axis_tile(r, 1);
+    t.z = md_axis_tile(r, 2);
     return t;
 }
 
