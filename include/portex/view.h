@@ -129,8 +129,8 @@ PX_API px_status px_view_info_get(const px_view *view, px_view_info *out);
  *
  *   px_span_<T>                every index times its run-time stride (any layout, any
  *                              subview)
- *   px_span_<T>_right          the last index has unit stride (LAYOUT_RIGHT, and subviews
- *                              that keep whole rows)
+ *   px_span_<T>_right          the last index has unit stride (LAYOUT_RIGHT, and its
+ *                              subviews that keep the last dimension)
  *   px_span_<T>_left           the first index has unit stride (LAYOUT_LEFT)
  *   px_span_<T>_1d             rank 1, unit stride: PX_AT1(x, i) is x.data[i]; 32 bytes
  *                              instead of 144 (a smaller kernel parameter)
