@@ -1,5 +1,8 @@
 /* bench_serial: portex's serial backend against plain C loops, in one process, on the same
- * buffers: axpy (1-D for), dot (reduce) and a 5-point 2-D stencil (2-D for).
+ * buffers: axpy (1-D for), dot (reduce) and a 5-point 2-D stencil (2-D for), each with
+ * strided spans (px_span_f64) and with spans that tell the compiler what the plain loops'
+ * restrict pointers and unit strides tell it (px_span_f64_1d_restrict,
+ * px_span_f64_right_restrict).
  *
  *   bench_serial [--quick] [--reps N]
  *
@@ -72,6 +75,8 @@ typedef struct bench_case {
     double a;
     px_span_f64 x, y;        /* axpy, dot */
     px_span_f64 in, out;     /* stencil */
+    px_span_f64_1d_restrict x1, y1;           /* the same views, unit stride and restrict */
+    px_span_f64_right_restrict in_r, out_r;
     double dot_plain, dot_portex;
 } bench_case;
 
@@ -124,12 +129,23 @@ static void axpy_portex(bench_case *c)
     bench_axpy_args args = {c->a, c->x, c->y};
     CHECK(px_parallel_for(c->inst, "axpy", px_range(0, c->n), PX_KERNEL(bench_axpy), &args));
 }
+static void axpy_portex_1d(bench_case *c)
+{
+    bench_axpy_1d_args args = {c->a, c->x1, c->y1};
+    CHECK(px_parallel_for(c->inst, "axpy", px_range(0, c->n), PX_KERNEL(bench_axpy_1d), &args));
+}
 
 static void dot_plain(bench_case *c) { c->dot_plain = plain_dot(c->n, c->x.data, c->y.data); }
 static void dot_portex(bench_case *c)
 {
     bench_dot_args args = {c->x, c->y};
     CHECK(px_parallel_reduce(c->inst, "dot", px_range(0, c->n), PX_KERNEL(bench_dot), &args,
+                             &c->dot_portex));
+}
+static void dot_portex_1d(bench_case *c)
+{
+    bench_dot_1d_args args = {c->x1, c->y1};
+    CHECK(px_parallel_reduce(c->inst, "dot", px_range(0, c->n), PX_KERNEL(bench_dot_1d), &args,
                              &c->dot_portex));
 }
 
@@ -142,6 +158,12 @@ static void stencil_portex(bench_case *c)
     bench_stencil_args args = {c->a, c->in, c->out};
     CHECK(px_parallel_for(c->inst, "stencil", px_mdrange2(1, c->nx - 1, 1, c->ny - 1),
                           PX_KERNEL(bench_stencil), &args));
+}
+static void stencil_portex_right(bench_case *c)
+{
+    bench_stencil_right_args args = {c->a, c->in_r, c->out_r};
+    CHECK(px_parallel_for(c->inst, "stencil", px_mdrange2(1, c->nx - 1, 1, c->ny - 1),
+                          PX_KERNEL(bench_stencil_right), &args));
 }
 
 /* ---- Set-up ------------------------------------------------------------------------------- */
@@ -241,48 +263,63 @@ int main(int argc, char **argv)
     printf("bench_serial: portex serial backend vs plain C loops, %d runs each after 2 "
            "warm-ups, medians\n%s\n\n", reps, BENCH_BUILD);
 
-    bench_row rows[3];
+    CHECK(px_view_get_span(views[0], &c.x1));
+    CHECK(px_view_get_span(views[1], &c.y1));
+    CHECK(px_view_get_span(views[2], &c.in_r));
+    CHECK(px_view_get_span(views[3], &c.out_r));
+
+    /* Each case: its name, whether it is the stencil (else 1-D), and the two sides. */
+    typedef struct case_def {
+        const char *name;
+        int stencil;
+        void (*plain)(bench_case *c);
+        void (*portex)(bench_case *c);
+    } case_def;
+    const case_def defs[] = {
+        {"axpy", 0, axpy_plain, axpy_portex},
+        {"axpy 1d_restrict", 0, axpy_plain, axpy_portex_1d},
+        {"dot", 0, dot_plain, dot_portex},
+        {"dot 1d_restrict", 0, dot_plain, dot_portex_1d},
+        {"stencil2d", 1, stencil_plain, stencil_portex},
+        {"stencil2d right_restrict", 1, stencil_plain, stencil_portex_right},
+    };
+    enum { NCASES = sizeof defs / sizeof defs[0] };
+    bench_row rows[NCASES];
     int failed = 0;
-    double d;
-
-    c.name = "axpy";
-    snprintf(c.size, sizeof c.size, "2^%d doubles", log2n);
-    c.a = 1e-3;
-    c.plain = axpy_plain;
-    c.portex = axpy_portex;
-    if ((d = verify(&c, c.y, n)) > 0.0) {
-        fprintf(stderr, "axpy: portex differs from the plain loop by %g (relative)\n", d);
-        failed = 1;
+    for (int k = 0; k < NCASES; ++k) {
+        c.name = defs[k].name;
+        c.plain = defs[k].plain;
+        c.portex = defs[k].portex;
+        if (defs[k].stencil) {
+            snprintf(c.size, sizeof c.size, "%lldx%lld", (long long)grid, (long long)grid);
+            c.a = 0.2;
+        } else {
+            snprintf(c.size, sizeof c.size, "2^%d doubles", log2n);
+            c.a = 1e-3;
+        }
+        if (c.plain == dot_plain) {
+            c.plain(&c);
+            c.portex(&c);
+            if (c.dot_portex != c.dot_plain) { /* same order of additions: bit for bit */
+                fprintf(stderr, "%s: portex %.17g, plain loop %.17g\n", c.name, c.dot_portex,
+                        c.dot_plain);
+                failed = 1;
+            }
+        } else {
+            const double d = defs[k].stencil ? verify(&c, c.out, grid * grid) : verify(&c, c.y, n);
+            if (d > 0.0) {
+                fprintf(stderr, "%s: portex differs from the plain loop by %g (relative)\n", c.name, d);
+                failed = 1;
+            }
+        }
+        rows[k] = run_case(&c, reps);
     }
-    rows[0] = run_case(&c, reps);
 
-    c.name = "dot";
-    c.plain = dot_plain;
-    c.portex = dot_portex;
-    c.plain(&c);
-    c.portex(&c);
-    if (c.dot_portex != c.dot_plain) { /* same order of additions: bit for bit */
-        fprintf(stderr, "dot: portex %.17g, plain loop %.17g\n", c.dot_portex, c.dot_plain);
-        failed = 1;
-    }
-    rows[1] = run_case(&c, reps);
-
-    c.name = "stencil2d";
-    snprintf(c.size, sizeof c.size, "%lldx%lld", (long long)grid, (long long)grid);
-    c.a = 0.2;
-    c.plain = stencil_plain;
-    c.portex = stencil_portex;
-    if ((d = verify(&c, c.out, grid * grid)) > 0.0) {
-        fprintf(stderr, "stencil2d: portex differs from the plain loop by %g (relative)\n", d);
-        failed = 1;
-    }
-    rows[2] = run_case(&c, reps);
-
-    printf("| %-9s | %-12s | %9s | %9s | %5s | %9s | %10s |\n", "case", "size", "plain ms",
+    printf("| %-24s | %-12s | %9s | %9s | %5s | %9s | %10s |\n", "case", "size", "plain ms",
            "portex ms", "ratio", "plain min", "portex min");
-    printf("|-----------|--------------|----------:|----------:|------:|----------:|-----------:|\n");
-    for (int k = 0; k < 3; ++k)
-        printf("| %-9s | %-12s | %9.2f | %9.2f | %5.3f | %9.2f | %10.2f |\n", rows[k].name,
+    printf("|--------------------------|--------------|----------:|----------:|------:|----------:|-----------:|\n");
+    for (int k = 0; k < NCASES; ++k)
+        printf("| %-24s | %-12s | %9.2f | %9.2f | %5.3f | %9.2f | %10.2f |\n", rows[k].name,
                rows[k].size, rows[k].plain_ms, rows[k].portex_ms, rows[k].ratio,
                rows[k].plain_min, rows[k].portex_min);
     printf("\nratio: median over the runs of portex / plain, each pair run back to back; "

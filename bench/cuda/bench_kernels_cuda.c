@@ -13,13 +13,15 @@
  *                  against CUB + cudaMemcpyAsync to pinned memory + sync (host clock)
  *   scale2d        out = s * in, 16384 x 16384 row-major doubles (PX_FOR_2D); raw: 32 x 8
  *                  blocks, the last index on threadIdx.x
- *   scan           inclusive, 2^28 int64 (PX_SCAN) against cub::DeviceScan::InclusiveSum
+ *   scan           inclusive, 2^28 int64 (PX_SCAN) against cub::DeviceScan::InclusiveSum;
+ *                  also through strided spans, for what a run-time stride costs
  *   dispatch       10000 empty launches back to back, then one sync: host time per launch
  *   launch+fence   one empty launch and a wait for it, per iteration (host clock)
  *   reduce->host   dot of 1000 doubles into a host double, per iteration; raw: one block,
  *                  cudaMemcpyAsync to pinned memory, cudaStreamSynchronize
- *   cost curve     triad and dot from 2^10 to 2^28 elements; with --csv DIR also written
- *                  to DIR/cuda_cost_curve.csv (cost_curve_plot.py draws it)
+ *   cost curve     triad and dot from 2^10 to 2^28 elements, ratios per size, and the
+ *                  triad's worst ratio as a table row; with --csv DIR also written to
+ *                  DIR/cuda_cost_curve.csv (cost_curve_plot.py draws it)
  *
  * portex runs on the default CUDA instance, raw CUDA on a non-blocking stream of its own.
  * Inputs are random (never zero). Before timing, each case runs once each way into
@@ -244,7 +246,7 @@ static void expect_scalar(const char *what, double got, double want, double tol)
 typedef struct triad_ctx {
     int64_t n;
     double s;
-    px_span_f64 a_px, a_raw, b, c;
+    px_span_f64_1d_restrict a_px, a_raw, b, c;
     int wave;                 /* blocks of the raw grid-stride loop */
 } triad_ctx;
 
@@ -379,7 +381,7 @@ static child_result run_child(const char *self, bool grid_sm)
 
 typedef struct dot_ctx {
     int64_t n;
-    px_span_f64 x, y;
+    px_span_f64_1d x, y;
     px_view *result;          /* portex's result view: one double in DEVICE(0) */
     double *cub_out;          /* raw's result, device */
     void *cub_tmp;            /* CUB's temporary storage, allocated once */
@@ -457,7 +459,7 @@ static double view_result(px_view *v)
 typedef struct scale2d_ctx {
     int64_t rows, cols;
     double s;
-    px_span_f64 in, out_px, out_raw;
+    px_span_f64_right_restrict in, out_px, out_raw;
 } scale2d_ctx;
 
 static void scale2d_portex(void *p)
@@ -476,7 +478,8 @@ static void scale2d_raw(void *p)
 
 typedef struct scan_ctx {
     int64_t n;
-    px_span_i64 in, out_px, out_raw;
+    px_span_i64_1d in, out_px, out_raw;
+    px_span_i64 in_strided, out_strided;   /* the same views as in and out_px */
     void *tmp;
     size_t tmp_bytes;
 } scan_ctx;
@@ -486,6 +489,13 @@ static void scan_portex(void *p)
     const scan_ctx *c = p;
     const kc_scan_args a = {c->in, c->out_px};
     CHECK(px_parallel_scan(g.inst, "scan", px_range(0, c->n), PX_KERNEL(kc_scan), &a, NULL));
+}
+
+static void scan_portex_strided(void *p)
+{
+    const scan_ctx *c = p;
+    const kc_scan_strided_args a = {c->in_strided, c->out_strided};
+    CHECK(px_parallel_scan(g.inst, "scan", px_range(0, c->n), PX_KERNEL(kc_scan_strided), &a, NULL));
 }
 
 static void scan_raw(void *p)
@@ -612,10 +622,10 @@ int main(int argc, char **argv)
     memset(&t, 0, sizeof t);
     t.n = n;
     t.s = 0.75;
-    CHECK(px_view_span_f64(va_px, &t.a_px));
-    CHECK(px_view_span_f64(va_raw, &t.a_raw));
-    CHECK(px_view_span_f64(vb, &t.b));
-    CHECK(px_view_span_f64(vc, &t.c));
+    CHECK(px_view_get_span(va_px, &t.a_px));
+    CHECK(px_view_get_span(va_raw, &t.a_raw));
+    CHECK(px_view_get_span(vb, &t.b));
+    CHECK(px_view_get_span(vc, &t.c));
     CU(raw_triad_gridstride_blocks(0, &t.wave));
     CU(raw_fill_f64(t.b.data, n, 1, g.raw_stream));
     CU(raw_fill_f64(t.c.data, n, 2, g.raw_stream));
@@ -651,8 +661,8 @@ int main(int argc, char **argv)
     memset(&d, 0, sizeof d);
     if (!child) {
         d.n = n;
-        d.x = t.b;
-        d.y = t.c;
+        CHECK(px_view_get_span(vb, &d.x));
+        CHECK(px_view_get_span(vc, &d.y));
         d.result = device_view("dot result", PX_F64, 1, 1, 0);
         CU(cudaMalloc((void **)&d.cub_out, sizeof(double)));
         CU(cudaMallocHost((void **)&d.pinned, sizeof(double)));
@@ -702,6 +712,9 @@ int main(int argc, char **argv)
         printf("| %-6s | %10s | %10s | %5s | %10s | %10s | %5s |\n", "n", "triad raw", "portex",
                "ratio", "dot CUB", "portex", "ratio");
         printf("|--------|-----------:|-----------:|------:|-----------:|-----------:|------:|\n");
+        /* The triad's worst size: where portex's dispatch shows most against raw's. */
+        int worst_lg = curve_lo;
+        double worst_raw = 0.0, worst_px = 0.0;
         for (int lg = curve_lo; lg <= curve_hi; lg += curve_step) {
             const int64_t m = (int64_t)1 << lg;
             /* Enough calls per sample that launch gaps, not event resolution, set the time. */
@@ -715,6 +728,11 @@ int main(int argc, char **argv)
             triad_measure(&t, cv, batch);
             measure(dcv, 2, &d, batch, 2, g.reps);
             const double tb = 3.0 * 8.0 * (double)m, db = 2.0 * 8.0 * (double)m;
+            if (worst_px == 0.0 || best_raw(cv) / cv[2].ms < worst_raw / worst_px) {
+                worst_lg = lg;
+                worst_raw = best_raw(cv);
+                worst_px = cv[2].ms;
+            }
             printf("| 2^%-4d | %10.1f | %10.1f | %5.3f | %10.1f | %10.1f | %5.3f |\n", lg,
                    gbs(tb, best_raw(cv)), gbs(tb, cv[2].ms), best_raw(cv) / cv[2].ms,
                    gbs(db, dcv[0].ms), gbs(db, dcv[1].ms), dcv[0].ms / dcv[1].ms);
@@ -730,6 +748,9 @@ int main(int argc, char **argv)
         }
         if (csv && fclose(csv) != 0) exit(2);
         if (csv) printf("written: %s/cuda_cost_curve.csv\n", csv_dir);
+        snprintf(size, sizeof size, "2^%d of 2^%d..2^%d", worst_lg, curve_lo, curve_hi);
+        add_row("triad curve, worst", size, worst_raw, worst_px, 3.0 * 8.0 * (double)((int64_t)1 << worst_lg),
+                false, 0.95);
     }
     sync_both();
     CHECK(px_view_release(&va_px));
@@ -750,9 +771,9 @@ int main(int argc, char **argv)
         px_view *vpx = device_view("out (portex)", PX_F64, 2, side, side);
         px_view *vraw = device_view("out (raw)", PX_F64, 2, side, side);
         scale2d_ctx c = {side, side, 1.25, {0}, {0}, {0}};
-        CHECK(px_view_span_f64(vin, &c.in));
-        CHECK(px_view_span_f64(vpx, &c.out_px));
-        CHECK(px_view_span_f64(vraw, &c.out_raw));
+        CHECK(px_view_get_span(vin, &c.in));
+        CHECK(px_view_get_span(vpx, &c.out_px));
+        CHECK(px_view_get_span(vraw, &c.out_raw));
         const int64_t count = side * side;
         CU(raw_fill_f64(c.in.data, count, 3, g.raw_stream));
         CU(raw_fill_f64(c.out_px.data, count, 104, g.raw_stream));
@@ -781,9 +802,11 @@ int main(int argc, char **argv)
         scan_ctx c;
         memset(&c, 0, sizeof c);
         c.n = n;
-        CHECK(px_view_span_i64(vin, &c.in));
-        CHECK(px_view_span_i64(vpx, &c.out_px));
-        CHECK(px_view_span_i64(vraw, &c.out_raw));
+        CHECK(px_view_get_span(vin, &c.in));
+        CHECK(px_view_get_span(vpx, &c.out_px));
+        CHECK(px_view_get_span(vraw, &c.out_raw));
+        CHECK(px_view_get_span(vin, &c.in_strided));
+        CHECK(px_view_get_span(vpx, &c.out_strided));
         CU(raw_scan_cub(NULL, &c.tmp_bytes, c.in.data, c.out_raw.data, n, g.raw_stream));
         CU(cudaMalloc(&c.tmp, c.tmp_bytes));
         CU(raw_fill_i64(c.in.data, n, 4, g.raw_stream));
@@ -791,20 +814,28 @@ int main(int argc, char **argv)
         CU(raw_fill_i64(c.out_raw.data, n, 107, g.raw_stream));
         sync_both();
         scan_raw(&c);
-        scan_portex(&c);
-        sync_both();
-        int64_t differ = 0;
-        CU(raw_count_diff_i64(c.out_px.data, c.out_raw.data, n, &differ, g.raw_stream));
-        if (differ != 0) {
-            fprintf(stderr, "scan: %lld of %lld elements differ\n", (long long)differ, (long long)n);
-            g.failed = 1;
+        const char *const forms[2] = {"scan", "scan (strided spans)"};
+        void (*const runs[2])(void *) = {scan_portex, scan_portex_strided};
+        for (int k = 0; k < 2; ++k) {
+            CU(raw_fill_i64(c.out_px.data, n, 108 + (uint64_t)k, g.raw_stream));
+            sync_both();
+            runs[k](&c);
+            sync_both();
+            int64_t differ = 0;
+            CU(raw_count_diff_i64(c.out_px.data, c.out_raw.data, n, &differ, g.raw_stream));
+            if (differ != 0) {
+                fprintf(stderr, "%s: %lld of %lld elements differ\n", forms[k], (long long)differ,
+                        (long long)n);
+                g.failed = 1;
+            }
         }
-        variant v[2] = {{"raw CUB InclusiveSum", scan_raw, g.raw_stream, BY_EVENTS, 0},
-                        {"portex", scan_portex, g.px_stream, BY_EVENTS, 0}};
-        measure(v, 2, &c, 1, 2, g.reps);
+        variant v[3] = {{"raw CUB InclusiveSum", scan_raw, g.raw_stream, BY_EVENTS, 0},
+                        {"portex", scan_portex, g.px_stream, BY_EVENTS, 0},
+                        {"portex strided spans", scan_portex_strided, g.px_stream, BY_EVENTS, 0}};
+        measure(v, 3, &c, 1, 2, g.reps);
         size_pow2(size, sizeof size, "", lg_n, " i64");
-        print_variants("scan", v, 2, 2.0 * 8.0 * (double)n);
-        add_row("scan (inclusive)", size, v[0].ms, v[1].ms, 2.0 * 8.0 * (double)n, false, 0.90);
+        print_variants("scan", v, 3, 2.0 * 8.0 * (double)n);
+        add_row("scan (inclusive)", size, v[0].ms, v[1].ms, 2.0 * 8.0 * (double)n, false, 0.95);
         sync_both();
         CU(cudaFree(c.tmp));
         CHECK(px_view_release(&vin));
@@ -831,8 +862,8 @@ int main(int argc, char **argv)
         px_view *vx = device_view("x (small)", PX_F64, 1, small_n, 0);
         px_view *vy = device_view("y (small)", PX_F64, 1, small_n, 0);
         d.n = small_n;
-        CHECK(px_view_span_f64(vx, &d.x));
-        CHECK(px_view_span_f64(vy, &d.y));
+        CHECK(px_view_get_span(vx, &d.x));
+        CHECK(px_view_get_span(vy, &d.y));
         CU(raw_fill_f64(d.x.data, small_n, 5, g.raw_stream));
         CU(raw_fill_f64(d.y.data, small_n, 6, g.raw_stream));
         sync_both();

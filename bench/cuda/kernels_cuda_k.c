@@ -25,6 +25,12 @@ PX_SCAN(kc_scan, kc_scan_args, args, i, int64_t, sum, update, final)
     if (final) PX_AT1(args->out, i) = *update;
 }
 
+PX_SCAN(kc_scan_strided, kc_scan_strided_args, args, i, int64_t, sum, update, final)
+{
+    *update += PX_AT1(args->in, i);
+    if (final) PX_AT1(args->out, i) = *update;
+}
+
 PX_FOR(kc_empty, kc_empty_args, args, i)
 {
     (void)args;

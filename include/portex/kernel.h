@@ -9,13 +9,17 @@
  *   - under nvcc, a CUDA entry that launches it on a stream;
  *   - the descriptor `px_kernel_<name>` (external, C linkage) that dispatch takes.
  *
- *   typedef struct { double a; px_span_f64 x, y; } axpy_args;
- *   PX_FOR(axpy, axpy_args, args, i) { args->y.data[i] += args->a * args->x.data[i]; }
+ *   typedef struct axpy_args { double a; px_span_f64_1d x, y; } axpy_args;
+ *   PX_FOR(axpy, axpy_args, args, i) { PX_AT1(args->y, i) += args->a * PX_AT1(args->x, i); }
  *
  *   px_parallel_for(inst, "axpy", px_range(0, n), PX_KERNEL(axpy), &(axpy_args){2, x, y});
  *
  * Arguments travel by value: dispatch copies the struct, so it may change right after.
- * `args` is a const pointer to that copy; write through the spans' data pointers.
+ * `args` is a const pointer to that copy; write through the spans' data pointers (the span
+ * forms and PX_AT* are in portex/view.h).
+ *
+ * Any range runs, next to INT64_MAX and INT64_MIN too; dispatch refuses a policy whose
+ * extent (end - begin) exceeds INT64_MAX.
  *
  * Reductions name a value type T and a join `op`; PX_REDUCE bodies fold into *acc:
  *   PX_REDUCE(dot, dot_args, args, i, double, sum, acc) { *acc += args->x.data[i] * ...; }
@@ -23,6 +27,9 @@
  * uint64_t; minloc and maxloc for px_valloc_f32/_f64/_i32/_i64 (ties: smallest index).
  * A custom join is two functions defined before the kernel with PX_JOIN and PX_IDENTITY.
  * T and op must each be one identifier (use a typedef for anything else).
+ * A reduction's join must be associative and commutative, and joining the identity must
+ * change nothing: the GPU folds partial results in an order and grouping of its choosing.
+ * A scan keeps the order, so its join needs to be associative only.
  *
  * Scans are Kokkos-style: the body adds element i's contribution to *update and, when
  * `final` is true, stores the running value (before the add: exclusive; after:
@@ -150,11 +157,13 @@ PX_EXTERN_C_END
 #define PX__HOST_LOOP1(p, i, stmt)                                                         \
     for (int64_t i = (p)->begin[0]; i < (p)->end[0]; ++i) { stmt; }
 
-/* One tile loop per dimension; inside a tile, `fast` varies fastest. */
+/* One tile loop per dimension; inside a tile, `fast` varies fastest. No bound goes past
+   end (a step is at most end - v), and end - begin fits in int64_t (dispatch refuses
+   policies where it does not), so no arithmetic overflows, even next to INT64_MAX. */
 #define PX__TILE_LOOP(p, d, v)                                                             \
-    for (int64_t v = (p)->begin[d]; v < (p)->end[d]; v += PX__TILE(p, d))
+    for (int64_t v = (p)->begin[d]; v < (p)->end[d]; v += PX__MIN(PX__TILE(p, d), (p)->end[d] - v))
 #define PX__IN_TILE(p, d, t, v)                                                            \
-    for (int64_t v = t, v##_end = PX__MIN(t + PX__TILE(p, d), (p)->end[d]); v < v##_end; ++v)
+    for (int64_t v = t, v##_end = t + PX__MIN(PX__TILE(p, d), (p)->end[d] - t); v < v##_end; ++v)
 
 #define PX__HOST_LOOP2(p, i, j, stmt)                                                      \
     if ((p)->iterate == PX_ITERATE_LEFT) {                                                 \
@@ -188,16 +197,9 @@ PX_EXTERN_C_END
         static __device__ __forceinline__ void call_body params { px__body_##name call; } \
     };                                                                                     \
     }
-/* The join of a reduction or scan as a type: its identity and join, and the join
-   function's address (`fn`), by which a scan picks the operator it hands CUB. */
-#  define PX__CUDA_JOIN(name, T, op)                                                       \
-    namespace {                                                                            \
-    struct px__cj_##name {                                                                 \
-        static __host__ __device__ __forceinline__ void identity(T *v) { px_identity_##op##_##T(v); } \
-        static __host__ __device__ __forceinline__ void join(T *d, const T *s) { px_join_##op##_##T(d, s); } \
-        static constexpr void (*fn)(T *, const T *) = &px_join_##op##_##T;                 \
-    };                                                                                     \
-    }
+/* The join of a reduction or scan as a type (a template: nothing of it that a kernel does
+   not use is instantiated, so nothing is left unreferenced). */
+#  define PX__CUDA_JOIN(T, op) px_cuda::join_fns<T, &px_identity_##op##_##T, &px_join_##op##_##T>
 #  define PX__CUDA_FOR(name, Args, R, params, call)                                        \
     PX__CUDA_BODY(name, params, call)                                                      \
     static int px__cuda_##name(const px_cuda_launch *l_, const void *a_, const px_policy *p_) \
@@ -206,18 +208,16 @@ PX_EXTERN_C_END
     }
 #  define PX__CUDA_REDUCE(name, Args, R, T, op, params, call)                              \
     PX__CUDA_BODY(name, params, call)                                                      \
-    PX__CUDA_JOIN(name, T, op)                                                             \
     static int px__cuda_##name(const px_cuda_launch *l_, const void *a_, const px_policy *p_) \
     {                                                                                      \
-        return px_cuda::launch_reduce##R<Args, T, px__cu_##name, px__cj_##name>(           \
+        return px_cuda::launch_reduce##R<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>(     \
             l_, *(const Args *)a_, *p_);                                                   \
     }
 #  define PX__CUDA_SCAN(name, Args, T, op, params, call)                                   \
     PX__CUDA_BODY(name, params, call)                                                      \
-    PX__CUDA_JOIN(name, T, op)                                                             \
     static int px__cuda_##name(const px_cuda_launch *l_, const void *a_, const px_policy *p_) \
     {                                                                                      \
-        return px_cuda::launch_scan<Args, T, px__cu_##name, px__cj_##name>(                \
+        return px_cuda::launch_scan<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>(          \
             l_, *(const Args *)a_, *p_);                                                   \
     }
 #else
@@ -244,44 +244,49 @@ PX_EXTERN_C_END
         px_join_##op##_##T((T *)d, (const T *)s);                                          \
     }
 
-/* The args struct is copied to a local: the body sees by-value semantics, as on the GPU,
-   and the compiler knows the kernel's stores cannot change it. */
-#define PX__HOST_ARGS(Args) const Args px__args = *(const Args *)a_
+#if defined(__GNUC__) || defined(__clang__)
+#  define PX__NOINLINE __attribute__((noinline))
+#else
+#  define PX__NOINLINE
+#endif
+
+/* The host loop is a function of its own that takes the arguments and the policy by
+   value: the body sees by-value semantics, as on the GPU, the compiler knows that the
+   kernel's stores cannot change them, and it honours restrict spans (GCC applies a
+   restrict member of a struct to a by-value parameter only, so the function must not be
+   inlined into the entry). `ret` is void, or the value type of a reduction or scan. */
+#define PX__HOST_LOOP_FN(name, Args, ret)                                                  \
+    PX__NOINLINE static ret px__loop_##name(const Args px__args, const px_policy px__p)
 
 /* ---- parallel_for ---------------------------------------------------------------------- */
 
-#define PX_FOR(name, Args, args, i)                                                        \
-    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i);                               \
+#define PX__HOST_FOR(name, Args, loop)                                                     \
+    PX__HOST_LOOP_FN(name, Args, void) { loop }                                            \
     static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
     {                                                                                      \
-        PX__HOST_ARGS(Args);                                                               \
         (void)r_;                                                                          \
-        PX__HOST_LOOP1(p_, i_, px__body_##name(&px__args, i_))                             \
-    }                                                                                      \
+        px__loop_##name(*(const Args *)a_, *p_);                                           \
+    }
+
+#define PX_FOR(name, Args, args, i)                                                        \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i);                               \
+    PX__HOST_FOR(name, Args, PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_)))   \
     PX__CUDA_FOR(name, Args, 1, (const Args *a, int64_t i0), (a, i0))                      \
     PX__DESCRIPTOR(name, PX_KERNEL_FOR, 1, Args, 0, 0, 0)                                  \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i)
 
 #define PX_FOR_2D(name, Args, args, i, j)                                                  \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j);                    \
-    static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
-    {                                                                                      \
-        PX__HOST_ARGS(Args);                                                               \
-        (void)r_;                                                                          \
-        PX__HOST_LOOP2(p_, i_, j_, px__body_##name(&px__args, i_, j_))                     \
-    }                                                                                      \
+    PX__HOST_FOR(name, Args,                                                               \
+                 PX__HOST_LOOP2(&px__p, i_, j_, px__body_##name(&px__args, i_, j_)))       \
     PX__CUDA_FOR(name, Args, 2, (const Args *a, int64_t i0, int64_t i1), (a, i0, i1))      \
     PX__DESCRIPTOR(name, PX_KERNEL_FOR, 2, Args, 0, 0, 0)                                  \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j)
 
 #define PX_FOR_3D(name, Args, args, i, j, k)                                               \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k);         \
-    static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
-    {                                                                                      \
-        PX__HOST_ARGS(Args);                                                               \
-        (void)r_;                                                                          \
-        PX__HOST_LOOP3(p_, i_, j_, k_, px__body_##name(&px__args, i_, j_, k_))             \
-    }                                                                                      \
+    PX__HOST_FOR(name, Args,                                                               \
+                 PX__HOST_LOOP3(&px__p, i_, j_, k_, px__body_##name(&px__args, i_, j_, k_)))\
     PX__CUDA_FOR(name, Args, 3, (const Args *a, int64_t i0, int64_t i1, int64_t i2),      \
                  (a, i0, i1, i2))                                                          \
     PX__DESCRIPTOR(name, PX_KERNEL_FOR, 3, Args, 0, 0, 0)                                  \
@@ -291,19 +296,22 @@ PX_EXTERN_C_END
 
 #define PX__HOST_REDUCE(name, Args, T, op, loop)                                           \
     PX__HOST_JOIN(name, T, op)                                                             \
-    static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
+    PX__HOST_LOOP_FN(name, Args, T)                                                        \
     {                                                                                      \
-        PX__HOST_ARGS(Args);                                                               \
         T px__acc;                                                                         \
         px_identity_##op##_##T(&px__acc);                                                  \
-        loop;                                                                              \
-        *(T *)r_ = px__acc;                                                                \
+        loop                                                                               \
+        return px__acc;                                                                    \
+    }                                                                                      \
+    static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
+    {                                                                                      \
+        *(T *)r_ = px__loop_##name(*(const Args *)a_, *p_);                                \
     }
 
 #define PX_REDUCE(name, Args, args, i, T, op, acc)                                         \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT acc);           \
     PX__HOST_REDUCE(name, Args, T, op,                                                     \
-                    PX__HOST_LOOP1(p_, i_, px__body_##name(&px__args, i_, &px__acc)))      \
+                    PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_, &px__acc)))  \
     PX__CUDA_REDUCE(name, Args, 1, T, op, (const Args *a, int64_t i0, T *v), (a, i0, v))   \
     PX__DESCRIPTOR(name, PX_KERNEL_REDUCE, 1, Args, sizeof(T), px__identity_##name,       \
                    px__join_##name)                                                        \
@@ -312,7 +320,8 @@ PX_EXTERN_C_END
 #define PX_REDUCE_2D(name, Args, args, i, j, T, op, acc)                                   \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, T *PX_RESTRICT acc);\
     PX__HOST_REDUCE(name, Args, T, op,                                                     \
-                    PX__HOST_LOOP2(p_, i_, j_, px__body_##name(&px__args, i_, j_, &px__acc)))\
+                    PX__HOST_LOOP2(&px__p, i_, j_,                                         \
+                                   px__body_##name(&px__args, i_, j_, &px__acc)))          \
     PX__CUDA_REDUCE(name, Args, 2, T, op, (const Args *a, int64_t i0, int64_t i1, T *v),   \
                     (a, i0, i1, v))                                                        \
     PX__DESCRIPTOR(name, PX_KERNEL_REDUCE, 2, Args, sizeof(T), px__identity_##name,       \
@@ -323,7 +332,7 @@ PX_EXTERN_C_END
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k,          \
                    T *PX_RESTRICT acc);                                                    \
     PX__HOST_REDUCE(name, Args, T, op,                                                     \
-                    PX__HOST_LOOP3(p_, i_, j_, k_,                                         \
+                    PX__HOST_LOOP3(&px__p, i_, j_, k_,                                     \
                                    px__body_##name(&px__args, i_, j_, k_, &px__acc)))      \
     PX__CUDA_REDUCE(name, Args, 3, T, op,                                                  \
                     (const Args *a, int64_t i0, int64_t i1, int64_t i2, T *v),             \
@@ -339,13 +348,17 @@ PX_EXTERN_C_END
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT update,         \
                    bool final);                                                            \
     PX__HOST_JOIN(name, T, op)                                                             \
-    static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
+    PX__HOST_LOOP_FN(name, Args, T)                                                        \
     {                                                                                      \
-        PX__HOST_ARGS(Args);                                                               \
         T px__acc;                                                                         \
         px_identity_##op##_##T(&px__acc);                                                  \
-        PX__HOST_LOOP1(p_, i_, px__body_##name(&px__args, i_, &px__acc, true))             \
-        if (r_) *(T *)r_ = px__acc;                                                        \
+        PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_, &px__acc, true))         \
+        return px__acc;                                                                    \
+    }                                                                                      \
+    static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
+    {                                                                                      \
+        const T px__total = px__loop_##name(*(const Args *)a_, *p_);                       \
+        if (r_) *(T *)r_ = px__total;                                                      \
     }                                                                                      \
     PX__CUDA_SCAN(name, Args, T, op, (const Args *a, int64_t i0, T *v, bool f), (a, i0, v, f)) \
     PX__DESCRIPTOR(name, PX_KERNEL_SCAN, 1, Args, sizeof(T), px__identity_##name,         \

@@ -5,17 +5,19 @@
  *   px_cuda::launch_for1/2/3<Args, Body>(launch, args, policy)
  *   px_cuda::launch_reduce1/2/3<Args, T, Body, Join>(launch, args, policy)
  *   px_cuda::launch_scan<Args, T, Body, Join>(launch, args, policy)
- * Body has `static __device__ void call_body(...)` with the kernel's parameters; Join has
- * static `identity(T *)` and `join(T *, const T *)`, and `fn`, the address of the join
- * function (scans pick their CUB operator by it). Every launch returns a cudaError_t as
- * an int (0: queued) and leaves no pending error behind: the launch's error is read with
- * cudaGetLastError, which also clears it.
+ * Body has `static __device__ void call_body(...)` with the kernel's parameters; Join is
+ * join_fns<T, identity, join> (scans pick their CUB operator by the join function). Every
+ * launch returns a cudaError_t as an int (0: queued) and leaves no pending error behind: a
+ * failed launch's error is cleared with cudaGetLastError.
  *
  * How each kind runs (docs/cuda.md has the measurements and the reasons):
  *   - arguments travel by value as the kernel parameter (__grid_constant__: the body reads
  *     them from parameter memory, no per-thread copy);
  *   - block sizes come from the occupancy API, once per kernel and device (function-local
- *     static caches);
+ *     static caches, constant-initialised: no guard on the launch path);
+ *   - index arithmetic runs on offsets from the range's begin, which never exceed its
+ *     extent (end - begin fits in int64_t: dispatch refuses other policies), so nothing
+ *     overflows next to INT64_MAX or INT64_MIN;
  *   - 1-D for: a grid-stride loop; the grid covers the range (one element per thread) when
  *     it fits, else it is sized to the SMs; 32-bit offsets when the range allows;
  *   - 2-D/3-D for: the fastest index (policy.iterate) on threadIdx.x, tiles honoured;
@@ -36,7 +38,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <tuple>
 
 #include <cuda_runtime.h>
 #include <cuda/std/functional>
@@ -47,6 +48,14 @@
 #include "portex/kernel.h"
 
 namespace px_cuda {
+
+/* A join as a type: the PX_IDENTITY and PX_JOIN functions of a reduction or scan. */
+template <class T, void (*I)(T *), void (*J)(T *, const T *)>
+struct join_fns {
+    static __host__ __device__ __forceinline__ void identity(T *v) { I(v); }
+    static __host__ __device__ __forceinline__ void join(T *d, const T *s) { J(d, s); }
+};
+
 namespace detail {
 
 /* ---- Launch shapes ------------------------------------------------------------------ */
@@ -129,39 +138,40 @@ inline cudaError_t shape_of(const void *kernel, int device, shape_cache *cache, 
 
 /* PX_CUDA_FOR_GRID=sm sizes 1-D for grids to the SMs (grid-stride) even when one thread
  * per element would fit; the default, "flat", covers the range. A tuning aid for
- * benchmarks, read once per process. */
-inline bool for_grid_sm()
+ * benchmarks, read once, when the program starts (a launch reads a plain bool). */
+inline bool read_for_grid_sm()
 {
-    static const bool sm = [] {
-        const char *v = std::getenv("PX_CUDA_FOR_GRID");
-        return v != nullptr && std::strcmp(v, "sm") == 0;
-    }();
-    return sm;
+    const char *v = std::getenv("PX_CUDA_FOR_GRID");
+    return v != nullptr && std::strcmp(v, "sm") == 0;
 }
+inline const bool for_grid_sm = read_for_grid_sm();
 
-__host__ __device__ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+/* a >= 0, b > 0; no a + b - 1 that could overflow. */
+__host__ __device__ inline int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 __host__ __device__ inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 __host__ __device__ inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+__host__ __device__ inline uint64_t minu64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+template <class T>
+struct same {
+    using type = T;
+};
 
 /* Launches through cudaLaunchKernel and returns its own status: no cudaGetLastError
  * after a good launch, so an error the caller's code left pending is neither taken for
  * portex's nor cleared, and each launch costs one runtime call fewer than <<<>>> plus
  * cudaGetLastError. A failed launch's error is cleared so that the caller's next CUDA call
- * does not find it: portex reports it. */
-template <class... P, class... A>
-inline int launch_kernel(void (*kernel)(P...), dim3 grid, dim3 block, cudaStream_t s, const A &...a)
+ * does not find it: portex reports it. The parameter types come from the kernel alone
+ * (same<P> is not deduced), so an argument of that type is passed where it is, not copied
+ * (the arguments struct can be large); others convert to a temporary. */
+template <class... P>
+inline int launch_kernel(void (*kernel)(P...), dim3 grid, dim3 block, cudaStream_t s,
+                         const typename same<P>::type &...a)
 {
-    static_assert(sizeof...(P) == sizeof...(A), "launch_kernel: argument count");
-    std::tuple<P...> params(static_cast<P>(a)...);
-    return std::apply(
-        [&](P &...v) {
-            void *ptrs[] = {static_cast<void *>(&v)...};
-            const cudaError_t e =
-                cudaLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, ptrs, 0, s);
-            if (e != cudaSuccess) (void)cudaGetLastError();
-            return (int)e;
-        },
-        params);
+    void *ptrs[] = {const_cast<void *>(static_cast<const void *>(&a))...};
+    const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, ptrs, 0, s);
+    if (e != cudaSuccess) (void)cudaGetLastError();
+    return (int)e;
 }
 
 /* ---- Joins as functors -------------------------------------------------------------- */
@@ -181,14 +191,14 @@ struct join_op {
  * therefore goes as cuda::std::plus (same arithmetic: `*d += *s`): on the H200 an
  * inclusive scan of 2^28 int64 took 1.33 ms this way against 1.52 ms through join_op, with
  * cub::DeviceScan::InclusiveSum at 1.24 ms. */
-template <class T, class Join, void (*J)(T *, const T *)>
+template <class T, class Join>
 struct scan_op {
     using type = join_op<T, Join>;
 };
-#define PX__CUDA_SCAN_PLUS(T)                          \
-    template <class Join>                              \
-    struct scan_op<T, Join, &px_join_sum_##T> {        \
-        using type = cuda::std::plus<T>;               \
+#define PX__CUDA_SCAN_PLUS(T)                                   \
+    template <void (*I)(T *)>                                   \
+    struct scan_op<T, join_fns<T, I, &px_join_sum_##T>> {       \
+        using type = cuda::std::plus<T>;                        \
     };
 PX__CUDA_SCAN_PLUS(float)
 PX__CUDA_SCAN_PLUS(double)
@@ -227,7 +237,7 @@ __device__ __forceinline__ T load_l2(const T *p)
 /* ---- 1-D for ----------------------------------------------------------------------- */
 
 /* Grid-stride loop over offsets k in [0, n) of type I (uint32_t when the range and the
- * grid allow it: cheaper index arithmetic; int64_t otherwise). */
+ * grid allow it: cheaper index arithmetic; uint64_t otherwise, where k + stride < 2^64). */
 template <class Args, class Body, class I>
 __global__ void for1_kernel(const __grid_constant__ Args a, int64_t begin, I n)
 {
@@ -242,17 +252,18 @@ inline int64_t for1_grid(int64_t n, const shape &sh, int sm_count)
 {
     const int64_t flat = ceil_div(n, sh.block);
     const int64_t wave = max64(1, (int64_t)sm_count * sh.blocks_per_sm);
-    if (flat <= max_grid_x && !for_grid_sm()) return flat;
+    if (flat <= max_grid_x && !for_grid_sm) return flat;
     return min64(flat, min64(wave, max_grid_x));
 }
 
 /* ---- 2-D and 3-D ranges -------------------------------------------------------------- */
 
 /* A policy seen along hardware axes: axis 0 is the fastest index (threadIdx.x), axis 2
- * the slowest; a 2-D range has axis 2 = [0, 1). tile[a] is the tile extent on axis a. */
+ * the slowest; a 2-D range has axis 2 = [0, 1). n[a] is the extent on axis a (kernels walk
+ * offsets in [0, n[a]) and call the body with begin[a] + offset), tile[a] its tile. */
 struct md_range {
     int64_t begin[3];
-    int64_t end[3];
+    int64_t n[3];
     int64_t tile[3];
 };
 
@@ -274,19 +285,22 @@ inline md_range md_from_policy(const px_policy &p, int rank, bool right)
     for (int a = 0; a < 3; ++a) {
         const int d = md_dim(rank, right, a);
         r.begin[a] = d < 0 ? 0 : p.begin[d];
-        r.end[a] = d < 0 ? 1 : max64(p.begin[d], p.end[d]);
+        r.n[a] = d < 0 ? 1 : max64(0, p.end[d] - p.begin[d]);
         r.tile[a] = d < 0 ? 1 : p.tile[d];
     }
     return r;
 }
 
-inline int64_t md_extent(const md_range &r, int a) { return r.end[a] - r.begin[a]; }
+inline int64_t md_extent(const md_range &r, int a) { return r.n[a]; }
 
-/* Calls the body with the axes put back in the policy's order. */
+/* Calls the body at offsets (x, y, z) from the range's begin, with the axes put back in
+ * the policy's order. */
 template <class Body, class Args, int R, class... V>
-__device__ __forceinline__ void md_call(const Args *a, bool right, int64_t x, int64_t y, int64_t z,
-                                        V *...acc)
+__device__ __forceinline__ void md_call(const Args *a, const md_range &r, bool right, uint64_t ox,
+                                        uint64_t oy, uint64_t oz, V *...acc)
 {
+    const int64_t x = r.begin[0] + (int64_t)ox, y = r.begin[1] + (int64_t)oy;
+    const int64_t z = R == 3 ? r.begin[2] + (int64_t)oz : 0;
     if constexpr (R == 2) {
         if (right) Body::call_body(a, y, x, acc...);
         else Body::call_body(a, x, y, acc...);
@@ -301,14 +315,15 @@ __device__ __forceinline__ void md_call(const Args *a, bool right, int64_t x, in
 template <class Args, class Body, int R, bool Right>
 __global__ void for_md_kernel(const __grid_constant__ Args a, md_range r)
 {
-    const int64_t sx = (int64_t)gridDim.x * blockDim.x;
-    const int64_t sy = (int64_t)gridDim.y * blockDim.y;
-    const int64_t sz = (int64_t)gridDim.z * blockDim.z;
-    const int64_t x0 = r.begin[0] + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const int64_t y0 = r.begin[1] + (int64_t)blockIdx.y * blockDim.y + threadIdx.y;
-    for (int64_t z = r.begin[2] + (int64_t)blockIdx.z * blockDim.z + threadIdx.z; z < r.end[2]; z += sz)
-        for (int64_t y = y0; y < r.end[1]; y += sy)
-            for (int64_t x = x0; x < r.end[0]; x += sx) md_call<Body, Args, R>(&a, Right, x, y, z);
+    const uint64_t sx = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t sy = (uint64_t)gridDim.y * blockDim.y;
+    const uint64_t sz = (uint64_t)gridDim.z * blockDim.z;
+    const uint64_t x0 = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint64_t y0 = (uint64_t)blockIdx.y * blockDim.y + threadIdx.y;
+    const uint64_t nx = (uint64_t)r.n[0], ny = (uint64_t)r.n[1], nz = (uint64_t)r.n[2];
+    for (uint64_t z = (uint64_t)blockIdx.z * blockDim.z + threadIdx.z; z < nz; z += sz)
+        for (uint64_t y = y0; y < ny; y += sy)
+            for (uint64_t x = x0; x < nx; x += sx) md_call<Body, Args, R>(&a, r, Right, x, y, z);
 }
 
 /* Tiles larger than a block: each block walks its tile (tiles grid-stride over the grid),
@@ -316,16 +331,18 @@ __global__ void for_md_kernel(const __grid_constant__ Args a, md_range r)
 template <class Args, class Body, int R, bool Right>
 __global__ void for_md_tiled_kernel(const __grid_constant__ Args a, md_range r)
 {
-    for (int64_t tz = r.begin[2] + (int64_t)blockIdx.z * r.tile[2]; tz < r.end[2]; tz += (int64_t)gridDim.z * r.tile[2]) {
-        const int64_t ez = min64(tz + r.tile[2], r.end[2]);
-        for (int64_t ty = r.begin[1] + (int64_t)blockIdx.y * r.tile[1]; ty < r.end[1]; ty += (int64_t)gridDim.y * r.tile[1]) {
-            const int64_t ey = min64(ty + r.tile[1], r.end[1]);
-            for (int64_t tx = r.begin[0] + (int64_t)blockIdx.x * r.tile[0]; tx < r.end[0]; tx += (int64_t)gridDim.x * r.tile[0]) {
-                const int64_t ex = min64(tx + r.tile[0], r.end[0]);
-                for (int64_t z = tz + threadIdx.z; z < ez; z += blockDim.z)
-                    for (int64_t y = ty + threadIdx.y; y < ey; y += blockDim.y)
-                        for (int64_t x = tx + threadIdx.x; x < ex; x += blockDim.x)
-                            md_call<Body, Args, R>(&a, Right, x, y, z);
+    const uint64_t nx = (uint64_t)r.n[0], ny = (uint64_t)r.n[1], nz = (uint64_t)r.n[2];
+    const uint64_t tx = (uint64_t)r.tile[0], ty = (uint64_t)r.tile[1], tz = (uint64_t)r.tile[2];
+    for (uint64_t oz = blockIdx.z * tz; oz < nz; oz += gridDim.z * tz) {
+        const uint64_t ez = minu64(oz + tz, nz);
+        for (uint64_t oy = blockIdx.y * ty; oy < ny; oy += gridDim.y * ty) {
+            const uint64_t ey = minu64(oy + ty, ny);
+            for (uint64_t ox = blockIdx.x * tx; ox < nx; ox += gridDim.x * tx) {
+                const uint64_t ex = minu64(ox + tx, nx);
+                for (uint64_t z = oz + threadIdx.z; z < ez; z += blockDim.z)
+                    for (uint64_t y = oy + threadIdx.y; y < ey; y += blockDim.y)
+                        for (uint64_t x = ox + threadIdx.x; x < ex; x += blockDim.x)
+                            md_call<Body, Args, R>(&a, r, Right, x, y, z);
             }
         }
     }
@@ -341,7 +358,7 @@ inline md_block md_fill_block(md_block b, const md_range &r, int threads)
     if (b.z > 0) budget /= max64(1, b.z);
     budget = max64(1, budget);
     if (b.x == 0) {
-        const int64_t want = ceil_div(md_extent(r, 0), 32) * 32;
+        const int64_t want = ceil_div(min64(md_extent(r, 0), budget), 32) * 32;
         b.x = (int)max64(1, min64(budget, want));
         budget = max64(1, budget / b.x);
     }
@@ -353,13 +370,19 @@ inline md_block md_fill_block(md_block b, const md_range &r, int threads)
     return b;
 }
 
-/* The tile on each axis as given by the policy, clamped to the range (0: not given). */
+/* The tile on each axis as given by the policy, clamped to the range and to an int (a tile
+ * is walked by one block: a larger one only groups iterations differently) (0: not given). */
+inline int md_axis_tile(const md_range &r, int a)
+{
+    return (int)min64(min64(max64(0, r.tile[a]), max64(1, md_extent(r, a))), INT32_MAX);
+}
+
 inline md_block md_policy_tile(const md_range &r)
 {
     md_block t;
-    t.x = (int)min64(max64(0, r.tile[0]), max64(1, md_extent(r, 0)));
-    t.y = (int)min64(max64(0, r.tile[1]), max64(1, md_extent(r, 1)));
-    t.z = (int)min64(max64(0, r.tile[2]), max64(1, md_extent(r, 2)));
+    t.x = md_axis_tile(r, 0);
+    t.y = md_axis_tile(r, 1);
+    t.z = md_axis_tile(r, 2);
     return t;
 }
 
@@ -375,10 +398,10 @@ inline dim3 md_grid(const md_range &r, int64_t tx, int64_t ty, int64_t tz)
 template <class Args, class Body, int R, bool Right>
 __global__ void for_md_exact_kernel(const __grid_constant__ Args a, md_range r)
 {
-    const int64_t x = r.begin[0] + (int64_t)(blockIdx.x * blockDim.x + threadIdx.x);
-    const int64_t y = r.begin[1] + (int64_t)(blockIdx.y * blockDim.y + threadIdx.y);
-    const int64_t z = R == 3 ? r.begin[2] + (int64_t)(blockIdx.z * blockDim.z + threadIdx.z) : 0;
-    if (x < r.end[0] && y < r.end[1] && (R == 2 || z < r.end[2])) md_call<Body, Args, R>(&a, Right, x, y, z);
+    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+    const unsigned z = R == 3 ? blockIdx.z * blockDim.z + threadIdx.z : 0;
+    if (x < r.n[0] && y < r.n[1] && (R == 2 || z < r.n[2])) md_call<Body, Args, R>(&a, r, Right, x, y, z);
 }
 
 /* Blocks of shape b over r: the exact kernel when the grid covers the range within the
@@ -500,13 +523,13 @@ __global__ void __launch_bounds__(B)
     T acc[U];
 #pragma unroll
     for (int u = 0; u < U; ++u) Join::identity(&acc[u]);
-    const int64_t stride = (int64_t)gridDim.x * B;
-    int64_t k = (int64_t)blockIdx.x * B + threadIdx.x;
-    for (; n - k > (U - 1) * stride; k += U * stride) {
+    const uint64_t stride = (uint64_t)gridDim.x * B, un = (uint64_t)n;
+    uint64_t k = (uint64_t)blockIdx.x * B + threadIdx.x;
+    for (; k + (U - 1) * stride < un; k += U * stride) {
 #pragma unroll
-        for (int u = 0; u < U; ++u) Body::call_body(&a, begin + k + u * stride, &acc[u]);
+        for (int u = 0; u < U; ++u) Body::call_body(&a, begin + (int64_t)(k + u * stride), &acc[u]);
     }
-    for (; k < n; k += stride) Body::call_body(&a, begin + k, &acc[0]);
+    for (; k < un; k += stride) Body::call_body(&a, begin + (int64_t)k, &acc[0]);
 #pragma unroll
     for (int u = 1; u < U; ++u) Join::join(&acc[0], &acc[u]);
     reduce_finish<T, Join, B>(acc[0], blockIdx.x, gridDim.x, partials, counter, result);
@@ -524,17 +547,19 @@ __global__ void reduce_md_kernel(const __grid_constant__ Args a, md_range r, md_
     const int tz = t / (blk.x * blk.y);
     T acc;
     Join::identity(&acc);
+    const uint64_t nx = (uint64_t)r.n[0], ny = (uint64_t)r.n[1], nz = (uint64_t)r.n[2];
+    const uint64_t sx = (uint64_t)r.tile[0], sy = (uint64_t)r.tile[1], sz = (uint64_t)r.tile[2];
     if (tz < blk.z) {
-        for (int64_t oz = r.begin[2] + (int64_t)blockIdx.z * r.tile[2]; oz < r.end[2]; oz += (int64_t)gridDim.z * r.tile[2]) {
-            const int64_t ez = min64(oz + r.tile[2], r.end[2]);
-            for (int64_t oy = r.begin[1] + (int64_t)blockIdx.y * r.tile[1]; oy < r.end[1]; oy += (int64_t)gridDim.y * r.tile[1]) {
-                const int64_t ey = min64(oy + r.tile[1], r.end[1]);
-                for (int64_t ox = r.begin[0] + (int64_t)blockIdx.x * r.tile[0]; ox < r.end[0]; ox += (int64_t)gridDim.x * r.tile[0]) {
-                    const int64_t ex = min64(ox + r.tile[0], r.end[0]);
-                    for (int64_t z = oz + tz; z < ez; z += blk.z)
-                        for (int64_t y = oy + ty; y < ey; y += blk.y)
-                            for (int64_t x = ox + tx; x < ex; x += blk.x)
-                                md_call<Body, Args, R>(&a, right, x, y, z, &acc);
+        for (uint64_t oz = blockIdx.z * sz; oz < nz; oz += gridDim.z * sz) {
+            const uint64_t ez = minu64(oz + sz, nz);
+            for (uint64_t oy = blockIdx.y * sy; oy < ny; oy += gridDim.y * sy) {
+                const uint64_t ey = minu64(oy + sy, ny);
+                for (uint64_t ox = blockIdx.x * sx; ox < nx; ox += gridDim.x * sx) {
+                    const uint64_t ex = minu64(ox + sx, nx);
+                    for (uint64_t z = oz + tz; z < ez; z += blk.z)
+                        for (uint64_t y = oy + ty; y < ey; y += blk.y)
+                            for (uint64_t x = ox + tx; x < ex; x += blk.x)
+                                md_call<Body, Args, R>(&a, r, right, x, y, z, &acc);
                 }
             }
         }
@@ -631,7 +656,7 @@ int launch_reduce_md(const px_cuda_launch *l, const Args &args, const px_policy 
     md_range r = md_from_policy(p, R, right);
     const bool empty = md_extent(r, 0) <= 0 || md_extent(r, 1) <= 0 || md_extent(r, 2) <= 0;
     if (empty) {   /* one block writes the identity */
-        for (int a = 0; a < 3; ++a) r.end[a] = r.begin[a];
+        for (int a = 0; a < 3; ++a) r.n[a] = 0;
     }
     /* Threads of the block as a box over the axes; tiles (given or chosen like the box)
        are walked by one block each. */
@@ -770,7 +795,7 @@ int run_scan(const px_cuda_launch *l, const In &in, const Out &out, N items)
     cudaStream_t s = static_cast<cudaStream_t>(l->stream);
     T init;
     Join::identity(&init);
-    const typename scan_op<T, Join, Join::fn>::type op{};
+    const typename scan_op<T, Join>::type op{};
     size_t bytes = 0;
     cudaError_t e = cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, op, init, items, s);
     if (e != cudaSuccess) {
@@ -811,11 +836,11 @@ int launch_for1(const px_cuda_launch *l, const Args &args, const px_policy &p)
                                  args, p.begin[0], (uint32_t)n);
         }
     }
-    e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, int64_t>), l->device, cache64, &sh);
+    e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, uint64_t>), l->device, cache64, &sh);
     if (e != cudaSuccess) return (int)e;
     const int64_t grid = for1_grid(n, sh, l->sm_count);
-    return launch_kernel(&for1_kernel<Args, Body, int64_t>, dim3((unsigned)grid), dim3(sh.block), s, args,
-                         p.begin[0], n);
+    return launch_kernel(&for1_kernel<Args, Body, uint64_t>, dim3((unsigned)grid), dim3(sh.block), s, args,
+                         p.begin[0], (uint64_t)n);
 }
 
 template <class Args, class Body>
@@ -849,7 +874,8 @@ int launch_reduce3(const px_cuda_launch *l, const Args &args, const px_policy &p
 }
 
 /* Scans n + 1 items so that item n's exclusive prefix is the total. 32-bit item counts
- * when they fit: CUB's offsets follow the count's type. */
+ * when they fit: CUB's offsets follow the count's type. The one extent with no n + 1,
+ * INT64_MAX, is refused (2^63 elements: no device holds them). */
 template <class Args, class T, class Body, class Join>
 int launch_scan(const px_cuda_launch *l, const Args &args, const px_policy &p)
 {
@@ -857,6 +883,7 @@ int launch_scan(const px_cuda_launch *l, const Args &args, const px_policy &p)
     const int64_t n = max64(0, p.end[0] - p.begin[0]);
     T *total = static_cast<T *>(l->result);
     if (n == 0 && total == nullptr) return (int)cudaSuccess;
+    if (n == INT64_MAX) return (int)cudaErrorInvalidValue;
     const scan_input<Args, T, Body, Join> in{args, p.begin[0], n, 0};
     const scan_output<Args, T, Body, Join> out{args, p.begin[0], n, total, 0};
     if (n < INT32_MAX) return run_scan<T, Join>(l, in, out, (int)(n + 1));

@@ -125,20 +125,54 @@ PX_API px_status px_view_info_get(const px_view *view, px_view_info *out);
 
 /* ---- What kernels see ------------------------------------------------------------- */
 
-#define PX__SPAN_FIELDS(T)          \
-    T *data;                        \
-    int64_t extent[PX_MAX_RANK];    \
-    int64_t stride[PX_MAX_RANK];    \
-    int32_t rank
+/* A span is a plain struct: data pointer, extents and strides in elements, rank. Its
+ * type also says, at compile time, which index has unit stride; the accessors read that
+ * from the size of the px__layout tag (never its value), so they work alike in C and C++:
+ *
+ *   px_span_<T>                every index times its run-time stride (any layout, any
+ *                              subview)
+ *   px_span_<T>_right          the last index has unit stride (LAYOUT_RIGHT, and its
+ *                              subviews that keep the last dimension)
+ *   px_span_<T>_left           the first index has unit stride (LAYOUT_LEFT)
+ *   px_span_<T>_1d             rank 1, unit stride: PX_AT1(x, i) is x.data[i]; 32 bytes
+ *                              instead of 144 (a smaller kernel parameter)
+ *   ..._restrict               any of the above with a restrict data pointer: the kernel
+ *                              promises that memory written through it is reached through
+ *                              no other span of its arguments (opt-in: two spans of one
+ *                              view stay legal without it)
+ *
+ * <T> is u8, i32, i64, u32, u64, f32 or f64; px_span (void data) is the untyped form. */
+#define PX__SPAN_STRIDED 1
+#define PX__SPAN_RIGHT 2
+#define PX__SPAN_LEFT 3
+#define PX__SPAN_1D 4
 
-typedef struct px_span { PX__SPAN_FIELDS(void); } px_span;
-typedef struct px_span_u8 { PX__SPAN_FIELDS(uint8_t); } px_span_u8;
-typedef struct px_span_i32 { PX__SPAN_FIELDS(int32_t); } px_span_i32;
-typedef struct px_span_i64 { PX__SPAN_FIELDS(int64_t); } px_span_i64;
-typedef struct px_span_u32 { PX__SPAN_FIELDS(uint32_t); } px_span_u32;
-typedef struct px_span_u64 { PX__SPAN_FIELDS(uint64_t); } px_span_u64;
-typedef struct px_span_f32 { PX__SPAN_FIELDS(float); } px_span_f32;
-typedef struct px_span_f64 { PX__SPAN_FIELDS(double); } px_span_f64;
+#define PX__SPAN_FIELDS(P, N, L)    \
+    P data;                         \
+    int64_t extent[N];              \
+    int64_t stride[N];              \
+    int32_t rank;                   \
+    char px__layout[L]
+
+#define PX__SPAN_TYPE(name, P, N, L) typedef struct name { PX__SPAN_FIELDS(P, N, L); } name;
+#define PX__SPAN_TYPES(sfx, T)                                                                   \
+    PX__SPAN_TYPE(px_span_##sfx, T *, PX_MAX_RANK, PX__SPAN_STRIDED)                             \
+    PX__SPAN_TYPE(px_span_##sfx##_right, T *, PX_MAX_RANK, PX__SPAN_RIGHT)                       \
+    PX__SPAN_TYPE(px_span_##sfx##_left, T *, PX_MAX_RANK, PX__SPAN_LEFT)                         \
+    PX__SPAN_TYPE(px_span_##sfx##_1d, T *, 1, PX__SPAN_1D)                                       \
+    PX__SPAN_TYPE(px_span_##sfx##_restrict, T *PX_RESTRICT, PX_MAX_RANK, PX__SPAN_STRIDED)       \
+    PX__SPAN_TYPE(px_span_##sfx##_right_restrict, T *PX_RESTRICT, PX_MAX_RANK, PX__SPAN_RIGHT)   \
+    PX__SPAN_TYPE(px_span_##sfx##_left_restrict, T *PX_RESTRICT, PX_MAX_RANK, PX__SPAN_LEFT)     \
+    PX__SPAN_TYPE(px_span_##sfx##_1d_restrict, T *PX_RESTRICT, 1, PX__SPAN_1D)
+
+PX__SPAN_TYPE(px_span, void *, PX_MAX_RANK, PX__SPAN_STRIDED)
+PX__SPAN_TYPES(u8, uint8_t)
+PX__SPAN_TYPES(i32, int32_t)
+PX__SPAN_TYPES(i64, int64_t)
+PX__SPAN_TYPES(u32, uint32_t)
+PX__SPAN_TYPES(u64, uint64_t)
+PX__SPAN_TYPES(f32, float)
+PX__SPAN_TYPES(f64, double)
 
 /* The kernel-side struct of a view, checked against the element type asked for.
  * px_view_span works for any type (data is void *). */
@@ -151,7 +185,24 @@ PX_API px_status px_view_span_u64(const px_view *view, px_span_u64 *out);
 PX_API px_status px_view_span_f32(const px_view *view, px_span_f32 *out);
 PX_API px_status px_view_span_f64(const px_view *view, px_span_f64 *out);
 
-/* Element access in kernels: PX_AT1(x, i), PX_AT2(a, i, j), ... up to PX_AT4.
+/* px_view_get_span(view, &span): one getter for every span type above (a macro in C, a
+ * function template in C++). The span's type names the element type, checked like the
+ * typed getters (PX_ERR_TYPE_MISMATCH), and the layout, checked against the view's
+ * strides (PX_ERR_INVALID_ARGUMENT naming the dimension whose stride is not 1; a 1-D span
+ * also needs rank 1). A dimension of extent 0 or 1 counts as unit stride. */
+PX_API px_status px__view_get_span(const px_view *view, px_dtype dtype, int layout, void *out);
+#ifndef __cplusplus
+#  define PX__SPAN_DTYPE(data)                                                             \
+    _Generic((data), void *: PX_DTYPE_COUNT, uint8_t *: PX_U8, int32_t *: PX_I32,         \
+             int64_t *: PX_I64, uint32_t *: PX_U32, uint64_t *: PX_U64, float *: PX_F32,  \
+             double *: PX_F64)
+#  define px_view_get_span(view, out)                                                      \
+    px__view_get_span((view), PX__SPAN_DTYPE((out)->data), (int)sizeof((out)->px__layout), (out))
+#endif
+
+/* Element access in kernels: PX_AT1(x, i), PX_AT2(a, i, j), ... up to PX_AT4, for every
+ * span type; an index with unit stride is used as it is, the others are multiplied by
+ * their stride. PX_AT2..4 on a 1-D span do not compile.
  * With PX_BOUNDS_CHECK defined (meson -Dbounds_check=true), every index is checked: on
  * the host a bad index is recorded (the dispatch that ran the kernel returns
  * PX_ERR_INVALID_ARGUMENT naming it) and element 0 is used instead; on a GPU the kernel
@@ -170,17 +221,47 @@ PX_FUNCTION int64_t px__checked(int64_t i, int64_t n, int dim)
     }
     return i;
 }
-#  define PX__IX(s, d, i) (px__checked((i), (s).extent[d], (d)) * (s).stride[d])
+#  define PX__INDEX(s, d, i) px__checked((i), (s).extent[d], (d))
 #else
-#  define PX__IX(s, d, i) ((i) * (s).stride[d])
+#  define PX__INDEX(s, d, i) (i)
 #endif
 
-#define PX_AT1(s, i)          ((s).data[PX__IX(s, 0, i)])
-#define PX_AT2(s, i, j)       ((s).data[PX__IX(s, 0, i) + PX__IX(s, 1, j)])
-#define PX_AT3(s, i, j, k)    ((s).data[PX__IX(s, 0, i) + PX__IX(s, 1, j) + PX__IX(s, 2, k)])
-#define PX_AT4(s, i, j, k, l) \
-    ((s).data[PX__IX(s, 0, i) + PX__IX(s, 1, j) + PX__IX(s, 2, k) + PX__IX(s, 3, l)])
+#define PX__LAYOUT(s) sizeof((s).px__layout)
+#define PX__UNIT_FIRST(s) (PX__LAYOUT(s) == PX__SPAN_LEFT || PX__LAYOUT(s) == PX__SPAN_1D)
+#define PX__UNIT_LAST(s) (PX__LAYOUT(s) == PX__SPAN_RIGHT)
+/* Index i of dimension d times its stride; a constant 1 where `unit` (folded away). */
+#define PX__IX(s, d, i, unit) (PX__INDEX(s, d, i) * ((unit) ? (int64_t)1 : (s).stride[d]))
+/* 0, or a compile error (negative array size) when s is a 1-D span. */
+#define PX__NOT_1D(s) ((int64_t)(0 * sizeof(char[PX__LAYOUT(s) == PX__SPAN_1D ? -1 : 1])))
+
+#define PX_AT1(s, i) ((s).data[PX__IX(s, 0, i, PX__LAYOUT(s) != PX__SPAN_STRIDED)])
+#define PX_AT2(s, i, j)                                                                    \
+    ((s).data[PX__NOT_1D(s) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, PX__UNIT_LAST(s))])
+#define PX_AT3(s, i, j, k)                                                                 \
+    ((s).data[PX__NOT_1D(s) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) +    \
+              PX__IX(s, 2, k, PX__UNIT_LAST(s))])
+#define PX_AT4(s, i, j, k, l)                                                              \
+    ((s).data[PX__NOT_1D(s) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) +    \
+              PX__IX(s, 2, k, 0) + PX__IX(s, 3, l, PX__UNIT_LAST(s))])
 
 PX_EXTERN_C_END
+
+#ifdef __cplusplus
+/* px_view_get_span in C++: the element type from the data pointer's type. */
+static inline px_dtype px__span_dtype(const void *) { return PX_DTYPE_COUNT; }
+static inline px_dtype px__span_dtype(const uint8_t *) { return PX_U8; }
+static inline px_dtype px__span_dtype(const int32_t *) { return PX_I32; }
+static inline px_dtype px__span_dtype(const int64_t *) { return PX_I64; }
+static inline px_dtype px__span_dtype(const uint32_t *) { return PX_U32; }
+static inline px_dtype px__span_dtype(const uint64_t *) { return PX_U64; }
+static inline px_dtype px__span_dtype(const float *) { return PX_F32; }
+static inline px_dtype px__span_dtype(const double *) { return PX_F64; }
+
+template <class Span>
+static inline px_status px_view_get_span(const px_view *view, Span *out)
+{
+    return px__view_get_span(view, px__span_dtype(out->data), (int)sizeof out->px__layout, out);
+}
+#endif
 
 #endif /* PORTEX_VIEW_H */

@@ -65,6 +65,12 @@ static px_status check_policy(const px_policy *p, const px_kernel *k, const char
             return px__error(PX_ERR_INVALID_ARGUMENT, func,
                              "policy dimension %d runs from %lld to %lld; begin must not exceed end",
                              d, (long long)p->begin[d], (long long)p->end[d]);
+        /* Loops walk offsets from begin: the extent must be an int64_t too. */
+        if (p->begin[d] < 0 && p->end[d] > INT64_MAX + p->begin[d])
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "policy dimension %d runs from %lld to %lld; its extent (end - begin) "
+                             "exceeds INT64_MAX",
+                             d, (long long)p->begin[d], (long long)p->end[d]);
         if (p->tile[d] < 0)
             return px__error(PX_ERR_INVALID_ARGUMENT, func, "policy.tile[%d] is %lld; expected >= 0",
                              d, (long long)p->tile[d]);

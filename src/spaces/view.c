@@ -394,3 +394,58 @@ PX__TYPED_SPAN(u32, PX_U32)
 PX__TYPED_SPAN(u64, PX_U64)
 PX__TYPED_SPAN(f32, PX_F32)
 PX__TYPED_SPAN(f64, PX_F64)
+
+/* The form of px_span_<T>_1d, for px__view_get_span. */
+typedef struct span_1d {
+    void *data;
+    int64_t extent[1];
+    int64_t stride[1];
+    int32_t rank;
+} span_1d;
+
+/* The dimension that `layout` indexes without its stride (-1: none), after checking that
+   the view has stride 1 there (or extent 0 or 1, where every stride is 1). */
+static px_status unit_dimension(const px_view *view, int layout, int *dim, const char *func)
+{
+    static const char *const what[] = {
+        [PX__SPAN_RIGHT] = "a right span needs its last", [PX__SPAN_LEFT] = "a left span needs its first",
+        [PX__SPAN_1D] = "a 1-D span needs its"};
+    *dim = -1;
+    if (layout == PX__SPAN_1D && view->rank != 1)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "view '%s' has rank %d; a 1-D span needs rank 1 (use a right or left span)",
+                         view->label, view->rank);
+    if (layout == PX__SPAN_STRIDED || view->rank == 0) return PX_OK;
+    const int d = layout == PX__SPAN_RIGHT ? view->rank - 1 : 0;
+    if (view->extent[d] > 1 && view->stride[d] != 1)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "view '%s' has stride %lld in dimension %d; %s dimension contiguous "
+                         "(stride 1): use a strided span (px_span_%s) for this view",
+                         view->label, (long long)view->stride[d], d, what[layout],
+                         dtype_names[view->dtype]);
+    *dim = d;
+    return PX_OK;
+}
+
+px_status px__view_get_span(const px_view *view, px_dtype dtype, int layout, void *out)
+{
+    static const char func[] = "px_view_get_span";
+    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
+    if (layout < PX__SPAN_STRIDED || layout > PX__SPAN_1D)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "out is not a portex span (layout tag %d)", layout);
+    const bool one = layout == PX__SPAN_1D;
+    const size_t bytes = one ? offsetof(span_1d, rank) + sizeof(int32_t) : offsetof(px_span, px__layout);
+    memset(out, 0, bytes);
+    px_span s;
+    int dim;
+    PX__TRY(fill_span(view, dtype, &s, func));
+    PX__TRY(unit_dimension(view, layout, &dim, func));
+    if (dim >= 0) s.stride[dim] = 1;
+    if (one) {
+        span_1d v = {s.data, {s.extent[0]}, {s.stride[0]}, s.rank};
+        memcpy(out, &v, bytes);
+    } else {
+        memcpy(out, &s, bytes);
+    }
+    return PX_OK;
+}
