@@ -83,7 +83,7 @@ void px__instance_free(px_instance *inst)
 static px_status instance_new(px_instance **out, const px__backend *be, int device, int priority,
                               const char *label, void *native, bool is_default, const char *func)
 {
-    px_instance *inst;
+    px_instance *inst = NULL;
     PX__TRY(px__instance_alloc(&inst, be, device, priority, label, is_default, func));
     const px__queue_desc desc = {device, priority, inst->label};
     px_status st;
@@ -106,7 +106,7 @@ px_status px__instance_default(px_exec_space exec, int device, px_instance **out
 {
     *out = NULL;
     PX__TRY(px__require_init(func));
-    const px__backend *be;
+    const px__backend *be = NULL;
     PX__TRY(check_exec_device(exec, device, &be, func));
     px_status st = PX_OK;
     pthread_mutex_lock(&defaults_lock);
@@ -128,7 +128,7 @@ px_status px_instance_create(px_instance **out, const px_instance_desc *desc)
     *out = NULL;
     PX__ARG(desc, "desc must not be NULL");
     PX__TRY(px__require_init(__func__));
-    const px__backend *be;
+    const px__backend *be = NULL;
     PX__TRY(check_exec_device(desc->exec, desc->device, &be, __func__));
     return instance_new(out, be, desc->device, desc->priority, desc->label, NULL, false, __func__);
 }
@@ -138,7 +138,7 @@ px_status px__instance_wrap(px_instance **out, px_exec_space exec, int device, v
 {
     *out = NULL;
     PX__TRY(px__require_init(func));
-    const px__backend *be;
+    const px__backend *be = NULL;
     PX__TRY(check_exec_device(exec, device, &be, func));
     return instance_new(out, be, device, 0, label, native, false, func);
 }
