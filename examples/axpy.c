@@ -26,9 +26,9 @@ int main(void)
     px_view *hx, *hy;
     CHECK(px_view_create_mirror_view(&hx, px_host(), x));
     CHECK(px_view_create_mirror_view(&hy, px_host(), y));
-    px_span_f64 hxs, hys;
-    CHECK(px_view_span_f64(hx, &hxs));
-    CHECK(px_view_span_f64(hy, &hys));
+    px_span_f64_1d hxs, hys;
+    CHECK(px_view_get_span(hx, &hxs));
+    CHECK(px_view_get_span(hy, &hys));
 
     /* Random inputs, and the expected result from a plain loop. */
     double *expect = malloc((size_t)n * sizeof *expect);
@@ -43,8 +43,8 @@ int main(void)
     CHECK(px_deep_copy(y, hy, NULL));
 
     axpy_args args = {.a = a};
-    CHECK(px_view_span_f64(x, &args.x));
-    CHECK(px_view_span_f64(y, &args.y));
+    CHECK(px_view_get_span(x, &args.x));
+    CHECK(px_view_get_span(y, &args.y));
     CHECK(px_parallel_for(be.inst, "axpy", px_range(0, n), PX_KERNEL(axpy), &args));
 
     /* px_deep_copy waits for the work issued before it, the kernel included. */

@@ -7,7 +7,7 @@
 
 typedef struct axpy_args {
     double a;
-    px_span_f64 x, y;   /* spans: plain structs (pointer, extents, strides) passed by value */
+    px_span_f64_1d x, y;   /* spans: plain structs (pointer, extents, strides) passed by value */
 } axpy_args;
 
 PX_DECLARE_KERNEL(axpy); /* y(i) = a * x(i) + y(i) */

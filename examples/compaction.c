@@ -24,8 +24,8 @@ int main(void)
     /* Random input, and the expected result from a plain loop. */
     px_view *hin;
     CHECK(px_view_create_mirror_view(&hin, px_host(), in));
-    px_span_f64 his;
-    CHECK(px_view_span_f64(hin, &his));
+    px_span_f64_1d his;
+    CHECK(px_view_get_span(hin, &his));
     double *expect = malloc((size_t)n * sizeof *expect);
     if (!expect) return 1;
     int64_t expect_count = 0;
@@ -37,8 +37,8 @@ int main(void)
     CHECK(px_deep_copy(in, hin, NULL));
 
     compact_args args = {.threshold = threshold};
-    CHECK(px_view_span_f64(in, &args.in));
-    CHECK(px_view_span_f64(out, &args.out));
+    CHECK(px_view_get_span(in, &args.in));
+    CHECK(px_view_get_span(out, &args.out));
     int64_t count;
     /* With a total asked for, the call waits for the scan (on this instance only). */
     CHECK(px_parallel_scan(be.inst, "compact", px_range(0, n), PX_KERNEL(compact), &args,
@@ -52,8 +52,8 @@ int main(void)
         CHECK(px_view_subview(&kept, out, &first, 1));
         CHECK(px_view_create_mirror_view(&hkept, px_host(), kept));
         CHECK(px_deep_copy(hkept, kept, NULL));
-        px_span_f64 hks;
-        CHECK(px_view_span_f64(hkept, &hks));
+        px_span_f64_1d hks;
+        CHECK(px_view_get_span(hkept, &hks));
         for (int64_t k = 0; k < count; ++k)
             if (hks.data[k] != expect[k]) {
                 printf("compaction: out[%lld] = %.17g, expected %.17g\n", (long long)k,

@@ -7,8 +7,8 @@
 
 typedef struct compact_args {
     double threshold;
-    px_span_f64 in;     /* n values */
-    px_span_f64 out;    /* room for n values; the kept ones go first, in their order */
+    px_span_f64_1d in;     /* n values */
+    px_span_f64_1d out;    /* room for n values; the kept ones go first, in their order */
 } compact_args;
 
 /* Keeps in(i) > threshold: an exclusive scan of the 0/1 "keep" flags gives each kept

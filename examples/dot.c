@@ -24,9 +24,9 @@ int main(void)
     px_view *hx, *hy;
     CHECK(px_view_create_mirror_view(&hx, px_host(), x));
     CHECK(px_view_create_mirror_view(&hy, px_host(), y));
-    px_span_f64 hxs, hys;
-    CHECK(px_view_span_f64(hx, &hxs));
-    CHECK(px_view_span_f64(hy, &hys));
+    px_span_f64_1d hxs, hys;
+    CHECK(px_view_get_span(hx, &hxs));
+    CHECK(px_view_get_span(hy, &hys));
     uint64_t seed = 1234;
     for (int64_t i = 0; i < n; ++i) {
         hxs.data[i] = example_random(&seed);
@@ -36,8 +36,8 @@ int main(void)
     CHECK(px_deep_copy(y, hy, NULL));
 
     dot_args args;
-    CHECK(px_view_span_f64(x, &args.x));
-    CHECK(px_view_span_f64(y, &args.y));
+    CHECK(px_view_get_span(x, &args.x));
+    CHECK(px_view_get_span(y, &args.y));
     double result;
     /* Into a host double: the call waits for the reduction (on this instance only). */
     CHECK(px_parallel_reduce(be.inst, "dot", px_range(0, n), PX_KERNEL(dot), &args, &result));

@@ -6,7 +6,7 @@
 #include <portex.h>
 
 typedef struct dot_args {
-    px_span_f64 x, y;
+    px_span_f64_1d x, y;
 } dot_args;
 
 PX_DECLARE_KERNEL(dot); /* the sum over i of x(i) * y(i) */

@@ -43,7 +43,7 @@ int main(void)
     px_view *hu;
     CHECK(px_view_create_mirror_view(&hu, px_host(), u[0]));
     px_span_f64 hs;
-    CHECK(px_view_span_f64(hu, &hs));
+    CHECK(px_view_get_span(hu, &hs));
     uint64_t seed = 7;
     for (int64_t k = 0; k < nx * ny; ++k) hs.data[k] = example_random(&seed);
     double *ref[2] = {malloc(bytes), malloc(bytes)};
@@ -54,13 +54,13 @@ int main(void)
     CHECK(px_deep_copy(u[1], hu, NULL));
 
     heat_args args = {.alpha = alpha};
-    CHECK(px_view_span_f64(u[0], &args.in));
-    CHECK(px_view_span_f64(u[1], &args.out));
+    CHECK(px_view_get_span(u[0], &args.in));
+    CHECK(px_view_get_span(u[1], &args.out));
     const px_policy interior = px_mdrange2(1, nx - 1, 1, ny - 1);
     for (int s = 0; s < steps; ++s) {
         /* The arguments are copied at dispatch, so swapping them right after is safe. */
         CHECK(px_parallel_for(be.inst, "heat_step", interior, PX_KERNEL(heat_step), &args));
-        px_span_f64 t = args.in;
+        px_span_f64_right_restrict t = args.in;
         args.in = args.out;
         args.out = t;
         heat_step_plain(nx, ny, alpha, ref[s % 2], ref[(s + 1) % 2]);

@@ -7,7 +7,7 @@
 
 typedef struct heat_args {
     double alpha;           /* diffusion number: dt * k / h^2, at most 1/4 for stability */
-    px_span_f64 in, out;    /* 2-D, the temperature before and after the step */
+    px_span_f64_right_restrict in, out;   /* 2-D, row-major: before and after the step */
 } heat_args;
 
 /* One explicit Euler step of the heat equation at interior point (i, j):

@@ -55,9 +55,9 @@ int main(void)
                                                .extent = {n}, .flags = PX_VIEW_NO_INIT}));
     CHECK(px_view_create(&hout, &(px_view_desc){.label = "out", .space = host, .dtype = PX_U64, .rank = 1,
                                                 .extent = {n}, .flags = PX_VIEW_NO_INIT}));
-    px_span_u64 in, out;
-    CHECK(px_view_span_u64(hin, &in));
-    CHECK(px_view_span_u64(hout, &out));
+    px_span_u64_1d in, out;
+    CHECK(px_view_get_span(hin, &in));
+    CHECK(px_view_get_span(hout, &out));
     uint64_t *expect = malloc((size_t)n * sizeof *expect);
     if (!expect) return 1;
     uint64_t seed = 42;
@@ -93,7 +93,7 @@ int main(void)
                    where[g - 1], where[g], px_copy_path_string(path), where[g], where[g - 1]);
         }
         lcg_args a = {.mul = MUL, .add = ADD + 2 * (uint64_t)g};
-        CHECK(px_view_span_u64(x[g], &a.x));
+        CHECK(px_view_get_span(x[g], &a.x));
         CHECK(px_parallel_for(inst[g], "lcg_step", px_range(0, n), PX_KERNEL(lcg_step), &a));
         printf("  kernel on %s: x = x * mul + add_%d\n", where[g], g);
         for (int64_t i = 0; i < n; ++i) expect[i] = expect[i] * a.mul + a.add;

@@ -7,7 +7,7 @@
 
 typedef struct lcg_args {
     uint64_t mul, add;
-    px_span_u64 x;
+    px_span_u64_1d x;
 } lcg_args;
 
 PX_DECLARE_KERNEL(lcg_step); /* x(i) = x(i) * mul + add, modulo 2^64: exact on every backend */

@@ -6,7 +6,7 @@
 #include <portex.h>
 
 typedef struct overlap_args {
-    px_span_f32 x;   /* one chunk, transformed in place */
+    px_span_f32_1d x;   /* one chunk, transformed in place */
     float a, b;
 } overlap_args;
 

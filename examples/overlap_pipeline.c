@@ -127,7 +127,7 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
             if (ev) TRY(px_event_record(e[0], inst));
             TRY(px_deep_copy_async(inst, p.slot_c[c], p.in_c[c], &in_path));
             if (ev) TRY(px_event_record(e[1], inst));
-            TRY(px_view_span_f32(p.slot_c[c], &args.x));
+            TRY(px_view_get_span(p.slot_c[c], &args.x));
             TRY(px_view_info_get(p.slot_c[c], &info));
             TRY(px_parallel_for(inst, "overlap_scale", px_range(0, info.extent[0]),
                                 PX_KERNEL(overlap_scale), &args));
