@@ -99,6 +99,26 @@ typedef struct px_kernel {
 /* Declares a kernel defined in another file, e.g. in a header shared with the caller. */
 #define PX_DECLARE_KERNEL(name) PX_EXTERN_DECL const px_kernel px_kernel_##name
 
+/* ---- Graph conditions ---------------------------------------------------------------- */
+
+/* A WHILE or IF node's condition as a kernel sees it (portex/graph.h): pass the value
+   px_graph_cond_value gives in the kernel's arguments and set it from the body with
+   px_cond_set, from one index only (on CUDA concurrent sets of one condition are
+   undefined). On the host backends the handle is the condition's address; on CUDA a
+   conditional handle (cudaGraphSetConditional). */
+typedef struct px_cond {
+    uint64_t handle;
+} px_cond;
+
+PX_FUNCTION void px_cond_set(px_cond cond, unsigned value)
+{
+#if defined(__CUDA_ARCH__)
+    cudaGraphSetConditional((cudaGraphConditionalHandle)cond.handle, value);
+#else
+    *(volatile unsigned *)(uintptr_t)cond.handle = value;
+#endif
+}
+
 /* ---- Joins --------------------------------------------------------------------------- */
 
 #define PX_JOIN(op, T, dst, src) PX_FUNCTION void px_join_##op##_##T(T *dst, const T *src)
