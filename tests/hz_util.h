@@ -1,4 +1,4 @@
-/* Helpers of the hazard suites (test_faults, test_isolation, test_hazards), GPU only:
+/* Helpers of the hazard suites (test_cuda_faults, test_isolation, test_hazards), GPU only:
  * CUDA checks, a monotonic clock, a watchdog that names the step that hung, a host
  * function that holds a stream until released, and instances, views and copies with
  * their checks. Everything is static inline (each suite uses what it needs); the

@@ -410,7 +410,7 @@ static int run_each(void)
     int failed = 0, ran = 0;
     for (int k = 0; k < NSCENARIOS; ++k) {
         if (setenv("CK_RUN_CASE", scenarios[k], 1) != 0) return 1;
-        char *argv[] = {(char *)"test_faults", NULL};
+        char *argv[] = {(char *)"test_cuda_faults", NULL};
         pid_t pid;
         if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ) != 0) {
             perror("posix_spawn");
@@ -422,7 +422,7 @@ static int run_each(void)
             return 1;
         }
         const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        fprintf(stderr, "test_faults: %s: %s\n", scenarios[k],
+        fprintf(stderr, "test_cuda_faults: %s: %s\n", scenarios[k],
                 rc == 0 ? "passed" : rc == 77 ? "skipped" : "FAILED");
         if (rc != 77) ++ran;
         if (rc != 0 && rc != 77) ++failed;
@@ -433,13 +433,13 @@ static int run_each(void)
 
 int main(void)
 {
-    if (!hz_backend_is_cuda("test_faults")) return 77;
+    if (!hz_backend_is_cuda("test_cuda_faults")) return 77;
     const char *name = getenv("CK_RUN_CASE");
     if (name == NULL || *name == '\0') return run_each();
     for (int k = 0; k < NSCENARIOS; ++k)
         if (strcmp(name, scenarios[k]) == 0) chosen = scenarios[k];
     if (chosen == NULL) {
-        fprintf(stderr, "test_faults: no scenario '%s'\n", name);
+        fprintf(stderr, "test_cuda_faults: no scenario '%s'\n", name);
         return 1;
     }
     if (strcmp(name, "two_gpu") == 0) {
