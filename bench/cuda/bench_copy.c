@@ -13,6 +13,15 @@
  *             call blocks the caller before returning.
  *   8 bytes   px_deep_copy_async pinned -> device + px_instance_fence against
  *             cudaMemcpyAsync + cudaStreamSynchronize: the round trip to the GPU and back.
+ *   bound     the machine's own memcpy bandwidth between pageable and pinned memory, both
+ *             ways, with the staging's thread count, 8 threads and every core, measured in
+ *             the same run (host_copy_bound.h). A staged copy can go no faster than that
+ *             host part nor than the pinned DMA: the smaller of the two, same direction,
+ *             is its bound, and the staged copy's bandwidth is given as a ratio to it.
+ *
+ * BENCH_COPY_CHUNK_SWEEP=1 (or a list of MiB, "4,8,16,32" by default) adds a sweep: the
+ * staged copies both ways again with each chunk size (px_staging_set), against the bound,
+ * to help choose the default.
  *
  * Each case runs once untimed per side first (the first staged copy builds the staging
  * pool), then N times (default 11, 5 with --quick) with raw and portex alternating which
@@ -34,6 +43,7 @@
 #include <portex.h>
 #include <portex/cuda.h>
 #include "bench_util.h"
+#include "host_copy_bound.h"
 
 /* ---- Timing ------------------------------------------------------------------------------ */
 
@@ -350,6 +360,78 @@ static pair time_small(bench *B, int reps)
     return out;
 }
 
+/* Staged copies alone (no driver copy in between): host wall time to the fence. */
+static side time_staged(bench *B, int to_device, int reps)
+{
+    double *tt = malloc((size_t)reps * sizeof(double)), *tc = malloc((size_t)reps * sizeof(double));
+    if (!tt || !tc) exit(2);
+    px_view *vdst = to_device ? B->dev : B->host_b, *vsrc = to_device ? B->host_a : B->dev;
+    for (int r = -1; r < reps; ++r) {
+        const double t0 = now_ms();
+        CHECK(px_deep_copy_async(B->inst, vdst, vsrc, NULL));
+        const double call = now_ms() - t0;
+        CHECK(px_instance_fence(B->inst));
+        if (r < 0) continue;
+        tt[r] = now_ms() - t0;
+        tc[r] = call;
+    }
+    side out = {median(tt, reps), median(tc, reps)};
+    free(tt);
+    free(tc);
+    return out;
+}
+
+/* BENCH_COPY_CHUNK_SWEEP: "1" for 4, 8, 16 and 32 MiB, or a comma-separated list of MiB. */
+static int sweep_sizes(const char *spec, size_t *mib, int max)
+{
+    static const size_t dflt[] = {4, 8, 16, 32};
+    int n = 0;
+    if (!strcmp(spec, "1")) {
+        for (; n < 4; ++n) mib[n] = dflt[n];
+        return n;
+    }
+    const char *p = spec;
+    while (*p && n < max) {
+        char *end = NULL;
+        const unsigned long v = strtoul(p, &end, 10);
+        if (end == p || v < 1 || v > 4096) {
+            fprintf(stderr, "BENCH_COPY_CHUNK_SWEEP: '%s' is not 1 or a list of MiB (1 to 4096)\n", spec);
+            exit(2);
+        }
+        mib[n++] = v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end != ',' && *end != '\0') {
+            fprintf(stderr, "BENCH_COPY_CHUNK_SWEEP: '%s' is not 1 or a list of MiB (1 to 4096)\n", spec);
+            exit(2);
+        }
+    }
+    return n;
+}
+
+static void chunk_sweep(bench *B, const char *spec, int reps, double bound_h2d, double bound_d2h)
+{
+    size_t mib[16];
+    const int n = sweep_sizes(spec, mib, 16);
+    px_staging_config orig;
+    CHECK(px_staging_get(&orig));
+    printf("\nchunk sweep (BENCH_COPY_CHUNK_SWEEP=%s): px_staging_set chunk_bytes with %d buffers and %d threads; "
+           "%d runs each after a warm-up, medians; bound H2D %.2f GB/s, D2H %.2f GB/s\n",
+           spec, orig.buffers, orig.threads, reps, bound_h2d, bound_d2h);
+    printf("| chunk (MiB) | H2D (GB/s) | H2D / bound | D2H (GB/s) | D2H / bound | H2D call (ms) | D2H call (ms) |\n");
+    printf("|------------:|-----------:|------------:|-----------:|------------:|--------------:|--------------:|\n");
+    for (int k = 0; k < n; ++k) {
+        CHECK(px_instance_fence(B->inst));
+        const px_staging_config c = {mib[k] << 20, 0, 0};
+        CHECK(px_staging_set(&c));
+        const side h = time_staged(B, 1, reps), d = time_staged(B, 0, reps);
+        const double hg = gbps(B->bytes, h.total_ms), dg = gbps(B->bytes, d.total_ms);
+        printf("| %11zu | %10.2f | %11.3f | %10.2f | %11.3f | %13.3f | %13.3f |\n", mib[k], hg, hg / bound_h2d, dg,
+               dg / bound_d2h, h.call_ms, d.call_ms);
+    }
+    CHECK(px_instance_fence(B->inst));
+    CHECK(px_staging_set(&orig));
+}
+
 /* ---- Report --------------------------------------------------------------------------------- */
 
 typedef struct row {
@@ -437,6 +519,38 @@ int main(int argc, char **argv)
     add_row("pinned D2H call returns (ms)", d.raw.call_ms, d.px.call_ms, d.px.call_ms / d.px.total_ms,
             "< 1% of copy", d.px.call_ms < 0.01 * d.px.total_ms);
 
+    /* The host part's own bound, this run: memcpy between the pageable and the pinned
+       buffers with the staging's thread count, 8 threads and every core. */
+    int counts[3] = {sc.threads, 8, hcb_cores()}, ncounts = 0;
+    double to_pinned[3], from_pinned[3];
+    for (int k = 0; k < 3; ++k) {
+        int seen = 0;
+        for (int j = 0; j < ncounts; ++j) seen |= counts[j] == counts[k];
+        if (!seen) counts[ncounts++] = counts[k];
+    }
+    const int mreps = quick ? 3 : 5;
+    printf("host memcpy between pageable and pinned memory, this run (%zu MiB, median of %d):\n", B.bytes >> 20,
+           mreps);
+    printf("| threads | pageable -> pinned (GB/s) | pinned -> pageable (GB/s) |\n");
+    printf("|--------:|--------------------------:|--------------------------:|\n");
+    for (int k = 0; k < ncounts; ++k) {
+        to_pinned[k] = hcb_bandwidth(B.a, B.p, B.bytes, counts[k], mreps);
+        from_pinned[k] = hcb_bandwidth(B.p, B.b, B.bytes, counts[k], mreps);
+        if (to_pinned[k] <= 0.0 || from_pinned[k] <= 0.0) {
+            fprintf(stderr, "could not start %d threads for the memcpy bound\n", counts[k]);
+            exit(2);
+        }
+        printf("| %7d | %25.2f | %25.2f |%s\n", counts[k], to_pinned[k], from_pinned[k],
+               counts[k] == sc.threads ? " the staging's thread count" : "");
+    }
+    /* counts[0] is the staging's thread count. */
+    const double dma_h2d = gbps(B.bytes, h.raw.total_ms), dma_d2h = gbps(B.bytes, d.raw.total_ms);
+    const double bound_h2d = to_pinned[0] < dma_h2d ? to_pinned[0] : dma_h2d;
+    const double bound_d2h = from_pinned[0] < dma_d2h ? from_pinned[0] : dma_d2h;
+    printf("staged copy bound = min(memcpy with %d threads, pinned DMA): H2D %.2f GB/s (%s), D2H %.2f GB/s (%s)\n\n",
+           sc.threads, bound_h2d, to_pinned[0] < dma_h2d ? "memcpy" : "DMA", bound_d2h,
+           from_pinned[0] < dma_d2h ? "memcpy" : "DMA");
+
     pair ph = time_pageable(&B, 1, reps), pd = time_pageable(&B, 0, reps);
     const double ph_px = gbps(B.bytes, ph.px.total_ms), pd_px = gbps(B.bytes, pd.px.total_ms);
     snprintf(target, sizeof target, ">= 1.5x, >= 25 GB/s");
@@ -444,6 +558,14 @@ int main(int argc, char **argv)
             target, ph.raw.total_ms / ph.px.total_ms >= 1.5 && ph_px >= 25.0);
     add_row("pageable D2H (GB/s)", gbps(B.bytes, pd.raw.total_ms), pd_px, pd.raw.total_ms / pd.px.total_ms,
             target, pd.raw.total_ms / pd.px.total_ms >= 1.5 && pd_px >= 25.0);
+    /* Against the bound: 0.9x, and 40 GB/s where the bound allows it (0.9x bound >= 40). */
+    const int h_allows = 0.9 * bound_h2d >= 40.0, d_allows = 0.9 * bound_d2h >= 40.0;
+    add_row("staged H2D / bound (GB/s)", bound_h2d, ph_px, ph_px / bound_h2d,
+            h_allows ? ">= 0.9x, >= 40 GB/s" : ">= 0.9x (bound < 44)",
+            ph_px >= 0.9 * bound_h2d && (!h_allows || ph_px >= 40.0));
+    add_row("staged D2H / bound (GB/s)", bound_d2h, pd_px, pd_px / bound_d2h,
+            d_allows ? ">= 0.9x, >= 40 GB/s" : ">= 0.9x (bound < 44)",
+            pd_px >= 0.9 * bound_d2h && (!d_allows || pd_px >= 40.0));
     add_row("pageable H2D call blocks (ms)", ph.raw.call_ms, ph.px.call_ms, ph.px.call_ms / ph.px.total_ms,
             "portex < 1% of copy", ph.px.call_ms < 0.01 * ph.px.total_ms);
     add_row("pageable D2H call blocks (ms)", pd.raw.call_ms, pd.px.call_ms, pd.px.call_ms / pd.px.total_ms,
@@ -463,8 +585,13 @@ int main(int argc, char **argv)
     }
     printf("\nratio: GB/s rows portex/raw; \"call\" rows portex call time / portex copy time; 8 B row "
            "portex/raw.\nraw pageable = cudaMemcpyAsync on pageable memory + cudaStreamSynchronize; "
-           "portex pageable = px_deep_copy_async (CUDA_STAGED) + px_instance_fence.\n");
+           "portex pageable = px_deep_copy_async (CUDA_STAGED) + px_instance_fence.\n"
+           "bound rows: raw = the staged copy's bound (the smaller of the host memcpy with the staging's thread "
+           "count and the pinned DMA, same direction, this run), portex = the staged copy, ratio = portex/bound.\n");
     printf("data: %s; targets missed: %d\n", failures ? "WRONG (see above)" : "right", missed);
+
+    const char *sweep = getenv("BENCH_COPY_CHUNK_SWEEP");
+    if (sweep && *sweep && strcmp(sweep, "0") != 0) chunk_sweep(&B, sweep, reps, bound_h2d, bound_d2h);
 
     CU(cudaEventDestroy(B.e0));
     CU(cudaEventDestroy(B.e1));
