@@ -538,7 +538,10 @@ static px_space gen_space(bool wild)
                                    {PX_SPACE_HOST, -1},      {PX_SPACE_HOST_PINNED, 0}, {PX_SPACE_DEVICE, 0},
                                    {PX_SPACE_DEVICE, 63},    {PX_SPACE_DEVICE, 64},     {PX_SPACE_DEVICE, -1},
                                    {(px_space_kind)99, 0}};
-    return wild && chance(30) ? PICK(odd) : px_host();
+    const px_space s = wild && chance(30) ? PICK(odd) : px_host();
+    /* The model knows the host's memory only: where a GPU makes DEVICE or HOST_PINNED
+       usable (the GPU machine), those spaces are the CUDA suites' business. */
+    return space_usable(s) && s.kind != PX_SPACE_HOST ? px_host() : s;
 }
 
 static void gen_desc(px_view_desc *d, char *label, size_t label_size)

@@ -238,13 +238,17 @@ START_TEST(free_during_capture)
     CU_OK(hz_spin_checksum(0, s, 1500000000ull, tk_info(v).data, n, tk_info(sum).data));
     cudaEvent_t slow = hz_mark(0, s);
 
-    hz_step("capture begins; v released; w made and filled on another instance");
+    hz_step("capture begins");
     CU_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+    hz_step("v released");
     TK_OK(px_view_release(&v));
+    hz_step("w made");
     px_view *w = hz_view1("w", px_device(0), PX_U64, n);
+    hz_step("w filled on another instance");
     const uint64_t pattern = 0x0123456789abcdefull;
     TK_OK(px_fill_async(other, w, &pattern, NULL));
     TK_OK(px_instance_fence(other));
+    hz_step("w ready");
     const uintptr_t w0 = (uintptr_t)tk_info(w).data;
     const bool running = hz_running(slow);
     cudaGraph_t g = NULL;

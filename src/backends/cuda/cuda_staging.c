@@ -87,11 +87,11 @@ px_status px__cuda_staging_get(px_staging_config *out, const char *func)
     return PX_OK;
 }
 
-/* Stops the threads and frees the buffers (setup held; nothing in flight). */
-static void engine_teardown(const char *func)
+/* Stops the threads and lets the buffers go (setup held; nothing in flight). */
+static void engine_teardown(bool final, const char *func)
 {
     px__stg_workers_stop();
-    px__stg_buffers_free_all(func);
+    px__stg_buffers_release(final, func);
 }
 
 px_status px__cuda_staging_set(const px_staging_config *config, const char *func)
@@ -119,7 +119,7 @@ px_status px__cuda_staging_set(const px_staging_config *config, const char *func
         const bool changed = c.chunk_bytes != px__stg.cfg.chunk_bytes || c.buffers != px__stg.cfg.buffers ||
                              c.threads != px__stg.cfg.threads;
         /* The next staged copy builds the engine again with the new shape. */
-        if (changed) engine_teardown(func);
+        if (changed) engine_teardown(false, func);
         px__stg.cfg = c;
     }
     pthread_mutex_unlock(&px__stg.setup);
@@ -283,6 +283,7 @@ px_status px__cuda_staged_copy(px__cuda_queue *q, px__copy_op *op, const char *f
        lock while the device waits for a chunk already queued. */
     bool queued = false;
     const px_status st = enqueue(q->stream, job, &queued, func);
+    px__stg_job_queued(job);   /* from here on the threads may retire it */
     /* On failure the queue's lock is kept while the stream drains: that wait ends with the
        work already queued on this stream (or at once, with the error, on a dead one), and
        only other staged copies on this same queue, which would follow it anyway, wait. */
@@ -316,6 +317,6 @@ void px__cuda_staging_settle(const px__cuda_queue *q, bool stream_dead)
 void px__cuda_staging_shutdown(void)
 {
     pthread_mutex_lock(&px__stg.setup);
-    engine_teardown("px_finalize");
+    engine_teardown(true, "px_finalize");
     pthread_mutex_unlock(&px__stg.setup);
 }

@@ -88,14 +88,13 @@ bool px__stg_buffers_idle(void)
     return true;
 }
 
-void px__stg_buffers_free_all(const char *func)
+/* Buffers of an earlier shape (px_staging_set), given back at px_finalize: cudaFreeHost
+   waits for the whole device, which a reshape must not. (setup) */
+static px__stg_buffer *g_retired;
+static int g_nretired;
+
+static void free_buffers(px__stg_buffer *bufs, int n, const char *func)
 {
-    pthread_mutex_lock(&px__stg.lock);
-    px__stg_buffer *bufs = px__stg.bufs;
-    const int n = px__stg.nbuf;
-    px__stg.bufs = NULL;
-    px__stg.nbuf = px__stg.cap = 0;
-    pthread_mutex_unlock(&px__stg.lock);
     const enum cudaStreamCaptureMode mode = px__cuda_relax();
     for (int i = 0; i < n; ++i) {
         /* Every lane is settled by now; a buffer still in use (unreachable) is left alone
@@ -105,5 +104,31 @@ void px__stg_buffers_free_all(const char *func)
         px__memory_account_library(px_host_pinned(), made_bytes(&bufs[i]), false);
     }
     px__cuda_unrelax(mode);
+}
+
+void px__stg_buffers_release(bool final, const char *func)
+{
+    pthread_mutex_lock(&px__stg.lock);
+    px__stg_buffer *bufs = px__stg.bufs;
+    const int n = px__stg.nbuf;
+    px__stg.bufs = NULL;
+    px__stg.nbuf = px__stg.cap = 0;
+    pthread_mutex_unlock(&px__stg.lock);
+    if (n > 0) {
+        px__stg_buffer *all = px__realloc(g_retired, (size_t)(g_nretired + n) * sizeof *all);
+        if (all != NULL) {
+            memcpy(all + g_nretired, bufs, (size_t)n * sizeof *bufs);
+            g_retired = all;
+            g_nretired += n;
+        } else {
+            free_buffers(bufs, n, func);   /* no memory to keep them: give them back now */
+        }
+    }
     free(bufs);
+    if (final) {
+        free_buffers(g_retired, g_nretired, func);
+        free(g_retired);
+        g_retired = NULL;
+        g_nretired = 0;
+    }
 }

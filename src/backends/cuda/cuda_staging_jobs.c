@@ -36,6 +36,7 @@ int px__stg_job_start(px__stg_job *job, int want)
             c->nslices = (uint32_t)((chunk_len(job, k) + PX__STG_SLICE - 1) / PX__STG_SLICE);
         }
         job->published = true;
+        job->held = true;   /* by the caller, until its steps are queued */
         job->prev = px__stg.tail;
         job->next = NULL;
         if (px__stg.tail)
@@ -127,7 +128,8 @@ static void job_unlink(px__stg_job *job)
    of it is being copied; one taker only. */
 static bool take_for_retiring(px__stg_job *job)
 {
-    if (job->retiring || (job->finished < job->nchunks && !(job->dead && job->active == 0))) return false;
+    if (job->held || job->retiring || (job->finished < job->nchunks && !(job->dead && job->active == 0)))
+        return false;
     job->retiring = true;
     return true;
 }
@@ -145,6 +147,15 @@ px__stg_job *px__stg_slice_done(const px__stg_slice *s)
     }
     if (job->dead && job->active == 0) pthread_cond_broadcast(&px__stg.done);
     return take_for_retiring(job) ? job : NULL;
+}
+
+void px__stg_job_queued(px__stg_job *job)
+{
+    pthread_mutex_lock(&px__stg.lock);
+    job->held = false;
+    const bool done = take_for_retiring(job);
+    pthread_mutex_unlock(&px__stg.lock);
+    if (done) px__stg_job_retire(job);
 }
 
 void px__stg_job_retire(px__stg_job *job)

@@ -131,6 +131,8 @@ typedef struct px__stg_job {
     int active;                   /* (lock) slices being copied now */
     bool dead;                    /* (lock) its stream runs nothing more: claim nothing */
     bool published;               /* it joined the jobs in flight */
+    bool held;                    /* (lock) its caller still queues its steps: it may finish
+                                     on the host first (a copy to the device), not retire */
     bool retiring;                /* (lock) taken for retiring (px__stg_job_retire) */
     struct px__stg_job *retire_next;
     px__hold hold;                /* the pageable memory, until the job retires */
@@ -183,8 +185,10 @@ bool px__stg_buffer_usable(const px__stg_buffer *b, uint64_t lane);
 void px__stg_buffers_reset_lane(uint64_t lane);
 /* Whether every buffer is idle. (lock) */
 bool px__stg_buffers_idle(void);
-/* Frees every buffer (none in use); takes the lock itself. */
-void px__stg_buffers_free_all(const char *func);
+/* The pool forgets its buffers (none in use; takes the lock itself). They are given back
+   to CUDA at px_finalize (`final`): cudaFreeHost waits for the whole device, which
+   px_staging_set must not do. */
+void px__stg_buffers_release(bool final, const char *func);
 
 /* ---- cuda_staging_jobs.c (lock held unless said) -------------------------------------------- */
 
@@ -210,6 +214,9 @@ void px__stg_jobs_abandon(uint64_t lane);
 /* Waits until the lane has no job in flight (its stream has completed, so only the
    threads' last bookkeeping can be left); takes the lock itself. */
 void px__stg_jobs_wait_lane(uint64_t lane);
+/* The caller has queued the job's steps (or given up): the job may retire, now if it is
+   done already; the caller must not touch it afterwards. Takes the lock itself. */
+void px__stg_job_queued(px__stg_job *job);
 /* Drops a job's hold, takes it out of the jobs in flight and frees it (lock not held). */
 void px__stg_job_retire(px__stg_job *job);
 /* The job's last use of each buffer it took: n pairs, at most PX__STG_PER_COPY. */
