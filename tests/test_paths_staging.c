@@ -92,8 +92,9 @@ START_TEST(staging_config)
     }
 
     /* Defaults, unless the environment overrides them. */
-    const size_t chunk = (size_t)tk_env_ll("PX_STAGING_CHUNK_MB", 1, 1ll << 40, 16) << 20;
-    const int buffers = (int)tk_env_ll("PX_STAGING_BUFFERS", 2, 65536, 16);
+    /* (threads: the cores of the machine, at most 16, with a topology; 8 without, as here) */
+    const size_t chunk = (size_t)tk_env_ll("PX_STAGING_CHUNK_MB", 1, 1ll << 40, 32) << 20;
+    const int buffers = (int)tk_env_ll("PX_STAGING_BUFFERS", 2, 65536, 12);
     const int threads = (int)tk_env_ll("PX_STAGING_THREADS", 1, 64, 8);
     CFG_IS(chunk, buffers, threads);
 
@@ -267,13 +268,14 @@ START_TEST(staging_reconfigured)
         px_memory_stats ms;
         TK_OK(px_space_memory(px_host_pinned(), &ms));
         lib[k] = ms.library_bytes;
-        TK_ASSERT(lib[k] >= cfgs[k].chunk_bytes * (size_t)cfgs[k].buffers,
-                  "HOST_PINNED library_bytes %zu, less than the pool", lib[k]);
+        /* A copy uses at most 3 buffers: the pool holds that many. */
+        const size_t used = (size_t)(cfgs[k].buffers < 3 ? cfgs[k].buffers : 3);
+        TK_ASSERT(lib[k] >= cfgs[k].chunk_bytes * used, "HOST_PINNED library_bytes %zu, less than the pool", lib[k]);
     }
     /* The pool was made again with the new shape: every buffer with its page of flags (those
        of the old shape are given back at px_finalize). */
     const size_t page = 4096;
-    const size_t pool_growth = 4 * (((size_t)16 << 20) + page);
+    const size_t pool_growth = 3 * (((size_t)16 << 20) + page);
     TK_ASSERT(lib[1] - lib[0] == pool_growth, "pinned library bytes %zu -> %zu", lib[0], lib[1]);
 }
 END_TEST

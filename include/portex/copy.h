@@ -63,19 +63,20 @@ PX_API px_status px_fill(px_view *dst, const void *value, px_copy_path *path);
 PX_API px_status px_fill_async(px_instance *inst, px_view *dst, const void *value,
                                px_copy_path *path);
 
-/* Staging of pageable host memory (path CUDA_STAGED): a pool of `buffers` pinned buffers
- * of `chunk_bytes` each, filled and drained by `threads` host threads placed on the cores
- * nearest the GPU. The pool is all the pinned memory staging ever holds (default 8 x 8 MiB
- * = 64 MiB), allocated at the first staged copy and counted in HOST_PINNED's
- * library_bytes. Zeros in px_staging_set keep the current value. */
+/* Staging of pageable host memory (path CUDA_STAGED): pinned buffers of `chunk_bytes`
+ * each, at most `buffers` of them, made as copies need them (at most 3 per copy in flight),
+ * filled and drained by `threads` host threads placed on the cores nearest the GPU. All the
+ * pinned memory staging holds (default 12 x 32 MiB = 384 MiB at most) counts in
+ * HOST_PINNED's library_bytes. Zeros in px_staging_set keep the current value. */
 typedef struct px_staging_config {
-    size_t chunk_bytes;   /* default 8 MiB; at least 64 KiB */
-    int buffers;          /* default 8; at least 2 */
-    int threads;          /* default 8; 1 to 64 */
+    size_t chunk_bytes;   /* default 32 MiB; at least 64 KiB */
+    int buffers;          /* default 12; at least 2 */
+    int threads;          /* default the machine's cores, at most 16 (8 without a topology); 1 to 64 */
 } px_staging_config;
 
 PX_API px_status px_staging_get(px_staging_config *out);
-/* Takes effect at once when no staged copy is in flight (else PX_ERR_BUSY). */
+/* Takes effect at once when no staged copy is in flight, else PX_ERR_BUSY (fence the
+ * instances first); it never waits. */
 PX_API px_status px_staging_set(const px_staging_config *config);
 
 /* How many copies and fills took each path since px_init (indexed by px_copy_path). */

@@ -72,6 +72,12 @@ struct hwloc_topology *px__topology_handle(void)
     return t;
 }
 
+int px__topology_cores(void)
+{
+    const px__topology_summary s = topology_summary();
+    return s.loaded ? s.cores : 0;
+}
+
 void px__topology_print(FILE *out)
 {
     px__topology_summary s = topology_summary();

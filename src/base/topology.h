@@ -13,6 +13,8 @@ struct hwloc_topology;
    memory runs out while it loads (a limit of hwloc, documented in portex/core.h). */
 px_status px__topology_load(const char *func);
 void px__topology_unload(void);
+/* Cores of the machine, 0 when the topology is not loaded. */
+int px__topology_cores(void);
 /* One line: packages, NUMA nodes, cores, hardware threads. */
 void px__topology_print(FILE *out);
 /* The handle, for placing threads; NULL when not loaded. Valid until px_finalize, which

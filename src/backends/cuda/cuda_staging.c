@@ -14,6 +14,7 @@
 #include "backends/cuda/cuda_driver.h"
 #include "backends/cuda/cuda_staging_state.h"
 #include "base/limits.h"
+#include "base/topology.h"
 #include "base/util.h"
 
 /* ---- Configuration (setup held) ------------------------------------------------------------ */
@@ -34,7 +35,9 @@ static bool env_number(const char *name, unsigned long long lo, unsigned long lo
 static void config_load(void)
 {
     if (px__stg.cfg_read) return;
-    px_staging_config c = {PX__STG_DEFAULT_CHUNK, PX__STG_DEFAULT_BUFFERS, PX__STG_DEFAULT_THREADS};
+    const int cores = px__topology_cores();
+    const int threads = cores <= 0 ? PX__STG_DEFAULT_THREADS : cores < PX__STG_AUTO_THREADS_MAX ? cores : PX__STG_AUTO_THREADS_MAX;
+    px_staging_config c = {PX__STG_DEFAULT_CHUNK, PX__STG_DEFAULT_BUFFERS, threads};
     unsigned long long x;
     /* Malformed or out-of-range values are ignored: the defaults stand. */
     if (env_number("PX_STAGING_CHUNK_MB", 1, (unsigned long long)(SIZE_MAX >> 21), &x)) c.chunk_bytes = (size_t)x << 20;
