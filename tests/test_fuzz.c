@@ -36,7 +36,6 @@ enum { EXP_OK, EXP_FAIL, EXP_ANY, EXP_SKIP };
 #define REGION_MAX ((uint64_t)64 << 10) /* bytes of memory a view may span when it is made */
 #define ELEMS_MAX 8192                  /* elements of a view that may be made */
 #define INDICES_MAX 4096                /* indices a dispatch may run */
-#define HUGE_BYTES ((uint64_t)1 << 44)  /* an allocation of this much must fail */
 
 /* ---- Findings --------------------------------------------------------------------------- */
 
@@ -483,7 +482,9 @@ static int judge_desc(const px_view_desc *d, shape *s, const char **why)
         return *why = "size overflows", EXP_FAIL;
     s->span = span;
     s->size = (int64_t)count;
-    if (s->bytes >= HUGE_BYTES) return *why = "too large to allocate", EXP_FAIL;
+    /* Whether a huge allocation fails depends on the machine (with memory overcommitted it
+       succeeds, and MALLOC_PERTURB_ then writes all of it): never asked for. Allocation
+       failures are test_faults' business. */
     if (s->bytes > REGION_MAX || count > ELEMS_MAX) return EXP_SKIP;
     if (d->layout == PX_LAYOUT_STRIDE)
         for (int k = 0; k < d->rank; ++k) s->stride[k] = d->stride[k];

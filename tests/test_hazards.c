@@ -233,6 +233,13 @@ START_TEST(free_during_capture)
     HZ_COPY(ws, v, h, PX_COPY_CUDA_STAGED);
     TK_OK(px_instance_fence(ws));
     const uintptr_t v0 = (uintptr_t)tk_info(v).data;
+    /* The fill kernel once before the slow kernel runs: CUDA loads a kernel at its first
+       launch (lazy loading), and loading waits for the device to be idle. */
+    const uint64_t pattern = 0x0123456789abcdefull;
+    px_view *warm = hz_view1("warm", px_device(0), PX_U64, 1024);
+    TK_OK(px_fill_async(other, warm, &pattern, NULL));
+    TK_OK(px_instance_fence(other));
+    TK_OK(px_view_release(&warm));
 
     hz_step("the wrapped stream: a kernel that reads v after 1.5 s");
     CU_OK(hz_spin_checksum(0, s, 1500000000ull, tk_info(v).data, n, tk_info(sum).data));
@@ -245,7 +252,6 @@ START_TEST(free_during_capture)
     hz_step("w made");
     px_view *w = hz_view1("w", px_device(0), PX_U64, n);
     hz_step("w filled on another instance");
-    const uint64_t pattern = 0x0123456789abcdefull;
     TK_OK(px_fill_async(other, w, &pattern, NULL));
     TK_OK(px_instance_fence(other));
     hz_step("w ready");
