@@ -138,14 +138,7 @@ static inline bool hz_blocker_wait_holding(hz_blocker *b, double timeout_s)
 
 static inline px_instance *hz_instance(int device, const char *label)
 {
-    px_instance_desc d;
-    memset(&d, 0, sizeof d);
-    d.exec = PX_EXEC_CUDA;
-    d.device = device;
-    d.label = label;
-    px_instance *in = NULL;
-    TK_OK(px_instance_create(&in, &d));
-    return in;
+    return tk_instance_on(PX_EXEC_CUDA, device, label);
 }
 
 static inline cudaStream_t hz_stream(const px_instance *in)

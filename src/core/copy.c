@@ -105,40 +105,47 @@ static px_status blocking_instance(const px__copy_op *op, const px__copy_plan_in
     return px__instance_default(info->owner, device_side(op, fill)->space.device, out, func);
 }
 
-px_status px_deep_copy(px_view *dst, const px_view *src, px_copy_path *path)
-{
-    px__copy_op op;
-    px__copy_plan_info info;
-    PX__TRY(px__copy_plan(&op, &info, dst, src, __func__));
-    px_instance *inst = NULL;
-    /* Kokkos semantics: the copy sees all work issued before it, on any instance. */
-    px_status st = blocking_instance(&op, &info, false, &inst, __func__);
-    if (st == PX_OK) st = px__fence_all(__func__);
-    if (st != PX_OK) {
-        px__copy_op_release(&op);
-        return st;
-    }
-    px_copy_path p = PX_COPY_NONE;
-    PX__TRY(run_copy(inst, &op, &info, dst, src, &p, __func__));
-    PX__TRY(inst->be->fence(inst->queue, __func__));
-    px__copy_count(p);
-    if (path) *path = p;
-    return PX_OK;
-}
-
-/* ---- Fill --------------------------------------------------------------------------------- */
-
-/* Runs a planned fill (and releases the op). */
+/* Runs a planned fill (and releases the op); the path taken in *path. */
 static px_status run_fill(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, px_copy_path *path,
                           const char *func)
 {
     const px_status st = run_op(inst, op, info, true, func);
     px__copy_op_release(op);
-    if (st != PX_OK) return st;
-    px__copy_count(op->path);
-    if (path) *path = op->path;
+    if (st == PX_OK) *path = op->path;
+    return st;
+}
+
+/* The blocking forms: after all work issued so far on any instance (Kokkos semantics), on
+   the default instance of the memory's backend, finished when it returns. A fill when src
+   is NULL. Releases the op. */
+static px_status run_blocking(px__copy_op *op, const px__copy_plan_info *info, px_view *dst, const px_view *src,
+                              px_copy_path *path, const char *func)
+{
+    const bool fill = src == NULL;
+    px_instance *inst = NULL;
+    px_status st = blocking_instance(op, info, fill, &inst, func);
+    if (st == PX_OK) st = px__fence_all(func);
+    if (st != PX_OK) {
+        px__copy_op_release(op);
+        return st;
+    }
+    px_copy_path p = PX_COPY_NONE;
+    PX__TRY(fill ? run_fill(inst, op, info, &p, func) : run_copy(inst, op, info, dst, src, &p, func));
+    PX__TRY(inst->be->fence(inst->queue, func));
+    px__copy_count(p);
+    if (path) *path = p;
     return PX_OK;
 }
+
+px_status px_deep_copy(px_view *dst, const px_view *src, px_copy_path *path)
+{
+    px__copy_op op;
+    px__copy_plan_info info;
+    PX__TRY(px__copy_plan(&op, &info, dst, src, __func__));
+    return run_blocking(&op, &info, dst, src, path, __func__);
+}
+
+/* ---- Fill --------------------------------------------------------------------------------- */
 
 px_status px_fill_async(px_instance *inst, px_view *dst, const void *value, px_copy_path *path)
 {
@@ -146,7 +153,11 @@ px_status px_fill_async(px_instance *inst, px_view *dst, const void *value, px_c
     px__copy_op op;
     px__copy_plan_info info;
     PX__TRY(px__fill_plan(&op, &info, dst, value, __func__));
-    return run_fill(inst, &op, &info, path, __func__);
+    px_copy_path p = PX_COPY_NONE;
+    PX__TRY(run_fill(inst, &op, &info, &p, __func__));
+    px__copy_count(p);
+    if (path) *path = p;
+    return PX_OK;
 }
 
 px_status px_fill(px_view *dst, const void *value, px_copy_path *path)
@@ -154,15 +165,7 @@ px_status px_fill(px_view *dst, const void *value, px_copy_path *path)
     px__copy_op op;
     px__copy_plan_info info;
     PX__TRY(px__fill_plan(&op, &info, dst, value, __func__));
-    px_instance *inst = NULL;
-    px_status st = blocking_instance(&op, &info, true, &inst, __func__);
-    if (st == PX_OK) st = px__fence_all(__func__);
-    if (st != PX_OK) {
-        px__copy_op_release(&op);
-        return st;
-    }
-    PX__TRY(run_fill(inst, &op, &info, path, __func__));
-    return inst->be->fence(inst->queue, __func__);
+    return run_blocking(&op, &info, dst, NULL, path, __func__);
 }
 
 /* ---- The staging pool's configuration (CUDA_STAGED) ------------------------------------- */

@@ -42,29 +42,6 @@ static bool is_device_error(cudaError_t e)
     }
 }
 
-bool px__cuda_is_sticky(cudaError_t err)
-{
-    /* The kernel faults that end the context (cudaErrorLaunchOutOfResources, invalid
-       configurations and missing images are reported at launch and do not). */
-    switch (err) {
-    case cudaErrorLaunchFailure:
-    case cudaErrorIllegalAddress:
-    case cudaErrorLaunchTimeout:
-    case cudaErrorIllegalInstruction:
-    case cudaErrorMisalignedAddress:
-    case cudaErrorInvalidAddressSpace:
-    case cudaErrorInvalidPc:
-    case cudaErrorHardwareStackError:
-    case cudaErrorAssert:
-    case cudaErrorECCUncorrectable:
-    case cudaErrorContextIsDestroyed:
-    case cudaErrorDevicesUnavailable:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static px_status status_of(cudaError_t err, const px__cuda_ctx *ctx)
 {
     if (err == cudaSuccess) return PX_OK;

@@ -58,7 +58,4 @@ static inline px__cuda_ctx px__cuda_ctx_kernel(const char *label)
     return c;
 }
 
-/* Whether err poisons the context: nothing on this device will run again. */
-bool px__cuda_is_sticky(cudaError_t err);
-
 #endif /* PX_CUDA_CHECK_H */
