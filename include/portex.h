@@ -12,5 +12,6 @@
 #include "portex/kernel.h"
 #include "portex/parallel.h"
 #include "portex/copy.h"
+#include "portex/graph.h"
 
 #endif /* PORTEX_H */

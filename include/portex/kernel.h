@@ -104,18 +104,23 @@ typedef struct px_kernel {
 /* A WHILE or IF node's condition as a kernel sees it (portex/graph.h): pass the value
    px_graph_cond_value gives in the kernel's arguments and set it from the body with
    px_cond_set, from one index only (on CUDA concurrent sets of one condition are
-   undefined). On the host backends the handle is the condition's address; on CUDA a
-   conditional handle (cudaGraphSetConditional). */
+   undefined). On the host backends the value belongs to the running executable graph
+   (the library finds it); on CUDA the handle is a conditional handle
+   (cudaGraphSetConditional). Outside a launch of the condition's graph a set does
+   nothing. */
 typedef struct px_cond {
     uint64_t handle;
 } px_cond;
+
+/* The host side of px_cond_set (library internal). */
+PX_API void px__host_cond_set(uint64_t handle, unsigned value);
 
 PX_FUNCTION void px_cond_set(px_cond cond, unsigned value)
 {
 #if defined(__CUDA_ARCH__)
     cudaGraphSetConditional((cudaGraphConditionalHandle)cond.handle, value);
 #else
-    *(volatile unsigned *)(uintptr_t)cond.handle = value;
+    px__host_cond_set(cond.handle, value);
 #endif
 }
 

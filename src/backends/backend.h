@@ -121,6 +121,84 @@ typedef struct px__partition_request {
     const int *priorities;   /* n, or NULL */
 } px__partition_request;
 
+/* ---- Graphs ------------------------------------------------------------------------------ */
+
+struct px__backend;
+
+/* A backend's graph, node and executable graph; each backend defines the structs. */
+typedef struct px__bgraph px__bgraph;
+typedef struct px__bnode px__bnode;
+typedef struct px__bexec px__bexec;
+
+typedef enum px__gnode_kind {
+    PX__GNODE_KERNEL = 0,
+    PX__GNODE_COPY,
+    PX__GNODE_FILL,
+    PX__GNODE_HOST,
+    PX__GNODE_EMPTY,
+    PX__GNODE_CHILD,     /* a copy of another graph (explicit or captured) */
+    PX__GNODE_WHILE,
+    PX__GNODE_IF,
+    PX__GNODE_KIND_COUNT
+} px__gnode_kind;
+
+/* One node, validated by the core. Pointers are read during the call only: a backend
+   copies what it keeps (arguments, a fill's value). The memory a copy, fill or reduction
+   reaches is kept alive by the core as long as the graph and its executable graphs. */
+typedef struct px__gnode_desc {
+    px__gnode_kind kind;
+    const char *label;          /* never NULL */
+    px__dispatch dispatch;      /* KERNEL (result_kind NONE or VIEW) */
+    px__copy_op op;             /* COPY, FILL (no holds: the core keeps the views) */
+    void (*fn)(void *data);     /* HOST */
+    void *data;
+    px__bgraph *child;          /* CHILD */
+    unsigned initial;           /* WHILE, IF: the condition at every launch */
+} px__gnode_desc;
+
+/* Why an update was refused: the node (index in the new graph, or -1) and the reason. */
+typedef struct px__graph_update_error {
+    int node;
+    char reason[256];
+} px__graph_update_error;
+
+/* The graph capability of a backend. Nodes are added in a topological order (a node
+   depends only on nodes added before it). Every function that can fail names `func`. */
+typedef struct px__graph_ops {
+    /* An empty graph for `device` (the backend's table comes along for host graphs). */
+    px_status (*create)(const struct px__backend *be, int device, px__bgraph **out, const char *func);
+    /* Called once the graph, every graph that holds it as a child and every executable
+       graph made from them are gone. Bodies go with their node's graph. */
+    void (*destroy)(px__bgraph *g);
+    /* Adds desc after deps. WHILE and IF also give the body graph (*body, owned by the
+       node) and the handle kernels pass to px_cond_set (*cond). */
+    px_status (*add)(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps, int ndeps,
+                     px__bnode **out, px__bgraph **body, uint64_t *cond, const char *func);
+    px_status (*instantiate)(px__bgraph *g, px__bexec **out, const char *func);
+    /* Waits for the launches of e, then frees it. */
+    px_status (*exec_destroy)(px__bexec *e, const char *func);
+    px_status (*upload)(px__bexec *e, px__queue *q, const char *func);
+    px_status (*launch)(px__bexec *e, px__queue *q, const char *func);
+    /* New parameters for node n of the graph e was made from (same kind; the core checked
+       what must not change). */
+    px_status (*set)(px__bexec *e, px__bnode *n, const px__gnode_desc *desc, const char *func);
+    /* Every node's parameters from `from` (the core checked the shape it knows); on
+       refusal e is unchanged and *why says where. */
+    px_status (*update)(px__bexec *e, px__bgraph *from, px__graph_update_error *why, const char *func);
+    /* Launches e on q with its top-level nodes one at a time, waits, and gives each node's
+       time in microseconds (us[n], n the number of top-level nodes). */
+    px_status (*profile)(px__bexec *e, px__queue *q, double *us, int n, const char *func);
+
+    /* Stream capture (backends whose queues record work natively; NULL for the host
+       backends, whose captures the core records node by node). begin refuses a queue
+       that is already being captured (PX_ERR_CAPTURING); end gives the recorded graph,
+       or PX_ERR_CAPTURING with the backend's reason and the capture ended. */
+    px_status (*capture_begin)(px__queue *q, int mode, const char *func);
+    px_status (*capture_end)(px__queue *q, px__bgraph **out, const char *func);
+    /* fn(data) on a host thread after q's earlier work (a host node when captured). */
+    px_status (*host_call)(px__queue *q, void (*fn)(void *data), void *data, const char *func);
+} px__graph_ops;
+
 /* ---- The table --------------------------------------------------------------------------- */
 
 typedef struct px__backend {
@@ -171,6 +249,9 @@ typedef struct px__backend {
     px_status (*sm_count)(px__queue *q, int *count);
 
     px_status (*print_configuration)(FILE *out);
+
+    /* Graphs; NULL when the backend has none. */
+    const px__graph_ops *graph;
 } px__backend;
 
 #endif /* PX_BACKENDS_BACKEND_H */

@@ -17,6 +17,8 @@ static const char *const kind_names[PX__OBJ_KIND_COUNT][2] = {
     [PX__OBJ_VIEW] = {"view", "views"},
     [PX__OBJ_INSTANCE] = {"instance", "instances"},
     [PX__OBJ_EVENT] = {"event", "events"},
+    [PX__OBJ_GRAPH] = {"graph", "graphs"},
+    [PX__OBJ_GRAPH_EXEC] = {"executable graph", "executable graphs"},
 };
 
 void px__live_add(px__live *node, px__object_kind kind, const char *label)

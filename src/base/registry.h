@@ -1,4 +1,4 @@
-/* Internal: the live objects (views, instances, events), so that px_finalize can name
+/* Internal: the live objects (views, instances, events, graphs), so that px_finalize can name
  * what is still alive instead of leaking it silently. */
 #ifndef PX_BASE_REGISTRY_H
 #define PX_BASE_REGISTRY_H
@@ -9,6 +9,8 @@ typedef enum px__object_kind {
     PX__OBJ_VIEW = 0,
     PX__OBJ_INSTANCE,
     PX__OBJ_EVENT,
+    PX__OBJ_GRAPH,
+    PX__OBJ_GRAPH_EXEC,
     PX__OBJ_KIND_COUNT
 } px__object_kind;
 

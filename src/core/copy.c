@@ -7,6 +7,7 @@
 #include "backends/backends.h"
 #include "base/error.h"
 #include "core/copy_path.h"
+#include "core/graph.h"
 #include "core/instance.h"
 #include "px_config.h"
 #include "spaces/copy_plan.h"
@@ -21,10 +22,10 @@ static const px__copy_side *device_side(const px__copy_op *op, bool fill)
     return fill || !px__space_ops_get(op->dst.space.kind)->host_access ? &op->dst : &op->src;
 }
 
-static px_status run_op(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, bool fill,
-                        const char *func)
+/* inst's backend can run op. */
+static px_status run_op_check(const px_instance *inst, const px__copy_op *op, const px__copy_plan_info *info,
+                              bool fill, const char *func)
 {
-    if (op->path == PX_COPY_NONE) return PX_OK;
     if (info->owner != PX_EXEC_COUNT && inst->exec != info->owner) {
         const px__copy_side *side = device_side(op, fill);
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
@@ -32,19 +33,47 @@ static px_status run_op(px_instance *inst, px__copy_op *op, const px__copy_plan_
                          fill ? "fill" : "copy", px_space_kind_string(side->space.kind), side->space.device,
                          inst->label, px_exec_space_string(inst->exec), px_exec_space_string(info->owner));
     }
+    return PX_OK;
+}
+
+static px_status run_op(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, bool fill,
+                        const char *func)
+{
+    if (op->path == PX_COPY_NONE) return PX_OK;
+    PX__TRY(run_op_check(inst, op, info, fill, func));
     return fill ? inst->be->fill(inst->queue, op, func) : inst->be->copy(inst->queue, op, func);
+}
+
+/* Runs a planned copy or fill (src NULL) on inst, or records it when inst is being
+   captured by a host backend (a native capture records it itself; the graph notes it and
+   holds the memory). Releases the op; the path taken in *path. */
+static px_status run_or_record(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, px_view *dst,
+                               const px_view *src, px_copy_path *path, const char *func)
+{
+    const bool fill = src == NULL;
+    px_status st;
+    if (op->path != PX_COPY_NONE && px__capture_records(inst)) {
+        st = run_op_check(inst, op, info, fill, func);
+        if (st == PX_OK) st = px__capture_copy(inst, op, dst, src, func);
+    } else {
+        st = run_op(inst, op, info, fill, func);
+        if (st == PX_OK && op->path != PX_COPY_NONE && px__capture_active(inst)) {
+            char label[96];
+            snprintf(label, sizeof label, "%s %s", fill ? "fill" : "copy", px_copy_path_string(op->path));
+            const px__gnode_desc note = {.kind = fill ? PX__GNODE_FILL : PX__GNODE_COPY, .label = label, .op = *op};
+            st = px__capture_note(inst, &note, dst, src, func);
+        }
+    }
+    px__copy_op_release(op);
+    if (st == PX_OK) *path = op->path;   /* a backend that fell back says so */
+    return st;
 }
 
 /* Runs a planned copy (and releases the op); the path taken in *path. */
 static px_status run_copy(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, px_view *dst,
                           const px_view *src, px_copy_path *path, const char *func)
 {
-    if (!info->overlap) {
-        const px_status st = run_op(inst, op, info, false, func);
-        px__copy_op_release(op);
-        if (st == PX_OK) *path = op->path;   /* a backend that fell back says so */
-        return st;
-    }
+    if (!info->overlap) return run_or_record(inst, op, info, dst, src, path, func);
     /* src into a contiguous temporary in dst's space, then into dst; both on inst, so in
        order. Releasing the temporary is ordered after the queued copies by its space. The
        copy reports the path planned for it, as px_deep_copy_query does. */
@@ -105,15 +134,6 @@ static px_status blocking_instance(const px__copy_op *op, const px__copy_plan_in
     return px__instance_default(info->owner, device_side(op, fill)->space.device, out, func);
 }
 
-/* Runs a planned fill (and releases the op); the path taken in *path. */
-static px_status run_fill(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, px_copy_path *path,
-                          const char *func)
-{
-    const px_status st = run_op(inst, op, info, true, func);
-    px__copy_op_release(op);
-    if (st == PX_OK) *path = op->path;
-    return st;
-}
 
 /* The blocking forms: after all work issued so far on any instance (Kokkos semantics), on
    the default instance of the memory's backend, finished when it returns. A fill when src
@@ -124,13 +144,14 @@ static px_status run_blocking(px__copy_op *op, const px__copy_plan_info *info, p
     const bool fill = src == NULL;
     px_instance *inst = NULL;
     px_status st = blocking_instance(op, info, fill, &inst, func);
+    if (st == PX_OK) st = px__instance_refuse_capturing(inst, fill ? "px_fill (a wait)" : "px_deep_copy (a wait)", func);
     if (st == PX_OK) st = px__fence_all(func);
     if (st != PX_OK) {
         px__copy_op_release(op);
         return st;
     }
     px_copy_path p = PX_COPY_NONE;
-    PX__TRY(fill ? run_fill(inst, op, info, &p, func) : run_copy(inst, op, info, dst, src, &p, func));
+    PX__TRY(fill ? run_or_record(inst, op, info, dst, NULL, &p, func) : run_copy(inst, op, info, dst, src, &p, func));
     PX__TRY(inst->be->fence(inst->queue, func));
     px__copy_count(p);
     if (path) *path = p;
@@ -154,7 +175,7 @@ px_status px_fill_async(px_instance *inst, px_view *dst, const void *value, px_c
     px__copy_plan_info info;
     PX__TRY(px__fill_plan(&op, &info, dst, value, __func__));
     px_copy_path p = PX_COPY_NONE;
-    PX__TRY(run_fill(inst, &op, &info, &p, __func__));
+    PX__TRY(run_or_record(inst, &op, &info, dst, NULL, &p, __func__));
     px__copy_count(p);
     if (path) *path = p;
     return PX_OK;

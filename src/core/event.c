@@ -65,6 +65,8 @@ px_status px_event_record(px_event *ev, px_instance *inst)
     PX__TRY(event_check(ev, __func__, "ev"));
     PX__TRY(px__instance_check(inst, __func__));
     PX__TRY(same_queue_family(ev, inst, __func__));
+    PX__TRY(px__instance_refuse_capturing(inst, "recording an event (order a graph's work with dependencies)",
+                                          __func__));
     PX__TRY(ev->be->event_record(ev->impl, inst->queue, __func__));
     ev->recorded = true;
     return PX_OK;
@@ -74,6 +76,8 @@ px_status px_instance_wait_event(px_instance *inst, px_event *ev)
 {
     PX__TRY(px__instance_check(inst, __func__));
     PX__TRY(event_check(ev, __func__, "ev"));
+    PX__TRY(px__instance_refuse_capturing(inst, "waiting for an event (order a graph's work with dependencies)",
+                                          __func__));
     if (ev->exec == inst->exec) return inst->be->event_wait(inst->queue, ev->impl, __func__);
     /* Across execution spaces the waiting side cannot enqueue a wait on the other's
        queue: wait on the host, which is correct if not asynchronous. */

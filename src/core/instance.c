@@ -143,6 +143,35 @@ px_status px__instance_wrap(px_instance **out, px_exec_space exec, int device, v
     return instance_new(out, be, device, 0, label, native, false, func);
 }
 
+px_status px__instance_refuse_capturing(const px_instance *inst, const char *what, const char *func)
+{
+    if (inst->capture == NULL) return PX_OK;
+    return px__error(PX_ERR_CAPTURING, func,
+                     "%s is not allowed while instance '%s' is being captured into a graph "
+                     "(px_graph_capture_end first); the capture goes on",
+                     what, inst->label);
+}
+
+px_status px__instance_create(px_instance **out, px_exec_space exec, int device, const char *label,
+                              const char *func)
+{
+    *out = NULL;
+    const px__backend *be = NULL;
+    PX__TRY(check_exec_device(exec, device, &be, func));
+    return instance_new(out, be, device, 0, label, NULL, false, func);
+}
+
+px_status px__instance_destroy(px_instance *inst, bool *released, const char *func)
+{
+    *released = false;
+    PX__TRY(px__instance_refuse_capturing(inst, "destroying the instance", func));
+    const px_status st = inst->be->queue_destroy(inst->queue, released, func);
+    /* Refused: the instance still works. Released: the handle goes too, with the error
+       the wait met, if any. */
+    if (*released) px__instance_free(inst);
+    return st;
+}
+
 px_status px_instance_destroy(px_instance **inst)
 {
     PX__ARG(inst, "inst must not be NULL (pass the address of your handle)");
@@ -150,18 +179,15 @@ px_status px_instance_destroy(px_instance **inst)
     px_instance *p = *inst;
     PX__ARG(!p->is_default, "'%s' is a default instance: it belongs to portex", p->label);
     bool released = false;
-    const px_status st = p->be->queue_destroy(p->queue, &released, __func__);
-    /* Refused: the instance still works. Released: the handle goes too, with the error
-       the wait met, if any. */
-    if (!released) return st;
-    *inst = NULL;
-    px__instance_free(p);
+    const px_status st = px__instance_destroy(p, &released, __func__);
+    if (released) *inst = NULL;
     return st;
 }
 
 px_status px_instance_fence(px_instance *inst)
 {
     PX__TRY(px__instance_check(inst, __func__));
+    PX__TRY(px__instance_refuse_capturing(inst, "a fence (it waits for the work)", __func__));
     return inst->be->fence(inst->queue, __func__);
 }
 
@@ -222,12 +248,9 @@ px_status px__instances_finalize(bool *all_released)
             px_instance *inst = taken[e][d];
             if (!inst) continue;
             bool released = false;
-            const px_status st = inst->be->queue_destroy(inst->queue, &released, "px_finalize");
+            const px_status st = px__instance_destroy(inst, &released, "px_finalize");
             if (st != PX_OK && first == PX_OK) first = st;
-            if (released) {
-                px__instance_free(inst);
-                continue;
-            }
+            if (released) continue;
             /* Refused (its queue is being captured): it stays the default. */
             *all_released = false;
             pthread_mutex_lock(&defaults_lock);

@@ -11,6 +11,9 @@
 #define PX__INSTANCE_MAGIC 0x494e5354u /* "INST" */
 #define PX__EVENT_MAGIC 0x45564e54u    /* "EVNT" */
 
+/* A capture in progress on an instance (core/graph_capture.c). */
+typedef struct px__capture px__capture;
+
 struct px_instance {
     uint32_t magic;
     const px__backend *be;
@@ -21,6 +24,7 @@ struct px_instance {
     bool external;     /* wraps a queue the caller owns */
     char *label;
     px__queue *queue;
+    px__capture *capture;   /* NULL unless px_graph_capture_begin */
     px__live live;
 };
 
@@ -45,6 +49,15 @@ px_status px__instance_alloc(px_instance **out, const px__backend *be, int devic
 void px__instance_register(px_instance *inst);
 /* Frees a handle whose queue is released (or was never made). */
 void px__instance_free(px_instance *inst);
+
+/* PX_ERR_CAPTURING naming `what` when inst is being captured into a graph, else PX_OK. */
+px_status px__instance_refuse_capturing(const px_instance *inst, const char *what, const char *func);
+
+/* A new instance (registered) in the name of func. */
+px_status px__instance_create(px_instance **out, px_exec_space exec, int device, const char *label,
+                              const char *func);
+/* Destroys inst unless it refuses (being captured); *released says which. */
+px_status px__instance_destroy(px_instance *inst, bool *released, const char *func);
 
 /* A new instance over a native queue the caller owns (a cudaStream_t on `device`). */
 px_status px__instance_wrap(px_instance **out, px_exec_space exec, int device, void *native,

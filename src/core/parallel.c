@@ -3,8 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/dispatch.h"
+
 #include "backends/backends.h"
 #include "base/error.h"
+#include "core/graph.h"
 #include "core/instance.h"
 #include "spaces/view.h"
 
@@ -34,7 +37,7 @@ void px__bounds_violation(int dim, int64_t index, int64_t extent)
              (long long)index, (long long)extent, dim);
 }
 
-static px_status take_bounds_violation(const char *label, const char *func)
+px_status px__take_bounds_violation(const char *label, const char *func)
 {
     if (!bounds_hit) return PX_OK;
     bounds_hit = false;
@@ -78,11 +81,10 @@ static px_status check_policy(const px_policy *p, const px_kernel *k, const char
     return PX_OK;
 }
 
-static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, px_policy policy,
-                         const px_kernel *kernel, const void *args, px_kernel_kind want,
-                         const char *func)
+px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const char *target, const char *label,
+                               px_policy policy, const px_kernel *kernel, const void *args, px_kernel_kind want,
+                               const char *func)
 {
-    PX__TRY(px__instance_check(inst, func));
     if (!kernel) return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel must not be NULL");
     if (kernel->magic != PX_KERNEL_MAGIC)
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
@@ -94,11 +96,11 @@ static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, 
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "args must not be NULL (kernel '%s')",
                          kernel->name);
     PX__TRY(check_policy(&policy, kernel, func));
-    if (!entry_present(kernel, inst->be))
+    if (!entry_present(kernel, be))
         return px__error(PX_ERR_NOT_COMPILED, func,
-                         "kernel '%s' was not compiled for %s (instance '%s'): compile its file "
+                         "kernel '%s' was not compiled for %s (%s): compile its file "
                          "for that backend (docs/kernels.md)",
-                         kernel->name, px_exec_space_string(inst->exec), inst->label);
+                         kernel->name, px_exec_space_string(be->exec), target);
     memset(d, 0, sizeof *d);
     d->kernel = kernel;
     d->label = label ? label : kernel->name;
@@ -107,11 +109,29 @@ static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, 
     return PX_OK;
 }
 
-static px_status launch(px_instance *inst, const px__dispatch *d, const char *func)
+static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, px_policy policy,
+                         const px_kernel *kernel, const void *args, px_kernel_kind want, const char *func)
 {
+    PX__TRY(px__instance_check(inst, func));
+    char target[160];
+    snprintf(target, sizeof target, "instance '%s'", inst->label);
+    return px__dispatch_prepare(d, inst->be, target, label, policy, kernel, args, want, func);
+}
+
+/* Runs d on inst, or records it when inst is being captured by a host backend; `result`
+   is the view a reduction writes (NULL otherwise), held by a capture. */
+static px_status launch(px_instance *inst, const px__dispatch *d, px_view *result, const char *func)
+{
+    if (d->result_kind == PX__RESULT_HOST)
+        PX__TRY(px__instance_refuse_capturing(inst, "a result in a host variable (it needs a wait; reduce into a view)", func));
+    if (px__capture_records(inst)) return px__capture_kernel(inst, d, result, func);
     px_status st = inst->be->launch(inst->queue, d, func);
+    if (st == PX_OK && px__capture_active(inst)) {
+        const px__gnode_desc note = {.kind = PX__GNODE_KERNEL, .label = d->label, .dispatch = *d};
+        st = px__capture_note(inst, &note, result, NULL, func);
+    }
     if (st != PX_OK) return st;
-    return take_bounds_violation(d->label, func);
+    return px__take_bounds_violation(d->label, func);
 }
 
 /* ---- Public dispatch ----------------------------------------------------------------------- */
@@ -121,7 +141,7 @@ px_status px_parallel_for(px_instance *inst, const char *label, px_policy policy
 {
     px__dispatch d;
     PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_FOR, __func__));
-    return launch(inst, &d, __func__);
+    return launch(inst, &d, NULL, __func__);
 }
 
 px_status px_parallel_reduce(px_instance *inst, const char *label, px_policy policy,
@@ -132,16 +152,38 @@ px_status px_parallel_reduce(px_instance *inst, const char *label, px_policy pol
     PX__ARG(result, "result must not be NULL (kernel '%s')", kernel->name);
     d.result_kind = PX__RESULT_HOST;
     d.result = result;
-    return launch(inst, &d, __func__);
+    return launch(inst, &d, NULL, __func__);
 }
 
-/* The instance's kernels can write the result view's memory: host memory from a host
-   backend, and the backend's own memory (of the instance's device, off the host). */
-static bool writable_by(const px_instance *inst, px_space s)
+/* Kernels of backend be on `device` can write the result view's memory: host memory from
+   a host backend, and the backend's own memory (of that device, off the host). */
+static bool writable_by(const px__backend *be, int device, px_space s)
 {
     const px__space_ops *ops = px__space_ops_get(s.kind);
-    if (ops->host_access) return inst->be->runs_on_host || ops->owner == inst->exec;
-    return ops->owner == inst->exec && s.device == inst->device;
+    if (ops->host_access) return be->runs_on_host || ops->owner == be->exec;
+    return ops->owner == be->exec && s.device == device;
+}
+
+px_status px__dispatch_result_view(px__dispatch *d, const px__backend *be, int device, const char *target,
+                                   px_view *result, const char *func)
+{
+    PX__TRY(px__view_check(result, func, "result"));
+    const px_kernel *k = d->kernel;
+    if (px__view_size(result) < 1 || !px__view_contiguous(result))
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "result view '%s' must be contiguous with at least one element", result->label);
+    if (result->elem_size != k->value_size)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "result view '%s' has %zu-byte elements but kernel '%s' reduces %zu-byte values",
+                         result->label, result->elem_size, k->name, k->value_size);
+    const px_space s = result->alloc->space;
+    if (!writable_by(be, device, s))
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "result view '%s' lives in %s(%d), which %s cannot write",
+                         result->label, px_space_kind_string(s.kind), s.device, target);
+    d->result_kind = PX__RESULT_VIEW;
+    d->result = result->data;
+    d->result_space = s;
+    return PX_OK;
 }
 
 px_status px_parallel_reduce_view(px_instance *inst, const char *label, px_policy policy,
@@ -149,19 +191,10 @@ px_status px_parallel_reduce_view(px_instance *inst, const char *label, px_polic
 {
     px__dispatch d;
     PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_REDUCE, __func__));
-    PX__TRY(px__view_check(result, __func__, "result"));
-    PX__ARG(px__view_size(result) >= 1 && px__view_contiguous(result),
-            "result view '%s' must be contiguous with at least one element", result->label);
-    PX__ARG(result->elem_size == kernel->value_size,
-            "result view '%s' has %zu-byte elements but kernel '%s' reduces %zu-byte values",
-            result->label, result->elem_size, kernel->name, kernel->value_size);
-    px_space s = result->alloc->space;
-    PX__ARG(writable_by(inst, s), "result view '%s' lives in %s(%d), which instance '%s' cannot write",
-            result->label, px_space_kind_string(s.kind), s.device, inst->label);
-    d.result_kind = PX__RESULT_VIEW;
-    d.result = result->data;
-    d.result_space = s;
-    return launch(inst, &d, __func__);
+    char target[160];
+    snprintf(target, sizeof target, "instance '%s'", inst->label);
+    PX__TRY(px__dispatch_result_view(&d, inst->be, inst->device, target, result, __func__));
+    return launch(inst, &d, result, __func__);
 }
 
 px_status px_parallel_scan(px_instance *inst, const char *label, px_policy policy,
@@ -171,5 +204,5 @@ px_status px_parallel_scan(px_instance *inst, const char *label, px_policy polic
     PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_SCAN, __func__));
     d.result_kind = total ? PX__RESULT_HOST : PX__RESULT_NONE;
     d.result = total;
-    return launch(inst, &d, __func__);
+    return launch(inst, &d, NULL, __func__);
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "backends/host/host_copy.h"
+#include "backends/host/host_graph.h"
 #include "base/error.h"
 #include "base/util.h"
 
@@ -166,4 +167,5 @@ const px__backend px__backend_serial = {
     .copy = serial_copy,
     .fill = serial_fill,
     .partition = serial_partition,
+    .graph = &px__host_graph_ops,
 };

@@ -1,0 +1,21 @@
+/* Internal: validating a kernel dispatch, shared by instances and graphs. */
+#ifndef PX_CORE_DISPATCH_H
+#define PX_CORE_DISPATCH_H
+
+#include "portex.h"
+#include "backends/backend.h"
+
+/* d filled from a validated kernel, policy and args for backend be; `target` names what
+   it runs on in messages ("instance 'a'", "graph 'g'"). */
+px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const char *target, const char *label,
+                               px_policy policy, const px_kernel *kernel, const void *args, px_kernel_kind want,
+                               const char *func);
+/* A reduction's result into element 0 of `result`, checked: contiguous, the value's size,
+   memory that be's kernels on `device` can write. */
+px_status px__dispatch_result_view(px__dispatch *d, const px__backend *be, int device, const char *target,
+                                   px_view *result, const char *func);
+/* The first PX_AT* bounds violation a host kernel met on this thread, as an error naming
+   the dispatch (PX_BOUNDS_CHECK builds of kernel files); PX_OK when none. */
+px_status px__take_bounds_violation(const char *label, const char *func);
+
+#endif /* PX_CORE_DISPATCH_H */

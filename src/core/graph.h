@@ -1,0 +1,165 @@
+/* Internal: the objects behind px_graph, px_graph_node, px_graph_exec and
+ * px_graph_cond_t handles, and what capture, execution and export share.
+ *
+ * The core keeps what every backend needs said the same way: labels, kinds, dependencies
+ * (checked, so no cycle can form), the memory nodes reach (held until the last user is
+ * gone), and the shape an update is checked against. The backend's graph (px__bgraph)
+ * does the work: on the host a list the launch runs, on CUDA a CUDA graph.
+ *
+ * Ownership. A graph is reference counted: its creator, every CHILD node that copies it,
+ * every executable graph made from it or updated from it. A WHILE or IF body belongs to
+ * its node (no count of its own; its nodes' holds go with it). */
+#ifndef PX_CORE_GRAPH_H
+#define PX_CORE_GRAPH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "portex.h"
+#include "portex/graph.h"
+#include "backends/backend.h"
+#include "base/registry.h"
+#include "spaces/copy_plan.h"
+#include "spaces/view.h"
+
+#define PX__GRAPH_MAGIC 0x47524150u /* "GRAP" */
+#define PX__GNODE_MAGIC 0x474e4f44u /* "GNOD" */
+#define PX__GEXEC_MAGIC 0x47455845u /* "GEXE" */
+#define PX__GCOND_MAGIC 0x47434f4eu /* "GCON" */
+
+struct px_graph_cond_t {
+    uint32_t magic;
+    px_graph_node *node;
+    uint64_t handle;   /* what px_cond_set takes */
+};
+
+/* What DOT shows of one side of a copy. */
+typedef struct px__gnode_side {
+    char *label;
+    px_space space;
+} px__gnode_side;
+
+struct px_graph_node {
+    uint32_t magic;
+    px_graph *graph;
+    int index;
+    px__gnode_kind kind;
+    char *label;
+    int *deps;               /* indices of earlier nodes of graph */
+    int ndeps;
+    /* KERNEL: the dispatch, its arguments copied (dispatch.args) */
+    const px_kernel *kernel;
+    px__dispatch dispatch;
+    /* COPY, FILL: the planned op (no holds; its data pointers into held memory), a fill's
+       value copied (op.value) */
+    px__copy_op op;
+    px__gnode_side dst, src;
+    /* Memory kept alive: copy and fill sides, a reduction's result, px_graph_node_uses */
+    px__alloc **held;
+    int nheld;
+    px_graph *child;         /* CHILD: a reference */
+    px_graph *body;          /* WHILE, IF: owned */
+    px_graph_cond_t *cond;   /* WHILE, IF: owned */
+    unsigned initial;        /* WHILE, IF */
+    px__bnode *bnode;        /* NULL for what a native capture recorded (the backend's
+                                graph holds that work itself) */
+};
+
+struct px_graph {
+    uint32_t magic;
+    atomic_int refs;
+    const px__backend *be;
+    px_exec_space exec;
+    int device;
+    char *label;
+    px_graph_node **nodes;
+    int n, cap;
+    /* From a capture: no new nodes. native: the backend recorded the work itself and
+       nodes list what portex issued, for DOT and counts. */
+    bool captured, native;
+    px_graph *owner;         /* a body: the graph holding its WHILE/IF node */
+    px__bgraph *bgraph;      /* a body's belongs to its node in the backend */
+    px__alloc **held;        /* memory a native capture's work reaches */
+    int nheld, heldcap;
+    px__live live;           /* graphs made by the user (not bodies) */
+};
+
+/* A node's parameters in an executable graph, once px_graph_exec_set_* changed them. */
+typedef struct px__exec_params {
+    bool set;
+    px__dispatch dispatch;   /* dispatch.args: a copy */
+    px__copy_op op;          /* op.value: a copy */
+    px__alloc *dst, *src;    /* held: the views of px_graph_exec_set_copy */
+} px__exec_params;
+
+struct px_graph_exec {
+    uint32_t magic;
+    px_graph *graph;         /* a reference: its nodes name exec's */
+    px_graph *updated;       /* a reference: the graph of the last px_graph_exec_update */
+    px__bexec *bexec;
+    int n;                   /* top-level nodes when instantiated */
+    px__exec_params *params; /* n */
+    px__live live;
+};
+
+px_status px__graph_check(const px_graph *g, const char *func, const char *what);
+px_status px__graph_node_check(const px_graph_node *n, const char *func, const char *what);
+
+/* A new graph with one reference (the caller's); registered unless it is a body. */
+px_status px__graph_new(px_graph **out, const px__backend *be, int device, const char *label, px__bgraph *bgraph,
+                        const char *func);
+void px__graph_retain(px_graph *g);
+/* Drops one reference; the last frees the graph (bodies with their nodes). */
+void px__graph_release(px_graph *g);
+/* The graph at the top of g's chain of bodies. */
+px_graph *px__graph_root(px_graph *g);
+
+/* The views a node names: copy and fill sides (their memory held and their labels kept
+   for DOT), a reduction's result (held). Any may be NULL. */
+typedef struct px__gnode_views {
+    const px_view *dst, *src, *result;
+} px__gnode_views;
+
+/* A node appended to g after deps (validated: nodes of g), the backend's node made from
+   desc (unless g is native: recorded only); label copied, the views' memory held. On
+   failure nothing is added. out may be NULL. */
+px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_node *const *deps, int ndeps,
+                           const px__gnode_views *views, px_graph_node **out, const char *func);
+/* Copies of desc's parameters that the core keeps: the dispatch with its arguments (d),
+   the op with a fill's value and no holds (op); either may be NULL. Freed with
+   px__graph_params_free. */
+px_status px__graph_params_copy(px__dispatch *d, px__copy_op *op, const px__gnode_desc *desc, const char *func);
+void px__graph_params_free(px__dispatch *d, px__copy_op *op);
+
+/* A kernel node (px_graph_add_for, _reduce with its result view, _scan), validated. */
+px_status px__graph_add_kernel(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label,
+                               px_policy policy, const px_kernel *kernel, const void *args, px_kernel_kind want,
+                               px_view *result, px_graph_node **out, const char *func);
+/* deps (ndeps of them) are distinct nodes of g. */
+px_status px__graph_check_deps(const px_graph *g, px_graph_node *const *deps, int ndeps, const char *func);
+/* A planned copy or fill (`fill`) that g can replay: no overlap, a path g's backend runs,
+   and on a device backend no side pageable (PX_ERR_CAPTURE_PAGEABLE) or both on the host. */
+px_status px__graph_check_op(const px_graph *g, const px__copy_op *op, const px__copy_plan_info *info, bool fill,
+                             const char *func);
+
+/* Keeps alloc alive with node n (or with g, for native captures: n NULL). */
+px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc, const char *func);
+
+/* A node's kind in words ("kernel", "copy", ...; a kernel by its kind: "for", "reduce"). */
+const char *px__graph_node_kind_name(const px_graph_node *n);
+
+/* ---- Capture (graph_capture.c) -------------------------------------------------------- */
+
+/* Whether a dispatch, copy or fill given to inst is to be recorded instead of run (a host
+   backend's capture), and the recording of each; a native capture runs them (the backend
+   records) and notes them with px__capture_note. */
+bool px__capture_records(const px_instance *inst);
+bool px__capture_active(const px_instance *inst);
+px_status px__capture_kernel(px_instance *inst, const px__dispatch *d, px_view *result, const char *func);
+px_status px__capture_copy(px_instance *inst, const px__copy_op *op, px_view *dst, const px_view *src,
+                           const char *func);
+/* What a native capture ran: noted for DOT and counts, its memory held by the graph. */
+px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_view *a, const px_view *b,
+                           const char *func);
+
+#endif /* PX_CORE_GRAPH_H */

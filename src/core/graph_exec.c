@@ -1,0 +1,337 @@
+/* Executable graphs: instantiating, launching, and changing parameters between launches
+ * (one node at a time, or every node from a graph of the same shape).
+ *
+ * The core keeps each changed node's parameters (px__exec_params) so that the next change
+ * starts from what the executable graph runs now: a later px_graph_exec_set_policy keeps
+ * the arguments an earlier px_graph_exec_set_args gave. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/util.h"
+#include "core/dispatch.h"
+#include "core/graph.h"
+#include "core/instance.h"
+
+static px_status exec_check(const px_graph_exec *e, const char *func)
+{
+    if (e == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, func, "exec is NULL (a destroyed executable graph?)");
+    if (e->magic != PX__GEXEC_MAGIC) return px__error(PX_ERR_INVALID_ARGUMENT, func, "exec is not a live executable graph");
+    return PX_OK;
+}
+
+/* inst can run e: same backend and device, not being captured. */
+static px_status check_instance(const px_graph_exec *e, px_instance *inst, const char *func)
+{
+    PX__TRY(px__instance_check(inst, func));
+    const px_graph *g = e->graph;
+    if (inst->be != g->be || inst->device != g->device)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "graph '%s' belongs to %s:%d but instance '%s' to %s:%d",
+                         g->label, px_exec_space_string(g->exec), g->device, inst->label,
+                         px_exec_space_string(inst->exec), inst->device);
+    return px__instance_refuse_capturing(inst, "a graph launch (make the graph a child node instead)", func);
+}
+
+static void params_clear(px__exec_params *p)
+{
+    if (!p->set) return;
+    px__graph_params_free(&p->dispatch, &p->op);
+    if (p->dst) px__alloc_release(p->dst);
+    if (p->src) px__alloc_release(p->src);
+    memset(p, 0, sizeof *p);
+}
+
+px_status px_graph_instantiate(px_graph *graph, px_graph_exec **out)
+{
+    PX__ARG(out, "out must not be NULL");
+    *out = NULL;
+    PX__TRY(px__graph_check(graph, __func__, "graph"));
+    PX__ARG(graph->owner == NULL, "graph '%s' is the body of a node of graph '%s'; instantiate that graph",
+            graph->label, graph->owner->label);
+    px_graph_exec *e = px__calloc(1, sizeof *e);
+    if (e != NULL) e->params = px__calloc(graph->n > 0 ? (size_t)graph->n : 1, sizeof *e->params);
+    if (e == NULL || e->params == NULL) {
+        if (e) free(e->params);
+        free(e);
+        return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory for the executable graph");
+    }
+    const px_status st = graph->be->graph->instantiate(graph->bgraph, &e->bexec, __func__);
+    if (st != PX_OK) {
+        free(e->params);
+        free(e);
+        return st;
+    }
+    e->magic = PX__GEXEC_MAGIC;
+    e->graph = graph;
+    e->n = graph->n;
+    px__graph_retain(graph);
+    px__live_add(&e->live, PX__OBJ_GRAPH_EXEC, graph->label);
+    *out = e;
+    return PX_OK;
+}
+
+px_status px_graph_exec_destroy(px_graph_exec **exec)
+{
+    PX__ARG(exec, "exec must not be NULL (pass the address of your handle)");
+    PX__TRY(exec_check(*exec, __func__));
+    px_graph_exec *e = *exec;
+    /* Waits for e's launches; after an error that stopped them, the memory is still let
+       go only once the backend says nothing runs. */
+    PX__TRY(e->graph->be->graph->exec_destroy(e->bexec, __func__));
+    *exec = NULL;
+    for (int i = 0; i < e->n; ++i) params_clear(&e->params[i]);
+    free(e->params);
+    px__live_remove(&e->live);
+    if (e->updated) px__graph_release(e->updated);
+    px__graph_release(e->graph);
+    e->magic = 0;
+    free(e);
+    return PX_OK;
+}
+
+px_status px_graph_upload(px_graph_exec *exec, px_instance *inst)
+{
+    PX__TRY(exec_check(exec, __func__));
+    PX__TRY(check_instance(exec, inst, __func__));
+    return exec->graph->be->graph->upload(exec->bexec, inst->queue, __func__);
+}
+
+px_status px_graph_launch(px_graph_exec *exec, px_instance *inst)
+{
+    PX__TRY(exec_check(exec, __func__));
+    PX__TRY(check_instance(exec, inst, __func__));
+    PX__TRY(exec->graph->be->graph->launch(exec->bexec, inst->queue, __func__));
+    return px__take_bounds_violation(exec->graph->label, __func__);
+}
+
+/* ---- One node at a time ------------------------------------------------------------------- */
+
+/* node is a top-level node of the graph exec was made from, of kind `kind`, that exec has. */
+static px_status check_node(const px_graph_exec *e, const px_graph_node *node, px__gnode_kind kind,
+                            const char *what, const char *func)
+{
+    PX__TRY(exec_check(e, func));
+    PX__TRY(px__graph_node_check(node, func, "node"));
+    if (node->graph != e->graph)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "node '%s' is a node of graph '%s', not of graph '%s' that exec was made from (nodes of "
+                         "bodies and children are changed with px_graph_exec_update)",
+                         node->label, node->graph->label, e->graph->label);
+    if (e->graph->captured)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "graph '%s' came from a capture: change its nodes with px_graph_exec_update", e->graph->label);
+    if (node->index >= e->n)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "node '%s' was added after exec was instantiated",
+                         node->label);
+    if (node->kind != kind)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "node '%s' is a %s node; %s changes %s nodes", node->label,
+                         px__graph_node_kind_name(node), func, what);
+    return PX_OK;
+}
+
+/* The node exec runs at node's place now: the one of the last whole-graph update, else
+   node itself. */
+static const px_graph_node *running_node(const px_graph_exec *e, const px_graph_node *node)
+{
+    return e->updated ? e->updated->nodes[node->index] : node;
+}
+
+static px__dispatch current_dispatch(const px_graph_exec *e, const px_graph_node *node)
+{
+    const px__exec_params *p = &e->params[node->index];
+    return p->set ? p->dispatch : running_node(e, node)->dispatch;
+}
+
+static px__copy_op current_op(const px_graph_exec *e, const px_graph_node *node)
+{
+    const px__exec_params *p = &e->params[node->index];
+    return p->set ? p->op : running_node(e, node)->op;
+}
+
+/* Gives node's backend node the parameters of desc, then keeps copies of them (and the
+   memory a copy names: dst, src, else NULL) as node's parameters in exec. */
+static px_status apply(px_graph_exec *e, const px_graph_node *node, const px__gnode_desc *desc, px__alloc *dst,
+                       px__alloc *src, const char *func)
+{
+    px__exec_params fresh = {.set = true};
+    const bool kernel = desc->kind == PX__GNODE_KERNEL;
+    PX__TRY(px__graph_params_copy(kernel ? &fresh.dispatch : NULL, kernel ? NULL : &fresh.op, desc, func));
+    if (kernel) fresh.dispatch.label = node->label;
+    const px_status st = e->graph->be->graph->set(e->bexec, node->bnode, desc, func);
+    if (st != PX_OK) {
+        px__graph_params_free(&fresh.dispatch, &fresh.op);
+        return st;
+    }
+    if (dst) px__alloc_retain(dst);
+    if (src) px__alloc_retain(src);
+    fresh.dst = dst;
+    fresh.src = src;
+    /* The memory of a previous change is let go: device frees wait for the work queued
+       before them, launches of exec included. */
+    params_clear(&e->params[node->index]);
+    e->params[node->index] = fresh;
+    return PX_OK;
+}
+
+px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node, const void *args)
+{
+    PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel", __func__));
+    PX__ARG(args || node->kernel->args_size == 0, "args must not be NULL (kernel '%s')", node->kernel->name);
+    px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = node->label, .dispatch = current_dispatch(exec, node)};
+    desc.dispatch.args = args;
+    return apply(exec, node, &desc, NULL, NULL, __func__);
+}
+
+px_status px_graph_exec_set_policy(px_graph_exec *exec, px_graph_node *node, px_policy policy)
+{
+    PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel", __func__));
+    const px__dispatch cur = current_dispatch(exec, node);
+    char target[160];
+    snprintf(target, sizeof target, "graph '%s'", exec->graph->label);
+    px__dispatch d;
+    PX__TRY(px__dispatch_prepare(&d, exec->graph->be, target, node->label, policy, cur.kernel, cur.args,
+                                 cur.kernel->kind, __func__));
+    d.result_kind = cur.result_kind;
+    d.result = cur.result;
+    d.result_space = cur.result_space;
+    const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = node->label, .dispatch = d};
+    return apply(exec, node, &desc, NULL, NULL, __func__);
+}
+
+px_status px_graph_exec_set_fill(px_graph_exec *exec, px_graph_node *node, const void *value)
+{
+    PX__TRY(check_node(exec, node, PX__GNODE_FILL, "fill", __func__));
+    PX__ARG(value, "value must not be NULL");
+    px__gnode_desc desc = {.kind = PX__GNODE_FILL, .label = node->label, .op = current_op(exec, node)};
+    desc.op.value = value;
+    return apply(exec, node, &desc, NULL, NULL, __func__);
+}
+
+static bool same_space(px_space a, px_space b) { return a.kind == b.kind && a.device == b.device; }
+
+/* The new op moves the same elements the same way as the old one, between other memory. */
+static px_status check_same_copy(const px__copy_op *was, const px__copy_op *now, const px_graph_node *node,
+                                 const char *func)
+{
+    const char *what = NULL;
+    if (!same_space(was->dst.space, now->dst.space) || !same_space(was->src.space, now->src.space))
+        what = "memory spaces";
+    else if (was->elem_size != now->elem_size)
+        what = "element sizes";
+    else if (was->rank != now->rank || memcmp(was->extent, now->extent, sizeof was->extent) != 0)
+        what = "extents";
+    else if (was->flat != now->flat || memcmp(was->dst.stride, now->dst.stride, sizeof was->dst.stride) != 0 ||
+             memcmp(was->src.stride, now->src.stride, sizeof was->src.stride) != 0)
+        what = "layouts";
+    else if (was->path != now->path)
+        what = "copy paths";
+    if (what == NULL) return PX_OK;
+    return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                     "the new views differ from those of copy node '%s' in their %s; instantiate again for a "
+                     "different copy",
+                     node->label, what);
+}
+
+px_status px_graph_exec_set_copy(px_graph_exec *exec, px_graph_node *node, px_view *dst, const px_view *src)
+{
+    PX__TRY(check_node(exec, node, PX__GNODE_COPY, "copy", __func__));
+    px__copy_op op;
+    px__copy_plan_info info;
+    PX__TRY(px__copy_plan(&op, &info, dst, src, __func__));
+    const px__copy_op was = current_op(exec, node);
+    px_status st = px__graph_check_op(exec->graph, &op, &info, false, __func__);
+    if (st == PX_OK) st = check_same_copy(&was, &op, node, __func__);
+    if (st == PX_OK) {
+        const px__gnode_desc desc = {.kind = PX__GNODE_COPY, .label = node->label, .op = op};
+        st = apply(exec, node, &desc, dst->alloc, src->alloc, __func__);
+    }
+    px__copy_op_release(&op);
+    return st;
+}
+
+/* ---- Every node from another graph -------------------------------------------------------- */
+
+static void report_set(px_graph_update_report *r, int node, const char *fmt, const char *a, const char *b)
+{
+    if (r == NULL) return;
+    r->node = node;
+    snprintf(r->reason, sizeof r->reason, fmt, a, b);
+}
+
+/* Whether `now` has the shape of `was` (kinds, kernels, dependencies, bodies and children,
+   recursively); where not, *r says so at top-level node `top` (-1: at each node's own
+   index). */
+static bool same_shape(const px_graph *was, const px_graph *now, int top, px_graph_update_report *r)
+{
+    char a[32], b[32];
+    if (was->native != now->native) {
+        report_set(r, top, "%s where the executable graph's is %s", now->native ? "a captured graph" : "an explicit graph",
+                   was->native ? "captured" : "explicit");
+        return false;
+    }
+    if (was->n != now->n) {
+        snprintf(a, sizeof a, "%d", now->n);
+        snprintf(b, sizeof b, "%d", was->n);
+        report_set(r, top, "%s nodes where the executable graph has %s", a, b);
+        return false;
+    }
+    for (int i = 0; i < was->n; ++i) {
+        const px_graph_node *x = was->nodes[i], *y = now->nodes[i];
+        const int at = top >= 0 ? top : i;
+        if (x->kind != y->kind || (x->kernel && y->kernel && x->kernel->kind != y->kernel->kind)) {
+            report_set(r, at, "a %s node where the executable graph has a %s node", px__graph_node_kind_name(y),
+                       px__graph_node_kind_name(x));
+            return false;
+        }
+        if (x->kernel != y->kernel) {
+            report_set(r, at, "kernel '%s' where the executable graph runs '%s'", y->kernel->name, x->kernel->name);
+            return false;
+        }
+        bool deps = x->ndeps == y->ndeps;
+        for (int d = 0; deps && d < x->ndeps; ++d) deps = x->deps[d] == y->deps[d];
+        if (!deps) {
+            report_set(r, at, "node '%s' has other dependencies than '%s' in the executable graph", y->label, x->label);
+            return false;
+        }
+        if (x->child && !same_shape(x->child, y->child, at, r)) return false;
+        if (x->body && !same_shape(x->body, y->body, at, r)) return false;
+    }
+    return true;
+}
+
+px_status px_graph_exec_update(px_graph_exec *exec, px_graph *graph, px_graph_update_report *report)
+{
+    if (report) {
+        report->node = -1;
+        report->reason[0] = '\0';
+    }
+    PX__TRY(exec_check(exec, __func__));
+    PX__TRY(px__graph_check(graph, __func__, "graph"));
+    const px_graph *was = exec->graph;
+    PX__ARG(graph->owner == NULL, "graph '%s' is the body of a node of graph '%s'", graph->label, graph->owner->label);
+    if (graph->be != was->be || graph->device != was->device) {
+        report_set(report, -1, "the graph belongs to another execution space or device%s%s", "", "");
+        return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "graph '%s' belongs to %s:%d but exec to %s:%d", graph->label,
+                        px_exec_space_string(graph->exec), graph->device, px_exec_space_string(was->exec),
+                        was->device);
+    }
+    px_graph_update_report local;
+    px_graph_update_report *r = report ? report : &local;
+    if (!same_shape(was, graph, -1, r))
+        return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "graph '%s' differs from graph '%s' at node %d: %s", graph->label,
+                        was->label, r->node, r->reason);
+    px__graph_update_error why = {.node = -1};
+    const px_status st = was->be->graph->update(exec->bexec, graph->bgraph, &why, __func__);
+    if (st != PX_OK) {
+        if (report) {
+            report->node = why.node;
+            snprintf(report->reason, sizeof report->reason, "%s", why.reason);
+        }
+        return st;
+    }
+    px__graph_retain(graph);
+    if (exec->updated) px__graph_release(exec->updated);
+    exec->updated = graph;
+    for (int i = 0; i < exec->n; ++i) params_clear(&exec->params[i]);
+    return PX_OK;
+}

@@ -1,0 +1,254 @@
+/* Adding nodes to a graph: each kind validated here the way the matching call on an
+ * instance is validated, then appended (graph.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backends.h"
+#include "base/error.h"
+#include "core/dispatch.h"
+#include "core/graph.h"
+#include "spaces/copy_plan.h"
+
+/* A graph that takes new nodes. */
+static px_status check_open(const px_graph *g, const char *func)
+{
+    PX__TRY(px__graph_check(g, func, "graph"));
+    if (g->captured)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "graph '%s' came from a capture and takes no new nodes; make it a child of an "
+                         "explicit graph (px_graph_add_child)",
+                         g->label);
+    return PX_OK;
+}
+
+static void target_of(const px_graph *g, char *buf, size_t size)
+{
+    snprintf(buf, size, "graph '%s'", g->label);
+}
+
+px_status px__graph_add_kernel(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label, px_policy policy,
+                               const px_kernel *kernel, const void *args, px_kernel_kind want, px_view *result,
+                               px_graph_node **out, const char *func)
+{
+    PX__TRY(check_open(g, func));
+    char target[160];
+    target_of(g, target, sizeof target);
+    px__dispatch d;
+    PX__TRY(px__dispatch_prepare(&d, g->be, target, label, policy, kernel, args, want, func));
+    if (want == PX_KERNEL_REDUCE) PX__TRY(px__dispatch_result_view(&d, g->be, g->device, target, result, func));
+    const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = d.label, .dispatch = d};
+    const px__gnode_views views = {.result = result};
+    return px__graph_append(g, &desc, deps, ndeps, &views, out, func);
+}
+
+px_status px_graph_add_for(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
+                           px_policy policy, const px_kernel *kernel, const void *args, px_graph_node **out)
+{
+    return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_FOR, NULL, out, __func__);
+}
+
+px_status px_graph_add_reduce(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
+                              px_policy policy, const px_kernel *kernel, const void *args, px_view *result,
+                              px_graph_node **out)
+{
+    return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_REDUCE, result, out, __func__);
+}
+
+px_status px_graph_add_scan(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
+                            px_policy policy, const px_kernel *kernel, const void *args, px_graph_node **out)
+{
+    return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_SCAN, NULL, out, __func__);
+}
+
+/* ---- Copies and fills --------------------------------------------------------------------- */
+
+px_status px__graph_check_op(const px_graph *g, const px__copy_op *op, const px__copy_plan_info *info, bool fill,
+                             const char *func)
+{
+    const char *what = fill ? "fill" : "copy";
+    if (info->overlap)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "the %s's two views share memory; copy through a temporary view in two nodes", what);
+    if (info->owner != PX_EXEC_COUNT && info->owner != g->exec)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "the %s involves memory that %s graph '%s' cannot reach; use a %s graph",
+                         what, px_exec_space_string(g->exec), g->label, px_exec_space_string(info->owner));
+    if (g->be->runs_on_host) return PX_OK;
+    const px__copy_side *sides[2] = {&op->dst, &op->src};
+    for (int i = 0; i < (fill ? 1 : 2); ++i) {
+        if (sides[i]->space.kind == PX_SPACE_HOST)
+            return px__error(PX_ERR_CAPTURE_PAGEABLE, func,
+                             "the %s's %s is pageable host memory (HOST), which a %s graph cannot replay from: "
+                             "the addresses are fixed and only pinned memory stays DMA-able; use HOST_PINNED",
+                             what, i == 0 ? "destination" : "source", px_exec_space_string(g->exec));
+    }
+    if (info->owner == PX_EXEC_COUNT)
+        return px__error(PX_ERR_UNSUPPORTED, func,
+                         "both sides of the %s are host memory: a %s graph moves device memory; %s them on the host",
+                         what, px_exec_space_string(g->exec), what);
+    return PX_OK;
+}
+
+px_status px_graph_add_copy(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
+                            const px_view *src, px_graph_node **out)
+{
+    PX__TRY(check_open(graph, __func__));
+    px__copy_op op;
+    px__copy_plan_info info;
+    PX__TRY(px__copy_plan(&op, &info, dst, src, __func__));
+    px_status st = px__graph_check_op(graph, &op, &info, false, __func__);
+    if (st == PX_OK) {
+        char label[96];
+        snprintf(label, sizeof label, "copy %s", px_copy_path_string(op.path));
+        const px__gnode_desc desc = {.kind = PX__GNODE_COPY, .label = label, .op = op};
+        const px__gnode_views views = {.dst = dst, .src = src};
+        st = px__graph_append(graph, &desc, deps, ndeps, &views, out, __func__);
+    }
+    px__copy_op_release(&op);
+    return st;
+}
+
+px_status px_graph_add_fill(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
+                            const void *value, px_graph_node **out)
+{
+    PX__TRY(check_open(graph, __func__));
+    px__copy_op op;
+    px__copy_plan_info info;
+    PX__TRY(px__fill_plan(&op, &info, dst, value, __func__));
+    px_status st = px__graph_check_op(graph, &op, &info, true, __func__);
+    if (st == PX_OK) {
+        char label[96];
+        snprintf(label, sizeof label, "fill %s", px_copy_path_string(op.path));
+        const px__gnode_desc desc = {.kind = PX__GNODE_FILL, .label = label, .op = op};
+        const px__gnode_views views = {.dst = dst};
+        st = px__graph_append(graph, &desc, deps, ndeps, &views, out, __func__);
+    }
+    px__copy_op_release(&op);
+    return st;
+}
+
+/* ---- Host functions, joins, children ------------------------------------------------------ */
+
+px_status px_graph_add_host(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
+                            void (*fn)(void *data), void *data, px_graph_node **out)
+{
+    PX__TRY(check_open(graph, __func__));
+    PX__ARG(fn, "fn must not be NULL");
+    PX__ARG(graph->owner == NULL,
+            "graph '%s' is the body of a WHILE or IF node, which cannot hold host functions (CUDA runs bodies on "
+            "the device alone)",
+            graph->label);
+    const px__gnode_desc desc = {.kind = PX__GNODE_HOST, .label = label ? label : "host", .fn = fn, .data = data};
+    return px__graph_append(graph, &desc, deps, ndeps, NULL, out, __func__);
+}
+
+px_status px_graph_add_empty(px_graph *graph, px_graph_node *const *deps, int ndeps, px_graph_node **out)
+{
+    PX__TRY(check_open(graph, __func__));
+    const px__gnode_desc desc = {.kind = PX__GNODE_EMPTY, .label = "join"};
+    return px__graph_append(graph, &desc, deps, ndeps, NULL, out, __func__);
+}
+
+/* Whether g holds a reduction or scan (whose scratch its copies share), at any depth. */
+static bool has_scratch(const px_graph *g)
+{
+    for (int i = 0; i < g->n; ++i) {
+        const px_graph_node *n = g->nodes[i];
+        if (n->kind == PX__GNODE_KERNEL && n->kernel->kind != PX_KERNEL_FOR) return true;
+        if (n->child && has_scratch(n->child)) return true;
+        if (n->body && has_scratch(n->body)) return true;
+    }
+    return false;
+}
+
+/* Whether node `to` of g depends on node `from`, directly or through others. */
+static bool reaches(const px_graph *g, int from, int to, unsigned char *seen)
+{
+    if (from == to) return true;
+    if (seen[to]) return false;
+    seen[to] = 1;
+    const px_graph_node *n = g->nodes[to];
+    for (int i = 0; i < n->ndeps; ++i)
+        if (reaches(g, from, n->deps[i], seen)) return true;
+    return false;
+}
+
+/* Two copies of a child with reductions share its scratch: they must not run at once. */
+static px_status check_shared_child(px_graph *g, const px_graph *child, px_graph_node *const *deps, int ndeps,
+                                    const char *func)
+{
+    if (!has_scratch(child)) return PX_OK;
+    for (int i = 0; i < g->n; ++i) {
+        if (g->nodes[i]->child != child) continue;
+        bool ordered = false;
+        unsigned char *seen = calloc((size_t)g->n, 1);
+        if (seen == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+        for (int d = 0; d < ndeps && !ordered; ++d) {
+            memset(seen, 0, (size_t)g->n);
+            ordered = reaches(g, i, deps[d]->index, seen);
+        }
+        free(seen);
+        if (!ordered)
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "graph '%s' is already a child of graph '%s' (node %d, '%s') and holds reductions, "
+                             "whose scratch memory its copies share: make this node depend on that one, or "
+                             "use a second graph",
+                             child->label, g->label, i, g->nodes[i]->label);
+    }
+    return PX_OK;
+}
+
+px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int ndeps, px_graph *child,
+                             px_graph_node **out)
+{
+    PX__TRY(check_open(graph, __func__));
+    PX__TRY(px__graph_check(child, __func__, "child"));
+    PX__ARG(child->exec == graph->exec && child->device == graph->device,
+            "child '%s' belongs to %s:%d but graph '%s' to %s:%d", child->label, px_exec_space_string(child->exec),
+            child->device, graph->label, px_exec_space_string(graph->exec), graph->device);
+    PX__ARG(child->owner == NULL,
+            "child '%s' is the body of a WHILE or IF node; its kernels set that node's condition", child->label);
+    for (const px_graph *g = graph; g != NULL; g = g->owner)
+        PX__ARG(g != child, "graph '%s' cannot hold a copy of itself or of a graph it is the body of", child->label);
+    PX__TRY(px__graph_check_deps(graph, deps, ndeps, __func__));
+    PX__TRY(check_shared_child(graph, child, deps, ndeps, __func__));
+    const px__gnode_desc desc = {.kind = PX__GNODE_CHILD, .label = child->label, .child = child->bgraph};
+    px_graph_node *n = NULL;
+    PX__TRY(px__graph_append(graph, &desc, deps, ndeps, NULL, &n, __func__));
+    px__graph_retain(child);
+    n->child = child;
+    if (out) *out = n;
+    return PX_OK;
+}
+
+/* ---- Conditionals ------------------------------------------------------------------------- */
+
+static px_status add_cond(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label, unsigned initial,
+                          px__gnode_kind kind, px_graph_cond_t **cond, px_graph **body, px_graph_node **out,
+                          const char *func)
+{
+    PX__ARG(cond, "cond must not be NULL");
+    PX__ARG(body, "body must not be NULL");
+    *cond = NULL;
+    *body = NULL;
+    PX__TRY(check_open(g, func));
+    const px__gnode_desc desc = {
+        .kind = kind, .label = label ? label : (kind == PX__GNODE_WHILE ? "while" : "if"), .initial = initial};
+    px_graph_node *n = NULL;
+    PX__TRY(px__graph_append(g, &desc, deps, ndeps, NULL, &n, func));
+    *cond = n->cond;
+    *body = n->body;
+    if (out) *out = n;
+    return PX_OK;
+}
+
+px_status px_graph_add_while(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
+                             unsigned initial, px_graph_cond_t **cond, px_graph **body, px_graph_node **out)
+{
+    return add_cond(graph, deps, ndeps, label, initial, PX__GNODE_WHILE, cond, body, out, __func__);
+}
+
+px_status px_graph_add_if(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
+                          unsigned initial, px_graph_cond_t **cond, px_graph **body, px_graph_node **out)
+{
+    return add_cond(graph, deps, ndeps, label, initial, PX__GNODE_IF, cond, body, out, __func__);
+}
