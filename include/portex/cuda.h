@@ -12,8 +12,19 @@ PX_EXTERN_C_BEGIN
 
 /* An instance over a stream the caller owns and keeps alive longer than the instance.
  * The device is the stream's. Destroying the instance waits for portex's work on it and
- * never destroys the stream. The legacy default stream (0 or cudaStreamLegacy) and
- * cudaStreamPerThread are refused: they would serialise against every other stream. */
+ * never destroys the stream.
+ *
+ * Default streams are accepted (PyTorch hands out its default stream, which is the
+ * legacy one), with the ordering CUDA gives them; the device is then the current one:
+ *  - the legacy default stream (0 or cudaStreamLegacy): work on the instance runs after
+ *    the work queued before on every blocking stream of the device and before the work
+ *    queued after on them. portex's own instances use non-blocking streams, so they are
+ *    not ordered with it: order them with events, as with any two instances. A fence or
+ *    destroy of the instance waits for those blocking streams too.
+ *  - cudaStreamPerThread: each host thread's own default stream; use such an instance
+ *    from the thread that wrapped it.
+ * Neither can be captured into a graph (px_graph_capture_begin: PX_ERR_UNSUPPORTED);
+ * capture on a stream made with cudaStreamCreate. */
 PX_API px_status px_instance_from_cuda_stream(px_instance **out, cudaStream_t stream,
                                               const char *label);
 

@@ -185,18 +185,19 @@ typedef struct px__graph_ops {
     /* Every node's parameters from `from` (the core checked the shape it knows); on
        refusal e is unchanged and *why says where. */
     px_status (*update)(px__bexec *e, px__bgraph *from, px__graph_update_error *why, const char *func);
-    /* Launches e on q with its top-level nodes one at a time, waits, and gives each node's
-       time in microseconds (us[n], n the number of top-level nodes). */
-    px_status (*profile)(px__bexec *e, px__queue *q, double *us, int n, const char *func);
+    /* Launches e on q with its top-level nodes one after another, waits, and gives each
+       node's time in microseconds (us[n], n the number of top-level nodes; a node left
+       at -1 was not timed alone) and the whole run's (*total). */
+    px_status (*profile)(px__bexec *e, px__queue *q, double *us, int n, double *total, const char *func);
 
-    /* Stream capture (backends whose queues record work natively; NULL for the host
-       backends, whose captures the core records node by node). begin refuses a queue
-       that is already being captured (PX_ERR_CAPTURING); end gives the recorded graph,
-       or PX_ERR_CAPTURING with the backend's reason and the capture ended. */
-    px_status (*capture_begin)(px__queue *q, int mode, const char *func);
-    px_status (*capture_end)(px__queue *q, px__bgraph **out, const char *func);
-    /* fn(data) on a host thread after q's earlier work (a host node when captured). */
-    px_status (*host_call)(px__queue *q, void (*fn)(void *data), void *data, const char *func);
+    /* Stream capture, for backends whose queues record work natively (NULL for the host
+       backends, whose captures the core records node by node). begin refuses a queue that
+       is being captured already (PX_ERR_CAPTURING) or cannot be (PX_ERR_UNSUPPORTED) and
+       gives the graph the capture fills; end completes it, or answers PX_ERR_CAPTURING
+       with the backend's reason, the capture ended either way (the caller destroys the
+       graph then). */
+    px_status (*capture_begin)(px__queue *q, int mode, px__bgraph **out, const char *func);
+    px_status (*capture_end)(px__queue *q, px__bgraph *g, const char *func);
 } px__graph_ops;
 
 /* ---- The table --------------------------------------------------------------------------- */

@@ -86,7 +86,7 @@ static px_status capture_begin(px_instance *inst, px_capture_mode mode, const ch
     if (st == PX_OK) {
         c->graph->captured = true;
         c->graph->native = ops->capture_begin != NULL;
-        if (c->graph->native) st = ops->capture_begin(inst->queue, (int)mode, func);
+        if (c->graph->native) st = ops->capture_begin(inst->queue, (int)mode, &c->graph->bgraph, func);
     }
     if (st != PX_OK) {
         if (c->graph) px__graph_release(c->graph);
@@ -114,13 +114,11 @@ static px_status capture_end(px_instance *inst, px_graph **out, const char *func
     px_graph *g = c->graph;
     free(c);
     if (g->native) {
-        px__bgraph *bg = NULL;
-        const px_status st = inst->be->graph->capture_end(inst->queue, &bg, func);
+        const px_status st = inst->be->graph->capture_end(inst->queue, g->bgraph, func);
         if (st != PX_OK) {
             px__graph_release(g);
             return st;
         }
-        g->bgraph = bg;
     }
     px__live_add(&g->live, PX__OBJ_GRAPH, g->label);
     *out = g;
@@ -150,6 +148,10 @@ px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int
 {
     PX__TRY(px__graph_check(graph, __func__, "graph"));
     PX__ARG(!graph->captured, "graph '%s' came from a capture and takes no new nodes", graph->label);
+    PX__ARG(graph->owner == NULL,
+            "graph '%s' is the body of a WHILE or IF node, which cannot hold captured work (what a callback issues "
+            "may be anything, and CUDA runs bodies on the device alone)",
+            graph->label);
     PX__ARG(fn, "fn must not be NULL");
     px_instance *inst = NULL;
     PX__TRY(px__instance_create(&inst, graph->exec, graph->device, label ? label : "captured node", __func__));

@@ -75,9 +75,9 @@ px_status px_graph_exec_destroy(px_graph_exec **exec)
     PX__ARG(exec, "exec must not be NULL (pass the address of your handle)");
     PX__TRY(exec_check(*exec, __func__));
     px_graph_exec *e = *exec;
-    /* Waits for e's launches; after an error that stopped them, the memory is still let
-       go only once the backend says nothing runs. */
-    PX__TRY(e->graph->be->graph->exec_destroy(e->bexec, __func__));
+    /* Waits for e's launches. A CUDA error met meanwhile is returned, and e is freed all
+       the same: the memory it holds goes back only after the work queued before. */
+    const px_status st = e->graph->be->graph->exec_destroy(e->bexec, __func__);
     *exec = NULL;
     for (int i = 0; i < e->n; ++i) params_clear(&e->params[i]);
     free(e->params);
@@ -86,7 +86,7 @@ px_status px_graph_exec_destroy(px_graph_exec **exec)
     px__graph_release(e->graph);
     e->magic = 0;
     free(e);
-    return PX_OK;
+    return st;
 }
 
 px_status px_graph_upload(px_graph_exec *exec, px_instance *inst)

@@ -1,7 +1,6 @@
 /* Seeing a graph: Graphviz DOT of what it holds, and a profiling launch written as JSON. */
 #include <inttypes.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "base/error.h"
 #include "base/util.h"
@@ -61,19 +60,20 @@ static const char *shape_of(const px_graph_node *n)
 static void put_node_label(FILE *out, const px_graph_node *n)
 {
     put_escaped(out, n->label);
-    fprintf(out, "\\n%s", px__graph_node_kind_name(n));
+    /* A copy's or fill's label says its kind and path already. */
+    if (n->kind != PX__GNODE_COPY && n->kind != PX__GNODE_FILL) fprintf(out, "\\n%s", px__graph_node_kind_name(n));
     if (n->kind == PX__GNODE_KERNEL) {
         fprintf(out, " '");
         put_escaped(out, n->kernel->name);
         fprintf(out, "' ");
         put_range(out, &n->dispatch.policy);
     } else if (n->kind == PX__GNODE_COPY) {
-        fprintf(out, " %s, %zu bytes\\n", px_copy_path_string(n->op.path), n->op.bytes);
+        fprintf(out, "\\n%zu bytes\\n", n->op.bytes);
         put_side(out, &n->src);
         fputs(" -> ", out);
         put_side(out, &n->dst);
     } else if (n->kind == PX__GNODE_FILL) {
-        fprintf(out, " %s, %zu bytes\\n", px_copy_path_string(n->op.path), n->op.bytes);
+        fprintf(out, "\\n%zu bytes of ", n->op.bytes);
         put_side(out, &n->dst);
     } else if (n->kind == PX__GNODE_WHILE || n->kind == PX__GNODE_IF) {
         fprintf(out, " (starts %u)", n->initial);
@@ -126,13 +126,6 @@ px_status px_graph_dot(const px_graph *graph, FILE *out)
 
 /* ---- Profiling ---------------------------------------------------------------------------- */
 
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
-
 px_status px_graph_profile(px_graph_exec *exec, px_instance *inst, FILE *json)
 {
     PX__ARG(exec && exec->magic == PX__GEXEC_MAGIC, "exec is not a live executable graph");
@@ -146,9 +139,8 @@ px_status px_graph_profile(px_graph_exec *exec, px_instance *inst, FILE *json)
     double *us = px__calloc(exec->n > 0 ? (size_t)exec->n : 1, sizeof *us);
     if (us == NULL) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     for (int i = 0; i < exec->n; ++i) us[i] = -1;
-    const double t0 = now_us();
-    const px_status st = g->be->graph->profile(exec->bexec, inst->queue, us, exec->n, __func__);
-    const double total = now_us() - t0;
+    double total = 0;
+    const px_status st = g->be->graph->profile(exec->bexec, inst->queue, us, exec->n, &total, __func__);
     if (st != PX_OK) {
         free(us);
         return st;

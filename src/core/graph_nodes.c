@@ -75,11 +75,18 @@ px_status px__graph_check_op(const px_graph *g, const px__copy_op *op, const px_
     if (g->be->runs_on_host) return PX_OK;
     const px__copy_side *sides[2] = {&op->dst, &op->src};
     for (int i = 0; i < (fill ? 1 : 2); ++i) {
+        const char *side = i == 0 ? "destination" : "source";
         if (sides[i]->space.kind == PX_SPACE_HOST)
             return px__error(PX_ERR_CAPTURE_PAGEABLE, func,
                              "the %s's %s is pageable host memory (HOST), which a %s graph cannot replay from: "
                              "the addresses are fixed and only pinned memory stays DMA-able; use HOST_PINNED",
-                             what, i == 0 ? "destination" : "source", px_exec_space_string(g->exec));
+                             what, side, px_exec_space_string(g->exec));
+        if (g->owner != NULL && px__space_ops_get(sides[i]->space.kind)->host_access)
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "graph '%s' is the body of a WHILE or IF node, whose copies and fills stay in the "
+                             "device's memory (CUDA runs bodies on the device alone); the %s's %s is %s: copy it "
+                             "before or after the loop",
+                             g->label, what, side, px_space_kind_string(sides[i]->space.kind));
     }
     if (info->owner == PX_EXEC_COUNT)
         return px__error(PX_ERR_UNSUPPORTED, func,
@@ -226,8 +233,8 @@ static px_status add_cond(px_graph *g, px_graph_node *const *deps, int ndeps, co
                           px__gnode_kind kind, px_graph_cond_t **cond, px_graph **body, px_graph_node **out,
                           const char *func)
 {
-    PX__ARG(cond, "cond must not be NULL");
-    PX__ARG(body, "body must not be NULL");
+    if (cond == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, func, "cond must not be NULL");
+    if (body == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, func, "body must not be NULL");
     *cond = NULL;
     *body = NULL;
     PX__TRY(check_open(g, func));

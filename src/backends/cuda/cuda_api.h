@@ -17,8 +17,8 @@ px_status px__cuda_host_unregister(void *ptr, const char *func);
 px_status px__cuda_staging_get(px_staging_config *out, const char *func);
 px_status px__cuda_staging_set(const px_staging_config *config, const char *func);
 
-/* The device of a stream the caller owns, after refusing the legacy and per-thread
-   default streams; func names the caller. */
+/* The device of a stream the caller owns (the current device for the legacy and
+   per-thread default streams); func names the caller. */
 px_status px__cuda_stream_device(void *stream, int *device, const char *func);
 /* The cudaStream_t of a CUDA queue. */
 void *px__cuda_queue_stream(px__queue *q);

@@ -2,6 +2,7 @@
 #include "backends/cuda/cuda_backend.h"
 
 #include "backends/cuda/cuda_device.h"
+#include "backends/cuda/cuda_graph.h"
 #include "backends/cuda/cuda_hooks.h"
 #include "backends/cuda/cuda_pinned.h"
 #include "backends/cuda/cuda_queue.h"
@@ -51,4 +52,5 @@ const px__backend px__backend_cuda = {
     .partition = px__cuda_partition,
     .sm_count = px__cuda_sm_count,
     .print_configuration = px__cuda_print_configuration,
+    .graph = &px__cuda_graph_ops,
 };

@@ -13,9 +13,11 @@
 /* Scratch grows to at least this, in these steps: few regrowths, little waste. */
 #define SCRATCH_GRAIN ((size_t)64 * 1024)
 
-/* A block of the graph being captured, for the launch in progress. */
+/* A block of the graph being captured, for the launch in progress: one the graph keeps
+   (a portex graph), or an allocation node freed after the launch's nodes. */
 static px_status capture_block(px__cuda_queue *q, size_t bytes, void **out)
 {
+    if (q->gmem != NULL) return px__cuda_gmem_alloc(q->gmem, bytes, out, q->func);
     if (q->capture_count == (int)(sizeof q->capture_blocks / sizeof q->capture_blocks[0]))
         return px__error(PX_ERR_UNSUPPORTED, q->func, "a captured launch asked for more than one scratch block");
     PX__TRY(px__cuda_buffer_alloc(q, bytes, out, q->func));

@@ -56,6 +56,11 @@ typedef struct px__cuda_queue {
     int capture_count;
     void *capture_blocks[2];   /* counter, scratch */
     const char *func;          /* the public function of the launch in progress */
+    /* Set while portex builds or captures a graph of its own on this queue: captured
+       launches take plain blocks the graph keeps until it is destroyed, and no
+       allocation node, so that the graph can be a child, a conditional body, and
+       instantiated more than once (cuda_graph.h). */
+    struct px__cuda_gmem *gmem;
 
     unsigned char *aux;        /* device, PX__CUDA_AUX_BYTES or more */
     size_t aux_bytes;
@@ -65,6 +70,24 @@ typedef struct px__cuda_queue {
 } px__cuda_queue;
 
 static inline px__cuda_queue *px__cuda_queue_of(px__queue *q) { return (px__cuda_queue *)(void *)q; }
+
+/* Graph-owned scratch blocks (cuda_graph_mem.c). */
+typedef struct px__cuda_gmem {
+    int device;
+    void **blocks;
+    size_t *bytes;
+    int n, cap;
+} px__cuda_gmem;
+
+/* A zero-initialised block of `bytes` kept in m until px__cuda_gmem_free. Allocated
+   outside any capture's rules (relaxed), so it may be called while capturing. */
+px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out, const char *func);
+/* Returns m's blocks, each after the work queued before on every queue. */
+void px__cuda_gmem_free(px__cuda_gmem *m);
+
+/* How a default stream is named in messages ("0 (the legacy default stream)",
+   "cudaStreamLegacy", "cudaStreamPerThread"); NULL for any other stream. */
+const char *px__cuda_default_stream_name(cudaStream_t s);
 
 /* Whether work on s is being recorded into a graph rather than run (an invalidated
    capture counts: it still belongs to the capture). */

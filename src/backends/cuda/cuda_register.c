@@ -77,9 +77,7 @@ px_status px__cuda_host_unregister(void *ptr, const char *func)
 
 /* ---- Streams of interop ------------------------------------------------------------------ */
 
-/* The legacy default stream serialises against every blocking stream, and the per-thread
-   default stream is a different stream on every thread. */
-static const char *refused_stream(cudaStream_t s)
+const char *px__cuda_default_stream_name(cudaStream_t s)
 {
     if (s == NULL) return "0 (the legacy default stream)";
     if (s == cudaStreamLegacy) return "cudaStreamLegacy";
@@ -89,14 +87,12 @@ static const char *refused_stream(cudaStream_t s)
 
 px_status px__cuda_stream_device(void *stream, int *device, const char *func)
 {
-    const char *refused = refused_stream((cudaStream_t)stream);
-    if (refused != NULL)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "stream is %s: it would serialise against every other stream; wrap a stream made with "
-                         "cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)", refused);
     int count;
     PX__TRY(px__cuda_count(&count, func));
-    const cudaError_t e = cudaStreamGetDevice((cudaStream_t)stream, device);
+    /* A default stream belongs to the current device. */
+    const cudaError_t e = px__cuda_default_stream_name((cudaStream_t)stream) != NULL
+                              ? cudaGetDevice(device)
+                              : cudaStreamGetDevice((cudaStream_t)stream, device);
     if (e != cudaSuccess) return px__cuda_fail(e, func, "cudaStreamGetDevice(stream) (is the stream alive?)", NULL);
     return PX_OK;
 }

@@ -342,8 +342,9 @@ static double now_us(void)
     return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
 }
 
-static px_status host_profile(px__bexec *e, px__queue *q, double *us, int n, const char *func)
+static px_status host_profile(px__bexec *e, px__queue *q, double *us, int n, double *total, const char *func)
 {
+    const double start = now_us();
     frame self = {e, NULL};
     const frame *saved = current;
     current = &self;
@@ -355,6 +356,7 @@ static px_status host_profile(px__bexec *e, px__queue *q, double *us, int n, con
         us[i] = now_us() - t0;
     }
     current = saved;
+    *total = now_us() - start;
     return st;
 }
 
@@ -407,14 +409,6 @@ static px_status host_update(px__bexec *e, px__bgraph *from, px__graph_update_er
     return PX_OK;
 }
 
-static px_status host_call(px__queue *q, void (*fn)(void *data), void *data, const char *func)
-{
-    (void)q;
-    (void)func;
-    fn(data);
-    return PX_OK;
-}
-
 const px__graph_ops px__host_graph_ops = {
     .create = host_graph_create,
     .destroy = host_graph_destroy,
@@ -426,5 +420,4 @@ const px__graph_ops px__host_graph_ops = {
     .set = host_set,
     .update = host_update,
     .profile = host_profile,
-    .host_call = host_call,
 };

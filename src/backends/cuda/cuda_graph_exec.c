@@ -1,0 +1,363 @@
+/* Executable CUDA graphs: instantiating, launching in order on a stream, changing
+ * parameters in place, and a profiling launch. */
+#include "backends/cuda/cuda_graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cuda/cuda_check.h"
+#include "backends/cuda/cuda_device.h"
+#include "base/util.h"
+
+static const char *const instantiate_results[] = {
+    [cudaGraphInstantiateSuccess] = "success",
+    [cudaGraphInstantiateError] = "an unexpected error",
+    [cudaGraphInstantiateInvalidStructure] = "a structure CUDA cannot run (a cycle, or an allocation node "
+                                             "where it is not allowed)",
+    [cudaGraphInstantiateNodeOperationNotSupported] = "a node CUDA does not allow there (e.g. a host node in a "
+                                                      "conditional body)",
+    [cudaGraphInstantiateMultipleDevicesNotSupported] = "nodes on more than one device",
+};
+
+/* The index of top-level node `node` of g, or -1. */
+static int index_of(const px__bgraph *g, cudaGraphNode_t node)
+{
+    for (int i = 0; node != NULL && i < g->n; ++i)
+        if (g->nodes[i]->node == node) return i;
+    return -1;
+}
+
+/* Instantiates `graph`; CUDA's refusal named, at a node of g when it says which. */
+static px_status instantiate(const px__bgraph *g, cudaGraph_t graph, cudaGraphExec_t *out, const char *func)
+{
+    cudaGraphInstantiateParams ip;
+    memset(&ip, 0, sizeof ip);
+    const cudaError_t err = cudaGraphInstantiateWithParams(out, graph, &ip);
+    if (err == cudaSuccess) return PX_OK;
+    (void)cudaGetLastError();
+    const unsigned r = (unsigned)ip.result_out;
+    const char *why = r < sizeof instantiate_results / sizeof instantiate_results[0] && instantiate_results[r]
+                          ? instantiate_results[r]
+                          : "an unknown reason";
+    const int at = index_of(g, ip.errNode_out);
+    char where[32] = "";
+    if (at >= 0) snprintf(where, sizeof where, "; at node %d", at);
+    return px__error(err == cudaErrorMemoryAllocation ? PX_ERR_OUT_OF_MEMORY : PX_ERR_UNSUPPORTED, func,
+                     "CUDA cannot instantiate the graph: %s (%s)%s", why, cudaGetErrorName(err), where);
+}
+
+/* A second executable graph of a graph with conditional nodes is made from a clone, with
+   the clone's node for each top-level node (what px_graph_exec_set_* change). */
+static px_status instantiate_clone(px__bgraph *g, px__bexec *e, const char *func)
+{
+    PX__CU_TRY(func, cudaGraphClone(&e->clone, g->graph));
+    e->map = px__calloc(g->n > 0 ? (size_t)g->n : 1, sizeof *e->map);
+    px_status st = e->map ? PX_OK : px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    for (int i = 0; st == PX_OK && i < g->n; ++i)
+        st = PX__CU(func, cudaGraphNodeFindInClone(&e->map[i], g->nodes[i]->node, e->clone));
+    if (st == PX_OK) st = instantiate(g, e->clone, &e->exec, func);
+    if (st != PX_OK) {
+        free(e->map);
+        e->map = NULL;
+        (void)cudaGraphDestroy(e->clone);
+        e->clone = NULL;
+    }
+    return st;
+}
+
+static px_status cuda_instantiate(px__bgraph *g, px__bexec **out, const char *func)
+{
+    *out = NULL;
+    px__bexec *e = px__calloc(1, sizeof *e);
+    if (e == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the executable graph");
+    int saved;
+    px_status st = px__cuda_enter(g->device, &saved, func);
+    if (st != PX_OK) {
+        free(e);
+        return st;
+    }
+    pthread_mutex_lock(&g->lock);
+    const bool another = g->nexec > 0;
+    pthread_mutex_unlock(&g->lock);
+    st = another && px__cuda_graph_has_conditionals(g) ? instantiate_clone(g, e, func)
+                                                        : instantiate(g, g->graph, &e->exec, func);
+    if (st == PX_OK) {
+        st = PX__CU(func, cudaEventCreateWithFlags(&e->done, cudaEventDisableTiming));
+        if (st != PX_OK) (void)cudaGraphExecDestroy(e->exec);
+    }
+    px__cuda_leave(saved);
+    if (st != PX_OK) {
+        if (e->clone) (void)cudaGraphDestroy(e->clone);
+        free(e->map);
+        free(e);
+        return st;
+    }
+    e->graph = g;
+    e->shares_scratch = px__cuda_graph_has_scratch(g);
+    pthread_mutex_lock(&g->lock);
+    g->nexec++;
+    pthread_mutex_unlock(&g->lock);
+    *out = e;
+    return PX_OK;
+}
+
+static px_status cuda_exec_destroy(px__bexec *e, const char *func)
+{
+    px__bgraph *g = e->graph;
+    int saved;
+    px_status st = px__cuda_enter(g->device, &saved, func);
+    if (st == PX_OK) {
+        /* Its launches end, or CUDA reports the error that ended them. */
+        if (e->launched) st = PX__CU(func, cudaEventSynchronize(e->done));
+        (void)cudaGraphExecDestroy(e->exec);
+        (void)cudaEventDestroy(e->done);
+        if (e->clone) (void)cudaGraphDestroy(e->clone);
+        (void)cudaGetLastError();
+        px__cuda_leave(saved);
+    }
+    free(e->map);
+    pthread_mutex_lock(&g->lock);
+    g->nexec--;
+    pthread_mutex_unlock(&g->lock);
+    free(e);
+    return st;
+}
+
+static px_status cuda_upload(px__bexec *e, px__queue *queue, const char *func)
+{
+    px__cuda_queue *q = px__cuda_queue_of(queue);
+    int saved;
+    PX__TRY(px__cuda_enter(q->device, &saved, func));
+    const px_status st = PX__CU(func, cudaGraphUpload(e->exec, q->stream));
+    px__cuda_leave(saved);
+    return st;
+}
+
+/* Launches `exec` on s; after the previous launch of any executable graph of g when they
+   share g's scratch. */
+static px_status launch_ordered(px__bexec *e, cudaGraphExec_t exec, cudaStream_t s, const char *func)
+{
+    px__bgraph *g = e->graph;
+    const px__cuda_ctx ctx = px__cuda_ctx_kernel("graph launch");
+    if (!e->shares_scratch)
+        return PX__CU_AT(func, cudaGraphLaunch(exec, s), &ctx);
+    pthread_mutex_lock(&g->lock);
+    px_status st = PX_OK;
+    if (g->nexec > 1) st = PX__CU(func, cudaStreamWaitEvent(s, g->last, 0));
+    if (st == PX_OK) st = PX__CU_AT(func, cudaGraphLaunch(exec, s), &ctx);
+    if (st == PX_OK) st = PX__CU(func, cudaEventRecord(g->last, s));
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+static px_status cuda_launch(px__bexec *e, px__queue *queue, const char *func)
+{
+    px__cuda_queue *q = px__cuda_queue_of(queue);
+    int saved;
+    PX__TRY(px__cuda_enter(q->device, &saved, func));
+    px_status st = launch_ordered(e, e->exec, q->stream, func);
+    if (st == PX_OK) st = PX__CU(func, cudaEventRecord(e->done, q->stream));
+    if (st == PX_OK) e->launched = true;
+    px__cuda_leave(saved);
+    return st;
+}
+
+/* ---- Changing nodes in place ------------------------------------------------------------- */
+
+static bool same_policy(const px_policy *a, const px_policy *b)
+{
+    if (a->rank != b->rank || a->iterate != b->iterate) return false;
+    for (int d = 0; d < a->rank; ++d)
+        if (a->begin[d] != b->begin[d] || a->end[d] != b->end[d] || a->tile[d] != b->tile[d]) return false;
+    return true;
+}
+
+/* The node of e's CUDA graph that is n. */
+static cudaGraphNode_t node_in(const px__bexec *e, const px__bnode *n)
+{
+    return e->map ? e->map[n->index] : n->node;
+}
+
+static px_status refused(cudaError_t err, const px__bnode *n, const char *func)
+{
+    (void)cudaGetLastError();
+    return px__error(PX_ERR_UNSUPPORTED, func,
+                     "CUDA cannot apply this change to node %d in place (%s: %s); instantiate the graph again",
+                     n->index, cudaGetErrorName(err), cudaGetErrorString(err));
+}
+
+/* The new parameters recorded again, and given to the node as a whole. */
+static px_status set_recorded(px__bexec *e, px__bnode *n, const px__gnode_desc *desc, const char *func)
+{
+    cudaGraph_t tg = NULL;
+    PX__TRY(px__cuda_graph_record(n->owner, desc, &tg, func));
+    size_t count = 0;
+    cudaError_t err = cudaGraphGetNodes(tg, NULL, &count);
+    if (err == cudaSuccess && n->single) {
+        cudaGraphNode_t k = NULL;
+        struct cudaKernelNodeParams kp;
+        if (count != 1) err = cudaErrorInvalidValue;
+        if (err == cudaSuccess) err = cudaGraphGetNodes(tg, &k, &count);
+        if (err == cudaSuccess) err = cudaGraphKernelNodeGetParams(k, &kp);
+        if (err == cudaSuccess) err = cudaGraphExecKernelNodeSetParams(e->exec, node_in(e, n), &kp);
+    } else if (err == cudaSuccess) {
+        enum cudaGraphNodeType type;
+        err = cudaGraphNodeGetType(n->node, &type);
+        if (err == cudaSuccess && type == cudaGraphNodeTypeGraph)
+            err = cudaGraphExecChildGraphNodeSetParams(e->exec, node_in(e, n), tg);
+        else if (err == cudaSuccess && count != 0)
+            err = cudaErrorInvalidValue;   /* an empty range's node cannot become work */
+    }
+    (void)cudaGraphDestroy(tg);
+    return err == cudaSuccess ? PX_OK : refused(err, n, func);
+}
+
+static px_status cuda_set(px__bexec *e, px__bnode *n, const px__gnode_desc *desc, const char *func)
+{
+    int saved;
+    PX__TRY(px__cuda_enter(e->graph->device, &saved, func));
+    px_status st;
+    if (n->single && desc->dispatch.kernel == n->kernel && same_policy(&desc->dispatch.policy, &n->policy)) {
+        /* New Args only: parameter 0, the rest as captured. */
+        void *small[32];
+        memcpy(small, n->params, (size_t)n->nparams * sizeof *small);
+        small[0] = (void *)desc->dispatch.args;
+        struct cudaKernelNodeParams kp = n->kp;
+        kp.kernelParams = small;
+        const cudaError_t err = cudaGraphExecKernelNodeSetParams(e->exec, node_in(e, n), &kp);
+        st = err == cudaSuccess ? PX_OK : refused(err, n, func);
+    } else {
+        st = set_recorded(e, n, desc, func);
+    }
+    px__cuda_leave(saved);
+    return st;
+}
+
+static const char *update_reason(enum cudaGraphExecUpdateResult r)
+{
+    switch (r) {
+    case cudaGraphExecUpdateErrorTopologyChanged: return "the dependencies differ";
+    case cudaGraphExecUpdateErrorNodeTypeChanged: return "a node's type differs";
+    case cudaGraphExecUpdateErrorFunctionChanged:
+    case cudaGraphExecUpdateErrorUnsupportedFunctionChange: return "a kernel node runs another kernel";
+    case cudaGraphExecUpdateErrorParametersChanged: return "a node's parameters changed in a way CUDA cannot apply";
+    case cudaGraphExecUpdateErrorNotSupported: return "CUDA does not update a node of this kind";
+    case cudaGraphExecUpdateErrorAttributesChanged: return "a node's attributes differ";
+    default: return "an unexpected error";
+    }
+}
+
+static px_status cuda_update(px__bexec *e, px__bgraph *from, px__graph_update_error *why, const char *func)
+{
+    int saved;
+    PX__TRY(px__cuda_enter(e->graph->device, &saved, func));
+    cudaGraphExecUpdateResultInfo info;
+    memset(&info, 0, sizeof info);
+    const cudaError_t err = cudaGraphExecUpdate(e->exec, from->graph, &info);
+    px_status st = PX_OK;
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        why->node = index_of(from, info.errorNode);
+        snprintf(why->reason, sizeof why->reason, "%s (%s)", update_reason(info.result), cudaGetErrorName(err));
+        st = px__error(PX_ERR_INVALID_ARGUMENT, func, "CUDA refused the update at node %d: %s", why->node,
+                       why->reason);
+    } else {
+        e->shares_scratch = e->shares_scratch || px__cuda_graph_has_scratch(from);
+    }
+    px__cuda_leave(saved);
+    return st;
+}
+
+/* ---- Profiling ---------------------------------------------------------------------------- */
+
+/* A copy of g with its top-level nodes in a chain, an event recorded before the first and
+   after each (ev[0..n]). */
+static px_status profile_graph(const px__bgraph *g, cudaEvent_t *ev, cudaGraph_t *out, const char *func)
+{
+    cudaGraph_t c = NULL;
+    PX__CU_TRY(func, cudaGraphClone(&c, g->graph));
+    size_t m = 0;
+    cudaError_t err = cudaGraphGetEdges(c, NULL, NULL, NULL, &m);
+    cudaGraphNode_t *from = NULL, *to = NULL;
+    if (err == cudaSuccess && m > 0) {
+        from = px__malloc(m * sizeof *from);
+        to = px__malloc(m * sizeof *to);
+        if (from == NULL || to == NULL) err = cudaErrorMemoryAllocation;
+        if (err == cudaSuccess) err = cudaGraphGetEdges(c, from, to, NULL, &m);
+        if (err == cudaSuccess) err = cudaGraphRemoveDependencies(c, from, to, NULL, m);
+    }
+    free(from);
+    free(to);
+    cudaGraphNode_t prev = NULL;
+    if (err == cudaSuccess) err = cudaGraphAddEventRecordNode(&prev, c, NULL, 0, ev[0]);
+    for (int i = 0; err == cudaSuccess && i < g->n; ++i) {
+        cudaGraphNode_t node = NULL, rec = NULL;
+        err = cudaGraphNodeFindInClone(&node, g->nodes[i]->node, c);
+        if (err == cudaSuccess) err = cudaGraphAddDependencies(c, &prev, &node, NULL, 1);
+        if (err == cudaSuccess) err = cudaGraphAddEventRecordNode(&rec, c, &node, 1, ev[i + 1]);
+        prev = rec;
+    }
+    if (err != cudaSuccess) {
+        (void)cudaGraphDestroy(c);
+        return px__cuda_check(err, func, "building the profiling graph", NULL);
+    }
+    *out = c;
+    return PX_OK;
+}
+
+static px_status cuda_profile(px__bexec *e, px__queue *queue, double *us, int n, double *total, const char *func)
+{
+    px__cuda_queue *q = px__cuda_queue_of(queue);
+    px__bgraph *g = e->graph;
+    /* A captured graph's nodes are CUDA's, not portex's: it is timed as a whole. */
+    const int timed = g->native ? 0 : (n < g->n ? n : g->n);
+    cudaEvent_t *ev = px__calloc((size_t)timed + 2, sizeof *ev);
+    if (ev == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    int saved;
+    px_status st = px__cuda_enter(q->device, &saved, func);
+    if (st != PX_OK) {
+        free(ev);
+        return st;
+    }
+    int made = 0;
+    for (; st == PX_OK && made < timed + 2; ++made) st = PX__CU(func, cudaEventCreate(&ev[made]));
+    cudaGraph_t pg = NULL;
+    cudaGraphExec_t pe = NULL;
+    if (st == PX_OK && !g->native) st = profile_graph(g, ev, &pg, func);
+    if (st == PX_OK && pg) st = PX__CU(func, cudaGraphInstantiate(&pe, pg, 0));
+    /* ev[timed + 1] frames the whole run with ev[0] for a captured graph. */
+    cudaEvent_t first = ev[0], last = g->native ? ev[timed + 1] : ev[timed];
+    if (st == PX_OK && g->native) st = PX__CU(func, cudaEventRecord(first, q->stream));
+    if (st == PX_OK) st = launch_ordered(e, pe ? pe : e->exec, q->stream, func);
+    if (st == PX_OK && g->native) st = PX__CU(func, cudaEventRecord(last, q->stream));
+    if (st == PX_OK) st = PX__CU(func, cudaEventSynchronize(last));
+    float ms = 0;
+    if (st == PX_OK) st = PX__CU(func, cudaEventElapsedTime(&ms, first, last));
+    if (st == PX_OK) *total = 1e3 * ms;
+    for (int i = 0; st == PX_OK && i < timed; ++i) {
+        st = PX__CU(func, cudaEventElapsedTime(&ms, ev[i], ev[i + 1]));
+        us[i] = 1e3 * ms;
+    }
+    if (pe) (void)cudaGraphExecDestroy(pe);
+    if (pg) (void)cudaGraphDestroy(pg);
+    for (int i = 0; i < made; ++i) (void)cudaEventDestroy(ev[i]);
+    px__cuda_leave(saved);
+    free(ev);
+    return st;
+}
+
+const px__graph_ops px__cuda_graph_ops = {
+    .create = px__cuda_graph_create,
+    .destroy = px__cuda_graph_destroy,
+    .add = px__cuda_graph_add,
+    .instantiate = cuda_instantiate,
+    .exec_destroy = cuda_exec_destroy,
+    .upload = cuda_upload,
+    .launch = cuda_launch,
+    .set = cuda_set,
+    .update = cuda_update,
+    .profile = cuda_profile,
+    .capture_begin = px__cuda_capture_begin,
+    .capture_end = px__cuda_capture_end,
+};

@@ -1,0 +1,56 @@
+/* Scratch blocks a graph owns: a reduction or scan node's partials and counter. They live
+ * as long as the graph, so that every launch of every executable graph finds them. */
+#include <stdlib.h>
+
+#include "backends/cuda/cuda_check.h"
+#include "backends/cuda/cuda_device.h"
+#include "backends/cuda/cuda_memory.h"
+#include "backends/cuda/cuda_queue.h"
+#include "base/memstats.h"
+#include "base/util.h"
+
+px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out, const char *func)
+{
+    *out = NULL;
+    if (m->n == m->cap) {
+        const int cap = m->cap ? 2 * m->cap : 4;
+        void **blocks = px__realloc(m->blocks, (size_t)cap * sizeof *blocks);
+        if (blocks == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+        m->blocks = blocks;
+        size_t *sizes = px__realloc(m->bytes, (size_t)cap * sizeof *sizes);
+        if (sizes == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+        m->bytes = sizes;
+        m->cap = cap;
+    }
+    /* The pool's allocation waits for its own stream only; relaxed, since the caller
+       may be capturing (the block is not part of what is captured). */
+    const px_space dev = px_device(m->device);
+    const enum cudaStreamCaptureMode saved = px__cuda_relax();
+    void *p = NULL;
+    px_status st = px__space_ops_cuda_device.alloc(dev, bytes, &p, func);
+    if (st == PX_OK) st = px__space_ops_cuda_device.zero(dev, p, bytes, func);
+    px__cuda_unrelax(saved);
+    if (st != PX_OK) {
+        if (p) px__space_ops_cuda_device.free(dev, p, bytes);
+        return st;
+    }
+    px__memory_account_library(dev, bytes, true);
+    m->blocks[m->n] = p;
+    m->bytes[m->n++] = bytes;
+    *out = p;
+    return PX_OK;
+}
+
+void px__cuda_gmem_free(px__cuda_gmem *m)
+{
+    const px_space dev = px_device(m->device);
+    for (int i = 0; i < m->n; ++i) {
+        px__memory_account_library(dev, m->bytes[i], false);
+        px__space_ops_cuda_device.free(dev, m->blocks[i], m->bytes[i]);
+    }
+    free(m->blocks);
+    free(m->bytes);
+    m->blocks = NULL;
+    m->bytes = NULL;
+    m->n = m->cap = 0;
+}
