@@ -1414,26 +1414,47 @@ START_TEST(two_execs_of_one_graph)
 END_TEST
 
 /* The same with a WHILE node (they share its condition). */
-START_TEST(two_execs_of_one_conditional_graph)
+/* CUDA instantiates a graph with conditional nodes once at a time, and so does every
+   backend: the second is refused until the first is gone. Launched on two instances one
+   after the other, the one executable graph gives each launch its own pass count. */
+START_TEST(conditional_graph_one_exec_at_a_time)
 {
     px_view *counter = vi("counter", 1), *after = vi("after", 1);
     px_graph *g = NULL;
     px_graph_exec *e1 = counting_loop(counter, after, 1, 40, &g);
-    px_graph_exec *e2 = instantiate(g);
+    px_graph_exec *e2 = NULL;
+    TK_FAIL(px_graph_instantiate(g, &e2), PX_ERR_UNSUPPORTED, "px_graph_instantiate");
+    ck_assert_ptr_null(e2);
     px_instance *ia = tk_instance("a"), *ib = tk_instance("b");
-    TK_OK(px_graph_launch(e1, ia));
-    TK_OK(px_graph_launch(e2, ib));
-    TK_OK(px_instance_fence(ia));
-    TK_OK(px_instance_fence(ib));
+    launch_fenced(e1, ia);
+    launch_fenced(e1, ib);
     ck_assert_int_eq(geti(counter, 0), 40);
     ck_assert_int_eq(geti(after, 0), 40);
     TK_OK(px_graph_exec_destroy(&e1));
+    e2 = instantiate(g);
     launch_fenced(e2, ia);
     ck_assert_int_eq(geti(after, 0), 40);
     TK_OK(px_graph_exec_destroy(&e2));
     TK_OK(px_graph_destroy(&g));
     TK_OK(px_instance_destroy(&ia));
     TK_OK(px_instance_destroy(&ib));
+    TK_RELEASE(counter, after);
+}
+END_TEST
+
+/* A child node copies its graph, which CUDA cannot do with conditional nodes: refused on
+   every backend, and nothing added. */
+START_TEST(child_with_conditional_refused)
+{
+    px_view *counter = vi("counter", 1), *after = vi("after", 1);
+    px_graph *inner = NULL;
+    px_graph_exec *e = counting_loop(counter, after, 1, 3, &inner);
+    px_graph *outer = new_graph("outer");
+    TK_FAIL(px_graph_add_child(outer, NULL, 0, inner, NULL), PX_ERR_UNSUPPORTED, "px_graph_add_child");
+    ck_assert_int_eq(count_of(outer), 0);
+    TK_OK(px_graph_exec_destroy(&e));
+    TK_OK(px_graph_destroy(&outer));
+    TK_OK(px_graph_destroy(&inner));
     TK_RELEASE(counter, after);
 }
 END_TEST
@@ -2094,7 +2115,8 @@ int main(void)
     TK_ADD(tk_case("graph_exec", "update"), update_same_shape, update_refuses_node_count, update_refuses_other_kind,
            update_refuses_other_kernel, update_refuses_other_dependencies, update_from_capture);
     TK_ADD(tk_case("graph_exec", "lifetime"), lifetime_views_and_graph_released, exec_destroy_waits,
-           exec_on_two_instances, two_execs_of_one_graph, two_execs_of_one_conditional_graph);
+           exec_on_two_instances, two_execs_of_one_graph, conditional_graph_one_exec_at_a_time,
+           child_with_conditional_refused);
     TK_ADD(tk_case("graph_capture", "capture"), capture_new_instance, capture_default_instance,
            capture_reduce_and_scan, captured_graph_takes_no_nodes);
     TK_ADD(tk_case("graph_capture", "misuse"), capture_nested_refused, capture_end_without_begin,

@@ -16,7 +16,8 @@ PX_EXTERN_C_BEGIN
  *
  * Default streams are accepted (PyTorch hands out its default stream, which is the
  * legacy one), with the ordering CUDA gives them; the device is then the current one:
- *  - the legacy default stream (0 or cudaStreamLegacy): work on the instance runs after
+ *  - the legacy default stream (0 or cudaStreamLegacy; px_instance_cuda_stream gives
+ *    cudaStreamLegacy back for both): work on the instance runs after
  *    the work queued before on every blocking stream of the device and before the work
  *    queued after on them. portex's own instances use non-blocking streams, so they are
  *    not ordered with it: order them with events, as with any two instances. A fence or

@@ -32,10 +32,12 @@
  * its graph. Destroying an executable graph waits for its launches, so releasing
  * everything while a launch still runs frees nothing the launch uses.
  *
- * Sharing. The executable graphs made from one graph share its conditions and the
- * scratch memory of its reductions and scans: portex runs their launches one after
- * another (CUDA: each launch waits for the previous launch of any of them). Handles are
- * used from one thread at a time; different graphs from different threads.
+ * Sharing. On CUDA the executable graphs made from one graph share the scratch memory of
+ * its reductions and scans, so each of their launches waits for the previous launch of
+ * any of them (on the host backends launches are finished when they return). One
+ * executable graph launched on two instances runs one launch after the other, as CUDA
+ * runs launches of one executable graph. Handles are used from one thread at a time;
+ * different graphs from different threads.
  *
  * Memory the library allocates for a graph: per reduce or scan node its scratch
  * (partials, a counter: a few KiB, more for large scans), allocated when the node is
@@ -106,7 +108,8 @@ PX_API px_status px_graph_add_empty(px_graph *graph, px_graph_node *const *deps,
 /* `child` (same execution space and device, not graph itself nor one of its bodies) as
  * one node. The child is copied as it is now: nodes added to it later do not reach this
  * node. A captured graph can be a child, which is how work other libraries issued joins
- * an explicit graph. */
+ * an explicit graph. A child holding WHILE or IF nodes is refused (PX_ERR_UNSUPPORTED:
+ * CUDA cannot copy conditional nodes). */
 PX_API px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int ndeps, px_graph *child,
                                     px_graph_node **out);
 /* The work fn issues on the instance it is given, recorded in place of this node: fn runs
@@ -187,6 +190,9 @@ PX_API px_status px_graph_capture_end(px_instance *inst, px_graph **out);
 
 /* ---- Instantiating, launching, updating -------------------------------------------------- */
 
+/* An executable graph of graph (not a body). A graph holding WHILE or IF nodes has one
+ * executable graph at a time (CUDA's rule, kept on every backend): a second is refused
+ * with PX_ERR_UNSUPPORTED until the first is destroyed. */
 PX_API px_status px_graph_instantiate(px_graph *graph, px_graph_exec **out);
 /* Waits for the executable graph's launches, then frees it and sets *exec to NULL. */
 PX_API px_status px_graph_exec_destroy(px_graph_exec **exec);
@@ -240,7 +246,10 @@ PX_API px_status px_graph_dot(const px_graph *graph, FILE *out);
  * were added, timing each (a child or conditional node as a whole), waits for it, and
  * writes JSON: {"graph": label, "backend": name, "total_us": t, "nodes": [{"index": i,
  * "label": l, "kind": k, "us": t}, ...]}. Timing serialises the graph: the sum exceeds a
- * normal launch's time when nodes can overlap. */
+ * normal launch's time when nodes can overlap. On CUDA a captured graph, and a graph
+ * holding WHILE or IF nodes, are timed as a whole ("us": null for each node): CUDA
+ * cannot copy them to time their nodes apart. It runs the graph as instantiated or last
+ * updated (px_graph_exec_update), without px_graph_exec_set_* changes. */
 PX_API px_status px_graph_profile(px_graph_exec *exec, px_instance *inst, FILE *json);
 
 PX_EXTERN_C_END

@@ -12,6 +12,9 @@ PX_API px_status px_instance_from_cuda_stream(px_instance **out, cudaStream_t st
     PX__ARG(out != NULL, "out is NULL");
     *out = NULL;
     PX__TRY(px__require_init(__func__));
+    /* 0 names the legacy default stream; the queue keeps its explicit handle (a NULL
+       native queue would mean "make one"). */
+    if (stream == NULL) stream = cudaStreamLegacy;
     int dev = -1;
     PX__TRY(px__cuda_stream_device((void *)stream, &dev, __func__));
     return px__instance_wrap(out, PX_EXEC_CUDA, dev, (void *)stream, label, __func__);

@@ -49,6 +49,15 @@ const char *px__graph_node_kind_name(const px_graph_node *n)
     return (int)n->kind >= 0 && n->kind < PX__GNODE_KIND_COUNT ? kind_names[n->kind] : "unknown";
 }
 
+bool px__graph_has_conditionals(const px_graph *g)
+{
+    for (int i = 0; i < g->n; ++i) {
+        const px_graph_node *n = g->nodes[i];
+        if (n->body || (n->child && px__graph_has_conditionals(n->child))) return true;
+    }
+    return false;
+}
+
 /* ---- Lifetime ----------------------------------------------------------------------------- */
 
 px_status px__graph_new(px_graph **out, const px__backend *be, int device, const char *label, px__bgraph *bgraph,
@@ -63,6 +72,7 @@ px_status px__graph_new(px_graph **out, const px__backend *be, int device, const
     }
     g->magic = PX__GRAPH_MAGIC;
     atomic_init(&g->refs, 1);
+    atomic_init(&g->nexec, 0);
     g->be = be;
     g->exec = be->exec;
     g->device = device;

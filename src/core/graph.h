@@ -81,6 +81,7 @@ struct px_graph {
     px__bgraph *bgraph;      /* a body's belongs to its node in the backend */
     px__alloc **held;        /* memory a native capture's work reaches */
     int nheld, heldcap;
+    atomic_int nexec;        /* executable graphs made from it, alive */
     px__live live;           /* graphs made by the user (not bodies) */
 };
 
@@ -144,6 +145,9 @@ px_status px__graph_check_op(const px_graph *g, const px__copy_op *op, const px_
 
 /* Keeps alloc alive with node n (or with g, for native captures: n NULL). */
 px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc, const char *func);
+
+/* Whether g holds a WHILE or IF node, at any depth. */
+bool px__graph_has_conditionals(const px_graph *g);
 
 /* A node's kind in words ("kernel", "copy", ...; a kernel by its kind: "for", "reduce"). */
 const char *px__graph_node_kind_name(const px_graph_node *n);

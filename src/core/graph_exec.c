@@ -48,6 +48,13 @@ px_status px_graph_instantiate(px_graph *graph, px_graph_exec **out)
     PX__TRY(px__graph_check(graph, __func__, "graph"));
     PX__ARG(graph->owner == NULL, "graph '%s' is the body of a node of graph '%s'; instantiate that graph",
             graph->label, graph->owner->label);
+    /* CUDA instantiates a graph with conditional nodes once at a time; so does every
+       backend, so that a program that runs on one runs on all. */
+    if (px__graph_has_conditionals(graph) && atomic_load(&graph->nexec) > 0)
+        return PX__FAIL(PX_ERR_UNSUPPORTED,
+                        "graph '%s' holds WHILE or IF nodes and has an executable graph already: CUDA instantiates "
+                        "such a graph once at a time; destroy that one first, or build the graph twice",
+                        graph->label);
     px_graph_exec *e = px__calloc(1, sizeof *e);
     if (e != NULL) e->params = px__calloc(graph->n > 0 ? (size_t)graph->n : 1, sizeof *e->params);
     if (e == NULL || e->params == NULL) {
@@ -64,6 +71,7 @@ px_status px_graph_instantiate(px_graph *graph, px_graph_exec **out)
     e->magic = PX__GEXEC_MAGIC;
     e->graph = graph;
     e->n = graph->n;
+    atomic_fetch_add(&graph->nexec, 1);
     px__graph_retain(graph);
     px__live_add(&e->live, PX__OBJ_GRAPH_EXEC, graph->label);
     *out = e;
@@ -83,6 +91,7 @@ px_status px_graph_exec_destroy(px_graph_exec **exec)
     free(e->params);
     px__live_remove(&e->live);
     if (e->updated) px__graph_release(e->updated);
+    atomic_fetch_sub(&e->graph->nexec, 1);
     px__graph_release(e->graph);
     e->magic = 0;
     free(e);

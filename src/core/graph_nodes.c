@@ -167,6 +167,17 @@ static bool has_scratch(const px_graph *g)
     return false;
 }
 
+/* Whether g holds a host function node, at any depth. */
+static bool has_host(const px_graph *g)
+{
+    for (int i = 0; i < g->n; ++i) {
+        const px_graph_node *n = g->nodes[i];
+        if (n->kind == PX__GNODE_HOST || (n->child && has_host(n->child)) || (n->body && has_host(n->body)))
+            return true;
+    }
+    return false;
+}
+
 /* Whether node `to` of g depends on node `from`, directly or through others. */
 static bool reaches(const px_graph *g, int from, int to, unsigned char *seen)
 {
@@ -214,8 +225,18 @@ px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int nd
             child->device, graph->label, px_exec_space_string(graph->exec), graph->device);
     PX__ARG(child->owner == NULL,
             "child '%s' is the body of a WHILE or IF node; its kernels set that node's condition", child->label);
+    if (graph->owner != NULL && (child->native || has_host(child)))
+        return PX__FAIL(PX_ERR_INVALID_ARGUMENT,
+                        "graph '%s' is the body of a WHILE or IF node, and child '%s' %s, which a body cannot hold "
+                        "(CUDA runs bodies on the device alone)",
+                        graph->label, child->label, child->native ? "came from a capture" : "holds host functions");
     for (const px_graph *g = graph; g != NULL; g = g->owner)
         PX__ARG(g != child, "graph '%s' cannot hold a copy of itself or of a graph it is the body of", child->label);
+    if (px__graph_has_conditionals(child))
+        return PX__FAIL(PX_ERR_UNSUPPORTED,
+                        "child '%s' holds WHILE or IF nodes: a child node is a copy of its graph, and CUDA cannot "
+                        "copy conditional nodes; add them to graph '%s' itself",
+                        child->label, graph->label);
     PX__TRY(px__graph_check_deps(graph, deps, ndeps, __func__));
     PX__TRY(check_shared_child(graph, child, deps, ndeps, __func__));
     const px__gnode_desc desc = {.kind = PX__GNODE_CHILD, .label = child->label, .child = child->bgraph};

@@ -65,10 +65,6 @@ struct px__bexec {
     cudaEvent_t done;       /* recorded after each launch */
     bool launched;
     bool shares_scratch;    /* reductions or scans, here or in children */
-    /* Made from a clone of the graph (CUDA instantiates a graph with conditional nodes
-       once at a time): the clone, and the clone's node for each top-level node. */
-    cudaGraph_t clone;
-    cudaGraphNode_t *map;
 };
 
 /* cuda_graph_build.c */

@@ -47,25 +47,6 @@ static px_status instantiate(const px__bgraph *g, cudaGraph_t graph, cudaGraphEx
                      "CUDA cannot instantiate the graph: %s (%s)%s", why, cudaGetErrorName(err), where);
 }
 
-/* A second executable graph of a graph with conditional nodes is made from a clone, with
-   the clone's node for each top-level node (what px_graph_exec_set_* change). */
-static px_status instantiate_clone(px__bgraph *g, px__bexec *e, const char *func)
-{
-    PX__CU_TRY(func, cudaGraphClone(&e->clone, g->graph));
-    e->map = px__calloc(g->n > 0 ? (size_t)g->n : 1, sizeof *e->map);
-    px_status st = e->map ? PX_OK : px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
-    for (int i = 0; st == PX_OK && i < g->n; ++i)
-        st = PX__CU(func, cudaGraphNodeFindInClone(&e->map[i], g->nodes[i]->node, e->clone));
-    if (st == PX_OK) st = instantiate(g, e->clone, &e->exec, func);
-    if (st != PX_OK) {
-        free(e->map);
-        e->map = NULL;
-        (void)cudaGraphDestroy(e->clone);
-        e->clone = NULL;
-    }
-    return st;
-}
-
 static px_status cuda_instantiate(px__bgraph *g, px__bexec **out, const char *func)
 {
     *out = NULL;
@@ -77,19 +58,13 @@ static px_status cuda_instantiate(px__bgraph *g, px__bexec **out, const char *fu
         free(e);
         return st;
     }
-    pthread_mutex_lock(&g->lock);
-    const bool another = g->nexec > 0;
-    pthread_mutex_unlock(&g->lock);
-    st = another && px__cuda_graph_has_conditionals(g) ? instantiate_clone(g, e, func)
-                                                        : instantiate(g, g->graph, &e->exec, func);
+    st = instantiate(g, g->graph, &e->exec, func);
     if (st == PX_OK) {
         st = PX__CU(func, cudaEventCreateWithFlags(&e->done, cudaEventDisableTiming));
         if (st != PX_OK) (void)cudaGraphExecDestroy(e->exec);
     }
     px__cuda_leave(saved);
     if (st != PX_OK) {
-        if (e->clone) (void)cudaGraphDestroy(e->clone);
-        free(e->map);
         free(e);
         return st;
     }
@@ -112,11 +87,9 @@ static px_status cuda_exec_destroy(px__bexec *e, const char *func)
         if (e->launched) st = PX__CU(func, cudaEventSynchronize(e->done));
         (void)cudaGraphExecDestroy(e->exec);
         (void)cudaEventDestroy(e->done);
-        if (e->clone) (void)cudaGraphDestroy(e->clone);
         (void)cudaGetLastError();
         px__cuda_leave(saved);
     }
-    free(e->map);
     pthread_mutex_lock(&g->lock);
     g->nexec--;
     pthread_mutex_unlock(&g->lock);
@@ -173,12 +146,6 @@ static bool same_policy(const px_policy *a, const px_policy *b)
     return true;
 }
 
-/* The node of e's CUDA graph that is n. */
-static cudaGraphNode_t node_in(const px__bexec *e, const px__bnode *n)
-{
-    return e->map ? e->map[n->index] : n->node;
-}
-
 static px_status refused(cudaError_t err, const px__bnode *n, const char *func)
 {
     (void)cudaGetLastError();
@@ -200,12 +167,12 @@ static px_status set_recorded(px__bexec *e, px__bnode *n, const px__gnode_desc *
         if (count != 1) err = cudaErrorInvalidValue;
         if (err == cudaSuccess) err = cudaGraphGetNodes(tg, &k, &count);
         if (err == cudaSuccess) err = cudaGraphKernelNodeGetParams(k, &kp);
-        if (err == cudaSuccess) err = cudaGraphExecKernelNodeSetParams(e->exec, node_in(e, n), &kp);
+        if (err == cudaSuccess) err = cudaGraphExecKernelNodeSetParams(e->exec, n->node, &kp);
     } else if (err == cudaSuccess) {
         enum cudaGraphNodeType type;
         err = cudaGraphNodeGetType(n->node, &type);
         if (err == cudaSuccess && type == cudaGraphNodeTypeGraph)
-            err = cudaGraphExecChildGraphNodeSetParams(e->exec, node_in(e, n), tg);
+            err = cudaGraphExecChildGraphNodeSetParams(e->exec, n->node, tg);
         else if (err == cudaSuccess && count != 0)
             err = cudaErrorInvalidValue;   /* an empty range's node cannot become work */
     }
@@ -225,7 +192,7 @@ static px_status cuda_set(px__bexec *e, px__bnode *n, const px__gnode_desc *desc
         small[0] = (void *)desc->dispatch.args;
         struct cudaKernelNodeParams kp = n->kp;
         kp.kernelParams = small;
-        const cudaError_t err = cudaGraphExecKernelNodeSetParams(e->exec, node_in(e, n), &kp);
+        const cudaError_t err = cudaGraphExecKernelNodeSetParams(e->exec, n->node, &kp);
         st = err == cudaSuccess ? PX_OK : refused(err, n, func);
     } else {
         st = set_recorded(e, n, desc, func);
@@ -310,8 +277,9 @@ static px_status cuda_profile(px__bexec *e, px__queue *queue, double *us, int n,
 {
     px__cuda_queue *q = px__cuda_queue_of(queue);
     px__bgraph *g = e->graph;
-    /* A captured graph's nodes are CUDA's, not portex's: it is timed as a whole. */
-    const int timed = g->native ? 0 : (n < g->n ? n : g->n);
+    /* Timed as a whole: a captured graph (its nodes are CUDA's, not portex's), and a
+       graph with conditional nodes (CUDA cannot copy those to chain them). */
+    const int timed = g->native || px__cuda_graph_has_conditionals(g) ? 0 : (n < g->n ? n : g->n);
     cudaEvent_t *ev = px__calloc((size_t)timed + 2, sizeof *ev);
     if (ev == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
     int saved;

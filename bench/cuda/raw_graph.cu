@@ -1,0 +1,100 @@
+/* The baselines of bench_graph, written as an expert would by hand: kernel nodes added
+ * with cudaGraphAddKernelNode, kernels with restrict pointers and 32-bit indices. */
+#include "raw_graph.h"
+
+namespace {
+
+constexpr int block = 256;
+
+/* The arguments travel as one struct, as portex's kernels take theirs. */
+struct axpy_args {
+    double a;
+    const double *__restrict__ x;
+    double *__restrict__ y;
+};
+
+__global__ void empty_kernel(int) {}
+
+__global__ void __launch_bounds__(block) axpy_kernel(const __grid_constant__ axpy_args p, unsigned n)
+{
+    const unsigned i = blockIdx.x * block + threadIdx.x;
+    if (i < n) p.y[i] += p.a * p.x[i];
+}
+
+cudaKernelNodeParams axpy_params(void **params, unsigned n)
+{
+    cudaKernelNodeParams kp = {};
+    kp.func = reinterpret_cast<void *>(axpy_kernel);
+    kp.gridDim = dim3((n + block - 1) / block);
+    kp.blockDim = dim3(block);
+    kp.sharedMemBytes = 0;
+    kp.kernelParams = params;
+    kp.extra = nullptr;
+    return kp;
+}
+
+} // namespace
+
+extern "C" cudaError_t raw_graph_empty_chain(int count, cudaGraph_t *out)
+{
+    cudaGraph_t g = nullptr;
+    cudaError_t e = cudaGraphCreate(&g, 0);
+    if (e != cudaSuccess) return e;
+    int unused = 0;
+    void *params[1] = {&unused};
+    cudaKernelNodeParams kp = {};
+    kp.func = reinterpret_cast<void *>(empty_kernel);
+    kp.gridDim = dim3(1);
+    kp.blockDim = dim3(block);
+    kp.kernelParams = params;
+    cudaGraphNode_t prev = nullptr;
+    for (int k = 0; k < count && e == cudaSuccess; ++k) {
+        cudaGraphNode_t node = nullptr;
+        e = cudaGraphAddKernelNode(&node, g, prev ? &prev : nullptr, prev ? 1 : 0, &kp);
+        prev = node;
+    }
+    if (e != cudaSuccess) {
+        (void)cudaGraphDestroy(g);
+        return e;
+    }
+    *out = g;
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t raw_axpy(double a, const double *x, double *y, int n, cudaStream_t st)
+{
+    const axpy_args p = {a, x, y};
+    axpy_kernel<<<(unsigned)(n + block - 1) / block, block, 0, st>>>(p, (unsigned)n);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t raw_graph_axpy_chain(int count, const double *a, const double *x, double *y,
+                                            int n, cudaGraph_t *out, cudaGraphNode_t *nodes)
+{
+    cudaGraph_t g = nullptr;
+    cudaError_t e = cudaGraphCreate(&g, 0);
+    if (e != cudaSuccess) return e;
+    unsigned un = (unsigned)n;
+    for (int k = 0; k < count && e == cudaSuccess; ++k) {
+        axpy_args p = {a[k], x, y};
+        void *params[2] = {&p, &un};
+        const cudaKernelNodeParams kp = axpy_params(params, un);
+        e = cudaGraphAddKernelNode(&nodes[k], g, k ? &nodes[k - 1] : nullptr, k ? 1 : 0, &kp);
+    }
+    if (e != cudaSuccess) {
+        (void)cudaGraphDestroy(g);
+        return e;
+    }
+    *out = g;
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t raw_graph_axpy_set(cudaGraphExec_t exec, cudaGraphNode_t node, double a,
+                                          const double *x, double *y, int n)
+{
+    axpy_args p = {a, x, y};
+    unsigned un = (unsigned)n;
+    void *params[2] = {&p, &un};
+    const cudaKernelNodeParams kp = axpy_params(params, un);
+    return cudaGraphExecKernelNodeSetParams(exec, node, &kp);
+}
