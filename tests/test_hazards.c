@@ -268,12 +268,15 @@ START_TEST(free_during_capture)
     const uint64_t got = *(const uint64_t *)tk_data(sum_h);
 
     CU_OK(end);
-    TK_ASSERT(running, "premise: the kernel had finished before w was written");
-    TK_ASSERT(w0 + bytes <= v0 || v0 + bytes <= w0,
-              "w [%#lx, +%zu) was given memory of v [%#lx, +%zu), released while a kernel still read it",
-              (unsigned long)w0, bytes, (unsigned long)v0, bytes);
-    TK_ASSERT(got == want, "the kernel read %#llx, expected %#llx: v's memory changed under it",
-              (unsigned long long)got, (unsigned long long)want);
+    /* Only while the kernel still ran does the test say anything (a slow host, e.g. under
+       a sanitizer, can miss the 1.5 s window: then it did not run). */
+    if (running) {
+        TK_ASSERT(w0 + bytes <= v0 || v0 + bytes <= w0,
+                  "w [%#lx, +%zu) was given memory of v [%#lx, +%zu), released while a kernel still read it",
+                  (unsigned long)w0, bytes, (unsigned long)v0, bytes);
+        TK_ASSERT(got == want, "the kernel read %#llx, expected %#llx: v's memory changed under it",
+                  (unsigned long long)got, (unsigned long long)want);
+    }
 
     CU_OK(cudaEventDestroy(slow));
     px_view *all[] = {h, w, sum, sum_h};
@@ -281,6 +284,7 @@ START_TEST(free_during_capture)
     TK_OK(px_instance_destroy(&other));
     TK_OK(px_instance_destroy(&ws));
     CU_OK(cudaStreamDestroy(s));
+    if (!running) TK_SKIP("premise not met: the slow kernel had finished before w was written");
 }
 END_TEST
 

@@ -35,8 +35,8 @@
  * portex runs on the default CUDA instance of device 0, raw CUDA on a non-blocking stream
  * of its own. Everything is timed with the host clock around a batch of calls followed by a
  * fence or stream sync (and, for instantiate and set args, around the calls alone):
- * warm-up rounds, then N rounds (default 21; 5 with --quick) in which every variant runs
- * once, the one to go first rotating; the tables give medians. Before timing, the 50-axpy
+ * warm-up rounds, then N rounds (default 21; 5 with --quick; jacobi N / 2, at least 3) in
+ * which every variant runs once, the one to go first rotating; the tables give medians. Before timing, the 50-axpy
  * results of the four variants are compared (bitwise: the same FMAs in the same order) and
  * the two Jacobi solves' sweep counts and fields.
  *
@@ -567,7 +567,7 @@ static void jacobi_case(void)
     }
 
     /* Each sample: reset (untimed), one solve, fence; alternating which goes first. */
-    const int reps = g.quick ? 3 : 11;
+    const int reps = g.reps / 2 > 3 ? g.reps / 2 : 3; /* each sample is a whole solve */
     double *tg = malloc((size_t)reps * sizeof *tg), *th = malloc((size_t)reps * sizeof *th);
     if (!tg || !th) exit(2);
     for (int r = -1; r < reps; ++r) /* r = -1: warm-up */
