@@ -182,6 +182,9 @@ typedef struct px__graph_ops {
     /* New parameters for node n of the graph e was made from (same kind; the core checked
        what must not change). */
     px_status (*set)(px__bexec *e, px__bnode *n, const px__gnode_desc *desc, const char *func);
+    /* As set for a kernel node whose arguments alone change (d: what the node runs now,
+       with the new args): px_graph_exec_set_args, kept to a few hundred nanoseconds. */
+    px_status (*set_args)(px__bexec *e, px__bnode *n, const px__dispatch *d, const char *func);
     /* Every node's parameters from `from` (the core checked the shape it knows); on
        refusal e is unchanged and *why says where. */
     px_status (*update)(px__bexec *e, px__bgraph *from, px__graph_update_error *why, const char *func);

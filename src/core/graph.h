@@ -87,7 +87,6 @@ struct px_graph {
 
 /* A node's parameters in an executable graph, once px_graph_exec_set_* changed them. */
 typedef struct px__exec_params {
-    bool set;
     px__dispatch dispatch;   /* dispatch.args: a copy */
     px__copy_op op;          /* op.value: a copy */
     px__alloc *dst, *src;    /* held: the views of px_graph_exec_set_copy */
@@ -99,7 +98,7 @@ struct px_graph_exec {
     px_graph *updated;       /* a reference: the graph of the last px_graph_exec_update */
     px__bexec *bexec;
     int n;                   /* top-level nodes when instantiated */
-    px__exec_params *params; /* n */
+    px__exec_params **params;/* n; NULL for a node not changed */
     px__live live;
 };
 

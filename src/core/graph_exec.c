@@ -32,13 +32,15 @@ static px_status check_instance(const px_graph_exec *e, px_instance *inst, const
     return px__instance_refuse_capturing(inst, "a graph launch (make the graph a child node instead)", func);
 }
 
-static void params_clear(px__exec_params *p)
+static void params_drop(px__exec_params **pp)
 {
-    if (!p->set) return;
+    px__exec_params *p = *pp;
+    if (p == NULL) return;
     px__graph_params_free(&p->dispatch, &p->op);
     if (p->dst) px__alloc_release(p->dst);
     if (p->src) px__alloc_release(p->src);
-    memset(p, 0, sizeof *p);
+    free(p);
+    *pp = NULL;
 }
 
 px_status px_graph_instantiate(px_graph *graph, px_graph_exec **out)
@@ -87,7 +89,7 @@ px_status px_graph_exec_destroy(px_graph_exec **exec)
        the same: the memory it holds goes back only after the work queued before. */
     const px_status st = e->graph->be->graph->exec_destroy(e->bexec, __func__);
     *exec = NULL;
-    for (int i = 0; i < e->n; ++i) params_clear(&e->params[i]);
+    for (int i = 0; i < e->n; ++i) params_drop(&e->params[i]);
     free(e->params);
     px__live_remove(&e->live);
     if (e->updated) px__graph_release(e->updated);
@@ -147,14 +149,14 @@ static const px_graph_node *running_node(const px_graph_exec *e, const px_graph_
 
 static px__dispatch current_dispatch(const px_graph_exec *e, const px_graph_node *node)
 {
-    const px__exec_params *p = &e->params[node->index];
-    return p->set ? p->dispatch : running_node(e, node)->dispatch;
+    const px__exec_params *p = e->params[node->index];
+    return p ? p->dispatch : running_node(e, node)->dispatch;
 }
 
 static px__copy_op current_op(const px_graph_exec *e, const px_graph_node *node)
 {
-    const px__exec_params *p = &e->params[node->index];
-    return p->set ? p->op : running_node(e, node)->op;
+    const px__exec_params *p = e->params[node->index];
+    return p ? p->op : running_node(e, node)->op;
 }
 
 /* Gives node's backend node the parameters of desc, then keeps copies of them (and the
@@ -162,23 +164,48 @@ static px__copy_op current_op(const px_graph_exec *e, const px_graph_node *node)
 static px_status apply(px_graph_exec *e, const px_graph_node *node, const px__gnode_desc *desc, px__alloc *dst,
                        px__alloc *src, const char *func)
 {
-    px__exec_params fresh = {.set = true};
+    px__exec_params *fresh = px__calloc(1, sizeof *fresh);
+    if (fresh == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node's parameters");
     const bool kernel = desc->kind == PX__GNODE_KERNEL;
-    PX__TRY(px__graph_params_copy(kernel ? &fresh.dispatch : NULL, kernel ? NULL : &fresh.op, desc, func));
-    if (kernel) fresh.dispatch.label = node->label;
-    const px_status st = e->graph->be->graph->set(e->bexec, node->bnode, desc, func);
+    px_status st = px__graph_params_copy(kernel ? &fresh->dispatch : NULL, kernel ? NULL : &fresh->op, desc, func);
+    if (st == PX_OK) st = e->graph->be->graph->set(e->bexec, node->bnode, desc, func);
     if (st != PX_OK) {
-        px__graph_params_free(&fresh.dispatch, &fresh.op);
+        params_drop(&fresh);
         return st;
     }
+    if (kernel) fresh->dispatch.label = node->label;
     if (dst) px__alloc_retain(dst);
     if (src) px__alloc_retain(src);
-    fresh.dst = dst;
-    fresh.src = src;
+    fresh->dst = dst;
+    fresh->src = src;
     /* The memory of a previous change is let go: device frees wait for the work queued
        before them, launches of exec included. */
-    params_clear(&e->params[node->index]);
+    params_drop(&e->params[node->index]);
     e->params[node->index] = fresh;
+    return PX_OK;
+}
+
+/* The kernel node's parameters in exec, made from those it runs now on the first change:
+   later changes of the arguments reuse the copy (no allocation per call). */
+static px_status kernel_params(px_graph_exec *e, const px_graph_node *node, px__exec_params **out, const char *func)
+{
+    px__exec_params *p = e->params[node->index];
+    if (p == NULL) {
+        const px__dispatch cur = running_node(e, node)->dispatch;
+        const size_t bytes = cur.kernel->args_size;
+        p = px__calloc(1, sizeof *p);
+        void *args = p && bytes ? px__malloc(bytes) : NULL;
+        if (p == NULL || (bytes && args == NULL)) {
+            free(p);
+            return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for arguments");
+        }
+        if (bytes) memcpy(args, cur.args, bytes);
+        p->dispatch = cur;
+        p->dispatch.args = args;
+        p->dispatch.label = node->label;
+        e->params[node->index] = p;
+    }
+    *out = p;
     return PX_OK;
 }
 
@@ -186,9 +213,13 @@ px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node, const
 {
     PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel", __func__));
     PX__ARG(args || node->kernel->args_size == 0, "args must not be NULL (kernel '%s')", node->kernel->name);
-    px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = node->label, .dispatch = current_dispatch(exec, node)};
-    desc.dispatch.args = args;
-    return apply(exec, node, &desc, NULL, NULL, __func__);
+    px__exec_params *p = NULL;
+    PX__TRY(kernel_params(exec, node, &p, __func__));
+    px__dispatch d = p->dispatch;
+    d.args = args;
+    PX__TRY(exec->graph->be->graph->set_args(exec->bexec, node->bnode, &d, __func__));
+    if (node->kernel->args_size) memcpy((void *)p->dispatch.args, args, node->kernel->args_size);
+    return PX_OK;
 }
 
 px_status px_graph_exec_set_policy(px_graph_exec *exec, px_graph_node *node, px_policy policy)
@@ -341,6 +372,6 @@ px_status px_graph_exec_update(px_graph_exec *exec, px_graph *graph, px_graph_up
     px__graph_retain(graph);
     if (exec->updated) px__graph_release(exec->updated);
     exec->updated = graph;
-    for (int i = 0; i < exec->n; ++i) params_clear(&exec->params[i]);
+    for (int i = 0; i < exec->n; ++i) params_drop(&exec->params[i]);
     return PX_OK;
 }

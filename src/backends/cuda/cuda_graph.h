@@ -62,7 +62,7 @@ struct px__bgraph {
 struct px__bexec {
     px__bgraph *graph;      /* the graph instantiated */
     cudaGraphExec_t exec;
-    cudaEvent_t done;       /* recorded after each launch */
+    cudaEvent_t done;       /* recorded after each launch; made at the first */
     bool launched;
     bool shares_scratch;    /* reductions or scans, here or in children */
 };

@@ -59,10 +59,6 @@ static px_status cuda_instantiate(px__bgraph *g, px__bexec **out, const char *fu
         return st;
     }
     st = instantiate(g, g->graph, &e->exec, func);
-    if (st == PX_OK) {
-        st = PX__CU(func, cudaEventCreateWithFlags(&e->done, cudaEventDisableTiming));
-        if (st != PX_OK) (void)cudaGraphExecDestroy(e->exec);
-    }
     px__cuda_leave(saved);
     if (st != PX_OK) {
         free(e);
@@ -86,7 +82,7 @@ static px_status cuda_exec_destroy(px__bexec *e, const char *func)
         /* Its launches end, or CUDA reports the error that ended them. */
         if (e->launched) st = PX__CU(func, cudaEventSynchronize(e->done));
         (void)cudaGraphExecDestroy(e->exec);
-        (void)cudaEventDestroy(e->done);
+        if (e->done) (void)cudaEventDestroy(e->done);
         (void)cudaGetLastError();
         px__cuda_leave(saved);
     }
@@ -129,7 +125,10 @@ static px_status cuda_launch(px__bexec *e, px__queue *queue, const char *func)
     px__cuda_queue *q = px__cuda_queue_of(queue);
     int saved;
     PX__TRY(px__cuda_enter(q->device, &saved, func));
-    px_status st = launch_ordered(e, e->exec, q->stream, func);
+    /* The event destroy waits on, made at the first launch: an executable graph never
+       launched costs no event. */
+    px_status st = e->done ? PX_OK : PX__CU(func, cudaEventCreateWithFlags(&e->done, cudaEventDisableTiming));
+    if (st == PX_OK) st = launch_ordered(e, e->exec, q->stream, func);
     if (st == PX_OK) st = PX__CU(func, cudaEventRecord(e->done, q->stream));
     if (st == PX_OK) e->launched = true;
     px__cuda_leave(saved);
@@ -184,21 +183,26 @@ static px_status cuda_set(px__bexec *e, px__bnode *n, const px__gnode_desc *desc
 {
     int saved;
     PX__TRY(px__cuda_enter(e->graph->device, &saved, func));
-    px_status st;
-    if (n->single && desc->dispatch.kernel == n->kernel && same_policy(&desc->dispatch.policy, &n->policy)) {
-        /* New Args only: parameter 0, the rest as captured. */
-        void *small[32];
-        memcpy(small, n->params, (size_t)n->nparams * sizeof *small);
-        small[0] = (void *)desc->dispatch.args;
-        struct cudaKernelNodeParams kp = n->kp;
-        kp.kernelParams = small;
-        const cudaError_t err = cudaGraphExecKernelNodeSetParams(e->exec, n->node, &kp);
-        st = err == cudaSuccess ? PX_OK : refused(err, n, func);
-    } else {
-        st = set_recorded(e, n, desc, func);
-    }
+    const px_status st = set_recorded(e, n, desc, func);
     px__cuda_leave(saved);
     return st;
+}
+
+static px_status cuda_set_args(px__bexec *e, px__bnode *n, const px__dispatch *d, const char *func)
+{
+    if (n->single && d->kernel == n->kernel && same_policy(&d->policy, &n->policy)) {
+        /* Parameter 0 (the kernel's Args) new, the rest as captured: one driver call,
+           which acts on the executable graph's own context. */
+        void *params[32];
+        memcpy(params, n->params, (size_t)n->nparams * sizeof *params);
+        params[0] = (void *)d->args;
+        struct cudaKernelNodeParams kp = n->kp;
+        kp.kernelParams = params;
+        const cudaError_t err = cudaGraphExecKernelNodeSetParams(e->exec, n->node, &kp);
+        return err == cudaSuccess ? PX_OK : refused(err, n, func);
+    }
+    const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = d->label, .dispatch = *d};
+    return cuda_set(e, n, &desc, func);
 }
 
 static const char *update_reason(enum cudaGraphExecUpdateResult r)
@@ -324,6 +328,7 @@ const px__graph_ops px__cuda_graph_ops = {
     .upload = cuda_upload,
     .launch = cuda_launch,
     .set = cuda_set,
+    .set_args = cuda_set_args,
     .update = cuda_update,
     .profile = cuda_profile,
     .capture_begin = px__cuda_capture_begin,

@@ -366,6 +366,17 @@ static px_status host_set(px__bexec *e, px__bnode *n, const px__gnode_desc *desc
     return take_params(&x->d, &x->args, &x->op, &x->value, desc, func);
 }
 
+/* The node's copy of the arguments takes the new ones in place. */
+static px_status host_set_args(px__bexec *e, px__bnode *n, const px__dispatch *d, const char *func)
+{
+    (void)func;
+    exec_node *x = &e->nodes[n->index];
+    if (x->args) memcpy(x->args, d->args, d->kernel->args_size);
+    x->d = *d;
+    x->d.args = x->args;
+    return PX_OK;
+}
+
 /* Whether a and b have the same nodes, kinds and nesting; the first difference in *why. */
 static bool same_shape(const px__bexec *a, const px__bexec *b, int top, px__graph_update_error *why)
 {
@@ -418,6 +429,7 @@ const px__graph_ops px__host_graph_ops = {
     .upload = host_upload,
     .launch = host_launch,
     .set = host_set,
+    .set_args = host_set_args,
     .update = host_update,
     .profile = host_profile,
 };
