@@ -2107,8 +2107,9 @@ int main(void)
     TK_ADD(tk_case("graph", "order"), diamond_order, fan_out_fan_in, launch_many_times);
     TK_ADD(tk_case("graph", "child"), child_twice_in_sequence, child_copied_when_added,
            captured_node_between_nodes, captured_node_failure_adds_nothing);
-    TK_ADD(tk_case("graph_cond", "while"), while_zero_iterations, while_one_iteration, while_many_iterations,
-           cond_set_outside_launch_ignored, while_cond_from_view, while_reduction_residual);
+    TK_ADD(tk_case("graph_cond", "while"), while_zero_iterations, while_one_iteration, while_many_iterations);
+    TK_ADD(tk_case("graph_cond", "while_host_set"), cond_set_outside_launch_ignored);
+    TK_ADD(tk_case("graph_cond", "while_from_view"), while_cond_from_view, while_reduction_residual);
     TK_ADD(tk_case("graph_cond", "if"), if_initial_value, if_set_by_kernel, cond_from_view_comparisons);
     TK_ADD(tk_case("graph_exec", "set"), set_args_next_launch, set_policy_next_launch, set_copy_next_launch,
            set_fill_next_launch, set_refused);
