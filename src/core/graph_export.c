@@ -48,7 +48,7 @@ static const char *shape_of(const px_graph_node *n)
     case PX__GNODE_COPY:
     case PX__GNODE_FILL: return "parallelogram";
     case PX__GNODE_HOST: return "hexagon";
-    case PX__GNODE_EMPTY: return "point";
+    case PX__GNODE_EMPTY: return "circle";
     case PX__GNODE_CHILD: return "box3d";
     case PX__GNODE_WHILE:
     case PX__GNODE_IF: return "diamond";
