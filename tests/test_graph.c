@@ -838,6 +838,32 @@ START_TEST(while_reduction_residual)
 }
 END_TEST
 
+/* The same reduction as a top-level node and inside an IF body that runs: the same
+   kernels, the same result. */
+START_TEST(reduce_in_if_body)
+{
+    const int64_t n = 64;
+    px_view *x = vf("x", n), *top = vf("top", 1), *inside = vf("inside", 1);
+    const double one = 1.0;
+    px_graph *g = new_graph("reduce in if");
+    px_graph_node *f = NULL, *a = NULL;
+    TK_OK(px_graph_add_fill(g, NULL, 0, x, &one, &f));
+    g_sum_args s = {sf(x)};
+    TK_OK(px_graph_add_reduce(g, &f, 1, "top", px_range(0, n), PX_KERNEL(g_sum), &s, top, &a));
+    px_graph_cond_t *c = NULL;
+    px_graph *body = NULL;
+    TK_OK(px_graph_add_if(g, &a, 1, "if", 1, &c, &body, NULL));
+    TK_OK(px_graph_add_reduce(body, NULL, 0, "inside", px_range(0, n), PX_KERNEL(g_sum), &s, inside, NULL));
+    px_graph_exec *e = instantiate(g);
+    launch_fenced(e, tk_inst());
+    TK_ASSERT(getf(top, 0) == 64.0, "top-level sum %g", getf(top, 0));
+    TK_ASSERT(getf(inside, 0) == 64.0, "sum in the IF body %g", getf(inside, 0));
+    TK_OK(px_graph_exec_destroy(&e));
+    TK_OK(px_graph_destroy(&g));
+    TK_RELEASE(x, top, inside);
+}
+END_TEST
+
 /* Every comparison of px_graph_cond_from_view: s = start; WHILE { s += step; passes += 1 }
  * as long as (s <cmp> threshold). After pass k, s = start + k step. */
 START_TEST(cond_from_view_comparisons)
@@ -2110,6 +2136,7 @@ int main(void)
     TK_ADD(tk_case("graph_cond", "while"), while_zero_iterations, while_one_iteration, while_many_iterations);
     TK_ADD(tk_case("graph_cond", "while_host_set"), cond_set_outside_launch_ignored);
     TK_ADD(tk_case("graph_cond", "while_from_view"), while_cond_from_view, while_reduction_residual);
+    TK_ADD(tk_case("graph_cond", "reduce_in_body"), reduce_in_if_body);
     TK_ADD(tk_case("graph_cond", "if"), if_initial_value, if_set_by_kernel, cond_from_view_comparisons);
     TK_ADD(tk_case("graph_exec", "set"), set_args_next_launch, set_policy_next_launch, set_copy_next_launch,
            set_fill_next_launch, set_refused);

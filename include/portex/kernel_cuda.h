@@ -237,7 +237,10 @@ __device__ __forceinline__ T load_l2(const T *p)
 /* ---- 1-D for ----------------------------------------------------------------------- */
 
 /* Grid-stride loop over offsets k in [0, n) of type I (uint32_t when the range and the
- * grid allow it: cheaper index arithmetic; uint64_t otherwise, where k + stride < 2^64). */
+ * grid allow it: cheaper index arithmetic; uint64_t otherwise, where k + stride < 2^64).
+ * Every parallel_for kernel takes the arguments struct first, then 2 parameters (1-D:
+ * begin, n) or 1 (N-D: the md_range): graph kernel nodes change parameter 0 in place and
+ * count on that (src/backends/cuda/cuda_graph_build.c). */
 template <class Args, class Body, class I>
 __global__ void for1_kernel(const __grid_constant__ Args a, int64_t begin, I n)
 {

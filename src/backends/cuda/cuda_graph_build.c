@@ -177,25 +177,34 @@ static void param_info_load(void)
     if (px__cuda_driver_symbol("cuFuncGetParamInfo", 12040, &fn, sizeof fn, why, sizeof why)) g_param_info = fn;
 }
 
-/* n takes a copy of kernel node k's launch and parameter values, when its parameter 0
-   is the kernel's Args (what every portex kernel entry passes first). false when the
-   node cannot be described (no cuFuncGetParamInfo): it stays a child graph then. */
+/* How many parameters a parallel_for kernel of `rank` takes: its Args, then begin and n
+   (1-D) or the md_range (2-D, 3-D), as portex/kernel_cuda.h defines them. Counted here,
+   not asked of the driver: cuFuncGetParamInfo answers "how many" only with an error past
+   the last one, which sanitizers report. */
+static int for_param_count(int rank) { return rank == 1 ? 3 : 2; }
+
+/* n takes a copy of kernel node k's launch and parameter values when it is a
+   parallel_for kernel whose parameter 0 is the kernel's Args, so that set_args can swap
+   that one. false when it cannot be described (no cuFuncGetParamInfo, or a parameter
+   list other than the expected one): the node stays a child graph then. */
 static bool take_kernel(px__bnode *n, cudaGraphNode_t k, const px__dispatch *d)
 {
     pthread_once(&g_param_info_once, param_info_load);
-    if (g_param_info == NULL) return false;
+    if (g_param_info == NULL || d->kernel->kind != PX_KERNEL_FOR) return false;
     struct cudaKernelNodeParams kp;
     if (cudaGraphKernelNodeGetParams(k, &kp) != cudaSuccess || kp.extra != NULL) return false;
     cudaFunction_t f = NULL;
     if (cudaGetFuncBySymbol(&f, kp.func) != cudaSuccess) return false;
-    size_t offs[32], sizes[32], total = 0;
-    int count = 0;
-    while (count < 32 && g_param_info((CUfunction)f, (size_t)count, &offs[count], &sizes[count]) == CUDA_SUCCESS) {
-        if (offs[count] + sizes[count] > total) total = offs[count] + sizes[count];
-        ++count;
+    const int count = for_param_count(d->policy.rank);
+    size_t offs[3], sizes[3], total = 0;
+    for (int i = 0; i < count; ++i) {
+        if (g_param_info((CUfunction)f, (size_t)i, &offs[i], &sizes[i]) != CUDA_SUCCESS) {
+            (void)cudaGetLastError();
+            return false;
+        }
+        if (offs[i] + sizes[i] > total) total = offs[i] + sizes[i];
     }
-    (void)cudaGetLastError();
-    if (count == 0 || count == 32 || sizes[0] != d->kernel->args_size) return false;
+    if (sizes[0] != d->kernel->args_size) return false;
     n->params = px__calloc((size_t)count, sizeof *n->params);
     n->values = px__malloc(total);
     if (n->params == NULL || n->values == NULL) {
