@@ -52,4 +52,26 @@ static inline double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* One timed sample of variant i: its time per call. */
+typedef double (*bench_sample_fn)(int i, void *ctx);
+
+/* `warm` untimed rounds, then `reps` rounds in which each of the nv variants is sampled
+ * once, the variant that goes first rotating (so none always runs after the same one);
+ * med[i] is variant i's median. Returns 0, or -1 when memory runs out. */
+static inline int bench_rotate(int nv, int warm, int reps, bench_sample_fn sample, void *ctx, double *med)
+{
+    double *t = (double *)malloc((size_t)nv * (size_t)reps * sizeof *t);
+    if (!t) return -1;
+    for (int w = 0; w < warm; ++w)
+        for (int k = 0; k < nv; ++k) (void)sample(k, ctx);
+    for (int r = 0; r < reps; ++r)
+        for (int k = 0; k < nv; ++k) {
+            const int i = (r + k) % nv;
+            t[i * reps + r] = sample(i, ctx);
+        }
+    for (int k = 0; k < nv; ++k) med[k] = median(t + k * reps, reps);
+    free(t);
+    return 0;
+}
+
 #endif /* BENCH_UTIL_H */

@@ -100,21 +100,27 @@ static double sample(const variant *v, void *ctx, int batch)
     return (now_ms() - t0) / batch;
 }
 
-/* `warm` untimed rounds, then `reps` rounds in which each variant runs `batch` calls once;
- * the variant that goes first rotates. Sets each variant's median time per call. */
+/* What bench_rotate samples: `batch` calls of one of the variants. */
+typedef struct rotation {
+    const variant *v;
+    void *ctx;
+    int batch;
+} rotation;
+
+static double sample_variant(int i, void *p)
+{
+    const rotation *r = (const rotation *)p;
+    return sample(&r->v[i], r->ctx, r->batch);
+}
+
+/* Each variant's median time per call (bench_rotate: `warm` untimed rounds, then `reps`
+ * rotated ones). */
 static void measure(variant *v, int nv, void *ctx, int batch, int warm, int reps)
 {
-    double *t = malloc((size_t)nv * (size_t)reps * sizeof *t);
-    if (!t) exit(2);
-    for (int w = 0; w < warm; ++w)
-        for (int k = 0; k < nv; ++k) (void)sample(&v[k], ctx, batch);
-    for (int r = 0; r < reps; ++r)
-        for (int k = 0; k < nv; ++k) {
-            const int i = (r + k) % nv;
-            t[i * reps + r] = sample(&v[i], ctx, batch);
-        }
-    for (int k = 0; k < nv; ++k) v[k].ms = median(t + k * reps, reps);
-    free(t);
+    rotation r = {v, ctx, batch};
+    double med[8];
+    if (nv > 8 || bench_rotate(nv, warm, reps, sample_variant, &r, med) != 0) exit(2);
+    for (int k = 0; k < nv; ++k) v[k].ms = med[k];
 }
 
 /* Both streams idle: before a comparison, or before the other side reads what one wrote. */

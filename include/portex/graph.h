@@ -173,7 +173,9 @@ typedef enum px_capture_mode {
  * whatever else is issued on inst's stream (raw kernels, cuBLAS, PyTorch). Refused during
  * a capture, each with a status and the instance left capturing: what must wait for
  * results on the host (px_instance_fence, px_parallel_reduce and px_parallel_scan into
- * host variables, px_deep_copy and px_fill), events (px_event_record,
+ * host variables; px_deep_copy and px_fill when inst is the default instance they run
+ * on; other instances' work, px_fence_all included, goes on and does not wait for inst's
+ * recorded work), events (px_event_record,
  * px_instance_wait_event: order work in a graph with dependencies), pageable host memory
  * on CUDA (PX_ERR_CAPTURE_PAGEABLE), and px_instance_destroy (PX_ERR_CAPTURING).
  * Refused (nothing changed): a capture already in progress on inst, a foreign one on a

@@ -95,42 +95,40 @@ px_status px__graph_check_op(const px_graph *g, const px__copy_op *op, const px_
     return PX_OK;
 }
 
-px_status px_graph_add_copy(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
-                            const px_view *src, px_graph_node **out)
+/* A copy (src) or fill (value) node: planned as px_deep_copy plans it, checked for
+   replay, appended. */
+static px_status add_op(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst, const px_view *src,
+                        const void *value, px_graph_node **out, const char *func)
 {
-    PX__TRY(check_open(graph, __func__));
+    PX__TRY(check_open(graph, func));
+    const bool fill = src == NULL;
     px__copy_op op;
     px__copy_plan_info info;
-    PX__TRY(px__copy_plan(&op, &info, dst, src, __func__));
-    px_status st = px__graph_check_op(graph, &op, &info, false, __func__);
+    PX__TRY(fill ? px__fill_plan(&op, &info, dst, value, func) : px__copy_plan(&op, &info, dst, src, func));
+    px_status st = px__graph_check_op(graph, &op, &info, fill, func);
     if (st == PX_OK) {
         char label[96];
-        snprintf(label, sizeof label, "copy %s", px_copy_path_string(op.path));
-        const px__gnode_desc desc = {.kind = PX__GNODE_COPY, .label = label, .op = op};
+        snprintf(label, sizeof label, "%s %s", fill ? "fill" : "copy", px_copy_path_string(op.path));
+        const px__gnode_desc desc = {.kind = fill ? PX__GNODE_FILL : PX__GNODE_COPY, .label = label, .op = op};
         const px__gnode_views views = {.dst = dst, .src = src};
-        st = px__graph_append(graph, &desc, deps, ndeps, &views, out, __func__);
+        st = px__graph_append(graph, &desc, deps, ndeps, &views, out, func);
     }
     px__copy_op_release(&op);
     return st;
 }
 
+px_status px_graph_add_copy(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
+                            const px_view *src, px_graph_node **out)
+{
+    PX__ARG(src, "src must not be NULL");
+    return add_op(graph, deps, ndeps, dst, src, NULL, out, __func__);
+}
+
 px_status px_graph_add_fill(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
                             const void *value, px_graph_node **out)
 {
-    PX__TRY(check_open(graph, __func__));
-    px__copy_op op;
-    px__copy_plan_info info;
-    PX__TRY(px__fill_plan(&op, &info, dst, value, __func__));
-    px_status st = px__graph_check_op(graph, &op, &info, true, __func__);
-    if (st == PX_OK) {
-        char label[96];
-        snprintf(label, sizeof label, "fill %s", px_copy_path_string(op.path));
-        const px__gnode_desc desc = {.kind = PX__GNODE_FILL, .label = label, .op = op};
-        const px__gnode_views views = {.dst = dst};
-        st = px__graph_append(graph, &desc, deps, ndeps, &views, out, __func__);
-    }
-    px__copy_op_release(&op);
-    return st;
+    PX__ARG(value, "value must not be NULL");
+    return add_op(graph, deps, ndeps, dst, NULL, value, out, __func__);
 }
 
 /* ---- Host functions, joins, children ------------------------------------------------------ */
