@@ -1468,6 +1468,22 @@ START_TEST(conditional_graph_one_exec_at_a_time)
 }
 END_TEST
 
+/* A child cannot hold the graph it goes into, at any depth: no circle of children. */
+START_TEST(child_cycle_refused)
+{
+    px_graph *a = new_graph("a"), *b = new_graph("b");
+    TK_OK(px_graph_add_empty(a, NULL, 0, NULL));
+    TK_OK(px_graph_add_child(b, NULL, 0, a, NULL));
+    TK_FAIL(px_graph_add_child(a, NULL, 0, b, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
+    ck_assert_int_eq(count_of(a), 1);
+    px_graph_exec *e = instantiate(a);
+    launch_fenced(e, tk_inst());
+    TK_OK(px_graph_exec_destroy(&e));
+    TK_OK(px_graph_destroy(&a));
+    TK_OK(px_graph_destroy(&b));
+}
+END_TEST
+
 /* A child node copies its graph, which CUDA cannot do with conditional nodes: refused on
    every backend, and nothing added. */
 START_TEST(child_with_conditional_refused)
@@ -2144,7 +2160,7 @@ int main(void)
            update_refuses_other_kernel, update_refuses_other_dependencies, update_from_capture);
     TK_ADD(tk_case("graph_exec", "lifetime"), lifetime_views_and_graph_released, exec_destroy_waits,
            exec_on_two_instances, two_execs_of_one_graph, conditional_graph_one_exec_at_a_time,
-           child_with_conditional_refused);
+           child_with_conditional_refused, child_cycle_refused);
     TK_ADD(tk_case("graph_capture", "capture"), capture_new_instance, capture_default_instance,
            capture_reduce_and_scan, captured_graph_takes_no_nodes);
     TK_ADD(tk_case("graph_capture", "misuse"), capture_nested_refused, capture_end_without_begin,

@@ -32,12 +32,14 @@
  * its graph. Destroying an executable graph waits for its launches, so releasing
  * everything while a launch still runs frees nothing the launch uses.
  *
- * Sharing. On CUDA the executable graphs made from one graph share the scratch memory of
- * its reductions and scans, so each of their launches waits for the previous launch of
- * any of them (on the host backends launches are finished when they return). One
+ * Sharing. On CUDA the executable graphs that use a graph's reductions and scans (made
+ * from it, or from graphs holding it as a child) share their scratch memory, so each of
+ * their launches waits for the previous launch of any of them (on the host backends launches are finished when they return). One
  * executable graph launched on two instances runs one launch after the other, as CUDA
- * runs launches of one executable graph. Handles are used from one thread at a time;
- * different graphs from different threads.
+ * runs launches of one executable graph. Handles are used from one thread at a time; a
+ * graph and the executable graphs made from it count as one handle here (changing a node
+ * records it again with its graph's resources). Different graphs from different
+ * threads.
  *
  * Memory the library allocates for a graph: per reduce or scan node its scratch
  * (partials, a counter: a few KiB, more for large scans), allocated when the node is
@@ -250,8 +252,9 @@ PX_API px_status px_graph_dot(const px_graph *graph, FILE *out);
  * "label": l, "kind": k, "us": t}, ...]}. Timing serialises the graph: the sum exceeds a
  * normal launch's time when nodes can overlap. On CUDA a captured graph, and a graph
  * holding WHILE or IF nodes, are timed as a whole ("us": null for each node): CUDA
- * cannot copy them to time their nodes apart. It runs the graph as instantiated or last
- * updated (px_graph_exec_update), without px_graph_exec_set_* changes. */
+ * cannot copy them to time their nodes apart. On CUDA it runs a copy of the graph as
+ * instantiated or last updated (px_graph_exec_update), without px_graph_exec_set_*
+ * changes; on the host backends it runs the executable graph itself, with them. */
 PX_API px_status px_graph_profile(px_graph_exec *exec, px_instance *inst, FILE *json);
 
 PX_EXTERN_C_END

@@ -49,14 +49,25 @@ const char *px__graph_node_kind_name(const px_graph_node *n)
     return (int)n->kind >= 0 && n->kind < PX__GNODE_KIND_COUNT ? kind_names[n->kind] : "unknown";
 }
 
-bool px__graph_has_conditionals(const px_graph *g)
+bool px__graph_any(const px_graph *g, int count, bool (*visit)(const px_graph_node *n, const void *ctx),
+                   const void *ctx)
 {
-    for (int i = 0; i < g->n; ++i) {
+    for (int i = 0; i < count; ++i) {
         const px_graph_node *n = g->nodes[i];
-        if (n->body || (n->child && px__graph_has_conditionals(n->child))) return true;
+        if (visit(n, ctx)) return true;
+        if (n->child && px__graph_any(n->child, n->child_n, visit, ctx)) return true;
+        if (n->body && px__graph_any(n->body, n->body->n, visit, ctx)) return true;
     }
     return false;
 }
+
+static bool is_conditional(const px_graph_node *n, const void *ctx)
+{
+    (void)ctx;
+    return n->body != NULL;
+}
+
+bool px__graph_has_conditionals(const px_graph *g) { return px__graph_any(g, g->n, is_conditional, NULL); }
 
 /* ---- Lifetime ----------------------------------------------------------------------------- */
 

@@ -58,6 +58,8 @@ struct px_graph_node {
     px__alloc **held;
     int nheld;
     px_graph *child;         /* CHILD: a reference */
+    int child_n;             /* CHILD: the child's nodes when it was copied (later ones are
+                                not part of this node) */
     px_graph *body;          /* WHILE, IF: owned */
     px_graph_cond_t *cond;   /* WHILE, IF: owned */
     unsigned initial;        /* WHILE, IF */
@@ -145,6 +147,10 @@ px_status px__graph_check_op(const px_graph *g, const px__copy_op *op, const px_
 /* Keeps alloc alive with node n (or with g, for native captures: n NULL). */
 px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc, const char *func);
 
+/* Whether visit(n, ctx) holds for a node n among the first `count` nodes of g, or, at any
+   depth, of the bodies of those nodes and of the children as they were copied. */
+bool px__graph_any(const px_graph *g, int count, bool (*visit)(const px_graph_node *n, const void *ctx),
+                   const void *ctx);
 /* Whether g holds a WHILE or IF node, at any depth. */
 bool px__graph_has_conditionals(const px_graph *g);
 

@@ -179,6 +179,7 @@ px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int
     }
     if (st == PX_OK) {
         n->child = rec;   /* the node takes the recording's reference */
+        n->child_n = rec->n;
         rec = NULL;
         if (out) *out = n;
     }

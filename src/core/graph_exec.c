@@ -301,7 +301,8 @@ static void report_set(px_graph_update_report *r, int node, const char *fmt, con
 /* Whether `now` has the shape of `was` (kinds, kernels, dependencies, bodies and children,
    recursively); where not, *r says so at top-level node `top` (-1: at each node's own
    index). */
-static bool same_shape(const px_graph *was, const px_graph *now, int top, px_graph_update_report *r)
+static bool same_shape(const px_graph *was, int wn, const px_graph *now, int nn, int top,
+                       px_graph_update_report *r)
 {
     char a[32], b[32];
     if (was->native != now->native) {
@@ -309,13 +310,13 @@ static bool same_shape(const px_graph *was, const px_graph *now, int top, px_gra
                    was->native ? "captured" : "explicit");
         return false;
     }
-    if (was->n != now->n) {
-        snprintf(a, sizeof a, "%d", now->n);
-        snprintf(b, sizeof b, "%d", was->n);
+    if (wn != nn) {
+        snprintf(a, sizeof a, "%d", nn);
+        snprintf(b, sizeof b, "%d", wn);
         report_set(r, top, "%s nodes where the executable graph has %s", a, b);
         return false;
     }
-    for (int i = 0; i < was->n; ++i) {
+    for (int i = 0; i < wn; ++i) {
         const px_graph_node *x = was->nodes[i], *y = now->nodes[i];
         const int at = top >= 0 ? top : i;
         if (x->kind != y->kind || (x->kernel && y->kernel && x->kernel->kind != y->kernel->kind)) {
@@ -333,8 +334,8 @@ static bool same_shape(const px_graph *was, const px_graph *now, int top, px_gra
             report_set(r, at, "node '%s' has other dependencies than '%s' in the executable graph", y->label, x->label);
             return false;
         }
-        if (x->child && !same_shape(x->child, y->child, at, r)) return false;
-        if (x->body && !same_shape(x->body, y->body, at, r)) return false;
+        if (x->child && !same_shape(x->child, x->child_n, y->child, y->child_n, at, r)) return false;
+        if (x->body && !same_shape(x->body, x->body->n, y->body, y->body->n, at, r)) return false;
     }
     return true;
 }
@@ -357,7 +358,14 @@ px_status px_graph_exec_update(px_graph_exec *exec, px_graph *graph, px_graph_up
     }
     px_graph_update_report local;
     px_graph_update_report *r = report ? report : &local;
-    if (!same_shape(was, graph, -1, r))
+    if (graph != was && (px__graph_has_conditionals(graph) || px__graph_has_conditionals(was))) {
+        report_set(report, -1, "graphs with WHILE or IF nodes are updated from themselves only%s%s", "", "");
+        return PX__FAIL(PX_ERR_UNSUPPORTED,
+                        "graph '%s' or '%s' holds WHILE or IF nodes, whose conditions belong to their own graph "
+                        "(CUDA): update such an executable graph from its own graph only, or instantiate again",
+                        graph->label, was->label);
+    }
+    if (!same_shape(was, exec->n, graph, graph->n, -1, r))
         return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "graph '%s' differs from graph '%s' at node %d: %s", graph->label,
                         was->label, r->node, r->reason);
     px__graph_update_error why = {.node = -1};

@@ -82,10 +82,10 @@ static void put_node_label(FILE *out, const px_graph_node *n)
 
 /* Writes g's nodes and edges, node ids "n<id>_<index>"; bodies and children as clusters,
    each with the next id from *next. */
-static void put_graph(FILE *out, const px_graph *g, int id, int *next, int depth)
+static void put_graph(FILE *out, const px_graph *g, int count, int id, int *next, int depth)
 {
     const int indent = 2 * depth;
-    for (int i = 0; i < g->n; ++i) {
+    for (int i = 0; i < count; ++i) {
         const px_graph_node *n = g->nodes[i];
         fprintf(out, "%*sn%d_%d [shape=%s, label=\"", indent, "", id, i, shape_of(n));
         put_node_label(out, n);
@@ -93,15 +93,16 @@ static void put_graph(FILE *out, const px_graph *g, int id, int *next, int depth
         for (int d = 0; d < n->ndeps; ++d) fprintf(out, "%*sn%d_%d -> n%d_%d;\n", indent, "", id, n->deps[d], id, i);
         const px_graph *sub = n->body ? n->body : n->child;
         if (sub == NULL) continue;
+        const int subn = n->body ? sub->n : n->child_n;   /* a child as it was copied */
         const int sid = (*next)++;
         fprintf(out, "%*ssubgraph cluster_%d {\n%*slabel=\"", indent, "", sid, indent + 2, "");
         put_escaped(out, sub->label);
         fprintf(out, "%s\";\n%*sstyle=%s;\n", n->body ? (n->kind == PX__GNODE_WHILE ? " (while)" : " (if)") : " (child)",
                 indent + 2, "", n->body ? "rounded" : "dashed");
-        put_graph(out, sub, sid, next, depth + 1);
+        put_graph(out, sub, subn, sid, next, depth + 1);
         fprintf(out, "%*s}\n", indent, "");
         /* The node leads into its body or child: an edge to each of its first nodes. */
-        for (int j = 0; j < sub->n; ++j)
+        for (int j = 0; j < subn; ++j)
             if (sub->nodes[j]->ndeps == 0)
                 fprintf(out, "%*sn%d_%d -> n%d_%d [style=dashed];\n", indent, "", id, i, sid, j);
     }
@@ -118,7 +119,7 @@ px_status px_graph_dot(const px_graph *graph, FILE *out)
     fprintf(out, " (%s:%d%s)\";\n  node [fontname=\"Helvetica\", fontsize=10];\n", px_exec_space_string(graph->exec),
             graph->device, graph->native ? ", captured: also holds what other libraries issued on the stream" : "");
     int next = 1;
-    put_graph(out, graph, 0, &next, 1);
+    put_graph(out, graph, graph->n, 0, &next, 1);
     fputs("}\n", out);
     if (ferror(out)) return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "writing the DOT text failed (a full disk?)");
     return PX_OK;

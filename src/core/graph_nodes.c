@@ -153,27 +153,28 @@ px_status px_graph_add_empty(px_graph *graph, px_graph_node *const *deps, int nd
     return px__graph_append(graph, &desc, deps, ndeps, NULL, out, __func__);
 }
 
-/* Whether g holds a reduction or scan (whose scratch its copies share), at any depth. */
-static bool has_scratch(const px_graph *g)
+/* A reduction or scan: its scratch is shared by every copy of its graph. */
+static bool uses_scratch(const px_graph_node *n, const void *ctx)
 {
-    for (int i = 0; i < g->n; ++i) {
-        const px_graph_node *n = g->nodes[i];
-        if (n->kind == PX__GNODE_KERNEL && n->kernel->kind != PX_KERNEL_FOR) return true;
-        if (n->child && has_scratch(n->child)) return true;
-        if (n->body && has_scratch(n->body)) return true;
-    }
-    return false;
+    (void)ctx;
+    return n->kind == PX__GNODE_KERNEL && n->kernel->kind != PX_KERNEL_FOR;
 }
 
-/* Whether g holds a host function node, at any depth. */
-static bool has_host(const px_graph *g)
+/* Work a conditional body cannot hold: a host function, a copy or fill of memory the host
+   reaches. */
+static bool host_work(const px_graph_node *n, const void *ctx)
 {
-    for (int i = 0; i < g->n; ++i) {
-        const px_graph_node *n = g->nodes[i];
-        if (n->kind == PX__GNODE_HOST || (n->child && has_host(n->child)) || (n->body && has_host(n->body)))
-            return true;
-    }
-    return false;
+    (void)ctx;
+    if (n->kind == PX__GNODE_HOST) return true;
+    if (n->kind != PX__GNODE_COPY && n->kind != PX__GNODE_FILL) return false;
+    return px__space_ops_get(n->op.dst.space.kind)->host_access ||
+           (n->kind == PX__GNODE_COPY && px__space_ops_get(n->op.src.space.kind)->host_access);
+}
+
+/* n copies or is the body `target`. */
+static bool holds_graph(const px_graph_node *n, const void *target)
+{
+    return (const void *)n->child == target || (const void *)n->body == target;
 }
 
 /* Whether node `to` of g depends on node `from`, directly or through others. */
@@ -192,7 +193,7 @@ static bool reaches(const px_graph *g, int from, int to, unsigned char *seen)
 static px_status check_shared_child(px_graph *g, const px_graph *child, px_graph_node *const *deps, int ndeps,
                                     const char *func)
 {
-    if (!has_scratch(child)) return PX_OK;
+    if (!px__graph_any(child, child->n, uses_scratch, NULL)) return PX_OK;
     for (int i = 0; i < g->n; ++i) {
         if (g->nodes[i]->child != child) continue;
         bool ordered = false;
@@ -223,13 +224,17 @@ px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int nd
             child->device, graph->label, px_exec_space_string(graph->exec), graph->device);
     PX__ARG(child->owner == NULL,
             "child '%s' is the body of a WHILE or IF node; its kernels set that node's condition", child->label);
-    if (graph->owner != NULL && (child->native || has_host(child)))
+    if (graph->owner != NULL && (child->native || px__graph_any(child, child->n, host_work, NULL)))
         return PX__FAIL(PX_ERR_INVALID_ARGUMENT,
                         "graph '%s' is the body of a WHILE or IF node, and child '%s' %s, which a body cannot hold "
                         "(CUDA runs bodies on the device alone)",
-                        graph->label, child->label, child->native ? "came from a capture" : "holds host functions");
-    for (const px_graph *g = graph; g != NULL; g = g->owner)
-        PX__ARG(g != child, "graph '%s' cannot hold a copy of itself or of a graph it is the body of", child->label);
+                        graph->label, child->label,
+                        child->native ? "came from a capture" : "holds host functions or copies of host memory");
+    /* No circle: child must not be, or hold, the graph this node goes into. */
+    const px_graph *root = px__graph_root(graph);
+    PX__ARG(child != root && !px__graph_any(child, child->n, holds_graph, root),
+            "graph '%s' holds graph '%s' already, or is it: a child cannot hold the graph it goes into", child->label,
+            root->label);
     if (px__graph_has_conditionals(child))
         return PX__FAIL(PX_ERR_UNSUPPORTED,
                         "child '%s' holds WHILE or IF nodes: a child node is a copy of its graph, and CUDA cannot "
@@ -242,6 +247,7 @@ px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int nd
     PX__TRY(px__graph_append(graph, &desc, deps, ndeps, NULL, &n, __func__));
     px__graph_retain(child);
     n->child = child;
+    n->child_n = child->n;
     if (out) *out = n;
     return PX_OK;
 }

@@ -10,10 +10,14 @@
  * graph owns (px__cuda_gmem), not allocation nodes: a graph with allocation nodes could
  * not be a child, a conditional body, or instantiated twice.
  *
- * The executable graphs made from one graph share that scratch: when a graph has scratch
- * and more than one executable graph, each launch waits for the previous launch of any
- * of them (an event of the graph's, under the graph's lock, which is never held across
- * a wait on the GPU). */
+ * The executable graphs that use a graph's scratch (made from it, or from a graph that
+ * holds it as a child) share it: when more than one does, each launch waits for the
+ * previous launch of any of them (an event of the graph's, under the graph's lock, which
+ * is never held across a wait on the GPU).
+ *
+ * A graph's builder stream and scratch list are used by px_graph_add_* and by
+ * px_graph_exec_set_* of its executable graphs: the graph.h rule "a handle from one
+ * thread at a time" covers a graph and its executable graphs together. */
 #ifndef PX_CUDA_GRAPH_H
 #define PX_CUDA_GRAPH_H
 
@@ -40,6 +44,7 @@ struct px__bnode {
     unsigned char *values;
     int nparams;
     px__bgraph *child;      /* CHILD: the graph copied (alive while this one is) */
+    int mem_first, mem_count; /* the blocks of the root's scratch its recording took */
     px__bgraph *body;       /* WHILE, IF: owned */
 };
 
@@ -53,10 +58,10 @@ struct px__bgraph {
     int n, cap;
     px__cuda_gmem mem;      /* root: scratch of every node of it and its bodies */
     px__cuda_queue *builder;/* root: the stream nodes are captured on, made when needed */
-    /* root: launch ordering of its executable graphs when they share scratch */
+    /* root: launch ordering of the executable graphs that use its scratch */
     pthread_mutex_t lock;
     cudaEvent_t last;
-    int nexec;
+    int users;              /* (lock) executable graphs whose launches use its scratch */
 };
 
 struct px__bexec {
@@ -64,7 +69,12 @@ struct px__bexec {
     cudaGraphExec_t exec;
     cudaEvent_t done;       /* recorded after each launch; made at the first */
     bool launched;
-    bool shares_scratch;    /* reductions or scans, here or in children */
+    /* The graphs whose scratch its launches use (its own, its children's; after an
+       update, those of the graph it was updated from), in address order: a launch waits
+       for the previous launch of any other executable graph that uses one of them. */
+    px__bgraph **owners;
+    int nowners;
+    px__bgraph *current;    /* the graph of the last update, or NULL: what profiling runs */
 };
 
 /* cuda_graph_build.c */
@@ -72,12 +82,16 @@ px_status px__cuda_graph_create(const struct px__backend *be, int device, px__bg
 void px__cuda_graph_destroy(px__bgraph *g);
 px_status px__cuda_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps, int ndeps,
                              px__bnode **out, px__bgraph **body, uint64_t *cond, const char *func);
-/* desc (KERNEL, COPY or FILL) captured on g's builder stream into a new graph *out. */
-px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, cudaGraph_t *out, const char *func);
+/* desc (KERNEL, COPY or FILL) captured on g's builder stream into a new graph *out; the
+   scratch it takes is the root's blocks from index *first on (*count of them). When
+   `again` is a node recorded before, its blocks are reused where large enough. */
+px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const px__bnode *again, int *first,
+                                int *count, cudaGraph_t *out, const char *func);
 /* Whether g holds conditional nodes, at any depth of its own nodes. */
 bool px__cuda_graph_has_conditionals(const px__bgraph *g);
-/* Whether g or a graph it holds has scratch. */
-bool px__cuda_graph_has_scratch(const px__bgraph *g);
+/* The graphs whose scratch g's nodes use (g's root's, its children's, at any depth),
+   each once, in address order, in a new array (*out, *n; free it). */
+px_status px__cuda_graph_owners(const px__bgraph *g, px__bgraph ***out, int *n, const char *func);
 
 /* cuda_graph_capture.c */
 px_status px__cuda_capture_begin(px__queue *q, int mode, px__bgraph **out, const char *func);

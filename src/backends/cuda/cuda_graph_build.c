@@ -1,6 +1,7 @@
 /* Building CUDA graphs node by node (cuda_graph.h says how each kind is made). */
 #include "backends/cuda/cuda_graph.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,15 +89,49 @@ void px__cuda_graph_destroy(px__bgraph *g)
     px__cuda_leave(saved);
 }
 
-bool px__cuda_graph_has_scratch(const px__bgraph *g)
+/* Adds to set the owners of scratch that g's nodes use. */
+static px_status collect_owners(const px__bgraph *g, px__bgraph ***set, int *n, int *cap, const char *func)
 {
-    if (g->root->mem.n > 0) return true;
-    for (int i = 0; i < g->n; ++i) {
-        const px__bnode *n = g->nodes[i];
-        if ((n->child && px__cuda_graph_has_scratch(n->child)) || (n->body && px__cuda_graph_has_scratch(n->body)))
-            return true;
+    px__bgraph *root = g->root;
+    bool known = root->mem.n == 0;
+    for (int i = 0; !known && i < *n; ++i) known = (*set)[i] == root;
+    if (!known) {
+        if (*n == *cap) {
+            const int more = *cap ? 2 * *cap : 4;
+            px__bgraph **grown = px__realloc(*set, (size_t)more * sizeof *grown);
+            if (grown == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+            *set = grown;
+            *cap = more;
+        }
+        (*set)[(*n)++] = root;
     }
-    return false;
+    for (int i = 0; i < g->n; ++i) {
+        const px__bnode *x = g->nodes[i];
+        if (x->child) PX__TRY(collect_owners(x->child, set, n, cap, func));
+        if (x->body) PX__TRY(collect_owners(x->body, set, n, cap, func));
+    }
+    return PX_OK;
+}
+
+static int by_address(const void *a, const void *b)
+{
+    const uintptr_t x = (uintptr_t) * (px__bgraph *const *)a, y = (uintptr_t) * (px__bgraph *const *)b;
+    return (x > y) - (x < y);
+}
+
+px_status px__cuda_graph_owners(const px__bgraph *g, px__bgraph ***out, int *n, const char *func)
+{
+    px__bgraph **set = NULL;
+    int count = 0, cap = 0;
+    const px_status st = collect_owners(g, &set, &count, &cap, func);
+    if (st != PX_OK) {
+        free(set);
+        return st;
+    }
+    if (count > 1) qsort(set, (size_t)count, sizeof *set, by_address);
+    *out = set;
+    *n = count;
+    return PX_OK;
 }
 
 bool px__cuda_graph_has_conditionals(const px__bgraph *g)
@@ -134,7 +169,8 @@ static px_status builder_of(px__bgraph *g, px__cuda_queue **out, const char *fun
     return PX_OK;
 }
 
-px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, cudaGraph_t *out, const char *func)
+px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const px__bnode *again, int *first,
+                                int *count, cudaGraph_t *out, const char *func)
 {
     *out = NULL;
     px__cuda_queue *b = NULL;
@@ -142,7 +178,13 @@ px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, cudaG
     /* Relaxed: the builder's capture must not refuse what the launch does beside it (the
        scratch allocation), nor be disturbed by other threads. */
     PX__CU_TRY(func, cudaStreamBeginCapture(b->stream, cudaStreamCaptureModeRelaxed));
-    b->gmem = &g->root->mem;
+    px__cuda_gmem *m = &g->root->mem;
+    if (again != NULL) {
+        m->reuse_next = again->mem_first;
+        m->reuse_end = again->mem_first + again->mem_count;
+    }
+    const int before = m->n;
+    b->gmem = m;
     px_status st = PX_OK;
     px__copy_op op = desc->op;
     switch (desc->kind) {
@@ -152,6 +194,9 @@ px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, cudaG
     default: st = px__error(PX_ERR_INVALID_ARGUMENT, func, "a %d node is not recorded", (int)desc->kind); break;
     }
     b->gmem = NULL;
+    m->reuse_next = m->reuse_end = 0;
+    *first = again != NULL && m->n == before ? again->mem_first : before;
+    *count = again != NULL && m->n == before ? again->mem_count : m->n - before;
     cudaGraph_t tg = NULL;
     const cudaError_t end = cudaStreamEndCapture(b->stream, &tg);
     if (st == PX_OK && end != cudaSuccess) st = px__cuda_check(end, func, "cudaStreamEndCapture(graph builder)", NULL);
@@ -288,7 +333,7 @@ static px_status add_node(px__bgraph *g, px__bnode *n, const px__gnode_desc *des
     case PX__GNODE_COPY:
     case PX__GNODE_FILL: {
         cudaGraph_t tg = NULL;
-        PX__TRY(px__cuda_graph_record(g, desc, &tg, func));
+        PX__TRY(px__cuda_graph_record(g, desc, NULL, &n->mem_first, &n->mem_count, &tg, func));
         const px_status st = add_recorded(g, n, tg, desc, deps, ndeps, func);
         (void)cudaGraphDestroy(tg);
         return st;

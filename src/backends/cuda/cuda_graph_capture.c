@@ -58,10 +58,17 @@ px_status px__cuda_capture_end(px__queue *queue, px__bgraph *g, const char *func
 {
     px__cuda_queue *q = px__cuda_queue_of(queue);
     q->gmem = NULL;
+    /* The capture ends whatever happens here: a stream left capturing would record
+       everything issued on it later. */
     int saved;
-    PX__TRY(px__cuda_enter(q->device, &saved, func));
+    const px_status entered = px__cuda_enter(q->device, &saved, func);
     cudaGraph_t graph = NULL;
     const cudaError_t err = cudaStreamEndCapture(q->stream, &graph);
+    if (entered != PX_OK) {
+        if (graph) (void)cudaGraphDestroy(graph);
+        (void)cudaGetLastError();
+        return entered;
+    }
     px_status st = PX_OK;
     if (err != cudaSuccess || graph == NULL) {
         (void)cudaGetLastError();

@@ -47,6 +47,35 @@ static px_status instantiate(const px__bgraph *g, cudaGraph_t graph, cudaGraphEx
                      "CUDA cannot instantiate the graph: %s (%s)%s", why, cudaGetErrorName(err), where);
 }
 
+static void drop_owners(px__bexec *e)
+{
+    for (int i = 0; i < e->nowners; ++i) {
+        pthread_mutex_lock(&e->owners[i]->lock);
+        e->owners[i]->users--;
+        pthread_mutex_unlock(&e->owners[i]->lock);
+    }
+    free(e->owners);
+    e->owners = NULL;
+    e->nowners = 0;
+}
+
+/* e's launches use the scratch of g's owners from now on. */
+static px_status take_owners(px__bexec *e, const px__bgraph *g, const char *func)
+{
+    px__bgraph **owners = NULL;
+    int n = 0;
+    PX__TRY(px__cuda_graph_owners(g, &owners, &n, func));
+    drop_owners(e);
+    for (int i = 0; i < n; ++i) {
+        pthread_mutex_lock(&owners[i]->lock);
+        owners[i]->users++;
+        pthread_mutex_unlock(&owners[i]->lock);
+    }
+    e->owners = owners;
+    e->nowners = n;
+    return PX_OK;
+}
+
 static px_status cuda_instantiate(px__bgraph *g, px__bexec **out, const char *func)
 {
     *out = NULL;
@@ -65,10 +94,12 @@ static px_status cuda_instantiate(px__bgraph *g, px__bexec **out, const char *fu
         return st;
     }
     e->graph = g;
-    e->shares_scratch = px__cuda_graph_has_scratch(g);
-    pthread_mutex_lock(&g->lock);
-    g->nexec++;
-    pthread_mutex_unlock(&g->lock);
+    st = take_owners(e, g, func);
+    if (st != PX_OK) {
+        (void)cudaGraphExecDestroy(e->exec);
+        free(e);
+        return st;
+    }
     *out = e;
     return PX_OK;
 }
@@ -86,9 +117,7 @@ static px_status cuda_exec_destroy(px__bexec *e, const char *func)
         (void)cudaGetLastError();
         px__cuda_leave(saved);
     }
-    pthread_mutex_lock(&g->lock);
-    g->nexec--;
-    pthread_mutex_unlock(&g->lock);
+    drop_owners(e);
     free(e);
     return st;
 }
@@ -103,20 +132,21 @@ static px_status cuda_upload(px__bexec *e, px__queue *queue, const char *func)
     return st;
 }
 
-/* Launches `exec` on s; after the previous launch of any executable graph of g when they
-   share g's scratch. */
+/* Launches `exec` on s, after the previous launch of any other executable graph that uses
+   the scratch of one of e's owners. The owners' locks are taken in address order and held
+   only while work is queued. */
 static px_status launch_ordered(px__bexec *e, cudaGraphExec_t exec, cudaStream_t s, const char *func)
 {
-    px__bgraph *g = e->graph;
     const px__cuda_ctx ctx = px__cuda_ctx_kernel("graph launch");
-    if (!e->shares_scratch)
-        return PX__CU_AT(func, cudaGraphLaunch(exec, s), &ctx);
-    pthread_mutex_lock(&g->lock);
+    if (e->nowners == 0) return PX__CU_AT(func, cudaGraphLaunch(exec, s), &ctx);
+    for (int i = 0; i < e->nowners; ++i) pthread_mutex_lock(&e->owners[i]->lock);
     px_status st = PX_OK;
-    if (g->nexec > 1) st = PX__CU(func, cudaStreamWaitEvent(s, g->last, 0));
+    for (int i = 0; st == PX_OK && i < e->nowners; ++i)
+        if (e->owners[i]->users > 1) st = PX__CU(func, cudaStreamWaitEvent(s, e->owners[i]->last, 0));
     if (st == PX_OK) st = PX__CU_AT(func, cudaGraphLaunch(exec, s), &ctx);
-    if (st == PX_OK) st = PX__CU(func, cudaEventRecord(g->last, s));
-    pthread_mutex_unlock(&g->lock);
+    for (int i = 0; st == PX_OK && i < e->nowners; ++i)
+        if (e->owners[i]->users > 1) st = PX__CU(func, cudaEventRecord(e->owners[i]->last, s));
+    for (int i = e->nowners - 1; i >= 0; --i) pthread_mutex_unlock(&e->owners[i]->lock);
     return st;
 }
 
@@ -157,7 +187,8 @@ static px_status refused(cudaError_t err, const px__bnode *n, const char *func)
 static px_status set_recorded(px__bexec *e, px__bnode *n, const px__gnode_desc *desc, const char *func)
 {
     cudaGraph_t tg = NULL;
-    PX__TRY(px__cuda_graph_record(n->owner, desc, &tg, func));
+    int first = 0, taken = 0;   /* n keeps the blocks it was made with */
+    PX__TRY(px__cuda_graph_record(n->owner, desc, n, &first, &taken, &tg, func));
     size_t count = 0;
     cudaError_t err = cudaGraphGetNodes(tg, NULL, &count);
     if (err == cudaSuccess && n->single) {
@@ -234,7 +265,9 @@ static px_status cuda_update(px__bexec *e, px__bgraph *from, px__graph_update_er
         st = px__error(PX_ERR_INVALID_ARGUMENT, func, "CUDA refused the update at node %d: %s", why->node,
                        why->reason);
     } else {
-        e->shares_scratch = e->shares_scratch || px__cuda_graph_has_scratch(from);
+        /* Its kernels now use from's scratch, and profiling runs from. */
+        st = take_owners(e, from, func);
+        e->current = from;
     }
     px__cuda_leave(saved);
     return st;
@@ -242,9 +275,9 @@ static px_status cuda_update(px__bexec *e, px__bgraph *from, px__graph_update_er
 
 /* ---- Profiling ---------------------------------------------------------------------------- */
 
-/* A copy of g with its top-level nodes in a chain, an event recorded before the first and
-   after each (ev[0..n]). */
-static px_status profile_graph(const px__bgraph *g, cudaEvent_t *ev, cudaGraph_t *out, const char *func)
+/* A copy of g with its first `count` top-level nodes in a chain (those added after it are
+   left out), an event recorded before the first and after each (ev[0..count]). */
+static px_status profile_graph(const px__bgraph *g, int count, cudaEvent_t *ev, cudaGraph_t *out, const char *func)
 {
     cudaGraph_t c = NULL;
     PX__CU_TRY(func, cudaGraphClone(&c, g->graph));
@@ -264,6 +297,11 @@ static px_status profile_graph(const px__bgraph *g, cudaEvent_t *ev, cudaGraph_t
     if (err == cudaSuccess) err = cudaGraphAddEventRecordNode(&prev, c, NULL, 0, ev[0]);
     for (int i = 0; err == cudaSuccess && i < g->n; ++i) {
         cudaGraphNode_t node = NULL, rec = NULL;
+        if (i >= count) {   /* added after instantiation: not part of the executable graph */
+            err = cudaGraphNodeFindInClone(&node, g->nodes[i]->node, c);
+            if (err == cudaSuccess) err = cudaGraphDestroyNode(node);
+            continue;
+        }
         err = cudaGraphNodeFindInClone(&node, g->nodes[i]->node, c);
         if (err == cudaSuccess) err = cudaGraphAddDependencies(c, &prev, &node, NULL, 1);
         if (err == cudaSuccess) err = cudaGraphAddEventRecordNode(&rec, c, &node, 1, ev[i + 1]);
@@ -280,10 +318,11 @@ static px_status profile_graph(const px__bgraph *g, cudaEvent_t *ev, cudaGraph_t
 static px_status cuda_profile(px__bexec *e, px__queue *queue, double *us, int n, double *total, const char *func)
 {
     px__cuda_queue *q = px__cuda_queue_of(queue);
-    px__bgraph *g = e->graph;
+    px__bgraph *g = e->current ? e->current : e->graph;
     /* Timed as a whole: a captured graph (its nodes are CUDA's, not portex's), and a
        graph with conditional nodes (CUDA cannot copy those to chain them). */
-    const int timed = g->native || px__cuda_graph_has_conditionals(g) ? 0 : (n < g->n ? n : g->n);
+    const bool whole = g->native || px__cuda_graph_has_conditionals(g);
+    const int timed = whole ? 0 : (n < g->n ? n : g->n);
     cudaEvent_t *ev = px__calloc((size_t)timed + 2, sizeof *ev);
     if (ev == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
     int saved;
@@ -296,13 +335,13 @@ static px_status cuda_profile(px__bexec *e, px__queue *queue, double *us, int n,
     for (; st == PX_OK && made < timed + 2; ++made) st = PX__CU(func, cudaEventCreate(&ev[made]));
     cudaGraph_t pg = NULL;
     cudaGraphExec_t pe = NULL;
-    if (st == PX_OK && !g->native) st = profile_graph(g, ev, &pg, func);
+    if (st == PX_OK && !whole) st = profile_graph(g, timed, ev, &pg, func);
     if (st == PX_OK && pg) st = PX__CU(func, cudaGraphInstantiate(&pe, pg, 0));
     /* ev[timed + 1] frames the whole run with ev[0] for a captured graph. */
-    cudaEvent_t first = ev[0], last = g->native ? ev[timed + 1] : ev[timed];
-    if (st == PX_OK && g->native) st = PX__CU(func, cudaEventRecord(first, q->stream));
+    cudaEvent_t first = ev[0], last = whole ? ev[timed + 1] : ev[timed];
+    if (st == PX_OK && whole) st = PX__CU(func, cudaEventRecord(first, q->stream));
     if (st == PX_OK) st = launch_ordered(e, pe ? pe : e->exec, q->stream, func);
-    if (st == PX_OK && g->native) st = PX__CU(func, cudaEventRecord(last, q->stream));
+    if (st == PX_OK && whole) st = PX__CU(func, cudaEventRecord(last, q->stream));
     if (st == PX_OK) st = PX__CU(func, cudaEventSynchronize(last));
     float ms = 0;
     if (st == PX_OK) st = PX__CU(func, cudaEventElapsedTime(&ms, first, last));

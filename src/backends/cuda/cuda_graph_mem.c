@@ -12,6 +12,13 @@
 px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out, const char *func)
 {
     *out = NULL;
+    while (m->reuse_next < m->reuse_end) {
+        const int i = m->reuse_next++;
+        if (bytes <= m->bytes[i]) {
+            *out = m->blocks[i];
+            return PX_OK;
+        }
+    }
     if (m->n == m->cap) {
         const int cap = m->cap ? 2 * m->cap : 4;
         void **blocks = px__realloc(m->blocks, (size_t)cap * sizeof *blocks);

@@ -77,10 +77,14 @@ typedef struct px__cuda_gmem {
     void **blocks;
     size_t *bytes;
     int n, cap;
+    /* While a node is recorded again: its blocks [reuse_next, reuse_end), handed out
+       again in order, so that changing a node does not allocate each time. */
+    int reuse_next, reuse_end;
 } px__cuda_gmem;
 
-/* A zero-initialised block of `bytes` kept in m until px__cuda_gmem_free. Allocated
-   outside any capture's rules (relaxed), so it may be called while capturing. */
+/* A block of `bytes` kept in m until px__cuda_gmem_free: the next block to reuse when it
+   is large enough, else a new zero-initialised one. Allocated outside any capture's rules
+   (relaxed), so it may be called while capturing. */
 px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out, const char *func);
 /* Returns m's blocks, each after the work queued before on every queue. */
 void px__cuda_gmem_free(px__cuda_gmem *m);
