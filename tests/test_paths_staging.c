@@ -406,11 +406,13 @@ enum { NTHREADS = 4, TITERS = 16 };
 
 typedef struct worker {
     int id;
-    uint64_t staged, dma;
+    uint64_t staged, dma, driver;   /* driver: staged copies that found every buffer busy */
     tk_werr err;
 } worker;
 
-/* One copy, blocking or on `in`, that must take path `want`; counted in *counter. */
+/* One copy, blocking or on `in`, that must take path `want`; counted in *counter. A
+   staged copy may take the driver's path instead when every staging buffer is held by
+   the other threads' copies and the pool is at its bound (documented): counted apart. */
 static void w_copy(worker *w, px_instance *in, bool blocking, px_view *dst, px_view *src,
                    px_copy_path want, uint64_t *counter)
 {
@@ -419,9 +421,10 @@ static void w_copy(worker *w, px_instance *in, bool blocking, px_view *dst, px_v
         TK_W_OK(&w->err, px_deep_copy(dst, src, &p));
     else
         TK_W_OK(&w->err, px_deep_copy_async(in, dst, src, &p));
-    TK_W_CHECK(&w->err, p == want, "a copy took %s, expected %s", px_copy_path_string(p),
+    const bool fell_back = want == PX_COPY_CUDA_STAGED && p == PX_COPY_CUDA_PAGEABLE;
+    TK_W_CHECK(&w->err, p == want || fell_back, "a copy took %s, expected %s", px_copy_path_string(p),
                px_copy_path_string(want));
-    if (!w->err.failed) ++*counter;
+    if (!w->err.failed) ++*(fell_back ? &w->driver : counter);
 }
 
 /* A new 1-D view of TCAP bytes and its data pointer (NULL for DEVICE). */
@@ -510,18 +513,24 @@ START_TEST(threads_concurrent_copies)
         w[t].id = t;
         ck_assert_int_eq(pthread_create(&th[t], NULL, worker_main, &w[t]), 0);
     }
-    uint64_t staged = 0, dma = 0;
+    uint64_t staged = 0, dma = 0, driver = 0;
     for (int t = 0; t < NTHREADS; ++t) {
         ck_assert_int_eq(pthread_join(th[t], NULL), 0);
         staged += w[t].staged;
         dma += w[t].dma;
+        driver += w[t].driver;
     }
     for (int t = 0; t < NTHREADS; ++t) TK_ASSERT(!w[t].err.failed, "thread %d: %s", t, w[t].err.msg);
-    ck_assert_uint_eq(staged, 2 * NTHREADS * TITERS);
+    ck_assert_uint_eq(staged + driver, 2 * NTHREADS * TITERS);
+    TK_ASSERT(staged > driver, "only %llu of %llu pageable copies were staged", (unsigned long long)staged,
+              (unsigned long long)(staged + driver));
     ck_assert_uint_eq(dma, 2 * NTHREADS * TITERS);
     tk_counts(after);
     for (int k = 0; k < PX_COPY_PATH_COUNT; ++k) {
-        const uint64_t want = before[k] + (k == PX_COPY_CUDA_STAGED ? staged : k == PX_COPY_CUDA_DMA ? dma : 0);
+        const uint64_t want = before[k] + (k == PX_COPY_CUDA_STAGED  ? staged
+                                           : k == PX_COPY_CUDA_DMA    ? dma
+                                           : k == PX_COPY_CUDA_PAGEABLE ? driver
+                                                                       : 0);
         TK_ASSERT(after[k] == want, "count of %s: %llu, expected %llu",
                   px_copy_path_string((px_copy_path)k), (unsigned long long)after[k],
                   (unsigned long long)want);
