@@ -133,7 +133,8 @@ px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_nod
 px_status px__graph_params_copy(px__dispatch *d, px__copy_op *op, const px__gnode_desc *desc, const char *func);
 void px__graph_params_free(px__dispatch *d, px__copy_op *op);
 
-/* A kernel node (px_graph_add_for, _reduce with its result view, _scan), validated. */
+/* A kernel node (px_graph_add_for, _reduce with its result view, _scan), validated;
+   `result` (may be NULL) is held with the node, and is what a reduction writes. */
 px_status px__graph_add_kernel(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label,
                                px_policy policy, const px_kernel *kernel, const void *args, px_kernel_kind want,
                                px_view *result, px_graph_node **out, const char *func);

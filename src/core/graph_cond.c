@@ -57,10 +57,12 @@ px_status px_graph_cond_from_view(px_graph *body, px_graph_cond_t *cond, px_view
     const px__cond_from_scalar_args args = {
         .cond = {cond->handle}, .scalar = (const double *)(const void *)scalar->data, .threshold = threshold, .cmp = (int)cmp};
     px_graph_node *n = NULL;
-    px_status st = px__graph_add_kernel(body, leaves, nleaves, label, px_range(0, 1), PX_KERNEL(px__cond_from_scalar),
-                                        &args, PX_KERNEL_FOR, NULL, &n, __func__);
+    /* scalar goes as the node's view (held with it from the start; a parallel_for writes
+       no result). */
+    const px_status st = px__graph_add_kernel(body, leaves, nleaves, label, px_range(0, 1),
+                                              PX_KERNEL(px__cond_from_scalar), &args, PX_KERNEL_FOR, scalar, &n,
+                                              __func__);
     free(leaves);
-    if (st == PX_OK) st = px__graph_hold(body, n, scalar->alloc, __func__);
     if (st != PX_OK) return st;
     if (out) *out = n;
     return PX_OK;
