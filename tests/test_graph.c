@@ -130,6 +130,18 @@ static void all_i64(px_view *v, int64_t want, int line)
     TK_RELEASE(h);
 }
 
+/* Instantiates *g, launches it once on `in`, checks every element of v is `want`, and
+   destroys both. */
+#define replay_once(g, in, v, want) replay_once_at((g), (in), (v), (want), __LINE__)
+static void replay_once_at(px_graph **g, px_instance *in, px_view *v, int64_t want, int line)
+{
+    px_graph_exec *e = instantiate(*g);
+    launch_fenced(e, in);
+    all_i64(v, want, line);
+    TK_OK(px_graph_exec_destroy(&e));
+    TK_OK(px_graph_destroy(g));
+}
+
 /* The nodes' index and label. */
 static int index_of(const px_graph_node *n)
 {
@@ -1599,11 +1611,7 @@ START_TEST(capture_nested_refused)
     px_graph *g = NULL;
     TK_OK(px_graph_capture_end(in, &g));
     ck_assert_int_eq(count_of(g), 1);
-    px_graph_exec *e = instantiate(g);
-    launch_fenced(e, in);
-    ALL_I64(v, 1);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    replay_once(&g, in, v, 1);
     TK_OK(px_instance_destroy(&in));
     TK_RELEASE(v);
 }
@@ -1666,11 +1674,7 @@ START_TEST(capture_end_other_thread_refused)
     px_graph *g = NULL;
     TK_OK(px_graph_capture_end(in, &g));
     ck_assert_int_eq(count_of(g), 1);
-    px_graph_exec *e = instantiate(g);
-    launch_fenced(e, in);
-    ALL_I64(v, 2);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    replay_once(&g, in, v, 2);
     TK_OK(px_instance_destroy(&in));
     TK_RELEASE(v);
 }
@@ -1721,11 +1725,7 @@ START_TEST(capture_refuses_fence_and_destroy)
     TK_OK(px_parallel_for(in, "direct", px_range(0, 16), PX_KERNEL(g_inc), &a));
     TK_OK(px_instance_fence(in));
     ALL_I64(v, 1);
-    px_graph_exec *e = instantiate(g);
-    launch_fenced(e, in);
-    ALL_I64(v, 3);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    replay_once(&g, in, v, 3);
     TK_OK(px_instance_destroy(&in));
     ck_assert_ptr_null(in);
     TK_RELEASE(v);
