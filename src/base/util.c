@@ -32,6 +32,15 @@ void *px__calloc(size_t count, size_t size) { return px__fault_hit() ? NULL : ca
 
 void *px__realloc(void *p, size_t bytes) { return px__fault_hit() ? NULL : realloc(p, bytes); }
 
+void *px__grow(void *items, int n, int *cap, int first, size_t elem)
+{
+    if (n < *cap) return items;
+    const int more = *cap ? 2 * *cap : first;
+    void *grown = px__realloc(items, (size_t)more * elem);
+    if (grown != NULL) *cap = more;
+    return grown;
+}
+
 void *px__aligned_alloc(size_t alignment, size_t bytes)
 {
     const size_t rounded = (bytes + alignment - 1) & ~(alignment - 1);

@@ -34,6 +34,11 @@ void *px__realloc(void *p, size_t bytes);
 /* aligned_alloc with any size (rounded up to the alignment, a power of two). */
 void *px__aligned_alloc(size_t alignment, size_t bytes);
 
+/* An array of `elem`-byte items with room for item n (n items used, *cap allocated),
+   doubling from `first`: the array, moved or not, with *cap updated; NULL when memory
+   runs out (items and *cap unchanged). */
+void *px__grow(void *items, int n, int *cap, int first, size_t elem);
+
 /* A copy of s ("" for NULL); NULL when memory runs out. */
 char *px__strdup(const char *s);
 /* a followed by b in a new string; NULL when memory runs out. */

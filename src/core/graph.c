@@ -164,18 +164,10 @@ void px__graph_release(px_graph *g)
 px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc, const char *func)
 {
     px__alloc ***list = n ? &n->held : &g->held;
-    int *count = n ? &n->nheld : &g->nheld;
-    if (n == NULL && g->nheld == g->heldcap) {
-        const int cap = g->heldcap ? 2 * g->heldcap : 8;
-        px__alloc **more = px__realloc(g->held, (size_t)cap * sizeof *more);
-        if (more == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
-        g->held = more;
-        g->heldcap = cap;
-    } else if (n != NULL) {
-        px__alloc **more = px__realloc(n->held, (size_t)(n->nheld + 1) * sizeof *more);
-        if (more == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
-        n->held = more;
-    }
+    int *count = n ? &n->nheld : &g->nheld, *cap = n ? &n->heldcap : &g->heldcap;
+    px__alloc **more = px__grow(*list, *count, cap, 4, sizeof *more);
+    if (more == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+    *list = more;
     px__alloc_retain(alloc);
     (*list)[(*count)++] = alloc;
     return PX_OK;
@@ -224,6 +216,7 @@ static px_status node_new(px_graph *g, const px__gnode_desc *desc, px_graph_node
     if (views != NULL) {
         const px_view *hold[3] = {views->dst, views->src, views->result};
         n->held = px__calloc(3, sizeof *n->held);
+        n->heldcap = 3;
         if (n->held == NULL) {
             node_free(n);
             return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
@@ -280,13 +273,9 @@ px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_nod
                            const px__gnode_views *views, px_graph_node **out, const char *func)
 {
     PX__TRY(px__graph_check_deps(g, deps, ndeps, func));
-    if (g->n == g->cap) {
-        const int cap = g->cap ? 2 * g->cap : 8;
-        px_graph_node **nodes = px__realloc(g->nodes, (size_t)cap * sizeof *nodes);
-        if (nodes == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
-        g->nodes = nodes;
-        g->cap = cap;
-    }
+    px_graph_node **nodes = px__grow(g->nodes, g->n, &g->cap, 8, sizeof *nodes);
+    if (nodes == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
+    g->nodes = nodes;
     px_graph_node *n = NULL;
     PX__TRY(node_new(g, desc, deps, ndeps, views, &n, func));
     px_status st = PX_OK;

@@ -56,7 +56,7 @@ struct px_graph_node {
     px__gnode_side dst, src;
     /* Memory kept alive: copy and fill sides, a reduction's result, px_graph_node_uses */
     px__alloc **held;
-    int nheld;
+    int nheld, heldcap;
     px_graph *child;         /* CHILD: a reference */
     int child_n;             /* CHILD: the child's nodes when it was copied (later ones are
                                 not part of this node) */

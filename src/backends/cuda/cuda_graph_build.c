@@ -96,13 +96,9 @@ static px_status collect_owners(const px__bgraph *g, px__bgraph ***set, int *n, 
     bool known = root->mem.n == 0;
     for (int i = 0; !known && i < *n; ++i) known = (*set)[i] == root;
     if (!known) {
-        if (*n == *cap) {
-            const int more = *cap ? 2 * *cap : 4;
-            px__bgraph **grown = px__realloc(*set, (size_t)more * sizeof *grown);
-            if (grown == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
-            *set = grown;
-            *cap = more;
-        }
+        px__bgraph **grown = px__grow(*set, *n, cap, 4, sizeof *grown);
+        if (grown == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+        *set = grown;
         (*set)[(*n)++] = root;
     }
     for (int i = 0; i < g->n; ++i) {
@@ -356,13 +352,9 @@ static px_status add_node(px__bgraph *g, px__bnode *n, const px__gnode_desc *des
 px_status px__cuda_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps, int ndeps,
                              px__bnode **out, px__bgraph **body, uint64_t *cond, const char *func)
 {
-    if (g->n == g->cap) {
-        const int cap = g->cap ? 2 * g->cap : 8;
-        px__bnode **nodes = px__realloc(g->nodes, (size_t)cap * sizeof *nodes);
-        if (nodes == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
-        g->nodes = nodes;
-        g->cap = cap;
-    }
+    px__bnode **nodes = px__grow(g->nodes, g->n, &g->cap, 8, sizeof *nodes);
+    if (nodes == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
+    g->nodes = nodes;
     px__bnode *n = px__calloc(1, sizeof *n);
     cudaGraphNode_t small[16];
     cudaGraphNode_t *cdeps = ndeps <= 16 ? small : px__malloc((size_t)ndeps * sizeof *cdeps);

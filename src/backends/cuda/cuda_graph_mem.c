@@ -14,21 +14,14 @@ px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out, const 
     *out = NULL;
     while (m->reuse_next < m->reuse_end) {
         const int i = m->reuse_next++;
-        if (bytes <= m->bytes[i]) {
-            *out = m->blocks[i];
+        if (bytes <= m->blocks[i].bytes) {
+            *out = m->blocks[i].ptr;
             return PX_OK;
         }
     }
-    if (m->n == m->cap) {
-        const int cap = m->cap ? 2 * m->cap : 4;
-        void **blocks = px__realloc(m->blocks, (size_t)cap * sizeof *blocks);
-        if (blocks == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
-        m->blocks = blocks;
-        size_t *sizes = px__realloc(m->bytes, (size_t)cap * sizeof *sizes);
-        if (sizes == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
-        m->bytes = sizes;
-        m->cap = cap;
-    }
+    px__cuda_gmem_block *blocks = px__grow(m->blocks, m->n, &m->cap, 4, sizeof *blocks);
+    if (blocks == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+    m->blocks = blocks;
     /* The pool's allocation waits for its own stream only; relaxed, since the caller
        may be capturing (the block is not part of what is captured). */
     const px_space dev = px_device(m->device);
@@ -42,8 +35,7 @@ px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out, const 
         return st;
     }
     px__memory_account_library(dev, bytes, true);
-    m->blocks[m->n] = p;
-    m->bytes[m->n++] = bytes;
+    m->blocks[m->n++] = (px__cuda_gmem_block){p, bytes};
     *out = p;
     return PX_OK;
 }
@@ -52,12 +44,10 @@ void px__cuda_gmem_free(px__cuda_gmem *m)
 {
     const px_space dev = px_device(m->device);
     for (int i = 0; i < m->n; ++i) {
-        px__memory_account_library(dev, m->bytes[i], false);
-        px__space_ops_cuda_device.free(dev, m->blocks[i], m->bytes[i]);
+        px__memory_account_library(dev, m->blocks[i].bytes, false);
+        px__space_ops_cuda_device.free(dev, m->blocks[i].ptr, m->blocks[i].bytes);
     }
     free(m->blocks);
-    free(m->bytes);
     m->blocks = NULL;
-    m->bytes = NULL;
     m->n = m->cap = 0;
 }

@@ -72,10 +72,14 @@ typedef struct px__cuda_queue {
 static inline px__cuda_queue *px__cuda_queue_of(px__queue *q) { return (px__cuda_queue *)(void *)q; }
 
 /* Graph-owned scratch blocks (cuda_graph_mem.c). */
+typedef struct px__cuda_gmem_block {
+    void *ptr;
+    size_t bytes;
+} px__cuda_gmem_block;
+
 typedef struct px__cuda_gmem {
     int device;
-    void **blocks;
-    size_t *bytes;
+    px__cuda_gmem_block *blocks;
     int n, cap;
     /* While a node is recorded again: its blocks [reuse_next, reuse_end), handed out
        again in order, so that changing a node does not allocate each time. */

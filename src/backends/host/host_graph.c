@@ -170,13 +170,9 @@ static px_status host_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__b
 {
     (void)deps;   /* nodes run in the order they were added, which satisfies every dependency */
     (void)ndeps;
-    if (g->n == g->cap) {
-        const int cap = g->cap ? 2 * g->cap : 8;
-        px__bnode **nodes = px__realloc(g->nodes, (size_t)cap * sizeof *nodes);
-        if (nodes == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
-        g->nodes = nodes;
-        g->cap = cap;
-    }
+    px__bnode **nodes = px__grow(g->nodes, g->n, &g->cap, 8, sizeof *nodes);
+    if (nodes == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
+    g->nodes = nodes;
     px__bnode *n = px__calloc(1, sizeof *n);
     if (n == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
     n->kind = desc->kind;
