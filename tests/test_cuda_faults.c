@@ -15,6 +15,8 @@
  *   trap_while_waiting   staged copies both ways, on two instances, queued and waiting
  *                        (the workers polling) when the trap fires a second later
  *   trap_other_instance  the trap fires on another instance while a staged copy moves
+ *   trap_in_graph        the trap is in a captured graph: destroying its executable graph
+ *                        returns the fault
  *   two_gpu              GPU 0 faults with a staged copy queued behind the trap; staged
  *                        copies on GPU 1 still complete, right and quickly, before and after
  *                        the fault is known and after px_finalize / px_init (skips, 77,
@@ -194,6 +196,32 @@ START_TEST(trap_queued)
     px_copy_path p = PX_COPY_PATH_COUNT;
     RUN(st, px_deep_copy_async(w.in, w.host, w.dev, &p));
     TK_ASSERT(st != PX_OK || p == PX_COPY_CUDA_STAGED, "the copy took %s", px_copy_path_string(p));
+    aftermath(&w, true);
+}
+END_TEST
+
+/* A trap inside a graph: destroying the executable graph waits for its launch, and that
+   wait returns the fault instead of hanging; the graph goes too. */
+START_TEST(trap_in_graph)
+{
+    hz_step("trap_in_graph: setup");
+    init_portex();
+    world w;
+    world_make(&w, true);
+    hz_step("capture a kernel that traps");
+    TK_OK(px_graph_capture_begin(w.in, PX_CAPTURE_THREAD_LOCAL));
+    CU_OK(hz_spin_trap(0, w.s, 0));
+    px_graph *g = NULL;
+    TK_OK(px_graph_capture_end(w.in, &g));
+    px_graph_exec *e = NULL;
+    TK_OK(px_graph_instantiate(g, &e));
+    px_status st;
+    RUN(st, px_graph_launch(e, w.in));
+    RUN(st, px_graph_exec_destroy(&e));
+    TK_ASSERT(st == PX_ERR_LAUNCH, "destroying the executable graph after the fault returned %s", px_status_name(st));
+    TK_ASSERT(e == NULL, "px_graph_exec_destroy left the handle");
+    RUN(st, px_graph_destroy(&g));
+    TK_OK(st);
     aftermath(&w, true);
 }
 END_TEST
@@ -378,6 +406,7 @@ END_TEST
 
 static const char *const scenarios[] = {
     "trap_queued", "trap_reported", "trap_reported_cold", "trap_while_waiting", "trap_other_instance", "two_gpu",
+    "trap_in_graph",
 };
 enum { NSCENARIOS = sizeof scenarios / sizeof scenarios[0] };
 
@@ -394,6 +423,7 @@ static Suite *faults_suite(void)
     TCase *tc = tcase_create(chosen);
     tcase_set_timeout(tc, 60);
     ADD_IF_CHOSEN(tc, trap_queued);
+    ADD_IF_CHOSEN(tc, trap_in_graph);
     ADD_IF_CHOSEN(tc, trap_reported);
     ADD_IF_CHOSEN(tc, trap_reported_cold);
     ADD_IF_CHOSEN(tc, trap_while_waiting);
