@@ -54,6 +54,18 @@ typedef struct px_init_options {
        topology and portex's host threads (CUDA staging) are not placed near the GPU.
        For short-lived tools and tests. Default false. */
     bool skip_topology;
+    /* OpenMP backend: the threads of its default instance. 0 (the default): the
+       environment's PX_NUM_THREADS, else OMP_NUM_THREADS, else one per core. */
+    int num_threads;
+    /* OpenMP backend: leave its threads where the operating system puts them. By default
+       portex binds them with hwloc, one per core, unless OMP_PROC_BIND or OMP_PLACES
+       says how (then OpenMP's places are used). The environment's PX_OPENMP_BIND=none
+       does the same. px_print_configuration shows the choice. */
+    bool no_thread_binding;
+    /* The default execution space: "serial", "openmp" or "cuda"; NULL (the default): the
+       environment's PX_DEFAULT_EXEC, else CUDA when a GPU is there, else OpenMP when it
+       is compiled in, else serial. */
+    const char *default_exec;
 } px_init_options;
 
 /* Initialise portex: backends compiled in, the machine topology.

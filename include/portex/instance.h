@@ -16,6 +16,7 @@ PX_EXTERN_C_BEGIN
 typedef enum px_exec_space {
     PX_EXEC_SERIAL = 0,   /* the calling thread: the reference backend */
     PX_EXEC_CUDA,         /* an NVIDIA GPU through CUDA */
+    PX_EXEC_OPENMP,       /* the host's cores through OpenMP threads */
     PX_EXEC_COUNT
 } px_exec_space;
 

@@ -18,6 +18,7 @@ const char *px_exec_space_string(px_exec_space exec)
     switch (exec) {
     case PX_EXEC_SERIAL: return "SERIAL";
     case PX_EXEC_CUDA: return "CUDA";
+    case PX_EXEC_OPENMP: return "OPENMP";
     case PX_EXEC_COUNT: break;
     }
     return "UNKNOWN";
