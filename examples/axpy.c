@@ -11,7 +11,7 @@ int main(void)
     const double a = 2.5;
 
     CHECK(px_init(NULL));
-    example_backend be = example_backend_pick("axpy");
+    example_backend be = example_default("axpy");
 
     /* x and y where the backend runs; NO_INIT because we overwrite them at once. */
     px_view *x, *y;

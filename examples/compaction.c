@@ -11,7 +11,7 @@ int main(void)
     const double threshold = 0.7;
 
     CHECK(px_init(NULL));
-    example_backend be = example_backend_pick("compaction");
+    example_backend be = example_default("compaction");
 
     px_view *in, *out;
     CHECK(px_view_create(&in, &(px_view_desc){.label = "in", .space = be.space,

@@ -10,7 +10,7 @@ int main(void)
     const int64_t n = 1 << 20;
 
     CHECK(px_init(NULL));
-    example_backend be = example_backend_pick("dot");
+    example_backend be = example_default("dot");
 
     px_view *x, *y;
     CHECK(px_view_create(&x, &(px_view_desc){.label = "x", .space = be.space, .dtype = PX_F64,

@@ -1,4 +1,4 @@
-/* What the examples share: stopping on an error, picking the backend, random numbers.
+/* What the examples share: stopping on an error, the default backend, random numbers.
  * Plain C, used by the examples' main files only (never by kernel files). */
 #ifndef PORTEX_EXAMPLE_H
 #define PORTEX_EXAMPLE_H
@@ -20,28 +20,24 @@
         }                                                                                  \
     } while (0)
 
-/* Where an example runs: a GPU when CUDA is compiled in and a device is there, else the
- * serial backend. Data lives where the execution space can reach it fastest. */
+/* Where an example runs: portex's default execution space, chosen by px_init (a GPU when
+ * CUDA is compiled in and a device is there, else OpenMP when it is compiled in, else
+ * serial; PX_DEFAULT_EXEC=serial, openmp or cuda names one), the memory space that goes
+ * with it and its default instance. */
 typedef struct example_backend {
     px_exec_space exec;
-    px_space space;      /* DEVICE(0) on CUDA, HOST on serial */
+    px_space space;      /* DEVICE(0) on CUDA, HOST otherwise */
     px_instance *inst;   /* the execution space's default instance */
 } example_backend;
 
-static inline example_backend example_backend_pick(const char *example)
+static inline example_backend example_default(const char *example)
 {
     example_backend b;
-    if (px_exec_space_available(PX_EXEC_CUDA) == PX_OK) {
-        b.exec = PX_EXEC_CUDA;
-        b.space = px_device(0);
-    } else {
-        b.exec = PX_EXEC_SERIAL;
-        b.space = px_host();
-    }
-    px_clear_error(); /* "CUDA not available" is not an error here */
-    CHECK(px_instance_default(b.exec, 0, &b.inst));
+    CHECK(px_default_exec_space(&b.exec));
+    CHECK(px_default_space(&b.space));
+    CHECK(px_default_instance(&b.inst));
     printf("%s: %s backend, data in %s%s\n", example, px_exec_space_string(b.exec),
-           px_space_kind_string(b.space.kind), b.exec == PX_EXEC_CUDA ? "(0)" : "");
+           px_space_kind_string(b.space.kind), b.space.kind == PX_SPACE_DEVICE ? "(0)" : "");
     return b;
 }
 

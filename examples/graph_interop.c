@@ -86,7 +86,7 @@ int main(int argc, char **argv)
     const int64_t n = 1 << 20;
 
     CHECK(px_init(NULL));
-    const px_status avail = px_exec_space_available(PX_EXEC_CUDA);
+    const px_status avail = px_exec_space_check(PX_EXEC_CUDA);
     if (avail != PX_OK) {
         printf("graph_interop: skipped: needs a GPU (%s: %s)\n", px_status_name(avail),
                px_last_error());

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     const size_t bytes = (size_t)(n * n) * sizeof(double);
 
     CHECK(px_init(NULL));
-    example_backend be = example_backend_pick("graph_jacobi");
+    example_backend be = example_default("graph_jacobi");
 
     /* The two buffers, the initial field, and the two scalars the loop needs, all in the
      * backend's memory (on CUDA a WHILE body copies and reduces into DEVICE memory only). */

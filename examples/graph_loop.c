@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     const int steps = quick ? 20 : 200;
 
     CHECK(px_init(NULL));
-    example_backend be = example_backend_pick("graph_loop");
+    example_backend be = example_default("graph_loop");
 
     /* Two buffers (stage k reads u[k % 2], writes the other) and the initial state. */
     px_view_desc desc = {.label = "u0", .space = be.space, .dtype = PX_F64, .rank = 1,

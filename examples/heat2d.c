@@ -28,7 +28,7 @@ int main(void)
     const size_t bytes = (size_t)(nx * ny) * sizeof(double);
 
     CHECK(px_init(NULL));
-    example_backend be = example_backend_pick("heat2d");
+    example_backend be = example_default("heat2d");
 
     /* Two buffers: each step reads one and writes the other. */
     px_view_desc desc = {.label = "u0", .space = be.space, .dtype = PX_F64, .rank = 2,

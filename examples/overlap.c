@@ -77,11 +77,13 @@ static bool run_row(const char *memory, px_space host, const example_backend *be
 int main(int argc, char **argv)
 {
     CHECK(px_init(NULL));
-    example_backend be = example_backend_pick("overlap");
+    example_backend be = example_default("overlap");
     bool gpu = be.exec == PX_EXEC_CUDA;
     options o = parse(argc, argv, gpu);
-    if (!gpu) printf("overlap: no GPU here: the pipeline runs on the serial backend, so nothing "
-                     "overlaps; the copy paths are host copies\n");
+    if (!gpu)
+        printf("overlap: not on a GPU: the pipeline runs on the %s backend in host memory, so "
+               "no copy overlaps the kernels; the copy paths are host copies\n",
+               px_exec_space_string(be.exec));
     printf("overlap: %.3f GiB of floats in %d chunks, chunk c on instance c %% K, %s\n",
            (double)o.n * sizeof(float) / (1 << 30), o.chunks,
            o.sm_partition ? "instances are SM partitions" : "instances are streams");

@@ -140,7 +140,7 @@ static int backend_unavailable(void)
     /* No fork for CUDA: a context made before fork() is unusable in the child. */
     px_status st = px_init(NULL);
     if (st == PX_OK) {
-        st = px_exec_space_available(PX_EXEC_CUDA);
+        st = px_exec_space_check(PX_EXEC_CUDA);
         if (px_finalize() != PX_OK) st = PX_ERR_BUSY;
     }
     if (st != PX_OK) {

@@ -1,4 +1,6 @@
-/* Library lifetime, status codes, errors, version, configuration report. */
+/* Library lifetime, status codes, errors, version, configuration report, execution spaces
+ * and the default execution space. */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -348,8 +350,16 @@ END_TEST
 START_TEST(spaces_available)
 {
     TK_OK(px_init(NULL));
-    TK_OK(px_space_available(px_host()));
-    TK_OK(px_exec_space_available(PX_EXEC_SERIAL));
+    /* The bool forms answer true for what is there, and leave the last error alone. */
+    px_clear_error();
+    ck_assert(px_space_available(px_host()));
+    ck_assert(px_exec_space_available(PX_EXEC_SERIAL));
+    ck_assert(!px_exec_space_available(PX_EXEC_COUNT));
+    ck_assert(!px_exec_space_available((px_exec_space)-1));
+    ck_assert(!px_space_available(px_device(-1)));
+    ck_assert_str_eq(px_last_error(), "");
+    TK_OK(px_space_check(px_host()));
+    TK_OK(px_exec_space_check(PX_EXEC_SERIAL));
     int n = -1;
     TK_OK(px_exec_space_device_count(PX_EXEC_SERIAL, &n));
     ck_assert_int_eq(n, 1);
@@ -357,37 +367,281 @@ START_TEST(spaces_available)
             "px_exec_space_device_count");
     TK_FAIL(px_exec_space_device_count(PX_EXEC_COUNT, &n), PX_ERR_INVALID_ARGUMENT,
             "px_exec_space_device_count");
-    TK_FAIL(px_exec_space_available(PX_EXEC_COUNT), PX_ERR_INVALID_ARGUMENT,
-            "px_exec_space_available");
-    TK_FAIL(px_exec_space_available((px_exec_space)-1), PX_ERR_INVALID_ARGUMENT,
-            "px_exec_space_available");
+    TK_FAIL(px_exec_space_check(PX_EXEC_COUNT), PX_ERR_INVALID_ARGUMENT, "px_exec_space_check");
+    TK_FAIL(px_exec_space_check((px_exec_space)-1), PX_ERR_INVALID_ARGUMENT, "px_exec_space_check");
+    /* An earlier error survives a question. */
+    TK_FAIL(px_exec_space_check(PX_EXEC_COUNT), PX_ERR_INVALID_ARGUMENT, "px_exec_space_check");
+    ck_assert(!px_exec_space_available(PX_EXEC_COUNT));
+    ck_assert(!px_space_available(px_device(-1)));
+    (void)px_exec_space_available(PX_EXEC_CUDA);
+    TK_ERROR_HAS("px_exec_space_check");
+    ck_assert(!tk_contains_ci(px_last_error(), "_available"));
 
     px_space bad = {PX_SPACE_KIND_COUNT, 0};
-    TK_FAIL(px_space_available(bad), PX_ERR_INVALID_ARGUMENT, "px_space_available");
+    TK_FAIL(px_space_check(bad), PX_ERR_INVALID_ARGUMENT, "px_space_check");
+    ck_assert(!px_space_available(bad));
     bad.kind = (px_space_kind)-3;
-    TK_FAIL(px_space_available(bad), PX_ERR_INVALID_ARGUMENT, "px_space_available");
+    TK_FAIL(px_space_check(bad), PX_ERR_INVALID_ARGUMENT, "px_space_check");
+    ck_assert(!px_space_available(bad));
+
+    /* Every execution space: the bool and the status agree; compiled-out spaces say so. */
+    for (int e = 0; e < PX_EXEC_COUNT; ++e) {
+        const px_exec_space x = (px_exec_space)e;
+        const px_status st = px_exec_space_check(x);
+        ck_assert(st == PX_OK || st == PX_ERR_UNSUPPORTED || st == PX_ERR_NO_DEVICE);
+        TK_ASSERT(px_exec_space_available(x) == (st == PX_OK), "%s: available %d, check %s",
+                  px_exec_space_string(x), (int)px_exec_space_available(x), px_status_name(st));
+    }
 
     /* CUDA's spaces: usable exactly when the CUDA execution space is. */
-    px_status cuda = px_exec_space_available(PX_EXEC_CUDA);
-    if (cuda == PX_OK) {
-        TK_OK(px_space_available(px_device(0)));
-        TK_OK(px_space_available(px_host_pinned()));
+    const bool cuda = px_exec_space_available(PX_EXEC_CUDA);
+    ck_assert(px_space_available(px_device(0)) == cuda);
+    ck_assert(px_space_available(px_host_pinned()) == cuda);
+    if (cuda) {
+        TK_OK(px_space_check(px_device(0)));
+        TK_OK(px_space_check(px_host_pinned()));
         TK_OK(px_exec_space_device_count(PX_EXEC_CUDA, &n));
         ck_assert_int_ge(n, 1);
-        TK_FAIL(px_space_available(px_device(n)), PX_ERR_NO_DEVICE, "px_space_available");
+        TK_FAIL(px_space_check(px_device(n)), PX_ERR_NO_DEVICE, "px_space_check");
+        ck_assert(!px_space_available(px_device(n)));
     } else {
-        ck_assert(cuda == PX_ERR_UNSUPPORTED || cuda == PX_ERR_NO_DEVICE);
-        TK_ASSERT(strstr(px_last_error(), "px_exec_space_available") != NULL,
-                  "last error '%s' does not name px_exec_space_available", px_last_error());
-        px_status st = px_space_available(px_device(0));
+        px_status st = px_exec_space_check(PX_EXEC_CUDA);
+        ck_assert(st == PX_ERR_UNSUPPORTED || st == PX_ERR_NO_DEVICE);
+        TK_ASSERT(strstr(px_last_error(), "px_exec_space_check") != NULL,
+                  "last error '%s' does not name px_exec_space_check", px_last_error());
+        st = px_space_check(px_device(0));
         TK_ASSERT(st == PX_ERR_UNSUPPORTED || st == PX_ERR_NO_DEVICE, "DEVICE(0): %s",
                       px_status_name(st));
     }
-    px_status st = px_space_available(px_device(-1));
+    px_status st = px_space_check(px_device(-1));
     TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT || st == PX_ERR_NO_DEVICE ||
-                      (cuda != PX_OK && st == PX_ERR_UNSUPPORTED),
+                      (!cuda && st == PX_ERR_UNSUPPORTED),
                   "DEVICE(-1): %s", px_status_name(st));
     TK_OK(px_finalize());
+}
+END_TEST
+
+/* ---- the default execution space ---------------------------------------------------------- */
+
+/* PX_DEFAULT_EXEC as the process had it, put back after each test (CUDA runs do not fork). */
+static char env_saved[256];
+static bool env_had;
+
+static void env_save(void)
+{
+    const char *v = getenv("PX_DEFAULT_EXEC");
+    env_had = v != NULL;
+    snprintf(env_saved, sizeof env_saved, "%s", v ? v : "");
+    ck_assert_int_eq(unsetenv("PX_DEFAULT_EXEC"), 0);
+}
+
+static void env_restore(void)
+{
+    if (env_had) ck_assert_int_eq(setenv("PX_DEFAULT_EXEC", env_saved, 1), 0);
+    else ck_assert_int_eq(unsetenv("PX_DEFAULT_EXEC"), 0);
+}
+
+static void env_set(const char *v) { ck_assert_int_eq(setenv("PX_DEFAULT_EXEC", v, 1), 0); }
+
+static px_init_options opts_exec(const char *name)
+{
+    px_init_options o;
+    memset(&o, 0, sizeof o);
+    o.skip_topology = true;
+    o.default_exec = name;
+    return o;
+}
+
+/* The default space, its memory space and instance agree with `want`. */
+static void default_is(px_exec_space want)
+{
+    px_exec_space e = PX_EXEC_COUNT;
+    TK_OK(px_default_exec_space(&e));
+    TK_ASSERT(e == want, "default execution space %s, expected %s", px_exec_space_string(e),
+              px_exec_space_string(want));
+    px_space s = {PX_SPACE_KIND_COUNT, 7};
+    TK_OK(px_default_space(&s));
+    const px_space ws = want == PX_EXEC_CUDA ? px_device(0) : px_host();
+    ck_assert_int_eq(s.kind, ws.kind);
+    ck_assert_int_eq(s.device, ws.device);
+    ck_assert(px_space_available(s));
+    px_instance *inst = NULL, *again = NULL, *named = NULL;
+    TK_OK(px_default_instance(&inst));
+    TK_OK(px_default_instance(&again));
+    TK_OK(px_instance_default(want, 0, &named));
+    ck_assert_ptr_eq(inst, again);
+    ck_assert_ptr_eq(inst, named);
+    TK_OK(px_instance_exec_space(inst, &e));
+    ck_assert_int_eq(e, want);
+    int dev = -1;
+    TK_OK(px_instance_device(inst, &dev));
+    ck_assert_int_eq(dev, 0);
+    /* Portex's own: it cannot be destroyed. */
+    TK_FAIL(px_instance_destroy(&inst), PX_ERR_INVALID_ARGUMENT, "px_instance_destroy");
+}
+
+/* Nothing here makes a view or queues work: the default space's instance only. A CUDA
+ * build on a machine with a GPU chooses CUDA, and its instance is a stream. */
+START_TEST(default_exec_auto)
+{
+    env_save();
+    px_exec_space e;
+    px_space s;
+    px_instance *inst = (px_instance *)&e;
+    TK_FAIL(px_default_exec_space(&e), PX_ERR_NOT_INITIALIZED, "px_default_exec_space");
+    TK_FAIL(px_default_space(&s), PX_ERR_NOT_INITIALIZED, "px_default_space");
+    TK_FAIL(px_default_instance(&inst), PX_ERR_NOT_INITIALIZED, "px_default_instance");
+    ck_assert_ptr_null(inst);
+
+    TK_OK(px_init(NULL));
+    const px_exec_space want = px_exec_space_available(PX_EXEC_CUDA)     ? PX_EXEC_CUDA
+                               : px_exec_space_available(PX_EXEC_OPENMP) ? PX_EXEC_OPENMP
+                                                                         : PX_EXEC_SERIAL;
+    default_is(want);
+    TK_FAIL(px_default_exec_space(NULL), PX_ERR_INVALID_ARGUMENT, "px_default_exec_space");
+    TK_FAIL(px_default_space(NULL), PX_ERR_INVALID_ARGUMENT, "px_default_space");
+    TK_FAIL(px_default_instance(NULL), PX_ERR_INVALID_ARGUMENT, "px_default_instance");
+    TK_OK(px_finalize());
+    TK_FAIL(px_default_exec_space(&e), PX_ERR_NOT_INITIALIZED, "px_default_exec_space");
+
+    /* An empty PX_DEFAULT_EXEC is no choice. */
+    env_set("");
+    TK_OK(px_init(NULL));
+    default_is(want);
+    TK_OK(px_finalize());
+    env_restore();
+}
+END_TEST
+
+/* The environment chooses when the options do not; the options beat it; any case. */
+START_TEST(default_exec_env_and_option)
+{
+    env_save();
+    env_set("serial");
+    TK_OK(px_init(NULL));
+    default_is(PX_EXEC_SERIAL);
+    TK_OK(px_finalize());
+
+    env_set("SeRiAl");
+    TK_OK(px_init(NULL));
+    default_is(PX_EXEC_SERIAL);
+    TK_OK(px_finalize());
+
+    /* The option beats the environment, a bad or an unavailable one alike. */
+    px_init_options o = opts_exec("Serial");
+    const char *const envs[] = {"not-a-space", "cuda", "openmp", "serial"};
+    for (size_t k = 0; k < sizeof envs / sizeof envs[0]; ++k) {
+        env_set(envs[k]);
+        TK_OK(px_init(&o));
+        default_is(PX_EXEC_SERIAL);
+        TK_OK(px_finalize());
+    }
+
+    /* Every space available here can be named, in the option or the environment. */
+    for (int e = 0; e < PX_EXEC_COUNT; ++e) {
+        const px_exec_space x = (px_exec_space)e;
+        if (!px_exec_space_available(x)) continue;
+        char name[16];
+        snprintf(name, sizeof name, "%s", px_exec_space_string(x));   /* "CUDA": any case */
+        o = opts_exec(name);
+        env_set("serial");
+        TK_OK(px_init(&o));
+        default_is(x);
+        TK_OK(px_finalize());
+        env_set(name);
+        TK_OK(px_init(NULL));
+        default_is(x);
+        TK_OK(px_finalize());
+    }
+    env_restore();
+}
+END_TEST
+
+/* A name that is no execution space: px_init fails, naming the value, where it came from
+ * and the accepted names; nothing is initialised. */
+START_TEST(default_exec_bad_names)
+{
+    env_save();
+    env_set("gpu");
+    TK_FAIL(px_init(NULL), PX_ERR_INVALID_ARGUMENT, "px_init");
+    TK_ERROR_HAS("PX_DEFAULT_EXEC");
+    TK_ERROR_HAS("\"gpu\"");
+    TK_ERROR_HAS("\"serial\"");
+    TK_ERROR_HAS("\"openmp\"");
+    TK_ERROR_HAS("\"cuda\"");
+    ck_assert(!px_is_initialized());
+
+    env_restore();
+    const char *const bad[] = {"", "cuda ", "seria", "serial0", "omp", "host"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        px_init_options o = opts_exec(bad[k]);
+        TK_FAIL(px_init(&o), PX_ERR_INVALID_ARGUMENT, "px_init");
+        TK_ERROR_HAS("default_exec");
+        TK_ERROR_HAS("\"serial\", \"openmp\" or \"cuda\"");
+        char quoted[32];
+        snprintf(quoted, sizeof quoted, "\"%s\"", bad[k]);
+        TK_ERROR_HAS(quoted);
+        ck_assert(!px_is_initialized());
+    }
+    /* Still usable afterwards. */
+    TK_OK(px_init(NULL));
+    TK_OK(px_finalize());
+}
+END_TEST
+
+/* A named space that is not available here is an error, never a fall back: CUDA without a
+ * GPU (or without the CUDA backend), OpenMP without the OpenMP backend. */
+START_TEST(default_exec_unavailable)
+{
+    env_save();
+    int refused = 0;
+    const char *const names[] = {"cuda", "openmp"};
+    const px_exec_space spaces[] = {PX_EXEC_CUDA, PX_EXEC_OPENMP};
+    for (int k = 0; k < 2; ++k) {
+        const px_status why = px_exec_space_check(spaces[k]);
+        if (why == PX_OK) continue;
+        ++refused;
+        px_init_options o = opts_exec(names[k]);
+        TK_FAIL(px_init(&o), why, "px_init");
+        TK_ERROR_HAS(names[k]);
+        TK_ASSERT(tk_contains_ci(px_last_error(), "not compiled") || tk_contains_ci(px_last_error(), "no device"),
+                  "no reason in '%s'", px_last_error());
+        ck_assert(!px_is_initialized());
+        env_set(names[k]);
+        TK_FAIL(px_init(NULL), why, "px_init");
+        TK_ERROR_HAS("PX_DEFAULT_EXEC");
+        TK_ERROR_HAS(names[k]);
+        ck_assert(!px_is_initialized());
+        ck_assert_int_eq(unsetenv("PX_DEFAULT_EXEC"), 0);
+    }
+    env_restore();
+    if (refused == 0) TK_SKIP("CUDA and OpenMP are both available here");
+}
+END_TEST
+
+/* The first px_init chooses; a later one may repeat the choice but not change it. */
+START_TEST(default_exec_nested_init)
+{
+    env_save();
+    px_init_options o = opts_exec("serial");
+    TK_OK(px_init(&o));
+    TK_OK(px_init(NULL));
+    TK_OK(px_init(&o));
+    o.default_exec = "SERIAL";
+    TK_OK(px_init(&o));
+    o.default_exec = "cuda";
+    TK_FAIL(px_init(&o), PX_ERR_INVALID_ARGUMENT, "px_init");
+    TK_ERROR_HAS("SERIAL");
+    o.default_exec = "nope";
+    TK_FAIL(px_init(&o), PX_ERR_INVALID_ARGUMENT, "px_init");
+    TK_ERROR_HAS("\"nope\"");
+    /* A later PX_DEFAULT_EXEC changes nothing either. */
+    env_set("cuda");
+    TK_OK(px_init(NULL));
+    default_is(PX_EXEC_SERIAL);
+    for (int k = 0; k < 5; ++k) TK_OK(px_finalize());   /* the refused calls took no reference */
+    ck_assert(!px_is_initialized());
+    env_restore();
 }
 END_TEST
 
@@ -396,6 +650,7 @@ int main(void)
     TCase *tc = tk_case_bare("core", "core"); /* lifetime is what these tests are about */
     TK_ADD(tc, init_refcount, not_initialized, finalize_busy_names_objects, registry_from_threads,
            status_strings, status_strings_invalid, last_error, version, print_configuration,
-           enum_strings, spaces_available);
+           enum_strings, spaces_available, default_exec_auto, default_exec_env_and_option,
+           default_exec_bad_names, default_exec_unavailable, default_exec_nested_init);
     return tk_run();
 }

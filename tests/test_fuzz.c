@@ -1764,9 +1764,11 @@ static void op_misc(void)
     }
     case 2: {
         const px_space s = gen_space(true);
-        op("px_space_available(%d(%d))", (int)s.kind, s.device);
-        judge("px_space_available", px_space_available(s), space_usable(s) ? EXP_OK : EXP_FAIL,
+        op("px_space_check(%d(%d))", (int)s.kind, s.device);
+        judge("px_space_check", px_space_check(s), space_usable(s) ? EXP_OK : EXP_FAIL,
               "space not usable");
+        if (px_space_available(s) != space_usable(s))
+            found("px_space_available", "disagrees with px_space_check", "%s", "");
         break;
     }
     case 3: {
@@ -1946,11 +1948,11 @@ START_TEST(fuzz_api)
     px_memory_stats ms;
     TK_OK(px_space_memory(px_host(), &ms));
     fz.base_bytes = ms.bytes_in_use;
-    fz.avail[PX_SPACE_HOST] = px_space_available(px_host()) == PX_OK;
-    fz.avail[PX_SPACE_HOST_PINNED] = px_space_available(px_host_pinned()) == PX_OK;
-    fz.avail[PX_SPACE_DEVICE] = px_space_available(px_device(0)) == PX_OK;
-    fz.cuda = px_exec_space_available(PX_EXEC_CUDA) == PX_OK;
-    fz.cuda_compiled = px_exec_space_available(PX_EXEC_CUDA) != PX_ERR_UNSUPPORTED;
+    fz.avail[PX_SPACE_HOST] = px_space_available(px_host());
+    fz.avail[PX_SPACE_HOST_PINNED] = px_space_available(px_host_pinned());
+    fz.avail[PX_SPACE_DEVICE] = px_space_available(px_device(0));
+    fz.cuda = px_exec_space_available(PX_EXEC_CUDA);
+    fz.cuda_compiled = px_exec_space_check(PX_EXEC_CUDA) != PX_ERR_UNSUPPORTED;
     px_clear_error();
 
     choose_kinds();

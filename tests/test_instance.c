@@ -123,7 +123,7 @@ START_TEST(create_destroy_bad_input)
     TK_FAIL2(px_instance_create(&in, &d), PX_ERR_INVALID_ARGUMENT, PX_ERR_NO_DEVICE, "px_instance_create");
     ck_assert_ptr_null(in);
     /* CUDA on a build or machine without it. */
-    if (px_exec_space_available(PX_EXEC_CUDA) != PX_OK) {
+    if (!px_exec_space_available(PX_EXEC_CUDA)) {
         d.exec = PX_EXEC_CUDA;
         d.device = 0;
         px_status st = px_instance_create(&in, &d);

@@ -50,7 +50,7 @@ static TCase *staging_case(const char *suite, const char *name, int timeout)
 
 static bool staging_compiled(void)
 {
-    return px_exec_space_available(PX_EXEC_CUDA) != PX_ERR_UNSUPPORTED;
+    return px_exec_space_check(PX_EXEC_CUDA) != PX_ERR_UNSUPPORTED;
 }
 
 static void cfg_is(const px_staging_config *want, int line)

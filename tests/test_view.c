@@ -104,6 +104,56 @@ START_TEST(create_defaults_rank0)
 }
 END_TEST
 
+/* px_view_create_1d: a contiguous, zero-filled rank-1 view, in the backend's space too. */
+START_TEST(create_1d)
+{
+    const px_dtype types[] = {PX_U8, PX_I32, PX_I64, PX_U32, PX_U64, PX_F32, PX_F64};
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; ++k) {
+        px_view *v = NULL;
+        TK_OK(px_view_create_1d(&v, "one_d", tk_space(), types[k], 37));
+        px_view_info in = tk_info(v);
+        ck_assert_str_eq(in.label, "one_d");
+        ck_assert_int_eq(in.space.kind, tk_space().kind);
+        ck_assert_int_eq(in.dtype, types[k]);
+        ck_assert_int_eq(in.rank, 1);
+        ck_assert_int_eq(in.extent[0], 37);
+        ck_assert_int_eq(in.stride[0], 1);
+        ck_assert_int_eq(in.layout, PX_LAYOUT_RIGHT);
+        ck_assert(in.contiguous && in.managed);
+        ck_assert_uint_eq(in.bytes, 37 * px_dtype_size(types[k]));
+        px_view_release(&v);
+    }
+    px_view *v = NULL;
+    TK_OK(px_view_create_1d(&v, NULL, px_host(), PX_I64, 5));
+    ck_assert_str_eq(tk_info(v).label, "");
+    const int64_t *p = (const int64_t *)tk_data(v);
+    for (int i = 0; i < 5; ++i) ck_assert_int_eq(p[i], 0); /* zero-filled */
+    px_span_i64_1d s;
+    TK_OK(px_view_get_span(v, &s));
+    ck_assert_int_eq(s.extent[0], 5);
+    px_view_release(&v);
+    TK_OK(px_view_create_1d(&v, "empty", px_host(), PX_F32, 0));
+    ck_assert_int_eq(tk_info(v).size, 0);
+    px_view_release(&v);
+
+    v = (px_view *)&s; /* any non-NULL value: a refusal clears it */
+    TK_FAIL(px_view_create_1d(&v, "neg", px_host(), PX_F64, -1), PX_ERR_INVALID_ARGUMENT, "px_view_create_1d");
+    TK_ERROR_HAS("-1");
+    ck_assert_ptr_null(v);
+    TK_FAIL(px_view_create_1d(&v, "user", px_host(), PX_USER, 4), PX_ERR_INVALID_ARGUMENT, "px_view_create_1d");
+    TK_ERROR_HAS("PX_USER");
+    TK_FAIL(px_view_create_1d(&v, "bad", px_host(), (px_dtype)-1, 4), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_1d");
+    TK_FAIL(px_view_create_1d(&v, "bad", px_host(), PX_DTYPE_COUNT, 4), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_1d");
+    TK_FAIL(px_view_create_1d(NULL, "x", px_host(), PX_F64, 4), PX_ERR_INVALID_ARGUMENT, "px_view_create_1d");
+    px_space bad = {PX_SPACE_KIND_COUNT, 0};
+    TK_FAIL(px_view_create_1d(&v, "x", bad, PX_F64, 4), PX_ERR_INVALID_ARGUMENT, "px_view_create_1d");
+    TK_FAIL(px_view_create_1d(&v, "x", px_host(), PX_F64, INT64_MAX), PX_ERR_OVERFLOW, "px_view_create_1d");
+    ck_assert_ptr_null(v);
+}
+END_TEST
+
 START_TEST(create_zero_extent_and_no_init)
 {
     /* Extents of 0 are legal: a view with no element. */
@@ -934,7 +984,7 @@ START_TEST(mirror_view_same_space_is_src)
     px_view_release(&m);
 
     /* Another space: a new view when it is available, else its reason. */
-    px_status avail = px_space_available(px_host_pinned());
+    px_status avail = px_space_check(px_host_pinned());
     px_status st = px_view_create_mirror_view(&m, px_host_pinned(), v);
     if (avail == PX_OK) {
         ck_assert_int_eq(st, PX_OK);
@@ -1114,7 +1164,7 @@ START_TEST(memory_stats)
 }
 END_TEST
 
-/* px_space_memory answers for the spaces px_space_available knows, and refuses the others
+/* px_space_memory answers for the spaces px_space_check knows, and refuses the others
  * as it does: a host space has device 0 only. */
 START_TEST(memory_stats_bad_space)
 {
@@ -1122,7 +1172,8 @@ START_TEST(memory_stats_bad_space)
                                    {PX_SPACE_HOST, -1}, {PX_SPACE_DEVICE, 64}};
     px_memory_stats ms;
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
-        TK_FAIL(px_space_available(bad[k]), PX_ERR_INVALID_ARGUMENT, "px_space_available");
+        TK_FAIL(px_space_check(bad[k]), PX_ERR_INVALID_ARGUMENT, "px_space_check");
+        ck_assert(!px_space_available(bad[k]));
         TK_FAIL(px_space_memory(bad[k], &ms), PX_ERR_INVALID_ARGUMENT, "px_space_memory");
     }
 }
@@ -1134,7 +1185,7 @@ int main(void)
 {
     TCase *tc = tk_case("view", "create");
     tcase_add_loop_test(tc, create_every_dtype_and_rank, 0, NDTYPES * (PX_MAX_RANK + 1));
-    TK_ADD(tc, create_defaults_rank0, create_zero_extent_and_no_init, create_layout_stride, labels,
+    TK_ADD(tc, create_defaults_rank0, create_1d, create_zero_extent_and_no_init, create_layout_stride, labels,
            dtype_helpers, create_bad_input, create_overflow, create_empty_huge_extents,
            create_count_overflows, create_unknown_flags, create_out_of_memory, retain_release,
            retain_release_threads, info_bad_input, wrap_user_memory, wrap_bad_input, wrap_misaligned);

@@ -475,7 +475,7 @@ int main(int argc, char **argv)
     const int small_reps = quick ? 300 : 2000;
 
     CHECK(px_init(NULL));
-    if (px_exec_space_available(PX_EXEC_CUDA) != PX_OK) {
+    if (px_exec_space_check(PX_EXEC_CUDA) != PX_OK) {
         printf("bench_copy: skipped, no GPU (%s)\n", px_last_error());
         CHECK(px_finalize());
         return 77;

@@ -620,7 +620,7 @@ int main(int argc, char **argv)
     if (g.reps < 1) g.reps = g.quick ? 5 : 21;
 
     CHECK(px_init(NULL));
-    if (px_exec_space_available(PX_EXEC_CUDA) != PX_OK) {
+    if (px_exec_space_check(PX_EXEC_CUDA) != PX_OK) {
         printf("bench_graph: no usable GPU (%s): skipped\n", px_last_error());
         CHECK(px_finalize());
         return 77;

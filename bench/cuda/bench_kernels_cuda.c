@@ -587,7 +587,7 @@ int main(int argc, char **argv)
     const int64_t small_n = 1000;
 
     CHECK(px_init(NULL));
-    if (px_exec_space_available(PX_EXEC_CUDA) != PX_OK) {
+    if (px_exec_space_check(PX_EXEC_CUDA) != PX_OK) {
         printf("bench_kernels_cuda: no usable GPU (%s): skipped\n", px_last_error());
         CHECK(px_finalize());
         return 77;

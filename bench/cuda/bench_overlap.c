@@ -42,7 +42,7 @@ int main(int argc, char **argv)
     for (int i = 1; i + 1 < argc; ++i)
         if (!strcmp(argv[i], "--timeline")) timeline_path = argv[i + 1];
     CHECK(px_init(NULL));
-    if (px_exec_space_available(PX_EXEC_CUDA) != PX_OK) {
+    if (!px_exec_space_available(PX_EXEC_CUDA)) {
         printf("bench_overlap: no GPU, skipped\n");
         px_finalize();
         return 77;

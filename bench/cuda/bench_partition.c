@@ -180,7 +180,7 @@ int main(int argc, char **argv)
         }
     }
     CHECK(px_init(NULL));
-    if (px_exec_space_available(PX_EXEC_CUDA) != PX_OK) {
+    if (px_exec_space_check(PX_EXEC_CUDA) != PX_OK) {
         fprintf(stderr, "skip: no CUDA device here: %s\n", px_last_error());
         (void)px_finalize();
         return 77;

@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 
     PX(px_init(NULL));
     int gpus = 0;
-    if (px_exec_space_available(PX_EXEC_CUDA) == PX_OK) PX(px_exec_space_device_count(PX_EXEC_CUDA, &gpus));
+    if (px_exec_space_available(PX_EXEC_CUDA)) PX(px_exec_space_device_count(PX_EXEC_CUDA, &gpus));
     if (gpus < 2) {
         printf("bench_peer: needs two GPUs, this machine has %d: skipped\n", gpus);
         PX(px_finalize());

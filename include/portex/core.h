@@ -62,15 +62,20 @@ typedef struct px_init_options {
        says how (then OpenMP's places are used). The environment's PX_OPENMP_BIND=none
        does the same. px_print_configuration shows the choice. */
     bool no_thread_binding;
-    /* The default execution space: "serial", "openmp" or "cuda"; NULL (the default): the
-       environment's PX_DEFAULT_EXEC, else CUDA when a GPU is there, else OpenMP when it
-       is compiled in, else serial. */
+    /* The default execution space: "serial", "openmp" or "cuda" (any case); NULL (the
+       default): the environment's PX_DEFAULT_EXEC, else CUDA when a GPU is there, else
+       OpenMP when it is compiled in, else serial. An unknown or unavailable name makes
+       px_init fail (no fall back). px_default_exec_space, px_default_space and
+       px_default_instance (portex/instance.h) give the choice. */
     const char *default_exec;
 } px_init_options;
 
 /* Initialise portex: backends compiled in, the machine topology.
  * Reference counted: every px_init needs one px_finalize; a second px_init is cheap.
- * opts may be NULL. CUDA is touched lazily, at the first CUDA instance or allocation.
+ * opts may be NULL. The first px_init reads the options; a later one refuses a
+ * default_exec other than the space in effect (PX_ERR_INVALID_ARGUMENT). CUDA is touched
+ * lazily, at the first CUDA instance or allocation (a default_exec of "cuda" asks
+ * cudaGetDeviceCount here, and no more).
  * portex itself never aborts or prints; hwloc, which loads the topology here, aborts the
  * process if memory runs out while it does (skip_topology avoids it). */
 PX_API px_status px_init(const px_init_options *opts);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "portex/core.h"
+#include "portex/space.h"
 
 PX_EXTERN_C_BEGIN
 
@@ -22,12 +23,43 @@ typedef enum px_exec_space {
 
 PX_API const char *px_exec_space_string(px_exec_space exec);
 
-/* Whether the execution space is compiled in and has at least one device here. */
-PX_API px_status px_exec_space_available(px_exec_space exec);
+/* true when the execution space is compiled in and has at least one device here; false
+ * otherwise, and for a value outside px_exec_space. A question, not a check: it leaves
+ * px_last_error as it was. */
+PX_API bool px_exec_space_available(px_exec_space exec);
+/* The same as a status, with the reason when it is not available: PX_OK, or
+ * PX_ERR_UNSUPPORTED (not compiled into this build), PX_ERR_NO_DEVICE (no device here, e.g.
+ * CUDA without a GPU), PX_ERR_INVALID_ARGUMENT (not an execution space). */
+PX_API px_status px_exec_space_check(px_exec_space exec);
 /* Devices of the execution space (1 for SERIAL; 0 for CUDA on a machine without a GPU). */
 PX_API px_status px_exec_space_device_count(px_exec_space exec, int *count);
 
 typedef struct px_instance px_instance;
+
+/* ---- The default execution space ----------------------------------------------------- */
+
+/* The execution space a program runs on unless it names one: the first px_init's
+ * px_init_options.default_exec, else the environment's PX_DEFAULT_EXEC at that px_init
+ * ("serial", "openmp" or "cuda", in any case), else CUDA when it is compiled in and a GPU
+ * is there, else OpenMP when it is compiled in, else serial. An unknown name, or a named
+ * space that is not available here ("cuda" without a GPU), makes px_init fail with the
+ * reason; it never falls back to another space. CUDA stays untouched at px_init unless
+ * "cuda" is named (then cudaGetDeviceCount only, no context); when nothing is named, the
+ * first of these calls makes the choice (a CUDA build asks cudaGetDeviceCount then) and
+ * the choice holds until the last px_finalize.
+ *
+ *   px_instance *inst;
+ *   px_space where;
+ *   px_default_instance(&inst);   // the default space's instance on device 0
+ *   px_default_space(&where);     // where its data lives: DEVICE(0) on CUDA, else HOST
+ *
+ * Each returns PX_ERR_NOT_INITIALIZED before px_init. */
+PX_API px_status px_default_exec_space(px_exec_space *out);
+/* The memory space that goes with it: px_device(0) for CUDA, px_host() otherwise. */
+PX_API px_status px_default_space(px_space *out);
+/* Its default instance on device 0 (px_instance_default(exec, 0, out)): belongs to
+ * portex, never destroy it. On CUDA the stream is made here, at the first call. */
+PX_API px_status px_default_instance(px_instance **out);
 
 typedef struct px_instance_desc {
     px_exec_space exec;

@@ -29,9 +29,13 @@ static inline px_space px_device(int ordinal) { px_space s = {PX_SPACE_DEVICE, o
 /* "HOST", "HOST_PINNED", "DEVICE"; never NULL. */
 PX_API const char *px_space_kind_string(px_space_kind kind);
 
-/* Whether the space is usable in this build and on this machine. PX_OK or the reason
- * (PX_ERR_UNSUPPORTED when its backend is not compiled in, PX_ERR_NO_DEVICE, ...). */
-PX_API px_status px_space_available(px_space space);
+/* true when the space is usable in this build and on this machine, false otherwise (and
+ * for a space that does not exist). A question: it leaves px_last_error as it was. */
+PX_API bool px_space_available(px_space space);
+/* The same as a status, with the reason: PX_OK, or PX_ERR_UNSUPPORTED (its backend is not
+ * compiled in), PX_ERR_NO_DEVICE (no such GPU here), PX_ERR_INVALID_ARGUMENT (no such
+ * space), ... */
+PX_API px_status px_space_check(px_space space);
 
 /* What portex has allocated in one space (the user's views plus the library's own
  * buffers, which are counted separately). */

@@ -69,6 +69,12 @@ typedef struct px_view px_view;
  * label and size in the message. */
 PX_API px_status px_view_create(px_view **out, const px_view_desc *desc);
 
+/* The common case in one call: a new contiguous 1-D view of n elements of a built-in dtype
+ * in `space`, zero-filled (px_view_create with rank 1, extent n, LAYOUT_RIGHT). It reads
+ * the same in C and C++, where a px_view_desc needs no designated initializers. */
+PX_API px_status px_view_create_1d(px_view **out, const char *label, px_space space, px_dtype dtype,
+                                   int64_t n);
+
 /* An unmanaged view over memory the caller owns and keeps alive longer than the view.
  * data may be NULL only when the view holds no element. For the built-in dtypes it must
  * be aligned to the element's size (kernels load elements by their type); PX_USER memory

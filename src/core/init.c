@@ -7,6 +7,7 @@
 #include "base/state.h"
 #include "base/topology.h"
 #include "core/copy_path.h"
+#include "core/exec_space.h"
 #include "core/instance.h"
 #include "px_config.h"
 
@@ -19,7 +20,9 @@ px_status px_init(const px_init_options *opts)
 {
     px_status st = PX_OK;
     pthread_mutex_lock(&init_lock);
-    if (init_count == 0) {
+    /* The default execution space first: a name refused leaves nothing to undo. */
+    st = px__default_exec_init(opts, init_count == 0, __func__);
+    if (st == PX_OK && init_count == 0) {
         if (!(opts && opts->skip_topology)) st = px__topology_load(__func__);
         if (st == PX_OK) {
             px__copy_counts_reset();

@@ -41,7 +41,17 @@ px_status px__space_check(px_space space, const px__space_ops **ops_out, const c
     return PX_OK;
 }
 
-px_status px_space_available(px_space space) { return px__space_check(space, NULL, __func__); }
+px_status px_space_check(px_space space) { return px__space_check(space, NULL, __func__); }
+
+bool px_space_available(px_space space)
+{
+    /* A question, not a failure: the caller's last error stays as it was. */
+    px__saved_error saved;
+    px__error_save(&saved);
+    const bool yes = px__space_check(space, NULL, __func__) == PX_OK;
+    px__error_restore(&saved);
+    return yes;
+}
 
 px_status px_space_memory(px_space space, px_memory_stats *out)
 {

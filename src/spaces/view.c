@@ -281,6 +281,24 @@ px_status px_view_create(px_view **out, const px_view_desc *desc)
     return create_or_wrap(out, desc, NULL, false, __func__);
 }
 
+px_status px_view_create_1d(px_view **out, const char *label, px_space space, px_dtype dtype, int64_t n)
+{
+    PX__ARG(out, "out must not be NULL");
+    *out = NULL;
+    PX__ARG(dtype != PX_USER, "dtype is PX_USER, which needs an element size: use px_view_create");
+    PX__ARG((int)dtype >= 0 && dtype < PX_USER, "dtype is %d; expected a built-in px_dtype (PX_U8 to PX_F64)",
+            (int)dtype);
+    PX__ARG(n >= 0, "n is %lld; expected >= 0", (long long)n);
+    px_view_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.label = label;
+    desc.space = space;
+    desc.dtype = dtype;
+    desc.rank = 1;
+    desc.extent[0] = n;
+    return create_or_wrap(out, &desc, NULL, false, __func__);
+}
+
 px_status px_view_wrap(px_view **out, const px_view_desc *desc, void *data)
 {
     return create_or_wrap(out, desc, data, true, __func__);

@@ -9,7 +9,7 @@
 #include "backends/cuda/cuda_staging.h"
 
 /* No GPU is an answer (0), not a failure: the core names the caller when it needs one,
-   and px_space_available and px_print_configuration give CUDA's reason. */
+   and px_space_check and px_print_configuration give CUDA's reason. */
 static px_status cuda_device_count(int *count)
 {
     *count = px__cuda_device_total(NULL);

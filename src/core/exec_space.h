@@ -1,0 +1,17 @@
+/* Internal: the default execution space, chosen by px_init. */
+#ifndef PX_CORE_EXEC_SPACE_H
+#define PX_CORE_EXEC_SPACE_H
+
+#include <stdbool.h>
+
+#include "portex.h"
+
+/* first (the first px_init): the default execution space is opts->default_exec, else the
+   environment's PX_DEFAULT_EXEC; a name that is unknown or whose space is not available
+   here is an error. Without a name, the first px_default_* call chooses what is here (CUDA
+   with a device, OpenMP compiled in, serial), so that px_init asks CUDA nothing unless CUDA
+   is named (then its device count only). Later px_init calls: an opts->default_exec other
+   than the space in effect is an error. */
+px_status px__default_exec_init(const px_init_options *opts, bool first, const char *func);
+
+#endif /* PX_CORE_EXEC_SPACE_H */
