@@ -20,12 +20,17 @@ px_exec_space tk_exec(void)
 {
     if (backend_cached < 0) {
         const char *b = getenv("PX_TEST_BACKEND");
-        backend_cached = (b && strcmp(b, "cuda") == 0) ? PX_EXEC_CUDA : PX_EXEC_SERIAL;
+        backend_cached = !b                           ? PX_EXEC_SERIAL
+                         : strcmp(b, "cuda") == 0     ? PX_EXEC_CUDA
+                         : strncmp(b, "openmp", 6) == 0 ? PX_EXEC_OPENMP
+                                                      : PX_EXEC_SERIAL;
     }
     return (px_exec_space)backend_cached;
 }
 
 bool tk_is_cuda(void) { return tk_exec() == PX_EXEC_CUDA; }
+
+bool tk_in_order(void) { return tk_exec() == PX_EXEC_SERIAL; }
 
 px_space tk_space(void) { return tk_is_cuda() ? px_device(0) : px_host(); }
 

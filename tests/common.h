@@ -33,6 +33,8 @@ px_exec_space tk_exec(void);
 /* The memory space kernels of the backend under test use: HOST or DEVICE(0). */
 px_space tk_space(void);
 bool tk_is_cuda(void);
+/* The backend under test runs a kernel's indices one after another, in order (serial). */
+bool tk_in_order(void);
 /* Whether the process runs under valgrind (PX_TEST_UNDER_VALGRIND set by the setup). */
 bool tk_under_valgrind(void);
 /* The default instance of the backend under test. */

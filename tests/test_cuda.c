@@ -120,9 +120,49 @@ START_TEST(stream_of_instances)
 }
 END_TEST
 
+/* Events order work across execution spaces: an OpenMP instance waiting for a CUDA event
+ * reads what the GPU wrote (the wait blocks on the host), and a CUDA instance waiting for
+ * an OpenMP event (complete when recorded) copies what the host threads wrote. */
+START_TEST(events_across_openmp_and_cuda)
+{
+    px_instance *omp = NULL, *gpu = tk_inst();
+    if (px_instance_default(PX_EXEC_OPENMP, 0, &omp) != PX_OK) TK_SKIP("the OpenMP backend is not compiled in");
+    const int64_t n = 16 << 20; /* 128 MiB of doubles: the GPU's part takes milliseconds */
+    px_view *dev = tk_view1("dev", px_device(0), PX_F64, n), *pin = tk_view1("pin", px_host_pinned(), PX_F64, n);
+    px_view *host = tk_view1("host", px_host(), PX_F64, n);
+    px_event *from_gpu = NULL, *from_omp = NULL;
+    TK_OK(px_event_create(&from_gpu, gpu, 0));
+    TK_OK(px_event_create(&from_omp, omp, 0));
+    for (int round = 1; round <= 3; ++round) {
+        const double v = round * 1.5;
+        TK_OK(px_fill_async(gpu, dev, &v, NULL));
+        TK_OK(px_deep_copy_async(gpu, pin, dev, NULL));
+        TK_OK(px_event_record(from_gpu, gpu));
+        TK_OK(px_instance_wait_event(omp, from_gpu));
+        TK_OK(px_deep_copy_async(omp, host, pin, NULL));
+        tk_all_are(host, &v, __LINE__);
+
+        const double w = -v;
+        TK_OK(px_fill_async(omp, pin, &w, NULL));
+        TK_OK(px_event_record(from_omp, omp));
+        TK_OK(px_instance_wait_event(gpu, from_omp));
+        TK_OK(px_deep_copy_async(gpu, dev, pin, NULL));
+        TK_OK(px_instance_fence(gpu));
+        px_view *back = tk_to_host(dev);
+        tk_all_are(back, &w, __LINE__);
+        px_view_release(&back);
+    }
+    TK_OK(px_event_destroy(&from_gpu));
+    TK_OK(px_event_destroy(&from_omp));
+    px_view *views[] = {dev, pin, host};
+    tk_release_all(views, 3);
+}
+END_TEST
+
 int main(void)
 {
     TK_ADD(tk_case("cuda", "interop"), wrap_user_stream, wrap_default_streams, wrap_bad_streams, stream_of_instances);
+    TK_ADD(tk_case("cuda", "events"), events_across_openmp_and_cuda);
     tk_require("cuda", tk_need_cuda);
     return tk_run();
 }

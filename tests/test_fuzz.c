@@ -1366,6 +1366,8 @@ static void op_instance(void)
             exp = EXP_FAIL, why = "not initialized";
         else if (e == PX_EXEC_CUDA)
             exp = fz.cuda ? EXP_ANY : EXP_FAIL, why = "CUDA not available here";
+        else if (e == PX_EXEC_OPENMP)
+            exp = EXP_ANY, why = "OpenMP compiled in or not";
         else if (e != PX_EXEC_SERIAL)
             exp = EXP_FAIL, why = "exec out of range";
         else if (dev != 0)
@@ -1829,7 +1831,8 @@ static void op_misc(void)
         const px_exec_space e = (px_exec_space)rnd(-1, 3);
         op("px_exec_space_device_count(%d)", (int)e);
         judge("px_exec_space_device_count", px_exec_space_device_count(e, &n),
-              e == PX_EXEC_SERIAL || (e == PX_EXEC_CUDA && fz.cuda_compiled) ? EXP_ANY : EXP_FAIL,
+              e == PX_EXEC_SERIAL || e == PX_EXEC_OPENMP || (e == PX_EXEC_CUDA && fz.cuda_compiled) ? EXP_ANY
+                                                                                              : EXP_FAIL,
               "exec out of range");
         break;
     }

@@ -85,7 +85,7 @@ START_TEST(for_visit_1d_subrange)
     memset(&a, 0, sizeof a);
     TK_OK(px_view_span_i32(hits, &a.hits));
     px_view *order = NULL, *counter = NULL;
-    if (!tk_is_cuda()) {
+    if (tk_in_order()) {
         int64_t one = 1;
         order = zeros(PX_I64, 1, &n);
         counter = zeros(PX_I64, 1, &one);
@@ -130,7 +130,7 @@ START_TEST(for_visit_2d)
     memset(&a, 0, sizeof a);
     TK_OK(px_view_span_i32(hits, &a.hits));
     px_view *order = NULL, *counter = NULL;
-    bool check_order = !tk_is_cuda() && t[0] == 0 && t[1] == 0;
+    bool check_order = tk_in_order() && t[0] == 0 && t[1] == 0;
     if (check_order) {
         int64_t one = 1;
         order = zeros(PX_I64, 2, ext);
@@ -183,7 +183,7 @@ START_TEST(for_visit_3d)
     memset(&a, 0, sizeof a);
     TK_OK(px_view_span_i32(hits, &a.hits));
     px_view *order = NULL, *counter = NULL;
-    bool check_order = !tk_is_cuda() && t[0] == 0;
+    bool check_order = tk_in_order() && t[0] == 0;
     if (check_order) {
         int64_t one = 1;
         order = zeros(PX_I64, 3, ext);
@@ -1026,7 +1026,7 @@ START_TEST(dispatch_not_compiled)
     dispatch_fixture f;
     df_make(&f);
     px_instance *in = tk_inst();
-    const char *be = tk_is_cuda() ? "cuda" : "serial";
+    const char *be = px_exec_space_string(tk_exec());
 
     px_kernel k = px_kernel_axpy;
     if (tk_is_cuda()) k.cuda = NULL;

@@ -107,8 +107,11 @@ PX_API px_status px_partition_ex(px_instance *parent, int n, const double *weigh
                                  const px_partition_options *options, px_instance **out);
 
 /* The multiprocessors an instance's kernels may use (all of the GPU's unless it is an SM
- * partition; 1 for serial). */
+ * partition; 1 for serial and OpenMP). */
 PX_API px_status px_instance_sm_count(const px_instance *inst, int *out);
+/* How many threads the instance's kernels run on at once: its team's threads on OpenMP
+ * (a partition's share), 1 on serial, the resident threads of its SMs on CUDA. */
+PX_API px_status px_instance_concurrency(const px_instance *inst, int *out);
 
 /* ---- Events ------------------------------------------------------------------------ */
 

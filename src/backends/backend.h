@@ -4,8 +4,8 @@
  *   core/      the public entry points that orchestrate: init, instances, events,
  *              partitions, dispatch, copies and fills
  *   spaces/    memory spaces, views, choosing a copy's path
- *   backends/  this interface, the tables compiled in (backends.h), host memory and host
- *              copies, the serial and CUDA backends
+ *   backends/  this interface, the tables compiled in (backends.h), host memory, copies,
+ *              events and graphs, the serial, OpenMP and CUDA backends
  *   base/      errors, library state, allocation, accounting, live objects, topology
  *
  * A backend exports one constant px__backend table (queues, events, launches, the copies
@@ -211,6 +211,9 @@ typedef struct px__backend {
     /* Kernels run on the CPU, so they reach every host_access space. */
     bool runs_on_host;
 
+    /* At px_init (the first reference), with the user's options; NULL when there is
+       nothing to set up. */
+    px_status (*init)(const px_init_options *opts, const char *func);
     /* Devices of this execution space; 0 is an answer, not a failure. */
     px_status (*device_count)(int *count);
     /* The last px_finalize, after every queue is gone: release the backend's own state. */
@@ -251,6 +254,8 @@ typedef struct px__backend {
                            px__queue **children, const char *func);
     /* SMs the queue's kernels may use. */
     px_status (*sm_count)(px__queue *q, int *count);
+    /* Threads the queue's kernels may run on at once; NULL: one. */
+    px_status (*concurrency)(px__queue *q, int *count);
 
     px_status (*print_configuration)(FILE *out);
 

@@ -2,8 +2,12 @@
 #include "backends/backends.h"
 
 #include "px_config.h"
+#include "base/error.h"
 #include "backends/host/host_memory.h"
 #include "backends/serial/serial.h"
+#if PX_HAVE_OPENMP
+#  include "backends/openmp/omp_backend.h"
+#endif
 #if PX_HAVE_CUDA
 #  include "backends/cuda/cuda_backend.h"
 #  include "backends/cuda/cuda_memory.h"
@@ -12,6 +16,9 @@
 
 static const px__backend *const backends[PX_EXEC_COUNT] = {
     [PX_EXEC_SERIAL] = &px__backend_serial,
+#if PX_HAVE_OPENMP
+    [PX_EXEC_OPENMP] = &px__backend_openmp,
+#endif
 #if PX_HAVE_CUDA
     [PX_EXEC_CUDA] = &px__backend_cuda,
 #endif
@@ -35,6 +42,13 @@ const px__space_ops *px__space_ops_get(px_space_kind kind)
 {
     if ((int)kind < 0 || kind >= PX_SPACE_KIND_COUNT) return NULL;
     return spaces[kind];
+}
+
+px_status px__backends_init(const px_init_options *opts, const char *func)
+{
+    for (int e = 0; e < PX_EXEC_COUNT; ++e)
+        if (backends[e] && backends[e]->init) PX__TRY(backends[e]->init(opts, func));
+    return PX_OK;
 }
 
 void px__backends_finalize(void)

@@ -25,6 +25,13 @@ px_status px_init(const px_init_options *opts)
     if (st == PX_OK && init_count == 0) {
         if (!(opts && opts->skip_topology)) st = px__topology_load(__func__);
         if (st == PX_OK) {
+            st = px__backends_init(opts, __func__);
+            if (st != PX_OK) {
+                px__backends_finalize();
+                px__topology_unload();
+            }
+        }
+        if (st == PX_OK) {
             px__copy_counts_reset();
             px__set_initialized(true);
         }

@@ -6,6 +6,7 @@
 #include "core/dispatch.h"
 
 #include "backends/backends.h"
+#include "base/bounds.h"
 #include "base/error.h"
 #include "core/graph.h"
 #include "core/instance.h"
@@ -23,25 +24,11 @@ static const char *kind_name(px_kernel_kind kind)
 
 /* ---- Bounds checking of PX_AT* on the host (PX_BOUNDS_CHECK builds of kernel files) --- */
 
-/* Exported whatever the library's own build: kernel files built with PX_BOUNDS_CHECK call it. */
-PX_API void px__bounds_violation(int dim, int64_t index, int64_t extent);
-
-static _Thread_local bool bounds_hit;
-static _Thread_local char bounds_msg[160];
-
-void px__bounds_violation(int dim, int64_t index, int64_t extent)
-{
-    if (bounds_hit) return; /* keep the first */
-    bounds_hit = true;
-    snprintf(bounds_msg, sizeof bounds_msg, "index %lld out of bounds [0, %lld) in dimension %d",
-             (long long)index, (long long)extent, dim);
-}
-
 px_status px__take_bounds_violation(const char *label, const char *func)
 {
-    if (!bounds_hit) return PX_OK;
-    bounds_hit = false;
-    return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s': %s", label, bounds_msg);
+    char msg[PX__BOUNDS_MSG];
+    if (!px__bounds_take(msg)) return PX_OK;
+    return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s': %s", label, msg);
 }
 
 /* ---- Validation ------------------------------------------------------------------------ */

@@ -101,3 +101,12 @@ px_status px_instance_sm_count(const px_instance *inst, int *out)
     }
     return inst->be->sm_count(inst->queue, out);
 }
+
+px_status px_instance_concurrency(const px_instance *inst, int *out)
+{
+    PX__TRY(px__instance_check(inst, __func__));
+    PX__ARG(out, "out must not be NULL");
+    *out = 1;
+    if (!inst->be->concurrency) return PX_OK;
+    return inst->be->concurrency(inst->queue, out);
+}

@@ -51,6 +51,7 @@ const px__backend px__backend_cuda = {
     .fill = px__cuda_fill,
     .partition = px__cuda_partition,
     .sm_count = px__cuda_sm_count,
+    .concurrency = px__cuda_concurrency,
     .print_configuration = px__cuda_print_configuration,
     .graph = &px__cuda_graph_ops,
 };

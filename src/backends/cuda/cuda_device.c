@@ -137,6 +137,7 @@ static px_status device_init(px__cuda_device *d, int ordinal, int count, const c
     memset(d, 0, sizeof *d);
     d->ordinal = ordinal;
     PX__CU_TRY(func, cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, ordinal));
+    PX__CU_TRY(func, cudaDeviceGetAttribute(&d->threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, ordinal));
     PX__CU_TRY(func, cudaDeviceGetStreamPriorityRange(&d->priority_least, &d->priority_greatest));
     PX__CU_TRY(func, cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal));
     if (pools) PX__TRY(pool_create(d, count, func));

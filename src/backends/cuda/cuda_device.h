@@ -18,6 +18,7 @@ typedef struct px__cuda_device {
     bool ready;
     int ordinal;
     int sm_count;
+    int threads_per_sm;      /* resident threads an SM holds at most */
     int priority_least;      /* numerically largest (lowest priority) */
     int priority_greatest;   /* numerically smallest (highest priority) */
     cudaMemPool_t pool;      /* NULL when the device lacks stream-ordered allocation */

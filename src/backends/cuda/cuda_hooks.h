@@ -36,6 +36,7 @@ px_status px__cuda_fill(px__queue *q, px__copy_op *op, const char *func);
 px_status px__cuda_partition(px__queue *parent, const px__partition_request *req, const px__queue_desc *descs,
                              px__queue **children, const char *func);
 px_status px__cuda_sm_count(px__queue *q, int *count);
+px_status px__cuda_concurrency(px__queue *q, int *count);
 
 /* cuda_config.c */
 px_status px__cuda_print_configuration(FILE *out);

@@ -325,3 +325,11 @@ px_status px__cuda_sm_count(px__queue *q, int *count)
     *count = px__cuda_queue_of(q)->sm_count;
     return PX_OK;
 }
+
+px_status px__cuda_concurrency(px__queue *q, int *count)
+{
+    const px__cuda_queue *cq = px__cuda_queue_of(q);
+    const px__cuda_device *d = px__cuda_device_if_ready(cq->device);   /* a queue's device is */
+    *count = cq->sm_count * (d ? d->threads_per_sm : 1);
+    return PX_OK;
+}

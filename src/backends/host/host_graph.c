@@ -9,7 +9,7 @@
  * two executable graphs of one graph, or two graphs holding copies of one child, never
  * share it. px_cond_set finds the value through the thread's chain of running executable
  * graphs (a body runs inside its node's graph), which the launch keeps in a thread-local
- * frame. */
+ * frame; a backend running a kernel on several threads hands them that chain. */
 #include "backends/host/host_graph.h"
 
 #include <stdio.h>
@@ -79,13 +79,24 @@ typedef struct frame {
 
 static _Thread_local const frame *current;
 
+const void *px__host_graph_context(void) { return current; }
+
+const void *px__host_graph_adopt(const void *ctx)
+{
+    const frame *was = current;
+    current = ctx;
+    return was;
+}
+
 PX_API void px__host_cond_set(uint64_t handle, unsigned value)
 {
     const host_cond *c = (const host_cond *)(uintptr_t)handle;
     for (const frame *f = current; f != NULL; f = f->up) {
         for (int i = 0; i < f->e->nslots; ++i) {
             if (f->e->slots[i].cond == c) {
-                f->e->slots[i].value = value;
+                /* Several threads of a parallel host backend may set it; the launch
+                   reads it after they have joined. */
+                __atomic_store_n(&f->e->slots[i].value, value, __ATOMIC_RELAXED);
                 return;
             }
         }

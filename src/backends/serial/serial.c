@@ -1,24 +1,15 @@
 /* The serial backend: work runs on the calling thread the moment it is issued, so a
- * queue is always drained and events are complete as soon as they are recorded. Event
- * timestamps come from the monotonic clock. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+ * queue is always drained and events are complete as soon as they are recorded. */
 #include "backends/serial/serial.h"
 
-#include <stdlib.h>
-#include <time.h>
-
 #include "backends/host/host_copy.h"
+#include "backends/host/host_event.h"
 #include "backends/host/host_graph.h"
 #include "base/error.h"
-#include "base/util.h"
 
 /* Serial queues hold nothing: every one is this object. */
 static char serial_queue;
 #define SERIAL_QUEUE ((px__queue *)(void *)&serial_queue)
-
-typedef struct serial_event {
-    struct timespec when;
-} serial_event;
 
 static px_status serial_device_count(int *count)
 {
@@ -52,58 +43,6 @@ static px_status serial_fence(px__queue *q, const char *func)
 static px_status serial_fence_all(const char *func)
 {
     (void)func;
-    return PX_OK;
-}
-
-static px_status serial_event_create(int device, unsigned flags, void **out, const char *func)
-{
-    (void)device;
-    (void)flags;
-    serial_event *e = px__calloc(1, sizeof *e);
-    if (!e) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the event");
-    *out = e;
-    return PX_OK;
-}
-
-static void serial_event_destroy(void *ev) { free(ev); }
-
-static px_status serial_event_record(void *ev, px__queue *q, const char *func)
-{
-    (void)q;
-    (void)func;
-    clock_gettime(CLOCK_MONOTONIC, &((serial_event *)ev)->when);
-    return PX_OK;
-}
-
-static px_status serial_event_wait(px__queue *q, void *ev, const char *func)
-{
-    (void)q;
-    (void)ev;
-    (void)func;
-    return PX_OK;
-}
-
-static px_status serial_event_query(void *ev, bool *done, const char *func)
-{
-    (void)ev;
-    (void)func;
-    *done = true;
-    return PX_OK;
-}
-
-static px_status serial_event_synchronize(void *ev, const char *func)
-{
-    (void)ev;
-    (void)func;
-    return PX_OK;
-}
-
-static px_status serial_event_elapsed(void *start, void *end, float *ms, const char *func)
-{
-    (void)func;
-    const struct timespec *a = &((serial_event *)start)->when;
-    const struct timespec *b = &((serial_event *)end)->when;
-    *ms = (float)((double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) * 1e-6);
     return PX_OK;
 }
 
@@ -156,13 +95,13 @@ const px__backend px__backend_serial = {
     .queue_destroy = serial_queue_destroy,
     .fence = serial_fence,
     .fence_all = serial_fence_all,
-    .event_create = serial_event_create,
-    .event_destroy = serial_event_destroy,
-    .event_record = serial_event_record,
-    .event_wait = serial_event_wait,
-    .event_query = serial_event_query,
-    .event_synchronize = serial_event_synchronize,
-    .event_elapsed = serial_event_elapsed,
+    .event_create = px__host_event_create,
+    .event_destroy = px__host_event_destroy,
+    .event_record = px__host_event_record,
+    .event_wait = px__host_event_wait,
+    .event_query = px__host_event_query,
+    .event_synchronize = px__host_event_synchronize,
+    .event_elapsed = px__host_event_elapsed,
     .launch = serial_launch,
     .copy = serial_copy,
     .fill = serial_fill,

@@ -1,0 +1,159 @@
+/* The OpenMP backend: kernels, copies and fills run on a team of host threads, the
+ * calling thread among them, and have finished when the call returns; a queue is in
+ * order because every call is. Events and graphs are the host backends'. A partition is
+ * a queue with a share of its parent's threads (omp_team.h). */
+#include "backends/openmp/omp_backend.h"
+
+#include <stdlib.h>
+
+#include "backends/host/host_event.h"
+#include "backends/host/host_graph.h"
+#include "backends/openmp/omp_hooks.h"
+#include "backends/openmp/omp_team.h"
+#include "base/error.h"
+#include "base/util.h"
+
+static px_status omp_init(const px_init_options *opts, const char *func) { return px__omp_config_init(opts, func); }
+
+static void omp_finalize(void) { px__omp_config_finalize(); }
+
+static px_status omp_device_count(int *count)
+{
+    *count = 1;
+    return PX_OK;
+}
+
+static px_status queue_new(int nthreads, int first, px__queue **out, const char *func)
+{
+    px__queue *q = px__calloc(1, sizeof *q);
+    if (!q) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the instance");
+    q->nthreads = nthreads;
+    q->first = first;
+    *out = q;
+    return PX_OK;
+}
+
+static px_status omp_queue_create(const px__queue_desc *desc, px__queue **out, const char *func)
+{
+    (void)desc;
+    return queue_new(px__omp_threads(), 0, out, func);
+}
+
+static px_status omp_queue_destroy(px__queue *q, bool *released, const char *func)
+{
+    (void)func;
+    free(q);
+    *released = true;
+    return PX_OK;
+}
+
+static px_status omp_fence(px__queue *q, const char *func)
+{
+    (void)q;
+    (void)func;
+    return PX_OK;
+}
+
+static px_status omp_fence_all(const char *func)
+{
+    (void)func;
+    return PX_OK;
+}
+
+/* Shares of the parent's threads by weight (largest remainders), at least one each; the
+   sets are disjoint while the parent has a thread per partition, and wrap round its
+   threads when it has fewer. */
+static px_status omp_partition(px__queue *parent, const px__partition_request *req, const px__queue_desc *descs,
+                               px__queue **children, const char *func)
+{
+    (void)descs;
+    const int total = parent->nthreads, n = req->n;
+    int *share = px__calloc((size_t)n, sizeof *share);
+    if (!share) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    if (n >= total) {
+        for (int i = 0; i < n; ++i) share[i] = 1;
+    } else {
+        int given = 0;
+        for (int i = 0; i < n; ++i) {
+            share[i] = (int)(req->weights[i] * total);
+            if (share[i] < 1) share[i] = 1;
+            given += share[i];
+        }
+        /* Too many (the minimum of one): take from the largest; too few: give to the
+           largest remainders. */
+        while (given > total) {
+            int big = 0;
+            for (int i = 1; i < n; ++i)
+                if (share[i] > share[big]) big = i;
+            share[big]--;
+            given--;
+        }
+        while (given < total) {
+            int best = 0;
+            double most = -1;
+            for (int i = 0; i < n; ++i) {
+                const double rem = req->weights[i] * total - share[i];
+                if (rem > most) {
+                    most = rem;
+                    best = i;
+                }
+            }
+            share[best]++;
+            given++;
+        }
+    }
+    px_status st = PX_OK;
+    int first = 0;
+    for (int i = 0; i < n && st == PX_OK; ++i) {
+        st = queue_new(share[i], parent->first + first % total, &children[i], func);
+        first += share[i];
+    }
+    if (st != PX_OK)
+        for (int i = 0; i < n; ++i) {
+            free(children[i]);
+            children[i] = NULL;
+        }
+    free(share);
+    /* Each partition may be used from a thread of an OpenMP team of the user's. */
+    if (st == PX_OK) px__omp_allow_nesting();
+    return st;
+}
+
+static px_status omp_concurrency(px__queue *q, int *count)
+{
+    *count = q->nthreads;
+    return PX_OK;
+}
+
+static px_status omp_print_configuration(FILE *out)
+{
+    px__omp_config_print(out);
+    return PX_OK;
+}
+
+const px__backend px__backend_openmp = {
+    .name = "openmp",
+    .exec = PX_EXEC_OPENMP,
+    .runs_on_host = true,
+    .init = omp_init,
+    .finalize = omp_finalize,
+    .device_count = omp_device_count,
+    .queue_create = omp_queue_create,
+    .queue_destroy = omp_queue_destroy,
+    .fence = omp_fence,
+    .fence_all = omp_fence_all,
+    .event_create = px__host_event_create,
+    .event_destroy = px__host_event_destroy,
+    .event_record = px__host_event_record,
+    .event_wait = px__host_event_wait,
+    .event_query = px__host_event_query,
+    .event_synchronize = px__host_event_synchronize,
+    .event_elapsed = px__host_event_elapsed,
+    .launch = px__omp_launch,
+    .copy = px__omp_copy,
+    .fill = px__omp_fill,
+    .partition = omp_partition,
+    .concurrency = omp_concurrency,
+    .print_configuration = omp_print_configuration,
+    .graph = &px__host_graph_ops,
+};

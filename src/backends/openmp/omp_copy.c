@@ -1,0 +1,86 @@
+/* Host copies and fills on an OpenMP team: the op is cut into slices, one per thread,
+ * each run by the host backends' own copy and fill. Contiguous ops are cut by bytes;
+ * strided ones along the destination's outermost dimension, so that every slice still
+ * walks memory in order. Small ops stay on the calling thread: a team costs more than it
+ * saves below a few hundred kilobytes. */
+#include "backends/host/host_copy.h"
+#include "backends/openmp/omp_hooks.h"
+#include "backends/openmp/omp_team.h"
+#include "base/error.h"
+
+#define PARALLEL_BYTES (256 * 1024)
+
+typedef struct slice_ctx {
+    const px__copy_op *op;
+    int nparts;
+    int outer;     /* strided: the dimension cut */
+    bool fill;
+} slice_ctx;
+
+static void run_slice(void *vc, int part)
+{
+    const slice_ctx *c = vc;
+    const px__copy_op *op = c->op;
+    px__copy_op s = *op;
+    if (op->flat) {
+        const int64_t q = op->count / c->nparts, r = op->count % c->nparts;
+        const int64_t lo = part * q + (part < r ? part : r);
+        const int64_t n = q + (part < r ? 1 : 0);
+        const size_t off = (size_t)lo * op->elem_size;
+        s.dst.data += off;
+        if (!c->fill) s.src.data += off;
+        s.count = n;
+        s.bytes = (size_t)n * op->elem_size;
+        s.extent[0] = n;
+        s.rank = 1;
+    } else {
+        const int d = c->outer;
+        const int64_t e = op->extent[d], q = e / c->nparts, r = e % c->nparts;
+        const int64_t lo = part * q + (part < r ? part : r);
+        const int64_t n = q + (part < r ? 1 : 0);
+        s.dst.data += lo * op->dst.stride[d] * (int64_t)op->elem_size;
+        if (!c->fill) s.src.data += lo * op->src.stride[d] * (int64_t)op->elem_size;
+        s.extent[d] = n;
+        s.count = op->count / e * n;
+        s.bytes = (size_t)s.count * op->elem_size;
+    }
+    if (s.count == 0) return;
+    if (c->fill) px__host_fill(&s);
+    else px__host_copy(&s);
+}
+
+static void run(px__queue *q, const px__copy_op *op, bool fill)
+{
+    slice_ctx c = {.op = op, .nparts = q->nthreads, .fill = fill};
+    bool split = q->nthreads > 1 && op->bytes >= PARALLEL_BYTES && op->rank > 0;
+    if (split && !op->flat) {
+        int order[PX_MAX_RANK];
+        px__dims_by_stride(op->rank, op->dst.stride, order);
+        c.outer = order[op->rank - 1];
+        split = op->extent[c.outer] > 1;
+    }
+    if (!split) {
+        if (fill) px__host_fill(op);
+        else px__host_copy(op);
+        return;
+    }
+    px__omp_run(q, &(px__omp_job){.nparts = c.nparts, .pass = {run_slice, NULL}, .ctx = &c});
+}
+
+px_status px__omp_copy(px__queue *q, px__copy_op *op, const char *func)
+{
+    if (op->path != PX_COPY_HOST_MEMCPY && op->path != PX_COPY_HOST_STRIDED)
+        return px__error(PX_ERR_UNSUPPORTED, func, "the OpenMP backend cannot run copy path %s",
+                         px_copy_path_string(op->path));
+    run(q, op, false);
+    return PX_OK;
+}
+
+px_status px__omp_fill(px__queue *q, px__copy_op *op, const char *func)
+{
+    if (op->path != PX_COPY_HOST_FILL)
+        return px__error(PX_ERR_UNSUPPORTED, func, "the OpenMP backend cannot run fill path %s",
+                         px_copy_path_string(op->path));
+    run(q, op, true);
+    return PX_OK;
+}

@@ -1,0 +1,12 @@
+/* Internal: the OpenMP backend's kernel, copy and fill hooks (omp_launch.c, omp_copy.c),
+ * for its table in omp_backend.c. */
+#ifndef PX_BACKENDS_OPENMP_OMP_HOOKS_H
+#define PX_BACKENDS_OPENMP_OMP_HOOKS_H
+
+#include "backends/backend.h"
+
+px_status px__omp_launch(px__queue *q, const px__dispatch *d, const char *func);
+px_status px__omp_copy(px__queue *q, px__copy_op *op, const char *func);
+px_status px__omp_fill(px__queue *q, px__copy_op *op, const char *func);
+
+#endif /* PX_BACKENDS_OPENMP_OMP_HOOKS_H */

@@ -1,0 +1,263 @@
+/* The OpenMP backend's threads: how many, where they run, and running a job on a team.
+ *
+ * Binding. Unless told otherwise, each thread of a team binds itself with hwloc to the
+ * core of its place (places are the cores of the process's CPU set, in hwloc's logical
+ * order; hardware threads when there are more threads than cores), so that a partition
+ * keeps to its own cores and data stays near the threads that touched it first. When the
+ * user set OMP_PROC_BIND or OMP_PLACES, OpenMP places them instead. A thread remembers
+ * its place, so binding costs one system call the first time only. */
+#include "backends/openmp/omp_team.h"
+
+#include <hwloc.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/host/host_graph.h"
+#include "base/bounds.h"
+#include "base/error.h"
+#include "base/topology.h"
+#include "base/util.h"
+
+/* More threads than this is a mistake in the option or the environment. */
+#define OMP_MAX_THREADS 4096
+
+typedef enum bind_mode { BIND_NONE, BIND_HWLOC, BIND_OPENMP } bind_mode;
+
+static struct {
+    int threads;
+    const char *threads_from;   /* where the count came from, for the report */
+    bind_mode mode;
+    const char *bind_why;       /* BIND_NONE: why */
+    hwloc_topology_t topo;
+    hwloc_bitmap_t *places;     /* BIND_HWLOC: one CPU set per place */
+    int nplaces;
+    const char *place_kind;     /* "core" or "hardware thread" */
+    unsigned generation;        /* a new one per px_init: places may differ */
+} cfg;
+
+static _Thread_local unsigned bound_generation;
+static _Thread_local int bound_place = -1;
+
+/* ---- Configuration ------------------------------------------------------------------------ */
+
+/* A positive thread count from the environment variable `name`: 0 when unset. */
+static px_status env_threads(const char *name, int *out, const char *func)
+{
+    const char *v = getenv(name);
+    *out = 0;
+    if (!v || !*v) return PX_OK;
+    char *end = NULL;
+    const long n = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || n < 1 || n > OMP_MAX_THREADS)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is '%s'; expected a thread count from 1 to %d", name, v,
+                         OMP_MAX_THREADS);
+    *out = (int)n;
+    return PX_OK;
+}
+
+static bool env_set(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v;
+}
+
+/* The places: the cores (or hardware threads, when `threads` exceeds the cores) of the
+   CPU set the process may run on. */
+static px_status find_places(hwloc_topology_t t, int threads, const char *func)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (!set) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
+    if (hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) != 0) hwloc_bitmap_copy(set, hwloc_topology_get_allowed_cpuset(t));
+    const int ncores = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, HWLOC_OBJ_CORE);
+    const hwloc_obj_type_t type = ncores >= threads || ncores <= 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+    const int n = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, type);
+    px_status st = PX_OK;
+    if (n > 0) {
+        cfg.places = px__calloc((size_t)n, sizeof *cfg.places);
+        if (!cfg.places) st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for thread places");
+    }
+    for (int i = 0; st == PX_OK && i < n; ++i) {
+        const hwloc_obj_t o = hwloc_get_obj_inside_cpuset_by_type(t, set, type, (unsigned)i);
+        cfg.places[i] = o ? hwloc_bitmap_dup(o->cpuset) : NULL;
+        if (!cfg.places[i]) st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
+        else hwloc_bitmap_and(cfg.places[i], cfg.places[i], set);
+        cfg.nplaces = i + 1;
+    }
+    cfg.place_kind = type == HWLOC_OBJ_CORE ? "core" : "hardware thread";
+    hwloc_bitmap_free(set);
+    return st;
+}
+
+static void free_places(void)
+{
+    for (int i = 0; i < cfg.nplaces; ++i) hwloc_bitmap_free(cfg.places[i]);
+    free(cfg.places);
+    cfg.places = NULL;
+    cfg.nplaces = 0;
+}
+
+/* Cores the process may run on, 0 when unknown. */
+static int process_cores(hwloc_topology_t t)
+{
+    if (!t) return 0;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (!set) return 0;
+    int n = 0;
+    if (hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) == 0)
+        n = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, HWLOC_OBJ_CORE);
+    hwloc_bitmap_free(set);
+    return n > 0 ? n : 0;
+}
+
+px_status px__omp_config_init(const px_init_options *opts, const char *func)
+{
+    free_places();
+    cfg.generation++;
+    cfg.topo = px__topology_handle();
+
+    int n = opts ? opts->num_threads : 0;
+    if (n < 0 || n > OMP_MAX_THREADS)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "opts->num_threads is %d; expected 0 (choose) or 1 to %d", n,
+                         OMP_MAX_THREADS);
+    cfg.threads_from = "px_init_options.num_threads";
+    if (n == 0) {
+        PX__TRY(env_threads("PX_NUM_THREADS", &n, func));
+        cfg.threads_from = "PX_NUM_THREADS";
+    }
+    if (n == 0 && env_set("OMP_NUM_THREADS")) {
+        n = omp_get_max_threads();
+        cfg.threads_from = "OMP_NUM_THREADS";
+    }
+    if (n == 0) {
+        n = process_cores(cfg.topo);
+        cfg.threads_from = "one per core";
+    }
+    if (n == 0) {
+        n = omp_get_max_threads();
+        cfg.threads_from = "OpenMP's default";
+    }
+    cfg.threads = n < 1 ? 1 : n;
+
+    const char *bind = getenv("PX_OPENMP_BIND");
+    cfg.mode = BIND_NONE;
+    if ((opts && opts->no_thread_binding) || (bind && strcmp(bind, "none") == 0))
+        cfg.bind_why = "not asked for";
+    else if (env_set("OMP_PROC_BIND") || env_set("OMP_PLACES"))
+        cfg.mode = BIND_OPENMP;
+    else if (!cfg.topo)
+        cfg.bind_why = "the topology was not loaded (px_init_options.skip_topology)";
+    else {
+        PX__TRY(find_places(cfg.topo, cfg.threads, func));
+        if (cfg.nplaces > 0) cfg.mode = BIND_HWLOC;
+        else cfg.bind_why = "hwloc found no cores";
+    }
+    return PX_OK;
+}
+
+void px__omp_config_finalize(void)
+{
+    free_places();
+    cfg.topo = NULL;
+}
+
+int px__omp_threads(void) { return cfg.threads; }
+
+void px__omp_allow_nesting(void)
+{
+    if (omp_get_max_active_levels() < 2) omp_set_max_active_levels(2);
+}
+
+static const char *proc_bind_name(omp_proc_bind_t b)
+{
+    switch (b) {
+    case omp_proc_bind_false: return "false";
+    case omp_proc_bind_true: return "true";
+    case omp_proc_bind_primary: return "primary";
+    case omp_proc_bind_close: return "close";
+    case omp_proc_bind_spread: return "spread";
+    }
+    return "unknown";
+}
+
+void px__omp_config_print(FILE *out)
+{
+    fprintf(out, "    OpenMP %d, %d threads (%s), nested levels allowed: %d\n", _OPENMP, cfg.threads,
+            cfg.threads_from, omp_get_max_active_levels());
+    switch (cfg.mode) {
+    case BIND_HWLOC: {
+        char first[64] = "", last[64] = "";
+        hwloc_bitmap_list_snprintf(first, sizeof first, cfg.places[0]);
+        hwloc_bitmap_list_snprintf(last, sizeof last, cfg.places[cfg.nplaces - 1]);
+        fprintf(out, "    binding: hwloc, thread i on %s i mod %d (%d: PU %s ... %d: PU %s)\n", cfg.place_kind,
+                cfg.nplaces, 0, first, cfg.nplaces - 1, last);
+        break;
+    }
+    case BIND_OPENMP:
+        fprintf(out, "    binding: OpenMP places (OMP_PROC_BIND %s, %d places)\n", proc_bind_name(omp_get_proc_bind()),
+                omp_get_num_places());
+        break;
+    case BIND_NONE: fprintf(out, "    binding: none (%s)\n", cfg.bind_why); break;
+    }
+}
+
+/* ---- Running a job ----------------------------------------------------------------------- */
+
+static void bind_to(int place)
+{
+    if (cfg.mode != BIND_HWLOC) return;
+    place %= cfg.nplaces;
+    if (bound_generation == cfg.generation && bound_place == place) return;
+    /* A refusal (a CPU set the process may no longer use) leaves the thread where it is. */
+    (void)hwloc_set_cpubind(cfg.topo, cfg.places[place], HWLOC_CPUBIND_THREAD);
+    bound_generation = cfg.generation;
+    bound_place = place;
+}
+
+static void run_pass(const px__omp_job *job, int pass, int tid, int team)
+{
+    for (int p = tid; p < job->nparts; p += team) job->pass[pass](job->ctx, p);
+}
+
+void px__omp_run(const px__queue *q, const px__omp_job *job)
+{
+    if (q->nthreads <= 1 || job->nparts <= 1) {
+        bind_to(q->first);
+        run_pass(job, 0, 0, 1);
+        if (job->pass[1]) {
+            job->between(job->ctx);
+            run_pass(job, 1, 0, 1);
+        }
+        return;
+    }
+    /* What the other threads must see as the calling thread does: the graphs it runs
+       (px_cond_set), and what they bring back: the first bounds violation. */
+    const void *graphs = px__host_graph_context();
+    bool hit = false;
+    char msg[PX__BOUNDS_MSG];
+#pragma omp parallel num_threads(q->nthreads)
+    {
+        const int tid = omp_get_thread_num(), team = omp_get_num_threads();
+        bind_to(q->first + tid);
+        const void *own = tid ? px__host_graph_adopt(graphs) : NULL;
+        run_pass(job, 0, tid, team);
+        if (job->pass[1]) {
+#pragma omp barrier
+#pragma omp single
+            job->between(job->ctx);
+            run_pass(job, 1, tid, team);
+        }
+        if (tid) {
+            px__host_graph_adopt(own);
+            char mine[PX__BOUNDS_MSG];
+            if (px__bounds_take(mine)) {
+#pragma omp critical(px_omp_bounds)
+                if (!hit) {
+                    hit = true;
+                    memcpy(msg, mine, sizeof msg);
+                }
+            }
+        }
+    }
+    if (hit) px__bounds_put(msg);
+}
