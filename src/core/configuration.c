@@ -26,5 +26,8 @@ px_status px_print_configuration(FILE *out)
             if (st != PX_OK) fprintf(out, "    (unavailable: %s)\n", px_last_error());
         }
     }
+    px_exec_space dflt;
+    if (px_is_initialized() && px_default_exec_space(&dflt) == PX_OK)
+        fprintf(out, "  default execution space: %s\n", px_exec_space_string(dflt));
     return ferror(out) ? PX__FAIL(PX_ERR_SYSTEM, "writing to the stream failed") : PX_OK;
 }

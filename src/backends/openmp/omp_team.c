@@ -36,6 +36,12 @@ static struct {
     unsigned generation;        /* a new one per px_init: places may differ */
 } cfg;
 
+/* The CPUs the process could run on when portex first looked (OS indices): later looks
+   would see the binding portex made itself. */
+#define OMP_MAX_CPUS 4096
+static int first_cpus[OMP_MAX_CPUS];
+static int nfirst_cpus = -1;
+
 static _Thread_local unsigned bound_generation;
 static _Thread_local int bound_place = -1;
 
@@ -62,13 +68,29 @@ static bool env_set(const char *name)
     return v && *v;
 }
 
-/* The places: the cores (or hardware threads, when `threads` exceeds the cores) of the
-   CPU set the process may run on. */
-static px_status find_places(hwloc_topology_t t, int threads, const char *func)
+/* The CPU set the process may run on, as it was at the first px_init; NULL when memory
+   runs out. */
+static hwloc_bitmap_t process_cpus(hwloc_topology_t t)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    if (!set) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
-    if (hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) != 0) hwloc_bitmap_copy(set, hwloc_topology_get_allowed_cpuset(t));
+    if (!set) return NULL;
+    if (nfirst_cpus < 0) {
+        if (hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) != 0)
+            hwloc_bitmap_copy(set, hwloc_topology_get_allowed_cpuset(t));
+        int n = 0;
+        for (int c = hwloc_bitmap_first(set); c >= 0 && n < OMP_MAX_CPUS; c = hwloc_bitmap_next(set, c))
+            first_cpus[n++] = c;
+        nfirst_cpus = n;
+        return set;
+    }
+    for (int i = 0; i < nfirst_cpus; ++i) hwloc_bitmap_set(set, (unsigned)first_cpus[i]);
+    return set;
+}
+
+/* The places: the cores (or hardware threads, when `threads` exceeds the cores) of the
+   process's CPU set. */
+static px_status find_places(hwloc_topology_t t, hwloc_const_bitmap_t set, int threads, const char *func)
+{
     const int ncores = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, HWLOC_OBJ_CORE);
     const hwloc_obj_type_t type = ncores >= threads || ncores <= 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
     const int n = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, type);
@@ -85,7 +107,6 @@ static px_status find_places(hwloc_topology_t t, int threads, const char *func)
         cfg.nplaces = i + 1;
     }
     cfg.place_kind = type == HWLOC_OBJ_CORE ? "core" : "hardware thread";
-    hwloc_bitmap_free(set);
     return st;
 }
 
@@ -95,19 +116,6 @@ static void free_places(void)
     free(cfg.places);
     cfg.places = NULL;
     cfg.nplaces = 0;
-}
-
-/* Cores the process may run on, 0 when unknown. */
-static int process_cores(hwloc_topology_t t)
-{
-    if (!t) return 0;
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    if (!set) return 0;
-    int n = 0;
-    if (hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) == 0)
-        n = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, HWLOC_OBJ_CORE);
-    hwloc_bitmap_free(set);
-    return n > 0 ? n : 0;
 }
 
 px_status px__omp_config_init(const px_init_options *opts, const char *func)
@@ -125,34 +133,41 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
         PX__TRY(env_threads("PX_NUM_THREADS", &n, func));
         cfg.threads_from = "PX_NUM_THREADS";
     }
-    if (n == 0 && env_set("OMP_NUM_THREADS")) {
+    const bool omp_places = env_set("OMP_PROC_BIND") || env_set("OMP_PLACES");
+    if (n == 0 && (env_set("OMP_NUM_THREADS") || omp_places || !cfg.topo)) {
+        /* OpenMP's count: it read OMP_NUM_THREADS, or the CPUs it found before binding. */
         n = omp_get_max_threads();
-        cfg.threads_from = "OMP_NUM_THREADS";
+        cfg.threads_from = env_set("OMP_NUM_THREADS") ? "OMP_NUM_THREADS" : "OpenMP's default";
     }
+    hwloc_bitmap_t set = cfg.topo ? process_cpus(cfg.topo) : NULL;
+    if (cfg.topo && !set) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
     if (n == 0) {
-        n = process_cores(cfg.topo);
+        n = hwloc_get_nbobjs_inside_cpuset_by_type(cfg.topo, set, HWLOC_OBJ_CORE);
         cfg.threads_from = "one per core";
-    }
-    if (n == 0) {
-        n = omp_get_max_threads();
-        cfg.threads_from = "OpenMP's default";
+        if (n <= 0) {
+            n = omp_get_max_threads();
+            cfg.threads_from = "OpenMP's default";
+        }
     }
     cfg.threads = n < 1 ? 1 : n;
 
     const char *bind = getenv("PX_OPENMP_BIND");
+    px_status st = PX_OK;
     cfg.mode = BIND_NONE;
     if ((opts && opts->no_thread_binding) || (bind && strcmp(bind, "none") == 0))
         cfg.bind_why = "not asked for";
-    else if (env_set("OMP_PROC_BIND") || env_set("OMP_PLACES"))
+    else if (omp_places)
         cfg.mode = BIND_OPENMP;
     else if (!cfg.topo)
         cfg.bind_why = "the topology was not loaded (px_init_options.skip_topology)";
     else {
-        PX__TRY(find_places(cfg.topo, cfg.threads, func));
-        if (cfg.nplaces > 0) cfg.mode = BIND_HWLOC;
-        else cfg.bind_why = "hwloc found no cores";
+        st = find_places(cfg.topo, set, cfg.threads, func);
+        if (st == PX_OK && cfg.nplaces > 0) cfg.mode = BIND_HWLOC;
+        else if (st == PX_OK) cfg.bind_why = "hwloc found no cores";
     }
-    return PX_OK;
+    hwloc_bitmap_free(set);
+    if (st != PX_OK) free_places();
+    return st;
 }
 
 void px__omp_config_finalize(void)
