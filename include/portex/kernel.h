@@ -38,7 +38,10 @@
  *       if (final) args->out.data[i] = *update;   // exclusive
  *       *update += args->in.data[i];
  *   }
- * The body may be called more than once per index (with final false, then true). */
+ * The body may be called more than once per index (with final false, then true).
+ *
+ * Bodies that update the same element from several indices use the atomics of
+ * portex/atomic.h (included here): px_atomic_add(&PX_AT1(args->hist, b), 1), ... */
 #ifndef PORTEX_KERNEL_H
 #define PORTEX_KERNEL_H
 
@@ -47,6 +50,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "portex/atomic.h"   /* px_atomic_* for kernel bodies */
 #include "portex/export.h"
 #include "portex/policy.h"
 
