@@ -81,12 +81,13 @@ int main(int argc, char **argv)
     bool gpu = be.exec == PX_EXEC_CUDA;
     options o = parse(argc, argv, gpu);
     if (!gpu)
-        printf("overlap: not on a GPU: the pipeline runs on the %s backend in host memory, so "
-               "no copy overlaps the kernels; the copy paths are host copies\n",
+        printf("overlap: not on a GPU: the pipeline runs on the %s backend in host memory; the copy "
+               "paths are host copies\n",
                px_exec_space_string(be.exec));
     printf("overlap: %.3f GiB of floats in %d chunks, chunk c on instance c %% K, %s\n",
            (double)o.n * sizeof(float) / (1 << 30), o.chunks,
-           o.sm_partition ? "instances are SM partitions" : "instances are streams");
+           gpu ? (o.sm_partition ? "instances are SM partitions" : "instances are streams")
+               : "instances are partitions of the host's threads, each driven by a host thread of its own");
 
     FILE *timeline = NULL;
     if (o.timeline) {

@@ -1,5 +1,6 @@
 /* The overlap pipeline (see overlap_pipeline.h). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,6 +32,7 @@ typedef struct pipeline {
     px_view **in_c, **out_c, **slot_c;  /* per chunk: subviews */
     px_event **ev;            /* per chunk: before H2D, after H2D, after compute, after D2H */
     px_event *origin;         /* recorded first: the timeline's zero */
+    px_copy_path *path;       /* per chunk: H2D and D2H path */
 } pipeline;
 
 static void pipeline_free(pipeline *p, const overlap_config *cfg)
@@ -55,6 +57,7 @@ static void pipeline_free(pipeline *p, const overlap_config *cfg)
     free(p->out_c);
     free(p->slot_c);
     free(p->ev);
+    free(p->path);
 }
 
 static px_status view_1d(px_view **v, const char *label, px_space space, int64_t n)
@@ -65,6 +68,80 @@ static px_status view_1d(px_view **v, const char *label, px_space space, int64_t
 }
 
 static float input_value(int64_t i) { return (float)((i * 2654435761u) % 1000003u) * 1e-3f + 0.5f; }
+
+/* Chunk c on its instance: copy in, scale, copy out, with events around the stages. */
+static px_status issue_chunk(pipeline *p, const overlap_config *cfg, int c)
+{
+    px_status st = PX_OK;
+    px_instance *inst = p->part[c % cfg->k];
+    px_event **e = &p->ev[4 * c];
+    const bool ev = !cfg->no_stage_events;
+    overlap_args args = {.a = 2.0f, .b = 1.0f};
+    px_view_info info;
+    if (ev) TRY(px_event_record(e[0], inst));
+    TRY(px_deep_copy_async(inst, p->slot_c[c], p->in_c[c], &p->path[2 * c]));
+    if (ev) TRY(px_event_record(e[1], inst));
+    TRY(px_view_get_span(p->slot_c[c], &args.x));
+    TRY(px_view_info_get(p->slot_c[c], &info));
+    TRY(px_parallel_for(inst, "overlap_scale", px_range(0, info.extent[0]), PX_KERNEL(overlap_scale), &args));
+    if (ev) TRY(px_event_record(e[2], inst));
+    TRY(px_deep_copy_async(inst, p->out_c[c], p->slot_c[c], &p->path[2 * c + 1]));
+    if (ev) TRY(px_event_record(e[3], inst));
+done:
+    return st;
+}
+
+/* One instance's chunks, in order, from one host thread. */
+typedef struct lane {
+    pipeline *p;
+    const overlap_config *cfg;
+    int i;
+    px_status st;
+    char why[256];
+} lane;
+
+static void *run_lane(void *arg)
+{
+    lane *l = arg;
+    l->st = PX_OK;
+    for (int c = l->i; c < l->cfg->chunks && l->st == PX_OK; c += l->cfg->k) l->st = issue_chunk(l->p, l->cfg, c);
+    if (l->st != PX_OK) snprintf(l->why, sizeof l->why, "%s", px_last_error());
+    return NULL;
+}
+
+/* Every chunk. A GPU's instances are queues that return at once: one host thread issues
+   all chunks and they overlap on the GPU. The host backends' instances do their work in
+   the call, so each instance gets a host thread of its own; their stages overlap between
+   instances, on each partition's own cores. */
+static px_status issue_all(pipeline *p, const overlap_config *cfg)
+{
+    if (cfg->exec == PX_EXEC_CUDA) {
+        for (int c = 0; c < cfg->chunks; ++c) {
+            const px_status st = issue_chunk(p, cfg, c);
+            if (st != PX_OK) return st;
+        }
+        return PX_OK;
+    }
+    lane *lanes = calloc((size_t)cfg->k, sizeof *lanes);
+    pthread_t *th = calloc((size_t)cfg->k, sizeof *th);
+    px_status st = lanes && th ? PX_OK : PX_ERR_OUT_OF_MEMORY;
+    int started = 0;
+    for (; st == PX_OK && started < cfg->k; ++started) {
+        lanes[started] = (lane){.p = p, .cfg = cfg, .i = started};
+        if (pthread_create(&th[started], NULL, run_lane, &lanes[started]) != 0) st = PX_ERR_SYSTEM;
+    }
+    if (st != PX_OK) started--;   /* the one that failed did not start */
+    for (int i = 0; i < started; ++i) {
+        pthread_join(th[i], NULL);
+        if (st == PX_OK && lanes[i].st != PX_OK) {
+            st = lanes[i].st;
+            fprintf(stderr, "overlap: instance %d: %s\n", i, lanes[i].why);
+        }
+    }
+    free(lanes);
+    free(th);
+    return st;
+}
 
 px_status overlap_run(const overlap_config *cfg, overlap_result *res)
 {
@@ -82,7 +159,8 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
     p.out_c = calloc((size_t)chunks, sizeof *p.out_c);
     p.slot_c = calloc((size_t)chunks, sizeof *p.slot_c);
     p.ev = calloc((size_t)chunks * 4, sizeof *p.ev);
-    if (!p.part || !p.slot || !p.in_c || !p.out_c || !p.slot_c || !p.ev) {
+    p.path = calloc((size_t)chunks * 2, sizeof *p.path);
+    if (!p.part || !p.slot || !p.in_c || !p.out_c || !p.slot_c || !p.ev || !p.path) {
         st = PX_ERR_OUT_OF_MEMORY;
         goto done;
     }
@@ -111,39 +189,21 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
     float *in = info.data;
     for (int64_t i = 0; i < n; ++i) in[i] = input_value(i);
 
-    overlap_args args = {.a = 2.0f, .b = 1.0f};
     for (int r = 0; r < reps; ++r) {
         TRY(px_view_info_get(p.out, &info));
         memset(info.data, 0xff, (size_t)n * sizeof(float)); /* poison: NaN everywhere */
         TRY(px_fence_all());
         double t0 = now_ms();
         TRY(px_event_record(p.origin, p.part[0]));
-        res->paths_uniform = true;
-        for (int c = 0; c < chunks; ++c) {
-            px_instance *inst = p.part[c % k];
-            px_event **e = &p.ev[4 * c];
-            px_copy_path in_path, out_path;
-            const bool ev = !cfg->no_stage_events;
-            if (ev) TRY(px_event_record(e[0], inst));
-            TRY(px_deep_copy_async(inst, p.slot_c[c], p.in_c[c], &in_path));
-            if (ev) TRY(px_event_record(e[1], inst));
-            TRY(px_view_get_span(p.slot_c[c], &args.x));
-            TRY(px_view_info_get(p.slot_c[c], &info));
-            TRY(px_parallel_for(inst, "overlap_scale", px_range(0, info.extent[0]),
-                                PX_KERNEL(overlap_scale), &args));
-            if (ev) TRY(px_event_record(e[2], inst));
-            TRY(px_deep_copy_async(inst, p.out_c[c], p.slot_c[c], &out_path));
-            if (ev) TRY(px_event_record(e[3], inst));
-            if (c == 0) {
-                res->path[0] = in_path;
-                res->path[1] = out_path;
-            } else if (in_path != res->path[0] || out_path != res->path[1]) {
-                res->paths_uniform = false;
-            }
-        }
+        TRY(issue_all(&p, cfg));
         TRY(px_fence_all());
         res->total_ms[r] = now_ms() - t0;
     }
+    res->paths_uniform = true;
+    res->path[0] = p.path[0];
+    res->path[1] = p.path[1];
+    for (int c = 1; c < chunks; ++c)
+        if (p.path[2 * c] != res->path[0] || p.path[2 * c + 1] != res->path[1]) res->paths_uniform = false;
 
     /* Stage times of the last repetition, from the events. */
     for (int c = 0; c < chunks && !cfg->no_stage_events; ++c) {

@@ -1,7 +1,9 @@
 /* The overlap pipeline: an array processed in chunks over K partitioned instances, each
  * chunk copied host -> device, transformed, copied device -> host. Chunk c runs on
  * instance c % K, so while one instance computes, others copy in and out: with pinned
- * host memory the two copy directions and the kernels overlap. Used by the example
+ * host memory the two copy directions and the kernels overlap. On the host backends each
+ * instance (a share of the host's threads on OpenMP) is driven by a host thread of its
+ * own, as their work runs inside the call that issues it. Used by the example
  * (examples/overlap.c) and the benchmark (bench/cuda/bench_overlap.c). Plain C. */
 #ifndef OVERLAP_PIPELINE_H
 #define OVERLAP_PIPELINE_H
@@ -14,9 +16,9 @@
 #define OVERLAP_MAX_REPS 8
 
 typedef struct overlap_config {
-    px_exec_space exec;      /* CUDA, or SERIAL where there is no GPU */
+    px_exec_space exec;      /* CUDA, or a host backend (OpenMP, serial) where there is no GPU */
     px_space host_space;     /* HOST_PINNED or HOST (pageable) */
-    px_space work_space;     /* DEVICE(0) on CUDA, HOST on serial */
+    px_space work_space;     /* DEVICE(0) on CUDA, HOST on the host backends */
     int64_t n;               /* floats in the array */
     int chunks;
     int k;                   /* instances (partitions of the default instance) */
