@@ -78,6 +78,9 @@ typedef struct px_cuda_launch {
 } px_cuda_launch;
 
 typedef void (*px_host_entry)(const void *args, const px_policy *policy, void *result);
+/* A scan's pass over part of its range: starts from *update, calls the body with `final`,
+   leaves the running value in *update (parallel host backends scan in two passes). */
+typedef void (*px_host_scan_entry)(const void *args, const px_policy *policy, void *update, bool final);
 /* Returns a cudaError_t (0: launched). */
 typedef int (*px_cuda_entry)(const px_cuda_launch *launch, const void *args,
                              const px_policy *policy);
@@ -96,6 +99,7 @@ typedef struct px_kernel {
     px_cuda_entry cuda;                         /* NULL unless compiled by nvcc */
     void (*identity)(void *value);              /* reduce and scan */
     void (*join)(void *dst, const void *src);   /* reduce and scan */
+    px_host_scan_entry host_scan;               /* scan */
 } px_kernel;
 
 /* The descriptor of a kernel defined in this or another file. */
@@ -260,10 +264,10 @@ PX_EXTERN_C_END
 
 #define PX__BODY(name) PX_FUNCTION void px__body_##name
 
-#define PX__DESCRIPTOR(name, kind, R, Args, vsize, identity, join)                         \
+#define PX__DESCRIPTOR(name, kind, R, Args, vsize, identity, join, scan)                   \
     PX_EXTERN_C const px_kernel px_kernel_##name = {                                       \
         PX_KERNEL_MAGIC, #name, kind, R, sizeof(Args), vsize,                              \
-        px__host_##name, PX__CUDA_PTR(name), identity, join};
+        px__host_##name, PX__CUDA_PTR(name), identity, join, scan};
 
 /* Host wrappers of a join, for the descriptor. */
 #define PX__HOST_JOIN(name, T, op)                                                         \
@@ -301,7 +305,7 @@ PX_EXTERN_C_END
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i);                               \
     PX__HOST_FOR(name, Args, PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_)))   \
     PX__CUDA_FOR(name, Args, 1, (const Args *a, int64_t i0), (a, i0))                      \
-    PX__DESCRIPTOR(name, PX_KERNEL_FOR, 1, Args, 0, 0, 0)                                  \
+    PX__DESCRIPTOR(name, PX_KERNEL_FOR, 1, Args, 0, 0, 0, 0)                               \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i)
 
 #define PX_FOR_2D(name, Args, args, i, j)                                                  \
@@ -309,7 +313,7 @@ PX_EXTERN_C_END
     PX__HOST_FOR(name, Args,                                                               \
                  PX__HOST_LOOP2(&px__p, i_, j_, px__body_##name(&px__args, i_, j_)))       \
     PX__CUDA_FOR(name, Args, 2, (const Args *a, int64_t i0, int64_t i1), (a, i0, i1))      \
-    PX__DESCRIPTOR(name, PX_KERNEL_FOR, 2, Args, 0, 0, 0)                                  \
+    PX__DESCRIPTOR(name, PX_KERNEL_FOR, 2, Args, 0, 0, 0, 0)                               \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j)
 
 #define PX_FOR_3D(name, Args, args, i, j, k)                                               \
@@ -318,7 +322,7 @@ PX_EXTERN_C_END
                  PX__HOST_LOOP3(&px__p, i_, j_, k_, px__body_##name(&px__args, i_, j_, k_)))\
     PX__CUDA_FOR(name, Args, 3, (const Args *a, int64_t i0, int64_t i1, int64_t i2),      \
                  (a, i0, i1, i2))                                                          \
-    PX__DESCRIPTOR(name, PX_KERNEL_FOR, 3, Args, 0, 0, 0)                                  \
+    PX__DESCRIPTOR(name, PX_KERNEL_FOR, 3, Args, 0, 0, 0, 0)                               \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k)
 
 /* ---- parallel_reduce ------------------------------------------------------------------- */
@@ -343,7 +347,7 @@ PX_EXTERN_C_END
                     PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_, &px__acc)))  \
     PX__CUDA_REDUCE(name, Args, 1, T, op, (const Args *a, int64_t i0, T *v), (a, i0, v))   \
     PX__DESCRIPTOR(name, PX_KERNEL_REDUCE, 1, Args, sizeof(T), px__identity_##name,       \
-                   px__join_##name)                                                        \
+                   px__join_##name, 0)                                                     \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT acc)
 
 #define PX_REDUCE_2D(name, Args, args, i, j, T, op, acc)                                   \
@@ -354,7 +358,7 @@ PX_EXTERN_C_END
     PX__CUDA_REDUCE(name, Args, 2, T, op, (const Args *a, int64_t i0, int64_t i1, T *v),   \
                     (a, i0, i1, v))                                                        \
     PX__DESCRIPTOR(name, PX_KERNEL_REDUCE, 2, Args, sizeof(T), px__identity_##name,       \
-                   px__join_##name)                                                        \
+                   px__join_##name, 0)                                                     \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, T *PX_RESTRICT acc)
 
 #define PX_REDUCE_3D(name, Args, args, i, j, k, T, op, acc)                                \
@@ -367,7 +371,7 @@ PX_EXTERN_C_END
                     (const Args *a, int64_t i0, int64_t i1, int64_t i2, T *v),             \
                     (a, i0, i1, i2, v))                                                    \
     PX__DESCRIPTOR(name, PX_KERNEL_REDUCE, 3, Args, sizeof(T), px__identity_##name,       \
-                   px__join_##name)                                                        \
+                   px__join_##name, 0)                                                     \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k,          \
                    T *PX_RESTRICT acc)
 
@@ -377,21 +381,26 @@ PX_EXTERN_C_END
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT update,         \
                    bool final);                                                            \
     PX__HOST_JOIN(name, T, op)                                                             \
-    PX__HOST_LOOP_FN(name, Args, T)                                                        \
+    PX__NOINLINE static T px__loop_##name(const Args px__args, const px_policy px__p, T px__acc, \
+                                          bool px__final)                                  \
     {                                                                                      \
-        T px__acc;                                                                         \
-        px_identity_##op##_##T(&px__acc);                                                  \
-        PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_, &px__acc, true))         \
+        PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_, &px__acc, px__final))    \
         return px__acc;                                                                    \
+    }                                                                                      \
+    static void px__host_scan_##name(const void *a_, const px_policy *p_, void *u_, bool f_) \
+    {                                                                                      \
+        *(T *)u_ = px__loop_##name(*(const Args *)a_, *p_, *(const T *)u_, f_);            \
     }                                                                                      \
     static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
     {                                                                                      \
-        const T px__total = px__loop_##name(*(const Args *)a_, *p_);                       \
+        T px__start;                                                                       \
+        px_identity_##op##_##T(&px__start);                                                \
+        const T px__total = px__loop_##name(*(const Args *)a_, *p_, px__start, true);      \
         if (r_) *(T *)r_ = px__total;                                                      \
     }                                                                                      \
     PX__CUDA_SCAN(name, Args, T, op, (const Args *a, int64_t i0, T *v, bool f), (a, i0, v, f)) \
     PX__DESCRIPTOR(name, PX_KERNEL_SCAN, 1, Args, sizeof(T), px__identity_##name,         \
-                   px__join_##name)                                                        \
+                   px__join_##name, px__host_scan_##name)                                  \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT update, bool final)
 
 #endif /* PORTEX_KERNEL_H */
