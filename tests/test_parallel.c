@@ -976,6 +976,10 @@ START_TEST(dispatch_null_arguments)
     px_kernel bad = px_kernel_axpy;
     bad.magic = 0;
     TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &bad, &f.a), PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
+    /* One of a kernel file compiled against an older header: told to recompile it. */
+    bad.magic = 0x50584b31u;
+    TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &bad, &f.a), PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
+    TK_ERROR_HAS("recompile");
     df_free(&f);
 }
 END_TEST

@@ -85,7 +85,10 @@ typedef void (*px_host_scan_entry)(const void *args, const px_policy *policy, vo
 typedef int (*px_cuda_entry)(const px_cuda_launch *launch, const void *args,
                              const px_policy *policy);
 
-#define PX_KERNEL_MAGIC 0x50584b31u /* "PXK1" */
+/* "PXK2": the descriptor's layout since scans carry a pass entry; "PXK1" descriptors come
+   from kernel files compiled against an older portex/kernel.h. */
+#define PX_KERNEL_MAGIC 0x50584b32u
+#define PX__KERNEL_MAGIC_V1 0x50584b31u
 
 /* A kernel's descriptor. Made by the macros below; never filled by hand. */
 typedef struct px_kernel {

@@ -73,6 +73,10 @@ px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const cha
                                const char *func)
 {
     if (!kernel) return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel must not be NULL");
+    if (kernel->magic == PX__KERNEL_MAGIC_V1)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s' was compiled against an older portex/kernel.h; recompile its kernel file",
+                         kernel->name);
     if (kernel->magic != PX_KERNEL_MAGIC)
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
                          "kernel is not a portex kernel descriptor (use PX_KERNEL(name))");
