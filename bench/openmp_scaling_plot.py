@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Draws the scaling curve that bench_openmp --csv FILE writes: GB/s against threads for
+the STREAM triad and the 2-D stencil, portex beside the plain OpenMP loops, and portex's
+throughput over plain's below.
+
+    openmp_scaling_plot.py CSV [PNG]
+
+PNG defaults to CSV with .png for .csv. Needs matplotlib; without it, says so and exits
+with status 0 (nothing drawn)."""
+import csv
+import os
+import sys
+
+try:
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display needed
+    import matplotlib.pyplot as plt
+except ImportError:
+    plt = None
+
+# Variant -> (label, colour, line style). The plain loops dashed, portex solid.
+STYLE = {
+    "plain": ("plain OpenMP (parallel for, static)", "C0", "--"),
+    "portex": ("portex (OpenMP backend)", "C3", "-"),
+}
+CASES = [("triad", "triad a = b + s*c (3 arrays of doubles; 24 B per element)"),
+         ("stencil2d", "5-point stencil, 2-D grid of doubles (16 B per point)")]
+
+
+def read(path):
+    """{case: {variant: [(threads, gb_per_s)]}} and the header comment."""
+    data, note = {}, ""
+    with open(path, newline="") as f:
+        lines = []
+        for line in f:
+            if line.startswith("#"):
+                note = line.lstrip("# ").strip()
+            else:
+                lines.append(line)
+    for r in csv.DictReader(lines):
+        pts = data.setdefault(r["case"], {}).setdefault(r["variant"], [])
+        pts.append((int(r["threads"]), float(r["gb_per_s"])))
+    for variants in data.values():
+        for pts in variants.values():
+            pts.sort()
+    return data, note
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        sys.exit(__doc__)
+    if plt is None:
+        print("openmp_scaling_plot.py: matplotlib is not installed; nothing drawn")
+        return
+    src = argv[1]
+    png = argv[2] if len(argv) == 3 else os.path.splitext(src)[0] + ".png"
+    data, note = read(src)
+
+    fig, axes = plt.subplots(2, len(CASES), figsize=(11, 7), sharex=True,
+                             gridspec_kw={"height_ratios": [3, 1]}, squeeze=False)
+    for col, (case, title) in enumerate(CASES):
+        variants = data.get(case, {})
+        top, bottom = axes[0][col], axes[1][col]
+        for v, pts in variants.items():
+            label, color, ls = STYLE.get(v, (v, None, "-"))
+            top.plot([t for t, _ in pts], [b for _, b in pts], ls, color=color, marker="o",
+                     label=label)
+        # portex's throughput over plain's at each thread count (>= 1: as fast or faster).
+        px, plain = dict(variants.get("portex", [])), dict(variants.get("plain", []))
+        ts = sorted(t for t in px if plain.get(t, 0) > 0)
+        bottom.plot(ts, [px[t] / plain[t] for t in ts], "-", color="C3", marker="o")
+        bottom.axhline(1.0, color="grey", lw=0.8)
+        bottom.axhline(0.95, color="grey", lw=0.8, ls=":")  # the target
+        top.set_title(title, fontsize="medium")
+        top.set_ylabel("GB/s")
+        top.set_ylim(bottom=0)
+        top.grid(True, alpha=0.3)
+        top.legend(fontsize="small")
+        bottom.set_ylabel("portex / plain")
+        bottom.set_xlabel("threads")
+        bottom.grid(True, alpha=0.3)
+        for ax in (top, bottom):
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(ts)
+            ax.set_xticklabels([str(t) for t in ts])
+    fig.suptitle("portex OpenMP backend: scaling" + (f"\n{note}" if note else ""),
+                 fontsize="medium")
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+    print(f"written: {png}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
