@@ -794,7 +794,10 @@ int main(int argc, char **argv)
     if (csv) fclose(csv);
 
     /* ---- Tables ---- */
-    printf("\nportex vs plain OpenMP (%d cores: %s; %s)\n\n", cores, threads_all, bind_all);
+    printf("\nportex vs plain OpenMP (%d cores: %s; %s)\n", cores, threads_all, bind_all);
+    if (quick) printf("--quick: smoke-test sizes that fit in the caches; the ratios are not measurements against "
+                      "the targets\n");
+    printf("\n");
     printf("| %-14s | %7s | %-13s | %11s | %11s | %5s | %6s | %-6s | %10s | %11s |\n", "case", "threads",
            "size", "plain", "portex", "ratio", "target", "met", "plain GB/s", "portex GB/s");
     printf("|----------------|--------:|---------------|------------:|------------:|------:|-------:|--------|"
