@@ -1,11 +1,14 @@
 /* The OpenMP backend's threads: how many, where they run, and running a job on a team.
  *
- * Binding. Unless told otherwise, each thread of a team binds itself with hwloc to the
- * core of its place (places are the cores of the process's CPU set, in hwloc's logical
- * order; hardware threads when there are more threads than cores), so that a partition
- * keeps to its own cores and data stays near the threads that touched it first. When the
- * user set OMP_PROC_BIND or OMP_PLACES, OpenMP places them instead. A thread remembers
- * its place, so binding costs one system call the first time only. */
+ * Binding. Unless told otherwise, each thread OpenMP adds to a team binds itself with
+ * hwloc to the core of its place (places are the cores of the process's CPU set, in
+ * hwloc's logical order; hardware threads when there are more threads than cores), so that
+ * a partition keeps to its own cores and data stays near the threads that touched it
+ * first. The calling thread, thread 0, is the user's and is never bound: threads it creates
+ * later would inherit the binding, and processes sharing a machine (tests, MPI ranks
+ * without binding) would all pile their main threads onto one core. When the user set
+ * OMP_PROC_BIND or OMP_PLACES, OpenMP places the threads instead. A thread remembers its
+ * place, so binding costs one system call the first time only. */
 #include "backends/openmp/omp_team.h"
 
 #include <hwloc.h>
@@ -174,6 +177,8 @@ void px__omp_config_finalize(void)
 {
     free_places();
     cfg.topo = NULL;
+    cfg.threads = 0;
+    cfg.mode = BIND_NONE;
 }
 
 int px__omp_threads(void) { return cfg.threads; }
@@ -197,6 +202,10 @@ static const char *proc_bind_name(omp_proc_bind_t b)
 
 void px__omp_config_print(FILE *out)
 {
+    if (cfg.threads == 0) {
+        fprintf(out, "    OpenMP %d, threads and binding chosen at px_init\n", _OPENMP);
+        return;
+    }
     fprintf(out, "    OpenMP %d, %d threads (%s), nested levels allowed: %d\n", _OPENMP, cfg.threads,
             cfg.threads_from, omp_get_max_active_levels());
     switch (cfg.mode) {
@@ -204,8 +213,10 @@ void px__omp_config_print(FILE *out)
         char first[64] = "", last[64] = "";
         hwloc_bitmap_list_snprintf(first, sizeof first, cfg.places[0]);
         hwloc_bitmap_list_snprintf(last, sizeof last, cfg.places[cfg.nplaces - 1]);
-        fprintf(out, "    binding: hwloc, thread i on %s i mod %d (%d: PU %s ... %d: PU %s)\n", cfg.place_kind,
-                cfg.nplaces, 0, first, cfg.nplaces - 1, last);
+        fprintf(out,
+                "    binding: hwloc, team thread i > 0 on %s (first + i) mod %d (%d: PU %s ... %d: PU %s); the calling "
+                "thread is not bound\n",
+                cfg.place_kind, cfg.nplaces, 0, first, cfg.nplaces - 1, last);
         break;
     }
     case BIND_OPENMP:
@@ -237,7 +248,6 @@ static void run_pass(const px__omp_job *job, int pass, int tid, int team)
 void px__omp_run(const px__queue *q, const px__omp_job *job)
 {
     if (q->nthreads <= 1 || job->nparts <= 1) {
-        bind_to(q->first);
         run_pass(job, 0, 0, 1);
         if (job->pass[1]) {
             job->between(job->ctx);
@@ -253,7 +263,7 @@ void px__omp_run(const px__queue *q, const px__omp_job *job)
 #pragma omp parallel num_threads(q->nthreads)
     {
         const int tid = omp_get_thread_num(), team = omp_get_num_threads();
-        bind_to(q->first + tid);
+        if (tid) bind_to(q->first + tid);
         const void *own = tid ? px__host_graph_adopt(graphs) : NULL;
         run_pass(job, 0, tid, team);
         if (job->pass[1]) {
