@@ -23,12 +23,13 @@ static px_status omp_device_count(int *count)
     return PX_OK;
 }
 
-static px_status queue_new(int nthreads, int first, px__queue **out, const char *func)
+static px_status queue_new(int nthreads, int first, bool partition, px__queue **out, const char *func)
 {
     px__queue *q = px__calloc(1, sizeof *q);
     if (!q) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the instance");
     q->nthreads = nthreads;
     q->first = first;
+    q->bind_caller = partition;
     *out = q;
     return PX_OK;
 }
@@ -36,7 +37,7 @@ static px_status queue_new(int nthreads, int first, px__queue **out, const char 
 static px_status omp_queue_create(const px__queue_desc *desc, px__queue **out, const char *func)
 {
     (void)desc;
-    return queue_new(px__omp_threads(), 0, out, func);
+    return queue_new(px__omp_threads(), 0, false, out, func);
 }
 
 static px_status omp_queue_destroy(px__queue *q, bool *released, const char *func)
@@ -105,7 +106,7 @@ static px_status omp_partition(px__queue *parent, const px__partition_request *r
     px_status st = PX_OK;
     int first = 0;
     for (int i = 0; i < n && st == PX_OK; ++i) {
-        st = queue_new(share[i], parent->first + first % total, &children[i], func);
+        st = queue_new(share[i], parent->first + first % total, true, &children[i], func);
         first += share[i];
     }
     if (st != PX_OK)

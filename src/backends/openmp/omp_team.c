@@ -4,9 +4,12 @@
  * hwloc to the core of its place (places are the cores of the process's CPU set, in
  * hwloc's logical order; hardware threads when there are more threads than cores), so that
  * a partition keeps to its own cores and data stays near the threads that touched it
- * first. The calling thread, thread 0, is the user's and is never bound: threads it creates
- * later would inherit the binding, and processes sharing a machine (tests, MPI ranks
- * without binding) would all pile their main threads onto one core. When the user set
+ * first. The calling thread, thread 0, is the user's and is not bound on the default
+ * instance: threads it creates later would inherit the binding, and processes sharing a
+ * machine (tests, MPI ranks without binding) would all pile their main threads onto one
+ * core. A partition's calling thread is bound to the partition's first place: partitions
+ * are driven by threads of their own, and an unbound driver that lands on a core of
+ * another partition slows both teams at every barrier. When the user set
  * OMP_PROC_BIND or OMP_PLACES, OpenMP places the threads instead. A thread remembers its
  * place, so binding costs one system call the first time only. */
 #include "backends/openmp/omp_team.h"
@@ -248,6 +251,7 @@ static void run_pass(const px__omp_job *job, int pass, int tid, int team)
 void px__omp_run(const px__queue *q, const px__omp_job *job)
 {
     if (q->nthreads <= 1 || job->nparts <= 1) {
+        if (q->bind_caller) bind_to(q->first);
         run_pass(job, 0, 0, 1);
         if (job->pass[1]) {
             job->between(job->ctx);
@@ -263,8 +267,8 @@ void px__omp_run(const px__queue *q, const px__omp_job *job)
 #pragma omp parallel num_threads(q->nthreads)
     {
         const int tid = omp_get_thread_num(), team = omp_get_num_threads();
-        if (tid) bind_to(q->first + tid);
-        const void *own = tid ? px__host_graph_adopt(graphs) : NULL;
+        if (tid || q->bind_caller) bind_to(q->first + tid);
+        const void *own = tid && graphs ? px__host_graph_adopt(graphs) : NULL;
         run_pass(job, 0, tid, team);
         if (job->pass[1]) {
 #pragma omp barrier
@@ -273,7 +277,7 @@ void px__omp_run(const px__queue *q, const px__omp_job *job)
             run_pass(job, 1, tid, team);
         }
         if (tid) {
-            px__host_graph_adopt(own);
+            if (graphs) px__host_graph_adopt(own);
             char mine[PX__BOUNDS_MSG];
             if (px__bounds_take(mine)) {
 #pragma omp critical(px_omp_bounds)

@@ -11,8 +11,9 @@
 #include "backends/backend.h"
 
 struct px__queue {
-    int nthreads;   /* the team's size */
-    int first;      /* its first thread's place in the binding order */
+    int nthreads;      /* the team's size */
+    int first;         /* its first thread's place in the binding order */
+    bool bind_caller;  /* a partition: the calling thread takes place `first` too */
 };
 
 typedef struct px__omp_job {
