@@ -77,7 +77,7 @@ def main(argv):
         top.set_ylim(bottom=0)
         top.grid(True, alpha=0.3)
         top.legend(fontsize="small")
-        bottom.set_ylabel("portex / plain")
+        bottom.set_ylabel("throughput,\nportex / plain")
         bottom.set_xlabel("threads")
         bottom.grid(True, alpha=0.3)
         for ax in (top, bottom):
