@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "backends/host/host_event.h"
+#include "backends/host/host_sync.h"
 #include "backends/host/host_graph.h"
 #include "backends/openmp/omp_hooks.h"
 #include "backends/openmp/omp_team.h"
@@ -16,12 +16,6 @@
 static px_status omp_init(const px_init_options *opts, const char *func) { return px__omp_config_init(opts, func); }
 
 static void omp_finalize(void) { px__omp_config_finalize(); }
-
-static px_status omp_device_count(int *count)
-{
-    *count = 1;
-    return PX_OK;
-}
 
 static px_status queue_new(int nthreads, int first, bool partition, px__queue **out, const char *func)
 {
@@ -45,19 +39,6 @@ static px_status omp_queue_destroy(px__queue *q, bool *released, const char *fun
     (void)func;
     free(q);
     *released = true;
-    return PX_OK;
-}
-
-static px_status omp_fence(px__queue *q, const char *func)
-{
-    (void)q;
-    (void)func;
-    return PX_OK;
-}
-
-static px_status omp_fence_all(const char *func)
-{
-    (void)func;
     return PX_OK;
 }
 
@@ -138,11 +119,11 @@ const px__backend px__backend_openmp = {
     .runs_on_host = true,
     .init = omp_init,
     .finalize = omp_finalize,
-    .device_count = omp_device_count,
+    .device_count = px__host_device_count,
     .queue_create = omp_queue_create,
     .queue_destroy = omp_queue_destroy,
-    .fence = omp_fence,
-    .fence_all = omp_fence_all,
+    .fence = px__host_fence,
+    .fence_all = px__host_fence_all,
     .event_create = px__host_event_create,
     .event_destroy = px__host_event_destroy,
     .event_record = px__host_event_record,

@@ -3,19 +3,13 @@
 #include "backends/serial/serial.h"
 
 #include "backends/host/host_copy.h"
-#include "backends/host/host_event.h"
+#include "backends/host/host_sync.h"
 #include "backends/host/host_graph.h"
 #include "base/error.h"
 
 /* Serial queues hold nothing: every one is this object. */
 static char serial_queue;
 #define SERIAL_QUEUE ((px__queue *)(void *)&serial_queue)
-
-static px_status serial_device_count(int *count)
-{
-    *count = 1;
-    return PX_OK;
-}
 
 static px_status serial_queue_create(const px__queue_desc *desc, px__queue **out, const char *func)
 {
@@ -30,19 +24,6 @@ static px_status serial_queue_destroy(px__queue *q, bool *released, const char *
     (void)q;
     (void)func;
     *released = true;
-    return PX_OK;
-}
-
-static px_status serial_fence(px__queue *q, const char *func)
-{
-    (void)q;
-    (void)func;
-    return PX_OK;
-}
-
-static px_status serial_fence_all(const char *func)
-{
-    (void)func;
     return PX_OK;
 }
 
@@ -90,11 +71,11 @@ const px__backend px__backend_serial = {
     .name = "serial",
     .exec = PX_EXEC_SERIAL,
     .runs_on_host = true,
-    .device_count = serial_device_count,
+    .device_count = px__host_device_count,
     .queue_create = serial_queue_create,
     .queue_destroy = serial_queue_destroy,
-    .fence = serial_fence,
-    .fence_all = serial_fence_all,
+    .fence = px__host_fence,
+    .fence_all = px__host_fence_all,
     .event_create = px__host_event_create,
     .event_destroy = px__host_event_destroy,
     .event_record = px__host_event_record,

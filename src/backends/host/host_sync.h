@@ -1,9 +1,14 @@
-/* Internal: events of the host backends, whose work has finished when the call that
- * issued it returns: an event is complete once recorded and holds the time it was. */
-#ifndef PX_BACKENDS_HOST_EVENT_H
-#define PX_BACKENDS_HOST_EVENT_H
+/* Internal: what the host backends share because their work has finished when the call
+ * that issued it returns: one device, fences with nothing to wait for, and events that
+ * are complete once recorded and hold the time they were. */
+#ifndef PX_BACKENDS_HOST_SYNC_H
+#define PX_BACKENDS_HOST_SYNC_H
 
 #include "backends/backend.h"
+
+px_status px__host_device_count(int *count);
+px_status px__host_fence(px__queue *q, const char *func);
+px_status px__host_fence_all(const char *func);
 
 px_status px__host_event_create(int device, unsigned flags, void **out, const char *func);
 void px__host_event_destroy(void *ev);
@@ -13,4 +18,4 @@ px_status px__host_event_query(void *ev, bool *done, const char *func);
 px_status px__host_event_synchronize(void *ev, const char *func);
 px_status px__host_event_elapsed(void *start, void *end, float *ms, const char *func);
 
-#endif /* PX_BACKENDS_HOST_EVENT_H */
+#endif /* PX_BACKENDS_HOST_SYNC_H */

@@ -1,12 +1,32 @@
-/* Host events: a timestamp from the monotonic clock. */
+/* Host fences and events: nothing to wait for; an event is a timestamp from the
+ * monotonic clock. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include "backends/host/host_event.h"
+#include "backends/host/host_sync.h"
 
 #include <stdlib.h>
 #include <time.h>
 
 #include "base/error.h"
 #include "base/util.h"
+
+px_status px__host_device_count(int *count)
+{
+    *count = 1;
+    return PX_OK;
+}
+
+px_status px__host_fence(px__queue *q, const char *func)
+{
+    (void)q;
+    (void)func;
+    return PX_OK;
+}
+
+px_status px__host_fence_all(const char *func)
+{
+    (void)func;
+    return PX_OK;
+}
 
 typedef struct host_event {
     struct timespec when;
