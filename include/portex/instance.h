@@ -1,7 +1,9 @@
 /* portex — execution spaces, instances (ordered queues of work) and events between them.
  *
  * An instance is one in-order queue in one execution space: on the serial backend work
- * runs at once on the calling thread; on CUDA an instance is one non-blocking stream.
+ * runs at once on the calling thread; on OpenMP it runs at once on a team of host threads
+ * (the calling thread among them) and has finished when the call returns; on CUDA an
+ * instance is one non-blocking stream.
  * Work on one instance runs in the order it was issued; work on different instances is
  * unordered unless an event orders it. */
 #ifndef PORTEX_INSTANCE_H
@@ -31,7 +33,8 @@ PX_API bool px_exec_space_available(px_exec_space exec);
  * PX_ERR_UNSUPPORTED (not compiled into this build), PX_ERR_NO_DEVICE (no device here, e.g.
  * CUDA without a GPU), PX_ERR_INVALID_ARGUMENT (not an execution space). */
 PX_API px_status px_exec_space_check(px_exec_space exec);
-/* Devices of the execution space (1 for SERIAL; 0 for CUDA on a machine without a GPU). */
+/* Devices of the execution space (1 for SERIAL and OPENMP; 0 for CUDA on a machine without
+ * a GPU). */
 PX_API px_status px_exec_space_device_count(px_exec_space exec, int *count);
 
 typedef struct px_instance px_instance;
@@ -100,7 +103,9 @@ typedef struct px_partition_options {
 /* n new instances in parent's execution space and device, each its own in-order queue
  * (on CUDA a non-blocking stream), usable concurrently from different host threads.
  * weights: n positive numbers, or NULL for equal shares. Each out[i] is destroyed with
- * px_instance_destroy. Partitioning a serial instance gives serial instances. */
+ * px_instance_destroy. Partitioning a serial instance gives serial instances; an OpenMP
+ * instance gives instances with shares of its threads by weight (disjoint while it has a
+ * thread per partition; docs/openmp.md), each to be driven from a host thread of its own. */
 PX_API px_status px_partition(px_instance *parent, int n, const double *weights,
                               px_instance **out);
 PX_API px_status px_partition_ex(px_instance *parent, int n, const double *weights,
@@ -129,8 +134,8 @@ PX_API px_status px_event_destroy(px_event **ev);
 PX_API px_status px_event_record(px_event *ev, px_instance *inst);
 /* Work issued to inst from now on waits for ev. Within one execution space the host does
  * not block (CUDA: cudaStreamWaitEvent). Across execution spaces the call itself waits on
- * the host until ev has completed (a serial instance waiting for a CUDA event; a CUDA
- * instance waiting for a serial event returns at once: serial events complete when
+ * the host until ev has completed (a serial or OpenMP instance waiting for a CUDA event; a
+ * CUDA instance waiting for a serial or OpenMP event returns at once: their events complete when
  * recorded). */
 PX_API px_status px_instance_wait_event(px_instance *inst, px_event *ev);
 /* *done is true when the work captured by ev has run (or ev was never recorded). */

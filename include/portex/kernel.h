@@ -5,7 +5,8 @@
  * the host version) when CUDA is on; see docs/kernels.md for the Meson pattern. Each
  * macro below defines:
  *   - the body, as a static inline function (__host__ __device__ under nvcc);
- *   - a host entry that runs the index space on the calling thread;
+ *   - a host entry that runs the index space, or a part of it, on the calling thread (the
+ *     OpenMP backend calls it from each thread of a team on that thread's part);
  *   - under nvcc, a CUDA entry that launches it on a stream;
  *   - the descriptor `px_kernel_<name>` (external, C linkage) that dispatch takes.
  *

@@ -29,7 +29,7 @@ PX_API px_status px_parallel_reduce(px_instance *inst, const char *label, px_pol
 
 /* As px_parallel_reduce, into element 0 of `result`, a contiguous view with at least one
  * element of the value's size, in memory the instance can write (DEVICE of its GPU or
- * HOST_PINNED for CUDA; HOST for serial). Stays asynchronous. */
+ * HOST_PINNED for CUDA; HOST for serial and OpenMP). Stays asynchronous. */
 PX_API px_status px_parallel_reduce_view(px_instance *inst, const char *label,
                                          px_policy policy, const px_kernel *kernel,
                                          const void *args, px_view *result);
