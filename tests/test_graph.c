@@ -522,6 +522,50 @@ START_TEST(child_twice_in_sequence)
 }
 END_TEST
 
+/* A child with a reduction copied into a WHILE body and to the top level: its copies share
+ * scratch, so the top-level copy must run before or after the whole loop. Unordered, it is
+ * refused; after the WHILE node, both run and give their sums: the body's (3 iterations,
+ * x = 2x + 1 each: 1, 3, 7) and then the top level's (15). */
+START_TEST(child_in_body_and_top_level)
+{
+    const int64_t n = 64;
+    px_view *x = vf("x", n), *r = vf("r", 1), *counter = vi("counter", 1);
+    px_graph *child = new_graph("child");
+    g_axpb_args a = axpb(x, x, 2.0, 1.0);
+    g_sum_args s = {sf(x)};
+    px_graph_node *k = NULL;
+    TK_OK(px_graph_add_for(child, NULL, 0, "2x+1", px_range(0, n), PX_KERNEL(g_axpb), &a, &k));
+    TK_OK(px_graph_add_reduce(child, &k, 1, "sum", px_range(0, n), PX_KERNEL(g_sum), &s, r, NULL));
+
+    px_graph *g = new_graph("parent");
+    px_graph_cond_t *c = NULL;
+    px_graph *body = NULL;
+    px_graph_node *f = NULL, *loop = NULL, *first = NULL, *top = NULL;
+    const int64_t zero = 0;
+    TK_OK(px_graph_add_fill(g, NULL, 0, counter, &zero, &f));
+    TK_OK(px_graph_add_while(g, &f, 1, "loop", 1, &c, &body, &loop));
+    TK_OK(px_graph_add_child(body, NULL, 0, child, &first));
+    g_count_args ca = {si(counter), 3, cond_of(c)};
+    TK_OK(px_graph_add_for(body, &first, 1, "count", px_range(0, 1), PX_KERNEL(g_count), &ca, NULL));
+    /* At the top level, unordered with the loop (after the fill only): refused. */
+    TK_FAIL(px_graph_add_child(g, &f, 1, child, &top), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
+    TK_ERROR_HAS("WHILE or IF");
+    ck_assert_ptr_null(top);
+    ck_assert_int_eq(count_of(g), 2);
+    /* After the loop: accepted. */
+    TK_OK(px_graph_add_child(g, &loop, 1, child, &top));
+    px_graph_exec *e = instantiate(g);
+    launch_fenced(e, tk_inst());
+    ck_assert_int_eq(geti(counter, 0), 3);
+    ALL_F64(x, 15.0);
+    TK_ASSERT(getf(r, 0) == 15.0 * (double)n, "sum %.17g", getf(r, 0));
+    TK_OK(px_graph_exec_destroy(&e));
+    TK_OK(px_graph_destroy(&g));
+    TK_OK(px_graph_destroy(&child));
+    TK_RELEASE(x, r, counter);
+}
+END_TEST
+
 /* A child node is the child as it was when added: nodes added to it later do not run. */
 START_TEST(child_copied_when_added)
 {
@@ -2147,7 +2191,7 @@ int main(void)
            reduce_node_into_view, scan_node_after_its_input, copy_and_fill_nodes, host_node_runs_in_order,
            upload_then_launch, dot_output, profile_output);
     TK_ADD(tk_case("graph", "order"), diamond_order, fan_out_fan_in, launch_many_times);
-    TK_ADD(tk_case("graph", "child"), child_twice_in_sequence, child_copied_when_added,
+    TK_ADD(tk_case("graph", "child"), child_twice_in_sequence, child_in_body_and_top_level, child_copied_when_added,
            captured_node_between_nodes, captured_node_failure_adds_nothing);
     TK_ADD(tk_case("graph_cond", "while"), while_zero_iterations, while_one_iteration, while_many_iterations);
     TK_ADD(tk_case("graph_cond", "while_host_set"), cond_set_outside_launch_ignored);

@@ -189,29 +189,93 @@ static bool reaches(const px_graph *g, int from, int to, unsigned char *seen)
     return false;
 }
 
-/* Two copies of a child with reductions share its scratch: they must not run at once. */
+/* How deep g is below its root (bodies count one level each). */
+static int depth(const px_graph *g)
+{
+    int d = 0;
+    for (; g->owner; g = g->owner) ++d;
+    return d;
+}
+
+/* The graph both a and b are in or below, nearest to them. */
+static const px_graph *common_graph(const px_graph *a, const px_graph *b)
+{
+    int da = depth(a), db = depth(b);
+    for (; da > db; --da) a = a->owner;
+    for (; db > da; --db) b = b->owner;
+    while (a != b) {
+        a = a->owner;
+        b = b->owner;
+    }
+    return a;
+}
+
+/* The node of `anc` whose body holds g (g is below anc): the WHILE or IF node that runs it. */
+static int holder_in(const px_graph *anc, const px_graph *g)
+{
+    while (g->owner != anc) g = g->owner;
+    for (int i = 0; i < anc->n; ++i)
+        if (anc->nodes[i]->body == g) return i;
+    return -1;   /* not reached: a body is the body of a node of its owner */
+}
+
+/* Node `from` of g runs before node `to`, or (both_ways) either before the other. */
+static px_status ordered(const px_graph *g, int from, int to, bool both_ways, bool *out, const char *func)
+{
+    unsigned char *seen = calloc((size_t)g->n, 1);
+    if (seen == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    *out = reaches(g, from, to, seen);
+    if (!*out && both_ways) {
+        memset(seen, 0, (size_t)g->n);
+        *out = reaches(g, to, from, seen);
+    }
+    free(seen);
+    return PX_OK;
+}
+
+/* The new node (into g after deps) and node i of h, both copies of one child, run one
+   after the other within a launch: in the graph that holds them both (or the conditional
+   nodes that run their bodies), one reaches the other. */
+static px_status copies_ordered(const px_graph *g, px_graph_node *const *deps, int ndeps, const px_graph *h, int i,
+                                bool *out, const char *func)
+{
+    const px_graph *l = common_graph(g, h);
+    const int a = h == l ? i : holder_in(l, h);
+    *out = false;
+    if (g != l) return ordered(l, a, holder_in(l, g), true, out, func);
+    for (int d = 0; d < ndeps && !*out; ++d) PX__TRY(ordered(l, a, deps[d]->index, false, out, func));
+    return PX_OK;
+}
+
+/* Every copy of child in g's tree (its root and every body below it) runs apart from the
+   new node; `at` the graph searched. */
+static px_status check_copies_in(const px_graph *at, const px_graph *g, const px_graph *child,
+                                 px_graph_node *const *deps, int ndeps, const char *func)
+{
+    for (int i = 0; i < at->n; ++i) {
+        const px_graph_node *n = at->nodes[i];
+        if (n->body) PX__TRY(check_copies_in(n->body, g, child, deps, ndeps, func));
+        if (n->child != child) continue;
+        bool ok = false;
+        PX__TRY(copies_ordered(g, deps, ndeps, at, i, &ok, func));
+        if (!ok)
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "graph '%s' is already a child of graph '%s' (node %d, '%s') and holds reductions, "
+                             "whose scratch memory its copies share: make this node run after that one (a "
+                             "dependency%s), or use a second graph",
+                             child->label, at->label, i, n->label,
+                             at == g ? "" : ", here or between the WHILE or IF nodes that run them");
+    }
+    return PX_OK;
+}
+
+/* Two copies of a child with reductions share its scratch: they must not run at once,
+   wherever they are in one graph and its bodies. */
 static px_status check_shared_child(px_graph *g, const px_graph *child, px_graph_node *const *deps, int ndeps,
                                     const char *func)
 {
     if (!px__graph_any(child, child->n, uses_scratch, NULL)) return PX_OK;
-    for (int i = 0; i < g->n; ++i) {
-        if (g->nodes[i]->child != child) continue;
-        bool ordered = false;
-        unsigned char *seen = calloc((size_t)g->n, 1);
-        if (seen == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
-        for (int d = 0; d < ndeps && !ordered; ++d) {
-            memset(seen, 0, (size_t)g->n);
-            ordered = reaches(g, i, deps[d]->index, seen);
-        }
-        free(seen);
-        if (!ordered)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "graph '%s' is already a child of graph '%s' (node %d, '%s') and holds reductions, "
-                             "whose scratch memory its copies share: make this node depend on that one, or "
-                             "use a second graph",
-                             child->label, g->label, i, g->nodes[i]->label);
-    }
-    return PX_OK;
+    return check_copies_in(px__graph_root(g), g, child, deps, ndeps, func);
 }
 
 px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int ndeps, px_graph *child,
