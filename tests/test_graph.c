@@ -566,6 +566,46 @@ START_TEST(child_in_body_and_top_level)
 }
 END_TEST
 
+/* A child node copies its own children too: a graph with a reduction inside another child
+ * shares its scratch with a direct copy of it, in either order of adding. Unordered copies
+ * are refused; ordered ones run. */
+START_TEST(nested_child_copies_ordered)
+{
+    const int64_t n = 32;
+    px_view *x = vf("x", n), *r = vf("r", 1);
+    px_graph *c = new_graph("c"), *c1 = new_graph("c1");
+    g_axpb_args a = axpb(x, x, 2.0, 1.0);
+    g_sum_args s = {sf(x)};
+    px_graph_node *k = NULL;
+    TK_OK(px_graph_add_for(c, NULL, 0, "2x+1", px_range(0, n), PX_KERNEL(g_axpb), &a, &k));
+    TK_OK(px_graph_add_reduce(c, &k, 1, "sum", px_range(0, n), PX_KERNEL(g_sum), &s, r, NULL));
+    TK_OK(px_graph_add_child(c1, NULL, 0, c, NULL));
+    /* c1 first, then c unordered: refused; after it: accepted. */
+    px_graph *p = new_graph("p");
+    px_graph_node *n1 = NULL, *n2 = NULL;
+    TK_OK(px_graph_add_child(p, NULL, 0, c1, &n1));
+    TK_FAIL(px_graph_add_child(p, NULL, 0, c, &n2), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
+    TK_ERROR_HAS("scratch");
+    TK_OK(px_graph_add_child(p, &n1, 1, c, &n2));
+    /* The other order: c first, then c1 unordered: refused. */
+    px_graph *q = new_graph("q");
+    px_graph_node *m1 = NULL, *m2 = NULL;
+    TK_OK(px_graph_add_child(q, NULL, 0, c, &m1));
+    TK_FAIL(px_graph_add_child(q, NULL, 0, c1, &m2), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
+    ck_assert_ptr_null(m2);
+    px_graph_exec *e = instantiate(p);
+    launch_fenced(e, tk_inst());
+    ALL_F64(x, 3.0); /* 0 -> 1 -> 3 */
+    TK_ASSERT(getf(r, 0) == 3.0 * (double)n, "sum %.17g", getf(r, 0));
+    TK_OK(px_graph_exec_destroy(&e));
+    TK_OK(px_graph_destroy(&p));
+    TK_OK(px_graph_destroy(&q));
+    TK_OK(px_graph_destroy(&c1));
+    TK_OK(px_graph_destroy(&c));
+    TK_RELEASE(x, r);
+}
+END_TEST
+
 /* A child node is the child as it was when added: nodes added to it later do not run. */
 START_TEST(child_copied_when_added)
 {
@@ -2191,7 +2231,8 @@ int main(void)
            reduce_node_into_view, scan_node_after_its_input, copy_and_fill_nodes, host_node_runs_in_order,
            upload_then_launch, dot_output, profile_output);
     TK_ADD(tk_case("graph", "order"), diamond_order, fan_out_fan_in, launch_many_times);
-    TK_ADD(tk_case("graph", "child"), child_twice_in_sequence, child_in_body_and_top_level, child_copied_when_added,
+    TK_ADD(tk_case("graph", "child"), child_twice_in_sequence, child_in_body_and_top_level, nested_child_copies_ordered,
+           child_copied_when_added,
            captured_node_between_nodes, captured_node_failure_adds_nothing);
     TK_ADD(tk_case("graph_cond", "while"), while_zero_iterations, while_one_iteration, while_many_iterations);
     TK_ADD(tk_case("graph_cond", "while_host_set"), cond_set_outside_launch_ignored);

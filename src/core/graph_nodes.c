@@ -5,6 +5,7 @@
 
 #include "backends/backends.h"
 #include "base/error.h"
+#include "base/util.h"
 #include "core/dispatch.h"
 #include "core/graph.h"
 #include "spaces/copy_plan.h"
@@ -177,15 +178,55 @@ static bool holds_graph(const px_graph_node *n, const void *target)
     return (const void *)n->child == target || (const void *)n->body == target;
 }
 
-/* Whether node `to` of g depends on node `from`, directly or through others. */
-static bool reaches(const px_graph *g, int from, int to, unsigned char *seen)
+/* Whether node `to` of g depends on node `from`, directly or through others: a walk back
+   along dependencies with an explicit stack (graphs may be long chains). seen and stack
+   have room for g->n entries; seen starts cleared. */
+static bool reaches(const px_graph *g, int from, int to, unsigned char *seen, int *stack)
 {
-    if (from == to) return true;
-    if (seen[to]) return false;
+    int top = 0;
+    stack[top++] = to;
     seen[to] = 1;
-    const px_graph_node *n = g->nodes[to];
-    for (int i = 0; i < n->ndeps; ++i)
-        if (reaches(g, from, n->deps[i], seen)) return true;
+    while (top > 0) {
+        const int at = stack[--top];
+        if (at == from) return true;
+        const px_graph_node *n = g->nodes[at];
+        for (int i = 0; i < n->ndeps; ++i)
+            if (!seen[n->deps[i]]) {
+                seen[n->deps[i]] = 1;
+                stack[top++] = n->deps[i];
+            }
+    }
+    return false;
+}
+
+/* g (its first n nodes) holds a reduction or scan of its own. */
+static bool has_own_scratch(const px_graph *g, int n)
+{
+    for (int i = 0; i < n; ++i)
+        if (uses_scratch(g->nodes[i], NULL)) return true;
+    return false;
+}
+
+/* y is g, or a child g copies (in its first n nodes, at any depth). */
+static bool copies_graph(const px_graph *g, int n, const px_graph *y)
+{
+    if (g == y) return true;
+    for (int i = 0; i < n; ++i) {
+        const px_graph_node *c = g->nodes[i];
+        if (c->child && copies_graph(c->child, c->child_n, y)) return true;
+    }
+    return false;
+}
+
+/* Copies of a (its first an nodes) and of b share scratch memory: a graph with reductions
+   of its own is in both, at any depth of children (a child node copies its children too). */
+static bool share_scratch(const px_graph *a, int an, const px_graph *b, int bn)
+{
+    if (has_own_scratch(a, an) && copies_graph(b, bn, a)) return true;
+    for (int i = 0; i < an; ++i) {
+        const px_graph_node *c = a->nodes[i];
+        if (c->child && share_scratch(c->child, c->child_n, b, bn)) return true;
+    }
     return false;
 }
 
@@ -222,14 +263,20 @@ static int holder_in(const px_graph *anc, const px_graph *g)
 /* Node `from` of g runs before node `to`, or (both_ways) either before the other. */
 static px_status ordered(const px_graph *g, int from, int to, bool both_ways, bool *out, const char *func)
 {
-    unsigned char *seen = calloc((size_t)g->n, 1);
-    if (seen == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
-    *out = reaches(g, from, to, seen);
+    unsigned char *seen = px__calloc((size_t)g->n, 1);
+    int *stack = px__calloc((size_t)g->n, sizeof *stack);
+    if (seen == NULL || stack == NULL) {
+        free(seen);
+        free(stack);
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    }
+    *out = reaches(g, from, to, seen, stack);
     if (!*out && both_ways) {
         memset(seen, 0, (size_t)g->n);
-        *out = reaches(g, to, from, seen);
+        *out = reaches(g, to, from, seen, stack);
     }
     free(seen);
+    free(stack);
     return PX_OK;
 }
 
@@ -247,23 +294,23 @@ static px_status copies_ordered(const px_graph *g, px_graph_node *const *deps, i
     return PX_OK;
 }
 
-/* Every copy of child in g's tree (its root and every body below it) runs apart from the
-   new node; `at` the graph searched. */
+/* Every node in g's tree (its root and every body below it) that copies reductions the
+   new child copies too runs apart from the new node; `at` the graph searched. */
 static px_status check_copies_in(const px_graph *at, const px_graph *g, const px_graph *child,
                                  px_graph_node *const *deps, int ndeps, const char *func)
 {
     for (int i = 0; i < at->n; ++i) {
         const px_graph_node *n = at->nodes[i];
         if (n->body) PX__TRY(check_copies_in(n->body, g, child, deps, ndeps, func));
-        if (n->child != child) continue;
+        if (!n->child || !share_scratch(child, child->n, n->child, n->child_n)) continue;
         bool ok = false;
         PX__TRY(copies_ordered(g, deps, ndeps, at, i, &ok, func));
         if (!ok)
             return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "graph '%s' is already a child of graph '%s' (node %d, '%s') and holds reductions, "
-                             "whose scratch memory its copies share: make this node run after that one (a "
-                             "dependency%s), or use a second graph",
-                             child->label, at->label, i, n->label,
+                             "graph '%s' and node %d ('%s') of graph '%s' copy the same reductions, whose scratch "
+                             "memory their copies share: make this node run after that one (a dependency%s), or "
+                             "use a second graph",
+                             child->label, i, n->label, at->label,
                              at == g ? "" : ", here or between the WHILE or IF nodes that run them");
     }
     return PX_OK;

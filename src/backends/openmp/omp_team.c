@@ -144,11 +144,15 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
         /* OpenMP's count: it read OMP_NUM_THREADS, or the CPUs it found before binding. */
         n = omp_get_max_threads();
         cfg.threads_from = env_set("OMP_NUM_THREADS") ? "OMP_NUM_THREADS" : "OpenMP's default";
+        if (n > OMP_MAX_THREADS)
+            return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s gives %d threads; portex takes 1 to %d",
+                             cfg.threads_from, n, OMP_MAX_THREADS);
     }
     hwloc_bitmap_t set = cfg.topo ? process_cpus(cfg.topo) : NULL;
     if (cfg.topo && !set) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
     if (n == 0) {
         n = hwloc_get_nbobjs_inside_cpuset_by_type(cfg.topo, set, HWLOC_OBJ_CORE);
+        if (n > OMP_MAX_THREADS) n = OMP_MAX_THREADS;
         cfg.threads_from = "one per core";
         if (n <= 0) {
             n = omp_get_max_threads();
