@@ -492,17 +492,25 @@ START_TEST(upload_then_launch)
 }
 END_TEST
 
+/* A graph of two nodes over x (n doubles): x = 2x + 1, then r[0] = the sum of x (a
+ * reduction: the graph has scratch its copies share). */
+static px_graph *axpb_sum_graph(const char *label, px_view *x, px_view *r, int64_t n)
+{
+    px_graph *g = new_graph(label);
+    g_axpb_args a = axpb(x, x, 2.0, 1.0);
+    g_sum_args s = {sf(x)};
+    px_graph_node *k = NULL;
+    TK_OK(px_graph_add_for(g, NULL, 0, "2x+1", px_range(0, n), PX_KERNEL(g_axpb), &a, &k));
+    TK_OK(px_graph_add_reduce(g, &k, 1, "sum", px_range(0, n), PX_KERNEL(g_sum), &s, r, NULL));
+    return g;
+}
+
 /* The same child twice, the second after the first: x = 2x + 1 twice per launch. */
 START_TEST(child_twice_in_sequence)
 {
     const int64_t n = 300;
     px_view *x = vf("x", n), *r = vf("r", 1);
-    px_graph *child = new_graph("child");
-    g_axpb_args a = axpb(x, x, 2.0, 1.0);
-    g_sum_args s = {sf(x)};
-    px_graph_node *k = NULL;
-    TK_OK(px_graph_add_for(child, NULL, 0, "2x+1", px_range(0, n), PX_KERNEL(g_axpb), &a, &k));
-    TK_OK(px_graph_add_reduce(child, &k, 1, "sum", px_range(0, n), PX_KERNEL(g_sum), &s, r, NULL));
+    px_graph *child = axpb_sum_graph("child", x, r, n);
     px_graph *g = new_graph("parent");
     px_graph_node *c1 = NULL, *c2 = NULL;
     TK_OK(px_graph_add_child(g, NULL, 0, child, &c1));
@@ -530,12 +538,7 @@ START_TEST(child_in_body_and_top_level)
 {
     const int64_t n = 64;
     px_view *x = vf("x", n), *r = vf("r", 1), *counter = vi("counter", 1);
-    px_graph *child = new_graph("child");
-    g_axpb_args a = axpb(x, x, 2.0, 1.0);
-    g_sum_args s = {sf(x)};
-    px_graph_node *k = NULL;
-    TK_OK(px_graph_add_for(child, NULL, 0, "2x+1", px_range(0, n), PX_KERNEL(g_axpb), &a, &k));
-    TK_OK(px_graph_add_reduce(child, &k, 1, "sum", px_range(0, n), PX_KERNEL(g_sum), &s, r, NULL));
+    px_graph *child = axpb_sum_graph("child", x, r, n);
 
     px_graph *g = new_graph("parent");
     px_graph_cond_t *c = NULL;
@@ -573,12 +576,7 @@ START_TEST(nested_child_copies_ordered)
 {
     const int64_t n = 32;
     px_view *x = vf("x", n), *r = vf("r", 1);
-    px_graph *c = new_graph("c"), *c1 = new_graph("c1");
-    g_axpb_args a = axpb(x, x, 2.0, 1.0);
-    g_sum_args s = {sf(x)};
-    px_graph_node *k = NULL;
-    TK_OK(px_graph_add_for(c, NULL, 0, "2x+1", px_range(0, n), PX_KERNEL(g_axpb), &a, &k));
-    TK_OK(px_graph_add_reduce(c, &k, 1, "sum", px_range(0, n), PX_KERNEL(g_sum), &s, r, NULL));
+    px_graph *c = axpb_sum_graph("c", x, r, n), *c1 = new_graph("c1");
     TK_OK(px_graph_add_child(c1, NULL, 0, c, NULL));
     /* c1 first, then c unordered: refused; after it: accepted. */
     px_graph *p = new_graph("p");
