@@ -202,6 +202,11 @@ START_TEST(partition_bad_input)
     int sm = 0;
     TK_FAIL(px_instance_sm_count(NULL, &sm), PX_ERR_INVALID_ARGUMENT, "px_instance_sm_count");
     TK_FAIL(px_instance_sm_count(parent, NULL), PX_ERR_INVALID_ARGUMENT, "px_instance_sm_count");
+    int threads = 0;
+    TK_FAIL(px_instance_concurrency(NULL, &threads), PX_ERR_INVALID_ARGUMENT, "px_instance_concurrency");
+    TK_FAIL(px_instance_concurrency(parent, NULL), PX_ERR_INVALID_ARGUMENT, "px_instance_concurrency");
+    TK_OK(px_instance_concurrency(parent, &threads));
+    TK_ASSERT(threads >= 1, "px_instance_concurrency gives %d", threads);
 
     if (tk_is_cuda()) {
         /* More SM partitions than the GPU has SM groups: refused, nothing left behind

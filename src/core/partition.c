@@ -91,22 +91,20 @@ px_status px_partition_ex(px_instance *parent, int n, const double *weights, con
     return partition(parent, n, weights, options, out, __func__);
 }
 
-px_status px_instance_sm_count(const px_instance *inst, int *out)
+/* An instance's SMs, or (threads) the threads its kernels run on: the backend's answer,
+   1 when it has no hook. */
+static px_status instance_count(const px_instance *inst, int *out, bool threads, const char *func)
 {
-    PX__TRY(px__instance_check(inst, __func__));
-    PX__ARG(out, "out must not be NULL");
-    if (!inst->be->sm_count) {
-        *out = 1;
-        return PX_OK;
-    }
-    return inst->be->sm_count(inst->queue, out);
+    PX__TRY(px__instance_check(inst, func));
+    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
+    px_status (*hook)(px__queue *q, int *count) = threads ? inst->be->concurrency : inst->be->sm_count;
+    *out = 1;
+    return hook ? hook(inst->queue, out) : PX_OK;
 }
+
+px_status px_instance_sm_count(const px_instance *inst, int *out) { return instance_count(inst, out, false, __func__); }
 
 px_status px_instance_concurrency(const px_instance *inst, int *out)
 {
-    PX__TRY(px__instance_check(inst, __func__));
-    PX__ARG(out, "out must not be NULL");
-    *out = 1;
-    if (!inst->be->concurrency) return PX_OK;
-    return inst->be->concurrency(inst->queue, out);
+    return instance_count(inst, out, true, __func__);
 }
