@@ -94,30 +94,25 @@ typedef struct result {
     double ratio;                /* median over rounds of graph / direct */
 } result;
 
+/* The two ways of a case for bench_paired: the direct calls, the graph. */
+typedef struct ways {
+    bench_ctx *c;
+    void (*f[2])(bench_ctx *);   /* direct, graph */
+} ways;
+
+static double sample_way(int i, void *p)
+{
+    const ways *w = p;
+    const double t0 = now_ms();
+    w->f[i](w->c);
+    return now_ms() - t0;
+}
+
 static result run_case(bench_ctx *c, void (*graph)(bench_ctx *), void (*direct)(bench_ctx *), int reps)
 {
-    double *tg = malloc((size_t)reps * sizeof *tg), *td = malloc((size_t)reps * sizeof *td);
-    double *tr = malloc((size_t)reps * sizeof *tr);
-    if (!tg || !td || !tr) exit(2);
-    for (int w = 0; w < 2; ++w) {
-        graph(c);
-        direct(c);
-    }
-    for (int r = 0; r < reps; ++r) {
-        for (int k = 0; k < 2; ++k) {
-            const int graph_turn = (r + k) % 2; /* alternate which goes first */
-            const double t0 = now_ms();
-            if (graph_turn) graph(c); else direct(c);
-            const double t = now_ms() - t0;
-            if (graph_turn) tg[r] = t; else td[r] = t;
-        }
-        tr[r] = tg[r] / td[r];
-    }
-    result res = {median(tg, reps), median(td, reps), median(tr, reps)};
-    free(tg);
-    free(td);
-    free(tr);
-    return res;
+    ways w = {c, {direct, graph}};
+    const bench_pair r = bench_paired(sample_way, &w, 2, reps);
+    return (result){r.test, r.base, r.ratio};
 }
 
 static void print_row(const char *name, const char *per, result r, double scale, double target)

@@ -233,31 +233,26 @@ typedef struct timing {
     double ratio;           /* median over runs of portex / plain */
 } timing;
 
+/* The two sides of a case for bench_paired: `calls` calls of one of them, time per call. */
+typedef struct sides {
+    bench *b;
+    side_fn f[2];   /* plain, portex */
+    int calls;
+} sides;
+
+static double sample_side(int i, void *p)
+{
+    const sides *s = p;
+    const double t0 = now_ms();
+    for (int m = 0; m < s->calls; ++m) s->f[i](s->b);
+    return (now_ms() - t0) / s->calls;
+}
+
 static timing measure(bench *b, side_fn plain, side_fn portex, int calls, int reps)
 {
-    double *tp = malloc((size_t)reps * sizeof *tp), *tx = malloc((size_t)reps * sizeof *tx);
-    double *tr = malloc((size_t)reps * sizeof *tr);
-    if (!tp || !tx || !tr) exit(2);
-    for (int w = 0; w < 2; ++w) {
-        for (int k = 0; k < calls; ++k) plain(b);
-        for (int k = 0; k < calls; ++k) portex(b);
-    }
-    for (int r = 0; r < reps; ++r) {
-        for (int k = 0; k < 2; ++k) {
-            const int portex_turn = (r + k) % 2; /* alternate which goes first */
-            const side_fn f = portex_turn ? portex : plain;
-            const double t0 = now_ms();
-            for (int m = 0; m < calls; ++m) f(b);
-            const double t = (now_ms() - t0) / calls;
-            if (portex_turn) tx[r] = t; else tp[r] = t;
-        }
-        tr[r] = tx[r] / tp[r];
-    }
-    timing out = {median(tp, reps), median(tx, reps), median(tr, reps)};
-    free(tp);
-    free(tx);
-    free(tr);
-    return out;
+    sides s = {b, {plain, portex}, calls};
+    const bench_pair r = bench_paired(sample_side, &s, 2, reps);
+    return (timing){r.base, r.test, r.ratio};
 }
 
 /* ---- The cases ---------------------------------------------------------------------------- */

@@ -88,36 +88,27 @@ typedef struct bench_row {
     double plain_min, portex_min;
 } bench_row;
 
+/* One side of a case for bench_paired: the plain loop (0) or the portex dispatch (1). */
+static double sample_side(int i, void *p)
+{
+    bench_case *c = p;
+    const double t0 = now_ms();
+    if (i) c->portex(c);
+    else c->plain(c);
+    return now_ms() - t0;
+}
+
 static bench_row run_case(bench_case *c, int reps)
 {
-    double *tp = malloc((size_t)reps * sizeof *tp), *tx = malloc((size_t)reps * sizeof *tx);
-    double *tr = malloc((size_t)reps * sizeof *tr);
-    if (!tp || !tx || !tr) exit(2);
-    for (int w = 0; w < 2; ++w) {
-        c->plain(c);
-        c->portex(c);
-    }
-    for (int r = 0; r < reps; ++r) {
-        for (int k = 0; k < 2; ++k) {
-            const int portex_turn = (r + k) % 2; /* alternate which goes first */
-            double t0 = now_ms();
-            if (portex_turn) c->portex(c); else c->plain(c);
-            double t = now_ms() - t0;
-            if (portex_turn) tx[r] = t; else tp[r] = t;
-        }
-        tr[r] = tx[r] / tp[r];
-    }
+    const bench_pair r = bench_paired(sample_side, c, 2, reps);
     bench_row row;
     row.name = c->name;
     memcpy(row.size, c->size, sizeof row.size);
-    row.ratio = median(tr, reps);
-    row.plain_ms = median(tp, reps);
-    row.portex_ms = median(tx, reps);
-    row.plain_min = tp[0]; /* sorted by median() */
-    row.portex_min = tx[0];
-    free(tp);
-    free(tx);
-    free(tr);
+    row.ratio = r.ratio;
+    row.plain_ms = r.base;
+    row.portex_ms = r.test;
+    row.plain_min = r.base_min;
+    row.portex_min = r.test_min;
     return row;
 }
 

@@ -74,4 +74,46 @@ static inline int bench_rotate(int nv, int warm, int reps, bench_sample_fn sampl
     return 0;
 }
 
+/* Two ways of doing the same work, sample(0, ctx) (the baseline) and sample(1, ctx) (the
+ * one measured against it), each returning its time: `warm` untimed rounds, then `reps`
+ * rounds in which the two run back to back, alternating which goes first. Medians and
+ * minima of each, and the median of the per-round ratios sample 1 / sample 0 (a slow phase
+ * of a shared machine hits both sides of a round alike). */
+typedef struct bench_pair {
+    double base, test;           /* medians */
+    double base_min, test_min;
+    double ratio;                /* median over rounds of test / base */
+} bench_pair;
+
+static inline bench_pair bench_paired(bench_sample_fn sample, void *ctx, int warm, int reps)
+{
+    double *t = (double *)malloc(3 * (size_t)reps * sizeof *t);
+    if (!t) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    double *t0 = t, *t1 = t + reps, *tr = t + 2 * reps;
+    for (int w = 0; w < warm; ++w) {
+        (void)sample(0, ctx);
+        (void)sample(1, ctx);
+    }
+    for (int r = 0; r < reps; ++r) {
+        for (int k = 0; k < 2; ++k) {
+            const int i = (r + k) % 2;
+            const double x = sample(i, ctx);
+            if (i) t1[r] = x;
+            else t0[r] = x;
+        }
+        tr[r] = t1[r] / t0[r];
+    }
+    bench_pair p;
+    p.base = median(t0, reps);   /* sorts: [0] is the minimum */
+    p.test = median(t1, reps);
+    p.base_min = t0[0];
+    p.test_min = t1[0];
+    p.ratio = median(tr, reps);
+    free(t);
+    return p;
+}
+
 #endif /* BENCH_UTIL_H */
