@@ -58,6 +58,7 @@
 #include "bench_graph_k.h"
 #include "raw_graph.h"
 #include "bench_util.h"
+#include "bench_variant.h"
 
 enum {
     CHAIN = 100,     /* nodes of the empty-kernel chain */
@@ -75,44 +76,6 @@ static struct {
     cudaStream_t raw_stream;    /* raw CUDA: a non-blocking stream of its own */
     int differ;                 /* a result differed (reported, not failed) */
 } g;
-
-/* ---- Timing ------------------------------------------------------------------------------ */
-
-typedef struct variant {
-    const char *name;
-    void (*run)(void *ctx);     /* one call; returns with its work done where it matters */
-    double ms;                  /* out: median time per call */
-} variant;
-
-static double sample(const variant *v, void *ctx, int batch)
-{
-    const double t0 = now_ms();
-    for (int k = 0; k < batch; ++k) v->run(ctx);
-    return (now_ms() - t0) / batch;
-}
-
-/* What bench_rotate samples: `batch` calls of one of the variants. */
-typedef struct rotation {
-    const variant *v;
-    void *ctx;
-    int batch;
-} rotation;
-
-static double sample_variant(int i, void *p)
-{
-    const rotation *r = (const rotation *)p;
-    return sample(&r->v[i], r->ctx, r->batch);
-}
-
-/* Each variant's median time per call (bench_rotate: `warm` untimed rounds, then `reps`
- * rotated ones). */
-static void measure(variant *v, int nv, void *ctx, int batch, int warm, int reps)
-{
-    rotation r = {v, ctx, batch};
-    double med[8];
-    if (nv > 8 || bench_rotate(nv, warm, reps, sample_variant, &r, med) != 0) exit(2);
-    for (int k = 0; k < nv; ++k) v[k].ms = med[k];
-}
 
 static void sync_both(void)
 {
@@ -268,7 +231,8 @@ static void chain_cases(void)
     CU(cudaGraphUpload(c.raw_exec, g.raw_stream));
     sync_both();
 
-    variant v[2] = {{"raw cudaGraphLaunch", chain_raw, 0}, {"portex px_graph_launch", chain_px, 0}};
+    variant v[2] = {{"raw cudaGraphLaunch", chain_raw, NULL, BY_HOST_CLOCK, 0},
+                    {"portex px_graph_launch", chain_px, NULL, BY_HOST_CLOCK, 0}};
     measure(v, 2, &c, 1, 2, g.reps);
     const double per = 1e3 / ((double)c.launches * CHAIN);
     char what[48];
@@ -276,8 +240,8 @@ static void chain_cases(void)
     add_row("a. chain replay", what, "portex graph", v[1].ms * per, "raw CUDA graph", v[0].ms * per,
             false, 1.05);
 
-    variant iv[2] = {{"raw instantiate+destroy", instantiate_raw, 0},
-                     {"portex instantiate+destroy", instantiate_px, 0}};
+    variant iv[2] = {{"raw instantiate+destroy", instantiate_raw, NULL, BY_HOST_CLOCK, 0},
+                     {"portex instantiate+destroy", instantiate_px, NULL, BY_HOST_CLOCK, 0}};
     measure(iv, 2, &c, 1, 3, g.quick ? g.reps : 3 * g.reps);
     add_row("c. instantiate", "100 nodes, + exec destroy", "px_graph_instantiate", iv[1].ms * 1e3,
             "cudaGraphInstantiate", iv[0].ms * 1e3, false, 1.10);
@@ -415,10 +379,10 @@ static void axpy_cases(void)
     axpy_verify(&c);
 
     const int batch = g.quick ? 5 : 20;
-    variant v[4] = {{"portex graph", axpy_px_graph, 0},
-                    {"portex 50 calls", axpy_px_calls, 0},
-                    {"raw graph", axpy_raw_graph, 0},
-                    {"raw 50 launches", axpy_raw_stream, 0}};
+    variant v[4] = {{"portex graph", axpy_px_graph, NULL, BY_HOST_CLOCK, 0},
+                    {"portex 50 calls", axpy_px_calls, NULL, BY_HOST_CLOCK, 0},
+                    {"raw graph", axpy_raw_graph, NULL, BY_HOST_CLOCK, 0},
+                    {"raw 50 launches", axpy_raw_stream, NULL, BY_HOST_CLOCK, 0}};
     measure(v, 4, &c, batch, 3, g.reps);
     char what[48];
     snprintf(what, sizeof what, "per iteration + fence, %d x %d", STAGES, AXPY_N);
@@ -431,8 +395,8 @@ static void axpy_cases(void)
     sync_both();
     c.set_args[0] = (bg_axpy_args){0.5, c.x, c.y_px};
     c.set_args[1] = (bg_axpy_args){2.0, c.x, c.y_px};
-    variant sv[2] = {{"raw cudaGraphExecKernelNodeSetParams", set_raw, 0},
-                     {"portex px_graph_exec_set_args", set_px, 0}};
+    variant sv[2] = {{"raw cudaGraphExecKernelNodeSetParams", set_raw, NULL, BY_HOST_CLOCK, 0},
+                     {"portex px_graph_exec_set_args", set_px, NULL, BY_HOST_CLOCK, 0}};
     measure(sv, 2, &c, 1, 2, g.reps);
     add_row("d. set args", "per call, 1 kernel node", "px_graph_exec_set_args", sv[1].ms * 1e3 / c.sets,
             "cudaGraphExecKernelNodeSetParams", sv[0].ms * 1e3 / c.sets, false, 1.10);

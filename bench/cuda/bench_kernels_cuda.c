@@ -54,6 +54,7 @@
 #include "kernels_cuda_k.h"
 #include "raw_kernels.h"
 #include "bench_util.h"
+#include "bench_variant.h"
 
 extern char **environ;
 
@@ -64,64 +65,8 @@ static struct {
     px_instance *inst;          /* portex: the default CUDA instance of device 0 */
     cudaStream_t px_stream;     /* its stream, for events */
     cudaStream_t raw_stream;    /* raw CUDA: a non-blocking stream of its own */
-    cudaEvent_t ev0, ev1;
     int failed;                 /* a result differed */
 } g;
-
-/* ---- Timing ----------------------------------------------------------------------------- */
-
-typedef enum timing {
-    BY_EVENTS,       /* GPU time between two events on `stream` */
-    BY_HOST_CLOCK    /* wall time; run() must return with its work done */
-} timing;
-
-/* One way of doing a case's work. */
-typedef struct variant {
-    const char *name;
-    void (*run)(void *ctx);     /* one call */
-    cudaStream_t stream;        /* BY_EVENTS: where run() queues its work */
-    timing how;
-    double ms;                  /* out: median time per call */
-} variant;
-
-static double sample(const variant *v, void *ctx, int batch)
-{
-    if (v->how == BY_EVENTS) {
-        CU(cudaEventRecord(g.ev0, v->stream));
-        for (int k = 0; k < batch; ++k) v->run(ctx);
-        CU(cudaEventRecord(g.ev1, v->stream));
-        CU(cudaEventSynchronize(g.ev1));
-        float ms = 0.0f;
-        CU(cudaEventElapsedTime(&ms, g.ev0, g.ev1));
-        return (double)ms / batch;
-    }
-    const double t0 = now_ms();
-    for (int k = 0; k < batch; ++k) v->run(ctx);
-    return (now_ms() - t0) / batch;
-}
-
-/* What bench_rotate samples: `batch` calls of one of the variants. */
-typedef struct rotation {
-    const variant *v;
-    void *ctx;
-    int batch;
-} rotation;
-
-static double sample_variant(int i, void *p)
-{
-    const rotation *r = (const rotation *)p;
-    return sample(&r->v[i], r->ctx, r->batch);
-}
-
-/* Each variant's median time per call (bench_rotate: `warm` untimed rounds, then `reps`
- * rotated ones). */
-static void measure(variant *v, int nv, void *ctx, int batch, int warm, int reps)
-{
-    rotation r = {v, ctx, batch};
-    double med[8];
-    if (nv > 8 || bench_rotate(nv, warm, reps, sample_variant, &r, med) != 0) exit(2);
-    for (int k = 0; k < nv; ++k) v[k].ms = med[k];
-}
 
 /* Both streams idle: before a comparison, or before the other side reads what one wrote. */
 static void sync_both(void)
@@ -603,8 +548,7 @@ int main(int argc, char **argv)
     CHECK(px_instance_default(PX_EXEC_CUDA, 0, &g.inst));
     CHECK(px_instance_cuda_stream(g.inst, &g.px_stream));
     CU(cudaStreamCreateWithFlags(&g.raw_stream, cudaStreamNonBlocking));
-    CU(cudaEventCreate(&g.ev0));
-    CU(cudaEventCreate(&g.ev1));
+    bench_events_create();
 
     if (!child) { /* a child's stdout carries its result line only */
         struct cudaDeviceProp prop;
@@ -764,8 +708,7 @@ int main(int argc, char **argv)
     CHECK(px_view_release(&vb));
     CHECK(px_view_release(&vc));
     if (child) {
-        CU(cudaEventDestroy(g.ev0));
-        CU(cudaEventDestroy(g.ev1));
+        bench_events_destroy();
         CU(cudaStreamDestroy(g.raw_stream));
         CHECK(px_finalize());
         return g.failed;
@@ -896,8 +839,7 @@ int main(int argc, char **argv)
     CU(cudaFree(d.cub_out));
     CU(cudaFree(d.cub_tmp));
     CU(cudaFreeHost(d.pinned));
-    CU(cudaEventDestroy(g.ev0));
-    CU(cudaEventDestroy(g.ev1));
+    bench_events_destroy();
     CU(cudaStreamDestroy(g.raw_stream));
     CHECK(px_finalize());
     return g.failed;
