@@ -1,4 +1,5 @@
-/* portex — performance-portable parallel C. The one header most users need.
+/** @file
+ * portex — performance-portable parallel C. The one header most users need.
  * CUDA interop (streams in and out) is in the opt-in portex/cuda.h. */
 #ifndef PORTEX_H
 #define PORTEX_H

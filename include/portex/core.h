@@ -68,6 +68,17 @@ typedef struct px_init_options {
        px_init fail (no fall back). px_default_exec_space, px_default_space and
        px_default_instance (portex/instance.h) give the choice. */
     const char *default_exec;
+    /* Profiling (portex/tools.h, docs/tools.md). A Kokkos Tools library to load: NULL (the
+       default): the environment's PX_TOOLS_LIBS, else KOKKOS_TOOLS_LIBS; "" loads none
+       whatever the environment says. A library that cannot be loaded makes px_init fail. */
+    const char *tools_libs;
+    /* A timeline of every operation, written as Chrome/Perfetto trace JSON to this path
+       at the last px_finalize: NULL (the default): the environment's PX_TIMELINE; ""
+       records none. */
+    const char *timeline;
+    /* NVTX ranges and names for Nsight (CUDA builds): true, or the environment's
+       PX_NVTX=1. Off by default: then portex makes no NVTX call. */
+    bool nvtx;
 } px_init_options;
 
 /* Initialise portex: backends compiled in, the machine topology.

@@ -9,6 +9,7 @@
 #include "core/copy_path.h"
 #include "core/graph.h"
 #include "core/instance.h"
+#include "core/profile.h"
 #include "px_config.h"
 #include "spaces/copy_plan.h"
 #include "spaces/view.h"
@@ -101,6 +102,22 @@ static px_status run_copy(px_instance *inst, px__copy_op *op, const px__copy_pla
     return st;
 }
 
+/* A copy (run_copy) or a fill (src NULL, value its value), told to the observers. */
+static px_status run_observed(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, px_view *dst,
+                              const px_view *src, const void *value, px_copy_path *path, const char *func)
+{
+    const bool fill = src == NULL;
+    if (!px__prof_on())
+        return fill ? run_or_record(inst, op, info, dst, NULL, path, func) : run_copy(inst, op, info, dst, src, path, func);
+    const px_copy_path planned = op->path;
+    px__prof p;
+    px__prof_copy_begin(&p, inst, dst, src, value, planned);
+    px_status st = fill ? run_or_record(inst, op, info, dst, NULL, path, func)
+                        : run_copy(inst, op, info, dst, src, path, func);
+    const px_status end = px__prof_copy_end(&p, inst, dst, st == PX_OK ? *path : planned, func);
+    return st == PX_OK ? end : st;
+}
+
 px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_view *src, px_copy_path *path)
 {
     PX__TRY(px__instance_check(inst, __func__));
@@ -108,7 +125,7 @@ px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_view *src
     px__copy_plan_info info;
     PX__TRY(px__copy_plan(&op, &info, dst, src, __func__));
     px_copy_path p = PX_COPY_NONE;
-    PX__TRY(run_copy(inst, &op, &info, dst, src, &p, __func__));
+    PX__TRY(run_observed(inst, &op, &info, dst, src, NULL, &p, __func__));
     px__copy_count(p);
     if (path) *path = p;
     return PX_OK;
@@ -141,7 +158,7 @@ static px_status blocking_instance(const px__copy_op *op, const px__copy_plan_in
    the default instance of the memory's backend, finished when it returns. A fill when src
    is NULL. Releases the op. */
 static px_status run_blocking(px__copy_op *op, const px__copy_plan_info *info, px_view *dst, const px_view *src,
-                              px_copy_path *path, const char *func)
+                              const void *value, px_copy_path *path, const char *func)
 {
     const bool fill = src == NULL;
     px_instance *inst = NULL;
@@ -153,7 +170,7 @@ static px_status run_blocking(px__copy_op *op, const px__copy_plan_info *info, p
         return st;
     }
     px_copy_path p = PX_COPY_NONE;
-    PX__TRY(fill ? run_or_record(inst, op, info, dst, NULL, &p, func) : run_copy(inst, op, info, dst, src, &p, func));
+    PX__TRY(run_observed(inst, op, info, dst, src, value, &p, func));
     PX__TRY(inst->be->fence(inst->queue, func));
     px__copy_count(p);
     if (path) *path = p;
@@ -165,7 +182,7 @@ px_status px_deep_copy(px_view *dst, const px_view *src, px_copy_path *path)
     px__copy_op op;
     px__copy_plan_info info;
     PX__TRY(px__copy_plan(&op, &info, dst, src, __func__));
-    return run_blocking(&op, &info, dst, src, path, __func__);
+    return run_blocking(&op, &info, dst, src, NULL, path, __func__);
 }
 
 /* ---- Fill --------------------------------------------------------------------------------- */
@@ -177,7 +194,7 @@ px_status px_fill_async(px_instance *inst, px_view *dst, const void *value, px_c
     px__copy_plan_info info;
     PX__TRY(px__fill_plan(&op, &info, dst, value, __func__));
     px_copy_path p = PX_COPY_NONE;
-    PX__TRY(run_or_record(inst, &op, &info, dst, NULL, &p, __func__));
+    PX__TRY(run_observed(inst, &op, &info, dst, NULL, value, &p, __func__));
     px__copy_count(p);
     if (path) *path = p;
     return PX_OK;
@@ -188,7 +205,7 @@ px_status px_fill(px_view *dst, const void *value, px_copy_path *path)
     px__copy_op op;
     px__copy_plan_info info;
     PX__TRY(px__fill_plan(&op, &info, dst, value, __func__));
-    return run_blocking(&op, &info, dst, NULL, path, __func__);
+    return run_blocking(&op, &info, dst, NULL, value, path, __func__);
 }
 
 /* ---- The staging pool's configuration (CUDA_STAGED) ------------------------------------- */

@@ -12,6 +12,7 @@
 #include "core/dispatch.h"
 #include "core/graph.h"
 #include "core/instance.h"
+#include "core/profile.h"
 
 static px_status exec_check(const px_graph_exec *e, const char *func)
 {
@@ -111,7 +112,15 @@ px_status px_graph_launch(px_graph_exec *exec, px_instance *inst)
 {
     PX__TRY(exec_check(exec, __func__));
     PX__TRY(check_instance(exec, inst, __func__));
-    PX__TRY(exec->graph->be->graph->launch(exec->bexec, inst->queue, __func__));
+    if (px__prof_on()) {
+        px__prof p;
+        px__prof_graph_begin(&p, inst, exec->graph->label);
+        const px_status st = exec->graph->be->graph->launch(exec->bexec, inst->queue, __func__);
+        px__prof_graph_end(&p, inst);
+        PX__TRY(st);
+    } else {
+        PX__TRY(exec->graph->be->graph->launch(exec->bexec, inst->queue, __func__));
+    }
     return px__take_bounds_violation(exec->graph->label, __func__);
 }
 

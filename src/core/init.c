@@ -9,6 +9,8 @@
 #include "core/copy_path.h"
 #include "core/exec_space.h"
 #include "core/instance.h"
+#include "core/profile.h"
+#include "core/tools_api.h"
 #include "px_config.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -26,6 +28,8 @@ px_status px_init(const px_init_options *opts)
         if (!(opts && opts->skip_topology)) st = px__topology_load(__func__);
         if (st == PX_OK) {
             st = px__backends_init(opts, __func__);
+            /* Observers last: a tool library is told of the devices the backends see. */
+            if (st == PX_OK) st = px__profile_init(opts, __func__);
             if (st != PX_OK) {
                 px__backends_finalize();
                 px__topology_unload();
@@ -50,12 +54,16 @@ static px_status teardown(const char *func)
     bool all_released = true;
     const px_status st = px__instances_finalize(&all_released);
     if (!all_released) return st;   /* a default instance refused (a capture): try again later */
+    /* The work is done: the timeline's events are complete, the tool library hears last. */
+    const px_status written = px__profile_finalize(func);
+    px__sections_forget();
     px__backends_finalize();
     px__topology_unload();
     px__set_initialized(false);
     init_count = 0;
-    /* Torn down even if a queue reported an error while it drained; the caller hears of it. */
-    return st;
+    /* Torn down even if a queue reported an error while it drained, or the timeline could
+       not be written; the caller hears of it. */
+    return st != PX_OK ? st : written;
 }
 
 px_status px_finalize(void)

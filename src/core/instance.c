@@ -2,6 +2,7 @@
 #include "core/instance.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -62,6 +63,8 @@ px_status px__instance_alloc(px_instance **out, const px__backend *be, int devic
     inst->priority = priority;
     inst->is_default = is_default;
     inst->label = lab;
+    static atomic_uint numbers;
+    inst->number = atomic_fetch_add_explicit(&numbers, 1, memory_order_relaxed) + 1;
     *out = inst;
     return PX_OK;
 }
@@ -184,14 +187,7 @@ px_status px_instance_destroy(px_instance **inst)
     return st;
 }
 
-px_status px_instance_fence(px_instance *inst)
-{
-    PX__TRY(px__instance_check(inst, __func__));
-    PX__TRY(px__instance_refuse_capturing(inst, "a fence (it waits for the work)", __func__));
-    return inst->be->fence(inst->queue, __func__);
-}
-
-px_status px__fence_all(const char *func)
+px_status px__fence_all_quiet(const char *func)
 {
     PX__TRY(px__require_init(func));
     px_status first = PX_OK;
@@ -203,8 +199,6 @@ px_status px__fence_all(const char *func)
     }
     return first;
 }
-
-px_status px_fence_all(void) { return px__fence_all(__func__); }
 
 px_status px_instance_exec_space(const px_instance *inst, px_exec_space *out)
 {

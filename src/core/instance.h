@@ -22,6 +22,7 @@ struct px_instance {
     int priority;
     bool is_default;   /* owned by portex, destroyed at finalize */
     bool external;     /* wraps a queue the caller owns */
+    uint32_t number;   /* 1, 2, ... in creation order: Kokkos Tools' instance id */
     char *label;
     px__queue *queue;
     px__capture *capture;   /* NULL unless px_graph_capture_begin */
@@ -64,8 +65,10 @@ px_status px__instance_wrap(px_instance **out, px_exec_space exec, int device, v
                             const char *label, const char *func);
 /* The default instance of (exec, device), made on first use. */
 px_status px__instance_default(px_exec_space exec, int device, px_instance **out, const char *func);
-/* Every instance of every execution space idle; func names the caller. */
+/* Every instance of every execution space idle; func names the caller. Told to the
+   observers (core/profile.h) as a fence of every instance; the _quiet form is not. */
 px_status px__fence_all(const char *func);
+px_status px__fence_all_quiet(const char *func);
 /* Destroys the default instances (px_finalize); returns the first error, and whether every
    one was released (one whose queue is being captured refuses and stays). */
 px_status px__instances_finalize(bool *all_released);

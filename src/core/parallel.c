@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "core/graph.h"
 #include "core/instance.h"
+#include "core/profile.h"
 #include "spaces/view.h"
 
 static const char *kind_name(px_kernel_kind kind)
@@ -116,7 +117,16 @@ static px_status launch(px_instance *inst, const px__dispatch *d, px_view *resul
     if (d->result_kind == PX__RESULT_HOST)
         PX__TRY(px__instance_refuse_capturing(inst, "a result in a host variable (it needs a wait; reduce into a view)", func));
     if (px__capture_records(inst)) return px__capture_kernel(inst, d, result, func);
-    px_status st = inst->be->launch(inst->queue, d, func);
+    px_status st;
+    if (px__prof_on()) {
+        px__prof p;
+        px__prof_kernel_begin(&p, inst, d->kernel->kind, d->label);
+        st = inst->be->launch(inst->queue, d, func);
+        const px_status end = px__prof_kernel_end(&p, inst, d->kernel->kind, d->label, func);
+        if (st == PX_OK) st = end;
+    } else {
+        st = inst->be->launch(inst->queue, d, func);
+    }
     if (st == PX_OK && px__capture_active(inst)) {
         const px__gnode_desc note = {.kind = PX__GNODE_KERNEL, .label = d->label, .dispatch = *d};
         st = px__capture_note(inst, &note, result, NULL, func);

@@ -9,7 +9,9 @@
 #include "backends/backends.h"
 #include "backends/host/host_copy.h"
 #include "base/error.h"
+#include "base/kokkos_tools.h"
 #include "base/memstats.h"
+#include "base/profiling.h"
 #include "base/state.h"
 #include "base/util.h"
 #include "spaces/space.h"
@@ -264,6 +266,11 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
                              px_status_string(st), why[0] ? ": " : "", why);
         }
         px__memory_account(desc->space, bytes, true);
+        if (px__prof_mask & PX__PROF_KOKKOS) {
+            /* The library hears the same label at deallocation, when the view may be gone. */
+            alloc->tool_label = px__strdup(desc->label ? desc->label : "");
+            if (alloc->tool_label) px__kp_allocate(desc->space, alloc->tool_label, alloc->ptr, bytes);
+        }
     }
     px_status st = px__view_new(out, desc->label, alloc, alloc->ptr, desc->dtype, es, desc->rank,
                                 desc->extent, stride, desc->layout, func);
@@ -310,9 +317,12 @@ void px__alloc_release(px__alloc *alloc)
 {
     if (atomic_fetch_sub_explicit(&alloc->refs, 1, memory_order_acq_rel) != 1) return;
     if (alloc->owned && alloc->bytes) {
+        if (alloc->tool_label && (px__prof_mask & PX__PROF_KOKKOS))
+            px__kp_deallocate(alloc->space, alloc->tool_label, alloc->ptr, alloc->bytes);
         px__space_ops_get(alloc->space.kind)->free(alloc->space, alloc->ptr, alloc->bytes);
         px__memory_account(alloc->space, alloc->bytes, false);
     }
+    free(alloc->tool_label);
     free(alloc);
 }
 

@@ -20,6 +20,7 @@ typedef struct px__alloc {
     void *ptr;
     size_t bytes;
     bool owned;      /* false: wrapped user memory */
+    char *tool_label; /* the label a Kokkos Tools library heard at allocation (NULL: none) */
 } px__alloc;
 
 struct px_view {

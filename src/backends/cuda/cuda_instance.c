@@ -6,6 +6,12 @@
  * px_fence_all still synchronising the stream), queue_final (the stream itself). */
 #include <stdlib.h>
 
+/* NVTX's loader converts dlsym's pointer to a function pointer, which -Wpedantic flags. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#include <nvtx3/nvToolsExtCudaRt.h>
+#pragma GCC diagnostic pop
+
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/cuda_green.h"
@@ -16,7 +22,15 @@
 #include "backends/cuda/cuda_queue.h"
 #include "backends/cuda/cuda_staging.h"
 #include "base/memstats.h"
+#include "base/profiling.h"
 #include "base/util.h"
+
+/* With NVTX on, Nsight shows the stream under the instance's label. Streams portex wraps
+   keep the name their owner gave them. */
+static void queue_name(const px__cuda_queue *q)
+{
+    if ((px__prof_mask & PX__PROF_NVTX) && q->label) nvtxNameCudaStreamA(q->stream, q->label);
+}
 
 /* The event cross-queue ordering records, and the counter/result buffer. The buffer
    comes from the device's pool through the alloc stream, zeroed and synchronised: usable
@@ -40,6 +54,7 @@ px_status px__cuda_queue_setup(px__cuda_queue *q, const char *func)
     pthread_mutex_init(&q->staging, NULL);
     px__memory_account_library(dev, q->aux_bytes, true);
     px__cuda_track_add(q);
+    if (q->owned) queue_name(q);
     return PX_OK;
 }
 

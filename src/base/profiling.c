@@ -1,0 +1,4 @@
+/* The observers that are on (base/profiling.h). */
+#include "base/profiling.h"
+
+unsigned px__prof_mask;

@@ -1,0 +1,35 @@
+/* Fences, the public ones and the core's fence of every instance, told to the observers
+ * (core/profile.h) as they wait. */
+#include <stdio.h>
+
+#include "base/error.h"
+#include "core/instance.h"
+#include "core/profile.h"
+
+px_status px_instance_fence(px_instance *inst)
+{
+    PX__TRY(px__instance_check(inst, __func__));
+    PX__TRY(px__instance_refuse_capturing(inst, "a fence (it waits for the work)", __func__));
+    if (!px__prof_on()) return inst->be->fence(inst->queue, __func__);
+    char name[160];
+    snprintf(name, sizeof name, "px_instance_fence: '%s'", inst->label);
+    px__prof p;
+    px__prof_fence_begin(&p, inst, name);
+    const px_status st = inst->be->fence(inst->queue, __func__);
+    px__prof_fence_end(&p, inst);
+    return st;
+}
+
+px_status px__fence_all(const char *func)
+{
+    if (!px__prof_on()) return px__fence_all_quiet(func);
+    char name[160];
+    snprintf(name, sizeof name, "%s: fence of every instance", func);
+    px__prof p;
+    px__prof_fence_begin(&p, NULL, name);
+    const px_status st = px__fence_all_quiet(func);
+    px__prof_fence_end(&p, NULL);
+    return st;
+}
+
+px_status px_fence_all(void) { return px__fence_all(__func__); }

@@ -1,0 +1,211 @@
+/* The observers of portex's operations (core/profile.h): which are on, and what each is
+ * told at the begin and end of a dispatch, copy, fill, fence and graph launch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backends.h"
+#include "base/error.h"
+#include "base/kokkos_tools.h"
+#include "base/nvtx.h"
+#include "core/graph.h"
+#include "core/instance.h"
+#include "core/profile.h"
+#include "spaces/view.h"
+
+/* ---- Which observers, from the options and the environment ------------------------- */
+
+/* The option when set, else the first of the environment's names that is set. */
+static const char *setting(const char *option, const char *env1, const char *env2)
+{
+    if (option) return option;
+    const char *v = env1 ? getenv(env1) : NULL;
+    if (!v && env2) v = getenv(env2);
+    return v;
+}
+
+/* A Kokkos Tools library's fence (its programming interface): every instance, told to no
+   observer (the library asked for it itself). */
+static void tool_fence(uint32_t devid)
+{
+    (void)devid;
+    px__fence_all_quiet("a fence the Kokkos Tools library asked for");
+}
+
+static uint32_t device_count(void)
+{
+    const px__backend *cuda = px__backend_get(PX_EXEC_CUDA);
+    int n = 0;
+    if (cuda && cuda->device_count && cuda->device_count(&n) != PX_OK) n = 0;
+    return n > 0 ? (uint32_t)n : 0;
+}
+
+px_status px__profile_init(const px_init_options *opts, const char *func)
+{
+    const char *libs = setting(opts ? opts->tools_libs : NULL, "PX_TOOLS_LIBS", "KOKKOS_TOOLS_LIBS");
+    const char *timeline = setting(opts ? opts->timeline : NULL, "PX_TIMELINE", NULL);
+    const char *nvtx_env = getenv("PX_NVTX");
+    const bool nvtx = (opts && opts->nvtx) || (nvtx_env && strcmp(nvtx_env, "0") != 0 && nvtx_env[0]);
+    if (timeline && timeline[0]) PX__TRY(px__timeline_start(timeline, func));
+    if (libs && libs[0]) {
+        const char *args = setting(NULL, "PX_TOOLS_ARGS", "KOKKOS_TOOLS_ARGS");
+        const px_status st = px__kp_load(libs, args, device_count(), tool_fence, func);
+        if (st != PX_OK) {
+            px__saved_error e;
+            px__error_save(&e);
+            (void)px__timeline_finish(func);
+            px__error_restore(&e);
+            return st;
+        }
+    }
+    if (nvtx) px__nvtx_start();   /* false without CUDA: nothing to do then */
+    return PX_OK;
+}
+
+px_status px__profile_finalize(const char *func)
+{
+    px__nvtx_stop();
+    px__kp_unload();
+    return px__timeline_path() ? px__timeline_finish(func) : PX_OK;
+}
+
+/* ---- Names ---------------------------------------------------------------------------- */
+
+uint32_t px__prof_device_id(const px_instance *inst)
+{
+    const int type = inst->exec == PX_EXEC_CUDA     ? PX__KP_DEVICE_CUDA
+                     : inst->exec == PX_EXEC_OPENMP ? PX__KP_DEVICE_OPENMP
+                                                    : PX__KP_DEVICE_SERIAL;
+    return px__kp_device_id(type, inst->device, inst->number);
+}
+
+static const char *kernel_kind_name(px_kernel_kind kind)
+{
+    return kind == PX_KERNEL_FOR ? "parallel_for" : kind == PX_KERNEL_REDUCE ? "parallel_reduce" : "parallel_scan";
+}
+
+/* ---- The fence a tool library asked for after each operation --------------------------- */
+
+/* Kokkos fences every instance after each operation for such a library; portex fences the
+   instance the operation ran on, which is enough for the operation's time to be its own,
+   and leaves other instances running. Not while capturing: nothing ran. */
+static px_status tool_requested_fence(px_instance *inst, const char *what, const char *func)
+{
+    if (!(px__prof_mask & PX__PROF_KOKKOS) || !px__kp_wants_fences() || px__capture_active(inst)) return PX_OK;
+    char name[192];
+    snprintf(name, sizeof name, "portex: fence of '%s' after '%s' (the tool asks for fences)", inst->label, what);
+    uint64_t id = 0;
+    px__kp_begin_fence(name, px__prof_device_id(inst), &id);
+    const px_status st = inst->be->fence(inst->queue, func);
+    px__kp_end_fence(id);
+    return st;
+}
+
+/* ---- Kernels ---------------------------------------------------------------------------- */
+
+void px__prof_kernel_begin(px__prof *p, px_instance *inst, px_kernel_kind kind, const char *label)
+{
+    p->kp = 0;
+    p->tl.rec = -1;
+    /* A capture runs nothing now: its launches are reported when the graph runs. */
+    p->live = !px__capture_active(inst);
+    if (!p->live) return;
+    const unsigned on = px__prof_mask;
+    if (on & PX__PROF_KOKKOS) px__kp_begin_kernel(kind, label, px__prof_device_id(inst), &p->kp);
+    if (on & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_KERNEL, label);
+    if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, inst, kernel_kind_name(kind), label);
+}
+
+px_status px__prof_kernel_end(px__prof *p, px_instance *inst, px_kernel_kind kind, const char *label,
+                              const char *func)
+{
+    if (!p->live) return PX_OK;
+    const unsigned on = px__prof_mask;
+    if (on & PX__PROF_TIMELINE) px__timeline_end(&p->tl, inst, PX_COPY_NONE, 0);
+    const px_status st = tool_requested_fence(inst, label, func);
+    if (on & PX__PROF_NVTX) px__nvtx_pop();
+    if (on & PX__PROF_KOKKOS) px__kp_end_kernel(kind, p->kp);
+    return st;
+}
+
+/* ---- Copies and fills ------------------------------------------------------------------ */
+
+static uint64_t view_bytes(const px_view *v) { return (uint64_t)px__view_size(v) * v->elem_size; }
+
+void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, const px_view *src, const void *value,
+                         px_copy_path path)
+{
+    p->kp = 0;
+    p->tl.rec = -1;
+    p->live = !px__capture_active(inst);
+    if (!p->live) return;
+    const unsigned on = px__prof_mask;
+    if (on & PX__PROF_KOKKOS) {
+        if (src)
+            px__kp_begin_deep_copy(dst->alloc->space, dst->label, dst->data, src->alloc->space, src->label, src->data,
+                                   view_bytes(dst));
+        else
+            px__kp_begin_deep_copy(dst->alloc->space, dst->label, dst->data, px_host(), "Scalar", value,
+                                   view_bytes(dst));
+    }
+    if (on & (PX__PROF_NVTX | PX__PROF_TIMELINE)) {
+        char label[256];
+        if (src)
+            snprintf(label, sizeof label, "deep_copy '%s' <- '%s' (%s)", dst->label, src->label,
+                     px_copy_path_string(path));
+        else
+            snprintf(label, sizeof label, "fill '%s' (%s)", dst->label, px_copy_path_string(path));
+        if (on & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_COPY, label);
+        if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, inst, src ? "deep_copy" : "fill", label);
+    }
+}
+
+px_status px__prof_copy_end(px__prof *p, px_instance *inst, const px_view *dst, px_copy_path path, const char *func)
+{
+    if (!p->live) return PX_OK;
+    const unsigned on = px__prof_mask;
+    if (on & PX__PROF_TIMELINE) px__timeline_end(&p->tl, inst, path, view_bytes(dst));
+    const px_status st = tool_requested_fence(inst, dst->label, func);
+    if (on & PX__PROF_NVTX) px__nvtx_pop();
+    if (on & PX__PROF_KOKKOS) px__kp_end_deep_copy();
+    return st;
+}
+
+/* ---- Fences and graph launches ---------------------------------------------------------- */
+
+void px__prof_fence_begin(px__prof *p, px_instance *inst, const char *name)
+{
+    p->kp = 0;
+    p->tl.rec = -1;
+    p->live = true;
+    const unsigned on = px__prof_mask;
+    if (on & PX__PROF_KOKKOS) px__kp_begin_fence(name, inst ? px__prof_device_id(inst) : 0, &p->kp);
+    if (on & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_FENCE, name);
+    if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, NULL, "fence", name);
+}
+
+void px__prof_fence_end(px__prof *p, px_instance *inst)
+{
+    (void)inst;
+    const unsigned on = px__prof_mask;
+    if (on & PX__PROF_TIMELINE) px__timeline_end(&p->tl, NULL, PX_COPY_NONE, 0);
+    if (on & PX__PROF_NVTX) px__nvtx_pop();
+    if (on & PX__PROF_KOKKOS) px__kp_end_fence(p->kp);
+}
+
+void px__prof_graph_begin(px__prof *p, px_instance *inst, const char *label)
+{
+    p->kp = 0;
+    p->tl.rec = -1;
+    p->live = true;
+    const unsigned on = px__prof_mask;
+    if (on & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_GRAPH, label);
+    if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, inst, "graph_launch", label);
+}
+
+void px__prof_graph_end(px__prof *p, px_instance *inst)
+{
+    const unsigned on = px__prof_mask;
+    if (on & PX__PROF_TIMELINE) px__timeline_end(&p->tl, inst, PX_COPY_NONE, 0);
+    if (on & PX__PROF_NVTX) px__nvtx_pop();
+}

@@ -1,0 +1,8 @@
+/* Internal: what the last px_finalize clears of the public profiling calls' state. */
+#ifndef PX_CORE_TOOLS_API_H
+#define PX_CORE_TOOLS_API_H
+
+/* Forgets every profile section (their ids go with portex). */
+void px__sections_forget(void);
+
+#endif /* PX_CORE_TOOLS_API_H */
