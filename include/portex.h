@@ -14,5 +14,6 @@
 #include "portex/parallel.h"
 #include "portex/copy.h"
 #include "portex/graph.h"
+#include "portex/tools.h"
 
 #endif /* PORTEX_H */

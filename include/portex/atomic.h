@@ -1,14 +1,17 @@
-/* portex — atomic operations on view elements, for kernel bodies.
+/** @file
+ * portex — atomic operations on view elements, for kernel bodies.
  *
  * One source for every backend: in a kernel file compiled as C (serial and OpenMP
  * backends) they are GCC/Clang __atomic builtins, and under nvcc the same calls are CUDA's
  * atomic functions on the device and the builtins in the host code nvcc compiles. They
  * take a pointer to an element, typically `&PX_AT1(span, i)`:
  *
+ * @code
  *   PX_FOR(histogram, hist_args, args, i) {
  *       const int64_t b = (int64_t)(PX_AT1(args->x, i) * args->scale);
  *       px_atomic_add(&PX_AT1(args->hist, b), 1);
  *   }
+ * @endcode
  *
  * Types: int32_t, uint32_t, int64_t, uint64_t, float, double. Each operation has one
  * generic name (a C11 _Generic macro in C, overloads in C++; the pointer's type picks the
@@ -16,6 +19,7 @@
  * element type underneath, named with the span suffix: px_atomic_fetch_add_i32, _u32,
  * _i64, _u64, _f32, _f64.
  *
+ * @code{.unparsed}
  *   T    px_atomic_fetch_add(T *p, T v)       *p += v;            returns the old *p
  *   T    px_atomic_fetch_sub(T *p, T v)       *p -= v;            returns the old *p
  *   T    px_atomic_fetch_min(T *p, T v)       *p = min(*p, v);    returns the old *p
@@ -34,6 +38,7 @@
  *   integer types only:
  *   T    px_atomic_fetch_and, _fetch_or, _fetch_xor(T *p, T v)   returns the old *p
  *   void px_atomic_and, _or, _xor(T *p, T v)
+ * @endcode
  *
  * Memory order: relaxed, as Kokkos' default atomics. Each operation is indivisible, and
  * all operations on one element happen in one order that every thread agrees on, but
@@ -306,14 +311,23 @@ PX__OVERLOADS(f64, double)
     _Generic((p), int32_t *: px_atomic_##op##_i32, uint32_t *: px_atomic_##op##_u32,      \
              int64_t *: px_atomic_##op##_i64, uint64_t *: px_atomic_##op##_u64)
 
+/** `*p += v`; returns the old `*p`. */
 #  define px_atomic_fetch_add(p, v) PX__ATOMIC_PICK(fetch_add, p)((p), (v))
+/** `*p -= v`; returns the old `*p`. */
 #  define px_atomic_fetch_sub(p, v) PX__ATOMIC_PICK(fetch_sub, p)((p), (v))
+/** `*p = min(*p, v)`; returns the old `*p`. */
 #  define px_atomic_fetch_min(p, v) PX__ATOMIC_PICK(fetch_min, p)((p), (v))
+/** `*p = max(*p, v)`; returns the old `*p`. */
 #  define px_atomic_fetch_max(p, v) PX__ATOMIC_PICK(fetch_max, p)((p), (v))
+/** `*p = v`; returns the old `*p`. */
 #  define px_atomic_exchange(p, v) PX__ATOMIC_PICK(exchange, p)((p), (v))
+/** `*p = desired` if `*p == expected`; returns the old `*p` (it equals `expected`
+ * exactly when the store happened). */
 #  define px_atomic_compare_exchange(p, expected, desired)                                 \
     PX__ATOMIC_PICK(compare_exchange, p)((p), (expected), (desired))
+/** `*p = v`. */
 #  define px_atomic_store(p, v) PX__ATOMIC_PICK(store, p)((p), (v))
+/** Returns `*p`. */
 #  define px_atomic_load(p)                                                                \
     _Generic((p), int32_t *: px_atomic_load_i32, const int32_t *: px_atomic_load_i32,     \
              uint32_t *: px_atomic_load_u32, const uint32_t *: px_atomic_load_u32,        \
@@ -321,15 +335,25 @@ PX__OVERLOADS(f64, double)
              uint64_t *: px_atomic_load_u64, const uint64_t *: px_atomic_load_u64,        \
              float *: px_atomic_load_f32, const float *: px_atomic_load_f32,              \
              double *: px_atomic_load_f64, const double *: px_atomic_load_f64)((p))
+/** `*p += v`, returning nothing. */
 #  define px_atomic_add(p, v) PX__ATOMIC_PICK(add, p)((p), (v))
+/** `*p -= v`, returning nothing. */
 #  define px_atomic_sub(p, v) PX__ATOMIC_PICK(sub, p)((p), (v))
+/** `*p = min(*p, v)`, returning nothing. */
 #  define px_atomic_min(p, v) PX__ATOMIC_PICK(min, p)((p), (v))
+/** `*p = max(*p, v)`, returning nothing. */
 #  define px_atomic_max(p, v) PX__ATOMIC_PICK(max, p)((p), (v))
+/** `*p &= v` (integer types only); returns the old `*p`. */
 #  define px_atomic_fetch_and(p, v) PX__ATOMIC_PICK_INT(fetch_and, p)((p), (v))
+/** `*p |= v` (integer types only); returns the old `*p`. */
 #  define px_atomic_fetch_or(p, v) PX__ATOMIC_PICK_INT(fetch_or, p)((p), (v))
+/** `*p ^= v` (integer types only); returns the old `*p`. */
 #  define px_atomic_fetch_xor(p, v) PX__ATOMIC_PICK_INT(fetch_xor, p)((p), (v))
+/** `*p &= v` (integer types only), returning nothing. */
 #  define px_atomic_and(p, v) PX__ATOMIC_PICK_INT(and, p)((p), (v))
+/** `*p |= v` (integer types only), returning nothing. */
 #  define px_atomic_or(p, v) PX__ATOMIC_PICK_INT(or, p)((p), (v))
+/** `*p ^= v` (integer types only), returning nothing. */
 #  define px_atomic_xor(p, v) PX__ATOMIC_PICK_INT(xor, p)((p), (v))
 
 #endif

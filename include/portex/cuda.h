@@ -1,4 +1,5 @@
-/* portex — CUDA interop, opt-in: the only public header that includes CUDA's.
+/** @file
+ * portex — CUDA interop, opt-in: the only public header that includes CUDA's.
  * Share one queue with other CUDA libraries (cuBLAS, PyTorch, CuPy): wrap their stream
  * in an instance, or hand portex's stream to them. */
 #ifndef PORTEX_CUDA_H
@@ -10,7 +11,7 @@
 
 PX_EXTERN_C_BEGIN
 
-/* An instance over a stream the caller owns and keeps alive longer than the instance.
+/** An instance over a stream the caller owns and keeps alive longer than the instance.
  * The device is the stream's. Destroying the instance waits for portex's work on it and
  * never destroys the stream.
  *
@@ -29,7 +30,7 @@ PX_EXTERN_C_BEGIN
 PX_API px_status px_instance_from_cuda_stream(px_instance **out, cudaStream_t stream,
                                               const char *label);
 
-/* The stream of a CUDA instance (owned by portex unless the instance wraps the caller's). */
+/** The stream of a CUDA instance (owned by portex unless the instance wraps the caller's). */
 PX_API px_status px_instance_cuda_stream(const px_instance *inst, cudaStream_t *out);
 
 PX_EXTERN_C_END

@@ -1,4 +1,5 @@
-/* portex — graphs: work recorded once and launched many times.
+/** @file
+ * portex — graphs: work recorded once and launched many times.
  *
  * A graph is a set of nodes (kernels, copies, fills, host functions, child graphs, work a
  * callback issues, WHILE and IF conditionals) and the dependencies between them, for one
@@ -10,6 +11,7 @@
  * between launches without instantiating again (px_graph_exec_set_*), or all at once from
  * a graph of the same shape (px_graph_exec_update).
  *
+ * @code
  *   px_graph *g;
  *   px_graph_node *a, *b;
  *   px_graph_create(&g, PX_EXEC_CUDA, 0, "step");
@@ -18,6 +20,7 @@
  *   px_graph_exec *e;
  *   px_graph_instantiate(g, &e);
  *   for (int s = 0; s < steps; ++s) px_graph_launch(e, inst);
+ * @endcode
  *
  * Backends. On CUDA a graph is a CUDA graph: capture is CUDA stream capture (work other
  * libraries put on the instance's stream is captured too), conditionals are CUDA
@@ -58,63 +61,67 @@
 
 PX_EXTERN_C_BEGIN
 
+/** A graph: nodes and their dependencies, for one execution space and device (opaque). */
 typedef struct px_graph px_graph;
+/** An executable graph, made by px_graph_instantiate and run by px_graph_launch (opaque). */
 typedef struct px_graph_exec px_graph_exec;
-/* A node of a graph; valid while its graph lives. */
+/** A node of a graph; valid while its graph lives. */
 typedef struct px_graph_node px_graph_node;
 
 /* ---- Building a graph node by node ----------------------------------------------------- */
 
-/* An empty graph of (exec, device); label may be NULL. */
+/** An empty graph of (exec, device); label may be NULL. */
 PX_API px_status px_graph_create(px_graph **out, px_exec_space exec, int device, const char *label);
-/* Drops the caller's reference (executable graphs and parent graphs keep their own) and
+/** Drops the caller's reference (executable graphs and parent graphs keep their own) and
  * sets *graph to NULL. A WHILE or IF body belongs to its node: it is not destroyed. */
 PX_API px_status px_graph_destroy(px_graph **graph);
 
-/* Every px_graph_add_* takes the nodes the new node depends on (`deps`, `ndeps`; NULL, 0
+/** @name Adding nodes
+ * Every px_graph_add_* takes the nodes the new node depends on (`deps`, `ndeps`; NULL, 0
  * for none: it may run first), all of this graph, and gives the new node in *out (out may
  * be NULL). `label` names the node in errors and in px_graph_dot (NULL: the kernel's
  * name, or the kind). Nothing runs until the graph is launched. A graph that came from a
  * capture takes no new nodes: make it a child of an explicit graph instead. */
+/** @{ */
 
-/* A PX_FOR kernel over policy, as px_parallel_for; args are copied. */
+/** A PX_FOR kernel over policy, as px_parallel_for; args are copied. */
 PX_API px_status px_graph_add_for(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
                                   px_policy policy, const px_kernel *kernel, const void *args,
                                   px_graph_node **out);
-/* A PX_REDUCE kernel into element 0 of `result`, as px_parallel_reduce_view (DEVICE of the
+/** A PX_REDUCE kernel into element 0 of `result`, as px_parallel_reduce_view (DEVICE of the
  * graph's GPU or HOST_PINNED for CUDA; HOST for serial and OpenMP): a result in a host variable has
  * no meaning at replay. */
 PX_API px_status px_graph_add_reduce(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
                                      px_policy policy, const px_kernel *kernel, const void *args,
                                      px_view *result, px_graph_node **out);
-/* A PX_SCAN kernel, as px_parallel_scan without a total. */
+/** A PX_SCAN kernel, as px_parallel_scan without a total. */
 PX_API px_status px_graph_add_scan(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
                                    px_policy policy, const px_kernel *kernel, const void *args,
                                    px_graph_node **out);
-/* A copy, its path chosen as px_deep_copy chooses it. On CUDA, pageable host memory (HOST)
+/** A copy, its path chosen as px_deep_copy chooses it. On CUDA, pageable host memory (HOST)
  * is refused with PX_ERR_CAPTURE_PAGEABLE: a graph replays from the same addresses, which
  * only pinned memory keeps DMA-able; use HOST_PINNED. */
 PX_API px_status px_graph_add_copy(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
                                    const px_view *src, px_graph_node **out);
-/* Every element of dst becomes *value (one element, copied); HOST refused on CUDA as for
+/** Every element of dst becomes *value (one element, copied); HOST refused on CUDA as for
  * copies. */
 PX_API px_status px_graph_add_fill(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
                                    const void *value, px_graph_node **out);
-/* fn(data) on a host thread, in order with the graph's other nodes. fn must not call
+/** fn(data) on a host thread, in order with the graph's other nodes. fn must not call
  * portex or CUDA (on CUDA it runs on the driver's callback thread). */
 PX_API px_status px_graph_add_host(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
                                    void (*fn)(void *data), void *data, px_graph_node **out);
-/* A node that does nothing but join its dependencies (Kokkos' when_all). */
+/** A node that does nothing but join its dependencies (Kokkos' when_all). */
 PX_API px_status px_graph_add_empty(px_graph *graph, px_graph_node *const *deps, int ndeps,
                                     px_graph_node **out);
-/* `child` (same execution space and device, not graph itself nor one of its bodies) as
+/** `child` (same execution space and device, not graph itself nor one of its bodies) as
  * one node. The child is copied as it is now: nodes added to it later do not reach this
  * node. A captured graph can be a child, which is how work other libraries issued joins
  * an explicit graph. A child holding WHILE or IF nodes is refused (PX_ERR_UNSUPPORTED:
  * CUDA cannot copy conditional nodes). */
 PX_API px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int ndeps, px_graph *child,
                                     px_graph_node **out);
-/* The work fn issues on the instance it is given, recorded in place of this node: fn runs
+/** The work fn issues on the instance it is given, recorded in place of this node: fn runs
  * once, now, between a px_graph_capture_begin and px_graph_capture_end of a temporary
  * instance of the graph's execution space and device (so on CUDA fn may also put foreign
  * work on that instance's stream, portex/cuda.h). fn's status is returned; on failure no
@@ -122,17 +129,19 @@ PX_API px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps,
 PX_API px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
                                        px_status (*fn)(px_instance *inst, void *data), void *data,
                                        px_graph_node **out);
+/** @} */
 
-/* Views a kernel node reads or writes, kept alive by the graph (kernels see spans only). */
+/** Views a kernel node reads or writes, kept alive by the graph (kernels see spans only). */
 PX_API px_status px_graph_node_uses(px_graph_node *node, px_view *const *views, int nviews);
 
 /* ---- Conditionals ------------------------------------------------------------------------- */
 
-/* A WHILE or IF node's condition: set by kernels with px_cond_set (portex/kernel.h) through
+/** A WHILE or IF node's condition: set by kernels with px_cond_set (portex/kernel.h) through
  * the value px_graph_cond_value gives, read by its node. */
 typedef struct px_graph_cond_t px_graph_cond_t;
 
-/* WHILE: runs the body graph (made here, empty, in *body, to be filled with px_graph_add_*)
+/** @{ */
+/** WHILE: runs the body graph (made here, empty, in `*body`, to be filled with `px_graph_add_*`)
  * as long as the condition is non-zero when checked: first when the node is reached, then
  * after each pass. At every launch the condition starts as `initial`; kernels of the body
  * (or of nodes before this one) change it. IF: runs the body once when the condition is
@@ -147,15 +156,29 @@ PX_API px_status px_graph_add_while(px_graph *graph, px_graph_node *const *deps,
                                     px_graph_node **out);
 PX_API px_status px_graph_add_if(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
                                  unsigned initial, px_graph_cond_t **cond, px_graph **body, px_graph_node **out);
-/* The value kernels pass to px_cond_set. */
+/** @} */
+/** The value kernels pass to px_cond_set. */
 PX_API px_status px_graph_cond_value(const px_graph_cond_t *cond, px_cond *out);
 
+/** How px_graph_cond_from_view compares its scalar with the threshold. */
 typedef enum px_compare {
     PX_CMP_LT = 0, PX_CMP_LE, PX_CMP_GT, PX_CMP_GE, PX_CMP_EQ, PX_CMP_NE
 } px_compare;
+/** @var PX_CMP_LT
+ * scalar less than threshold */
+/** @var PX_CMP_LE
+ * scalar less than or equal to threshold */
+/** @var PX_CMP_GT
+ * scalar greater than threshold */
+/** @var PX_CMP_GE
+ * scalar greater than or equal to threshold */
+/** @var PX_CMP_EQ
+ * scalar equal to threshold */
+/** @var PX_CMP_NE
+ * scalar not equal to threshold */
 
-/* A ready-made loop condition: appends to `body` (after every node in it so far) a node
- * that sets cond to (element 0 of `scalar` <cmp> threshold). scalar: a PX_F64 view in
+/** A ready-made loop condition: appends to `body` (after every node in it so far) a node
+ * that sets cond to (element 0 of `scalar` `<cmp>` threshold). scalar: a PX_F64 view in
  * the graph's device memory (DEVICE on CUDA, HOST on serial and OpenMP), e.g. a reduction's result.
  * The node is *out (may be NULL). */
 PX_API px_status px_graph_cond_from_view(px_graph *body, px_graph_cond_t *cond, px_view *scalar, px_compare cmp,
@@ -163,14 +186,15 @@ PX_API px_status px_graph_cond_from_view(px_graph *body, px_graph_cond_t *cond, 
 
 /* ---- Capture ------------------------------------------------------------------------------ */
 
+/** What else a capture refuses while it lasts (CUDA's stream capture modes). */
 typedef enum px_capture_mode {
-    PX_CAPTURE_THREAD_LOCAL = 0, /* the default: other threads may do anything meanwhile */
-    PX_CAPTURE_GLOBAL,           /* CUDA: calls that may synchronise implicitly are refused
+    PX_CAPTURE_THREAD_LOCAL = 0, /**< the default: other threads may do anything meanwhile */
+    PX_CAPTURE_GLOBAL,           /**< CUDA: calls that may synchronise implicitly are refused
                                     in every thread while the capture lasts */
-    PX_CAPTURE_RELAXED           /* no such check anywhere; may end from another thread */
+    PX_CAPTURE_RELAXED           /**< no such check anywhere; may end from another thread */
 } px_capture_mode;
 
-/* From now on, work given to inst is recorded, not run, until px_graph_capture_end.
+/** From now on, work given to inst is recorded, not run, until px_graph_capture_end.
  * Everything portex issues on inst is recorded (kernels, copies, fills); on CUDA so is
  * whatever else is issued on inst's stream (raw kernels, cuBLAS, PyTorch). Refused during
  * a capture, each with a status and the instance left capturing: what must wait for
@@ -184,7 +208,7 @@ typedef enum px_capture_mode {
  * wrapped stream included (PX_ERR_CAPTURING); a stream CUDA cannot capture (the legacy
  * default stream: PX_ERR_UNSUPPORTED). */
 PX_API px_status px_graph_capture_begin(px_instance *inst, px_capture_mode mode);
-/* The recorded work as a new graph in *out. Refused: no capture in progress on inst
+/** The recorded work as a new graph in *out. Refused: no capture in progress on inst
  * (PX_ERR_INVALID_ARGUMENT); a thread-local or global capture ended from another thread
  * than the one that began it (PX_ERR_CAPTURING; the capture goes on, end it there). A
  * capture CUDA invalidated, for example by an operation that touched the legacy default
@@ -194,21 +218,22 @@ PX_API px_status px_graph_capture_end(px_instance *inst, px_graph **out);
 
 /* ---- Instantiating, launching, updating -------------------------------------------------- */
 
-/* An executable graph of graph (not a body). A graph holding WHILE or IF nodes has one
+/** An executable graph of graph (not a body). A graph holding WHILE or IF nodes has one
  * executable graph at a time (CUDA's rule, kept on every backend): a second is refused
  * with PX_ERR_UNSUPPORTED until the first is destroyed. */
 PX_API px_status px_graph_instantiate(px_graph *graph, px_graph_exec **out);
-/* Waits for the executable graph's launches, then frees it and sets *exec to NULL. */
+/** Waits for the executable graph's launches, then frees it and sets *exec to NULL. */
 PX_API px_status px_graph_exec_destroy(px_graph_exec **exec);
-/* Makes the next launch cheaper (CUDA: uploads the graph to the device, ordered on inst;
+/** Makes the next launch cheaper (CUDA: uploads the graph to the device, ordered on inst;
  * nothing on the host backends). */
 PX_API px_status px_graph_upload(px_graph_exec *exec, px_instance *inst);
-/* Runs the graph on inst (of the graph's execution space and device), after inst's earlier
+/** Runs the graph on inst (of the graph's execution space and device), after inst's earlier
  * work and before its later work: asynchronous on CUDA, finished when it returns on the
  * host backends. */
 PX_API px_status px_graph_launch(px_graph_exec *exec, px_instance *inst);
 
-/* Between launches (launches already queued keep the old values), in place: a kernel
+/** @{ */
+/** Between launches (launches already queued keep the old values), in place: a kernel
  * node's arguments (copied) or policy, a copy node's views, a fill node's value. `node` is
  * a node of the graph exec was made from (not of a body or child). New views must match
  * the old ones in space, element type, extents and layout; exec keeps them alive. On
@@ -219,15 +244,16 @@ PX_API px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node
 PX_API px_status px_graph_exec_set_policy(px_graph_exec *exec, px_graph_node *node, px_policy policy);
 PX_API px_status px_graph_exec_set_copy(px_graph_exec *exec, px_graph_node *node, px_view *dst, const px_view *src);
 PX_API px_status px_graph_exec_set_fill(px_graph_exec *exec, px_graph_node *node, const void *value);
+/** @} */
 
-/* Why an update was refused. */
+/** Why an update was refused. */
 typedef struct px_graph_update_report {
-    int node;           /* index (px_graph_node_index) in the new graph of the node that
+    int node;           /**< index (px_graph_node_index) in the new graph of the node that
                            differs, or -1 when the graphs differ as a whole */
-    char reason[256];   /* what differs, or CUDA's reason */
+    char reason[256];   /**< what differs, or CUDA's reason */
 } px_graph_update_report;
 
-/* Every node's parameters from `graph`, which must have the same shape as the graph exec
+/** Every node's parameters from `graph`, which must have the same shape as the graph exec
  * was made from: the same kinds of nodes, added in the same order with the same
  * dependencies (for captured graphs: the same work captured the same way, the usual
  * "capture each step, update" pattern). exec keeps `graph` alive from then on, in place of
@@ -237,16 +263,18 @@ PX_API px_status px_graph_exec_update(px_graph_exec *exec, px_graph *graph, px_g
 
 /* ---- Seeing a graph ----------------------------------------------------------------------- */
 
-/* A node's place in its graph (0 for the first added), its label, and how many nodes a
+/** @{ */
+/** A node's place in its graph (0 for the first added), its label, and how many nodes a
  * graph has (a captured graph: the operations portex recorded). */
 PX_API px_status px_graph_node_index(const px_graph_node *node, int *out);
 PX_API px_status px_graph_node_label(const px_graph_node *node, const char **out);
 PX_API px_status px_graph_node_count(const px_graph *graph, int *out);
+/** @} */
 
-/* The graph in Graphviz DOT (`dot -Tsvg`): each node with its label, kind, range or copy
+/** The graph in Graphviz DOT (`dot -Tsvg`): each node with its label, kind, range or copy
  * path, the dependencies as edges, WHILE/IF bodies and child graphs as clusters. */
 PX_API px_status px_graph_dot(const px_graph *graph, FILE *out);
-/* Launches exec once on inst with its top-level nodes run one at a time, in the order they
+/** Launches exec once on inst with its top-level nodes run one at a time, in the order they
  * were added, timing each (a child or conditional node as a whole), waits for it, and
  * writes JSON: {"graph": label, "backend": name, "total_us": t, "nodes": [{"index": i,
  * "label": l, "kind": k, "us": t}, ...]}. Timing serialises the graph: the sum exceeds a

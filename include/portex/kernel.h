@@ -1,19 +1,22 @@
-/* portex — single-source kernels.
+/** @file
+ * portex — single-source kernels.
  *
  * A kernel is written once, as a C function body, in a "kernel file". That file is
  * compiled by the C compiler when CUDA is off, and as CUDA (by nvcc, which also produces
  * the host version) when CUDA is on; see docs/kernels.md for the Meson pattern. Each
  * macro below defines:
- *   - the body, as a static inline function (__host__ __device__ under nvcc);
+ *   - the body, as a static inline function (`__host__ __device__` under nvcc);
  *   - a host entry that runs the index space, or a part of it, on the calling thread (the
  *     OpenMP backend calls it from each thread of a team on that thread's part);
  *   - under nvcc, a CUDA entry that launches it on a stream;
  *   - the descriptor `px_kernel_<name>` (external, C linkage) that dispatch takes.
  *
+ * @code
  *   typedef struct axpy_args { double a; px_span_f64_1d x, y; } axpy_args;
  *   PX_FOR(axpy, axpy_args, args, i) { PX_AT1(args->y, i) += args->a * PX_AT1(args->x, i); }
  *
  *   px_parallel_for(inst, "axpy", px_range(0, n), PX_KERNEL(axpy), &(axpy_args){2, x, y});
+ * @endcode
  *
  * Arguments travel by value: dispatch copies the struct, so it may change right after.
  * `args` is a const pointer to that copy; write through the spans' data pointers (the span
@@ -23,7 +26,9 @@
  * extent (end - begin) exceeds INT64_MAX.
  *
  * Reductions name a value type T and a join `op`; PX_REDUCE bodies fold into *acc:
+ * @code
  *   PX_REDUCE(dot, dot_args, args, i, double, sum, acc) { *acc += args->x.data[i] * ...; }
+ * @endcode
  * Built-in joins: sum, prod, min, max for float, double, int32_t, int64_t, uint32_t,
  * uint64_t; minloc and maxloc for px_valloc_f32/_f64/_i32/_i64 (ties: smallest index).
  * A custom join is two functions defined before the kernel with PX_JOIN and PX_IDENTITY.
@@ -35,10 +40,12 @@
  * Scans are Kokkos-style: the body adds element i's contribution to *update and, when
  * `final` is true, stores the running value (before the add: exclusive; after:
  * inclusive):
+ * @code
  *   PX_SCAN(psum, psum_args, args, i, int64_t, sum, update, final) {
  *       if (final) args->out.data[i] = *update;   // exclusive
  *       *update += args->in.data[i];
  *   }
+ * @endcode
  * The body may be called more than once per index (with final false, then true).
  *
  * Bodies that update the same element from several indices use the atomics of
@@ -57,63 +64,66 @@
 
 PX_EXTERN_C_BEGIN
 
+/** What a kernel is: the macro that defined it. */
 typedef enum px_kernel_kind {
-    PX_KERNEL_FOR = 1,
-    PX_KERNEL_REDUCE = 2,
-    PX_KERNEL_SCAN = 3
+    PX_KERNEL_FOR = 1,     /**< PX_FOR, PX_FOR_2D, PX_FOR_3D */
+    PX_KERNEL_REDUCE = 2,  /**< PX_REDUCE, PX_REDUCE_2D, PX_REDUCE_3D */
+    PX_KERNEL_SCAN = 3     /**< PX_SCAN */
 } px_kernel_kind;
 
-/* What a CUDA entry needs from the library for one launch (filled by the CUDA backend). */
+/** What a CUDA entry needs from the library for one launch (filled by the CUDA backend). */
 typedef struct px_cuda_launch {
-    void *stream;             /* cudaStream_t of the instance */
-    int device;
-    int sm_count;
-    const char *label;
-    void *result;             /* device memory for the reduction value or scan total;
+    void *stream;             /**< cudaStream_t of the instance */
+    int device;               /**< the instance's device ordinal */
+    int sm_count;             /**< the SMs the instance's kernels may use */
+    const char *label;        /**< the dispatch's label */
+    void *result;             /**< device memory for the reduction value or scan total;
                                  NULL when a scan's total is not wanted */
-    unsigned int *counter;    /* device counter, zero between launches (one-pass reductions) */
-    /* Device scratch of at least `bytes`, owned by the instance and reused in stream
+    unsigned int *counter;    /**< device counter, zero between launches (one-pass reductions) */
+    /** Device scratch of at least `bytes`, owned by the instance and reused in stream
        order; NULL when it cannot be had. */
     void *(*scratch)(const struct px_cuda_launch *launch, size_t bytes);
-    void *backend;            /* for scratch() */
+    void *backend;            /**< for scratch() */
 } px_cuda_launch;
 
+/** A kernel's host entry: runs the policy's index space (or the part of it it is given) on
+ * the calling thread, folding a reduction into *result. */
 typedef void (*px_host_entry)(const void *args, const px_policy *policy, void *result);
-/* A scan's pass over part of its range: starts from *update, calls the body with `final`,
+/** A scan's pass over part of its range: starts from *update, calls the body with `final`,
    leaves the running value in *update (parallel host backends scan in two passes). */
 typedef void (*px_host_scan_entry)(const void *args, const px_policy *policy, void *update, bool final);
-/* Returns a cudaError_t (0: launched). */
+/** A kernel's CUDA entry: launches it on launch->stream. Returns a cudaError_t (0: launched). */
 typedef int (*px_cuda_entry)(const px_cuda_launch *launch, const void *args,
                              const px_policy *policy);
 
-/* "PXK2": the descriptor's layout since scans carry a pass entry; "PXK1" descriptors come
+/** "PXK2": the descriptor's layout since scans carry a pass entry; "PXK1" descriptors come
    from kernel files compiled against an older portex/kernel.h. */
 #define PX_KERNEL_MAGIC 0x50584b32u
 #define PX__KERNEL_MAGIC_V1 0x50584b31u
 
-/* A kernel's descriptor. Made by the macros below; never filled by hand. */
+/** A kernel's descriptor. Made by the macros below; never filled by hand. */
 typedef struct px_kernel {
-    uint32_t magic;
-    const char *name;
-    px_kernel_kind kind;
-    int32_t rank;
-    size_t args_size;
-    size_t value_size;                          /* reduce and scan */
-    px_host_entry host;                         /* always present */
-    px_cuda_entry cuda;                         /* NULL unless compiled by nvcc */
-    void (*identity)(void *value);              /* reduce and scan */
-    void (*join)(void *dst, const void *src);   /* reduce and scan */
-    px_host_scan_entry host_scan;               /* scan */
+    uint32_t magic;                             /**< PX_KERNEL_MAGIC */
+    const char *name;                           /**< the kernel's name, as given to the macro */
+    px_kernel_kind kind;                        /**< for, reduce or scan */
+    int32_t rank;                               /**< 1, 2 or 3: the policies it runs */
+    size_t args_size;                           /**< sizeof the argument struct */
+    size_t value_size;                          /**< reduce and scan */
+    px_host_entry host;                         /**< always present */
+    px_cuda_entry cuda;                         /**< NULL unless compiled by nvcc */
+    void (*identity)(void *value);              /**< reduce and scan */
+    void (*join)(void *dst, const void *src);   /**< reduce and scan */
+    px_host_scan_entry host_scan;               /**< scan */
 } px_kernel;
 
-/* The descriptor of a kernel defined in this or another file. */
+/** The descriptor of a kernel defined in this or another file. */
 #define PX_KERNEL(name) (&px_kernel_##name)
-/* Declares a kernel defined in another file, e.g. in a header shared with the caller. */
+/** Declares a kernel defined in another file, e.g. in a header shared with the caller. */
 #define PX_DECLARE_KERNEL(name) PX_EXTERN_DECL const px_kernel px_kernel_##name
 
 /* ---- Graph conditions ---------------------------------------------------------------- */
 
-/* A WHILE or IF node's condition as a kernel sees it (portex/graph.h): pass the value
+/** A WHILE or IF node's condition as a kernel sees it (portex/graph.h): pass the value
    px_graph_cond_value gives in the kernel's arguments and set it from the body with
    px_cond_set, from one index only (on CUDA concurrent sets of one condition are
    undefined). On the host backends the value belongs to the running executable graph
@@ -121,12 +131,13 @@ typedef struct px_kernel {
    (cudaGraphSetConditional). Outside a launch of the condition's graph a set does
    nothing. */
 typedef struct px_cond {
-    uint64_t handle;
+    uint64_t handle;   /**< the condition, as px_graph_cond_value gives it; opaque */
 } px_cond;
 
 /* The host side of px_cond_set (library internal). */
 PX_API void px__host_cond_set(uint64_t handle, unsigned value);
 
+/** Sets the condition to `value` (non-zero: true) from a kernel body; see px_cond. */
 PX_FUNCTION void px_cond_set(px_cond cond, unsigned value)
 {
 #if defined(__CUDA_ARCH__)
@@ -138,7 +149,11 @@ PX_FUNCTION void px_cond_set(px_cond cond, unsigned value)
 
 /* ---- Joins --------------------------------------------------------------------------- */
 
+/** Defines the join `op` of value type T: the body that follows folds *src into *dst
+ * (px_join_<op>_<T>(T *dst, const T *src)). */
 #define PX_JOIN(op, T, dst, src) PX_FUNCTION void px_join_##op##_##T(T *dst, const T *src)
+/** Defines the identity of the join `op` of value type T: the body that follows sets
+ * *value (px_identity_<op>_<T>(T *value)). */
 #define PX_IDENTITY(op, T, value) PX_FUNCTION void px_identity_##op##_##T(T *value)
 
 #define PX__ARITH_JOINS(T, LOWEST, HIGHEST)                                                \
@@ -158,11 +173,14 @@ PX__ARITH_JOINS(int64_t, INT64_MIN, INT64_MAX)
 PX__ARITH_JOINS(uint32_t, 0u, UINT32_MAX)
 PX__ARITH_JOINS(uint64_t, 0u, UINT64_MAX)
 
-/* A value with its index, for minloc/maxloc. */
-typedef struct px_valloc_f32 { float val; int64_t loc; } px_valloc_f32;
-typedef struct px_valloc_f64 { double val; int64_t loc; } px_valloc_f64;
-typedef struct px_valloc_i32 { int32_t val; int64_t loc; } px_valloc_i32;
-typedef struct px_valloc_i64 { int64_t val; int64_t loc; } px_valloc_i64;
+/** A value with its index, for minloc/maxloc (float). */
+typedef struct px_valloc_f32 { float val; /**< the value */ int64_t loc; /**< its index */ } px_valloc_f32;
+/** A value with its index, for minloc/maxloc (double). */
+typedef struct px_valloc_f64 { double val; /**< the value */ int64_t loc; /**< its index */ } px_valloc_f64;
+/** A value with its index, for minloc/maxloc (int32_t). */
+typedef struct px_valloc_i32 { int32_t val; /**< the value */ int64_t loc; /**< its index */ } px_valloc_i32;
+/** A value with its index, for minloc/maxloc (int64_t). */
+typedef struct px_valloc_i64 { int64_t val; /**< the value */ int64_t loc; /**< its index */ } px_valloc_i64;
 
 #define PX__LOC_JOINS(T, LOWEST, HIGHEST)                                                  \
     PX_JOIN(minloc, T, d, s)                                                               \
@@ -305,6 +323,9 @@ PX_EXTERN_C_END
         px__loop_##name(*(const Args *)a_, *p_);                                           \
     }
 
+/** Defines the 1-D parallel_for kernel `name`, whose body follows the macro: `args` is a
+ * `const Args *` to the dispatch's copy of the arguments, `i` the index (int64_t). Run it
+ * with px_parallel_for(inst, label, px_range(b, e), PX_KERNEL(name), &args). */
 #define PX_FOR(name, Args, args, i)                                                        \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i);                               \
     PX__HOST_FOR(name, Args, PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_)))   \
@@ -312,6 +333,7 @@ PX_EXTERN_C_END
     PX__DESCRIPTOR(name, PX_KERNEL_FOR, 1, Args, 0, 0, 0, 0)                               \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i)
 
+/** As PX_FOR, over a 2-D range (px_mdrange2): indices i and j. */
 #define PX_FOR_2D(name, Args, args, i, j)                                                  \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j);                    \
     PX__HOST_FOR(name, Args,                                                               \
@@ -320,6 +342,7 @@ PX_EXTERN_C_END
     PX__DESCRIPTOR(name, PX_KERNEL_FOR, 2, Args, 0, 0, 0, 0)                               \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j)
 
+/** As PX_FOR, over a 3-D range (px_mdrange3): indices i, j and k. */
 #define PX_FOR_3D(name, Args, args, i, j, k)                                               \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k);         \
     PX__HOST_FOR(name, Args,                                                               \
@@ -345,6 +368,10 @@ PX_EXTERN_C_END
         *(T *)r_ = px__loop_##name(*(const Args *)a_, *p_);                                \
     }
 
+/** Defines the 1-D reduction kernel `name`, whose body follows the macro and folds index
+ * i's contribution into *acc, a T, with the join `op` (sum, prod, min, max, minloc,
+ * maxloc, or one defined with PX_JOIN and PX_IDENTITY). Run it with px_parallel_reduce or
+ * px_parallel_reduce_view. */
 #define PX_REDUCE(name, Args, args, i, T, op, acc)                                         \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT acc);           \
     PX__HOST_REDUCE(name, Args, T, op,                                                     \
@@ -354,6 +381,7 @@ PX_EXTERN_C_END
                    px__join_##name, 0)                                                     \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT acc)
 
+/** As PX_REDUCE, over a 2-D range: indices i and j. */
 #define PX_REDUCE_2D(name, Args, args, i, j, T, op, acc)                                   \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, T *PX_RESTRICT acc);\
     PX__HOST_REDUCE(name, Args, T, op,                                                     \
@@ -365,6 +393,7 @@ PX_EXTERN_C_END
                    px__join_##name, 0)                                                     \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, T *PX_RESTRICT acc)
 
+/** As PX_REDUCE, over a 3-D range: indices i, j and k. */
 #define PX_REDUCE_3D(name, Args, args, i, j, k, T, op, acc)                                \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k,          \
                    T *PX_RESTRICT acc);                                                    \
@@ -381,6 +410,10 @@ PX_EXTERN_C_END
 
 /* ---- parallel_scan --------------------------------------------------------------------- */
 
+/** Defines the scan kernel `name` over a 1-D range, whose body follows the macro: it adds
+ * index i's contribution to *update, a T, with the join `op`, and stores the running
+ * value when `final` (a bool) is true (see the file's description). Run it with
+ * px_parallel_scan. */
 #define PX_SCAN(name, Args, args, i, T, op, update, final)                                 \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT update,         \
                    bool final);                                                            \

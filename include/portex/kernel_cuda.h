@@ -1,17 +1,20 @@
-/* portex — CUDA launch templates behind the kernel macros of portex/kernel.h.
+/** @file
+ * portex — CUDA launch templates behind the kernel macros of portex/kernel.h.
  *
  * C++ for nvcc only: portex/kernel.h includes this header when a kernel file is compiled
  * as CUDA, and the macros there instantiate
+ * @code{.unparsed}
  *   px_cuda::launch_for1/2/3<Args, Body>(launch, args, policy)
  *   px_cuda::launch_reduce1/2/3<Args, T, Body, Join>(launch, args, policy)
  *   px_cuda::launch_scan<Args, T, Body, Join>(launch, args, policy)
+ * @endcode
  * Body has `static __device__ void call_body(...)` with the kernel's parameters; Join is
  * join_fns<T, identity, join> (scans pick their CUB operator by the join function). Every
  * launch returns a cudaError_t as an int (0: queued) and leaves no pending error behind: a
  * failed launch's error is cleared with cudaGetLastError.
  *
  * How each kind runs (docs/cuda.md has the measurements and the reasons):
- *   - arguments travel by value as the kernel parameter (__grid_constant__: the body reads
+ *   - arguments travel by value as the kernel parameter (`__grid_constant__`: the body reads
  *     them from parameter memory, no per-thread copy);
  *   - block sizes come from the occupancy API, once per kernel and device (function-local
  *     static caches, constant-initialised: no guard on the launch path);
@@ -47,6 +50,7 @@
 
 #include "portex/kernel.h"
 
+/** @cond PX_INTERNAL */
 namespace px_cuda {
 
 /* A join as a type: the PX_IDENTITY and PX_JOIN functions of a reduction or scan. */
@@ -894,5 +898,6 @@ int launch_scan(const px_cuda_launch *l, const Args &args, const px_policy &p)
 }
 
 } /* namespace px_cuda */
+/** @endcond */
 
 #endif /* PORTEX_KERNEL_CUDA_H */

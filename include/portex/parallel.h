@@ -1,4 +1,5 @@
-/* portex — dispatching kernels on an instance.
+/** @file
+ * portex — dispatching kernels on an instance.
  *
  * `label` names the dispatch in errors and traces; NULL uses the kernel's name.
  * `args` points to the kernel's argument struct; it is copied, so it may change as soon
@@ -17,24 +18,24 @@
 
 PX_EXTERN_C_BEGIN
 
-/* A PX_FOR / PX_FOR_2D / PX_FOR_3D kernel; the policy's rank must match the kernel's. */
+/** A PX_FOR / PX_FOR_2D / PX_FOR_3D kernel; the policy's rank must match the kernel's. */
 PX_API px_status px_parallel_for(px_instance *inst, const char *label, px_policy policy,
                                  const px_kernel *kernel, const void *args);
 
-/* A PX_REDUCE* kernel into `result`, host memory of the kernel's value type. Waits for
+/** A PX_REDUCE* kernel into `result`, host memory of the kernel's value type. Waits for
  * this instance only (its earlier work and the reduction), no other. An empty range
  * gives the join's identity. */
 PX_API px_status px_parallel_reduce(px_instance *inst, const char *label, px_policy policy,
                                     const px_kernel *kernel, const void *args, void *result);
 
-/* As px_parallel_reduce, into element 0 of `result`, a contiguous view with at least one
+/** As px_parallel_reduce, into element 0 of `result`, a contiguous view with at least one
  * element of the value's size, in memory the instance can write (DEVICE of its GPU or
  * HOST_PINNED for CUDA; HOST for serial and OpenMP). Stays asynchronous. */
 PX_API px_status px_parallel_reduce_view(px_instance *inst, const char *label,
                                          px_policy policy, const px_kernel *kernel,
                                          const void *args, px_view *result);
 
-/* A PX_SCAN kernel over a 1-D range. `total` (host memory of the value type, or NULL)
+/** A PX_SCAN kernel over a 1-D range. `total` (host memory of the value type, or NULL)
  * receives the reduction of all contributions; when given, the call waits for this
  * instance, else it stays asynchronous. */
 PX_API px_status px_parallel_scan(px_instance *inst, const char *label, px_policy policy,

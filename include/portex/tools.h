@@ -1,4 +1,5 @@
-/* portex — profiling: regions, sections, events and metadata for the observers portex
+/** @file
+ * portex — profiling: regions, sections, events and metadata for the observers portex
  * has on, and which they are (docs/tools.md).
  *
  * Observers, each chosen at px_init (px_init_options or the environment):
@@ -24,33 +25,35 @@
 
 PX_EXTERN_C_BEGIN
 
-/* Opens a region named `name` on the calling thread (Kokkos' pushRegion, an NVTX range,
+/** Opens a region named `name` on the calling thread (Kokkos' pushRegion, an NVTX range,
  * a span on the thread's lane of the timeline). Regions nest, per thread. */
 PX_API px_status px_region_push(const char *name);
-/* Closes the calling thread's innermost region; PX_ERR_INVALID_ARGUMENT if it has none. */
+/** Closes the calling thread's innermost region; PX_ERR_INVALID_ARGUMENT if it has none. */
 PX_API px_status px_region_pop(void);
 
-/* A named section that can be started and stopped many times (Kokkos' profile sections);
+/** @{ */
+/** A named section that can be started and stopped many times (Kokkos' profile sections);
  * *id names it in the calls below. */
 PX_API px_status px_profile_section_create(const char *name, uint32_t *id);
 PX_API px_status px_profile_section_start(uint32_t id);
 PX_API px_status px_profile_section_stop(uint32_t id);
 PX_API px_status px_profile_section_destroy(uint32_t id);
+/** @} */
 
-/* A point event (Kokkos' markEvent, an NVTX mark). */
+/** A point event (Kokkos' markEvent, an NVTX mark). */
 PX_API px_status px_profile_event(const char *name);
-/* A key and value about the run for the tool library (Kokkos' declareMetadata). */
+/** A key and value about the run for the tool library (Kokkos' declareMetadata). */
 PX_API px_status px_declare_metadata(const char *key, const char *value);
 
-/* Which observers are on. */
+/** Which observers are on. */
 typedef struct px_tools_info {
-    const char *library;   /* the Kokkos Tools library loaded, or NULL */
-    bool library_fences;   /* it asked for a fence after every operation (see docs/tools.md) */
-    bool nvtx;             /* NVTX ranges and names are on */
-    const char *timeline;  /* the trace the timeline is written to, or NULL */
+    const char *library;   /**< the Kokkos Tools library loaded, or NULL */
+    bool library_fences;   /**< it asked for a fence after every operation (see docs/tools.md) */
+    bool nvtx;             /**< NVTX ranges and names are on */
+    const char *timeline;  /**< the trace the timeline is written to, or NULL */
 } px_tools_info;
 
-/* Fills *out; the strings live until the last px_finalize. */
+/** Fills *out; the strings live until the last px_finalize. */
 PX_API px_status px_tools_info_get(px_tools_info *out);
 
 PX_EXTERN_C_END

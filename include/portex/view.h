@@ -1,4 +1,5 @@
-/* portex — views: typed, labelled, reference-counted N-d arrays in one memory space.
+/** @file
+ * portex — views: typed, labelled, reference-counted N-d arrays in one memory space.
  *
  * A px_view is a host-side handle. Kernels never see it: they get a px_span_<T>, a plain
  * struct (pointer, extents, strides) passed by value, and index it with PX_AT*.
@@ -18,123 +19,138 @@
 
 PX_EXTERN_C_BEGIN
 
+/** The most dimensions a view (and a span) has. */
 #define PX_MAX_RANK 8
 
+/** Element types. */
 typedef enum px_dtype {
-    PX_U8 = 0,
-    PX_I32,
-    PX_I64,
-    PX_U32,
-    PX_U64,
-    PX_F32,
-    PX_F64,
-    PX_USER,      /* any element of desc.elem_size bytes */
-    PX_DTYPE_COUNT
+    PX_U8 = 0,    /**< uint8_t */
+    PX_I32,       /**< int32_t */
+    PX_I64,       /**< int64_t */
+    PX_U32,       /**< uint32_t */
+    PX_U64,       /**< uint64_t */
+    PX_F32,       /**< float */
+    PX_F64,       /**< double */
+    PX_USER,      /**< any element of desc.elem_size bytes */
+    PX_DTYPE_COUNT /**< the number of element types (not a type) */
 } px_dtype;
 
+/** "u8", "i32", ..., "f64", "user"; "unknown" for values outside px_dtype; never NULL. */
 PX_API const char *px_dtype_string(px_dtype dtype);
-/* Size in bytes of one element of a built-in type; 0 for PX_USER or invalid values. */
+/** Size in bytes of one element of a built-in type; 0 for PX_USER or invalid values. */
 PX_API size_t px_dtype_size(px_dtype dtype);
 
+/** How a view's elements are laid out in memory. */
 typedef enum px_layout {
-    PX_LAYOUT_RIGHT = 0, /* row-major: the last index is contiguous (C) */
-    PX_LAYOUT_LEFT,      /* column-major: the first index is contiguous (Fortran) */
-    PX_LAYOUT_STRIDE     /* explicit strides, in elements */
+    PX_LAYOUT_RIGHT = 0, /**< row-major: the last index is contiguous (C) */
+    PX_LAYOUT_LEFT,      /**< column-major: the first index is contiguous (Fortran) */
+    PX_LAYOUT_STRIDE     /**< explicit strides, in elements */
 } px_layout;
 
+/** "right", "left", "stride"; "unknown" for values outside px_layout; never NULL. */
 PX_API const char *px_layout_string(px_layout layout);
 
+/** Flags of px_view_desc.flags. */
 enum {
-    PX_VIEW_NO_INIT = 1u << 0 /* skip zero-filling a new allocation */
+    PX_VIEW_NO_INIT = 1u << 0 /**< skip zero-filling a new allocation */
 };
 
-/* What a view is. Zero-initialise and set what you need: the defaults are a rank-0 HOST
+/** What a view is. Zero-initialise and set what you need: the defaults are a rank-0 HOST
  * view of LAYOUT_RIGHT, zero-filled. */
 typedef struct px_view_desc {
-    const char *label;               /* copied; NULL means "" */
-    px_space space;
-    px_dtype dtype;
-    size_t elem_size;                /* PX_USER only */
-    int rank;                        /* 0 to PX_MAX_RANK */
-    int64_t extent[PX_MAX_RANK];     /* first `rank` used, each >= 0 */
-    px_layout layout;
-    int64_t stride[PX_MAX_RANK];     /* PX_LAYOUT_STRIDE only, in elements, each >= 0 */
-    unsigned flags;                  /* PX_VIEW_* */
+    const char *label;               /**< copied; NULL means "" */
+    px_space space;                  /**< where the memory is (a wrapped view: where it really is) */
+    px_dtype dtype;                  /**< the element type */
+    size_t elem_size;                /**< PX_USER only */
+    int rank;                        /**< 0 to PX_MAX_RANK */
+    int64_t extent[PX_MAX_RANK];     /**< first `rank` used, each >= 0 */
+    px_layout layout;                /**< RIGHT, LEFT or STRIDE */
+    int64_t stride[PX_MAX_RANK];     /**< PX_LAYOUT_STRIDE only, in elements, each >= 0 */
+    unsigned flags;                  /**< PX_VIEW_* */
 } px_view_desc;
 
+/** A view: a host-side handle, opaque; kernels see spans (px_view_get_span). */
 typedef struct px_view px_view;
 
-/* A new view with its own memory in desc->space. Memory is zero-filled unless
+/** A new view with its own memory in desc->space. Memory is zero-filled unless
  * PX_VIEW_NO_INIT. An allocation that fails returns PX_ERR_OUT_OF_MEMORY with the space,
  * label and size in the message. */
 PX_API px_status px_view_create(px_view **out, const px_view_desc *desc);
 
-/* The common case in one call: a new contiguous 1-D view of n elements of a built-in dtype
+/** The common case in one call: a new contiguous 1-D view of n elements of a built-in dtype
  * in `space`, zero-filled (px_view_create with rank 1, extent n, LAYOUT_RIGHT). It reads
  * the same in C and C++, where a px_view_desc needs no designated initializers. */
 PX_API px_status px_view_create_1d(px_view **out, const char *label, px_space space, px_dtype dtype,
                                    int64_t n);
 
-/* An unmanaged view over memory the caller owns and keeps alive longer than the view.
+/** An unmanaged view over memory the caller owns and keeps alive longer than the view.
  * data may be NULL only when the view holds no element. For the built-in dtypes it must
  * be aligned to the element's size (kernels load elements by their type); PX_USER memory
  * may have any alignment as far as portex's copies are concerned. */
 PX_API px_status px_view_wrap(px_view **out, const px_view_desc *desc, void *data);
 
+/** Adds one reference: each px_view_retain needs one more px_view_release. */
 PX_API px_status px_view_retain(px_view *view);
-/* Drops one reference and sets *view to NULL. */
+/** Drops one reference and sets *view to NULL. */
 PX_API px_status px_view_release(px_view **view);
 
-/* One dimension of a subview: a half-open range [begin, end) that is kept, or a single
+/** One dimension of a subview: a half-open range [begin, end) that is kept, or a single
  * index (begin; end is not used) that removes the dimension. */
 typedef struct px_slice {
-    int64_t begin;
-    int64_t end;      /* PX_END: up to the extent */
-    bool index;       /* true: take `begin` only and drop the dimension */
+    int64_t begin;    /**< the first index kept, or the index taken */
+    int64_t end;      /**< PX_END: up to the extent */
+    bool index;       /**< true: take `begin` only and drop the dimension */
 } px_slice;
 
+/** A px_slice end meaning "up to the extent". */
 #define PX_END INT64_MAX
 
+/** The indices [begin, end) of a dimension, kept (end may be PX_END). */
 static inline px_slice px_slice_range(int64_t begin, int64_t end) { px_slice s = {begin, end, false}; return s; }
+/** The whole dimension, kept. */
 static inline px_slice px_slice_all(void) { px_slice s = {0, PX_END, false}; return s; }
+/** Index i of a dimension only; the dimension is dropped. */
 static inline px_slice px_slice_index(int64_t i) { px_slice s = {i, i, true}; return s; }
 
-/* A view onto part of src, sharing its memory (and keeping it alive). nslices must equal
+/** A view onto part of src, sharing its memory (and keeping it alive). nslices must equal
  * src's rank. The result's label is src's with "(sub)" appended. */
 PX_API px_status px_view_subview(px_view **out, px_view *src, const px_slice *slices, int nslices);
 
-/* Kokkos create_mirror: always a new contiguous view in `space` with src's extents, dtype
+/** Kokkos create_mirror: always a new contiguous view in `space` with src's extents, dtype
  * and layout (LAYOUT_RIGHT when src is strided). Contents are not copied. */
 PX_API px_status px_view_create_mirror(px_view **out, px_space space, const px_view *src);
-/* Kokkos create_mirror_view: src itself (one more reference) when it already lives in
+/** Kokkos create_mirror_view: src itself (one more reference) when it already lives in
  * `space`, else as px_view_create_mirror. */
 PX_API px_status px_view_create_mirror_view(px_view **out, px_space space, px_view *src);
 
+/** What a view is now (px_view_info_get). */
 typedef struct px_view_info {
-    const char *label;        /* valid while the view lives */
-    px_space space;
-    px_dtype dtype;
-    size_t elem_size;
-    int rank;
-    int64_t extent[PX_MAX_RANK];
-    int64_t stride[PX_MAX_RANK];   /* in elements */
-    px_layout layout;
-    void *data;
-    int64_t size;             /* number of elements */
-    size_t bytes;             /* size * elem_size */
-    bool contiguous;          /* the elements fill [data, data + bytes) */
-    bool managed;             /* false for wrapped views */
-    int use_count;            /* references to this handle */
+    const char *label;        /**< valid while the view lives */
+    px_space space;           /**< where its memory is */
+    px_dtype dtype;           /**< the element type */
+    size_t elem_size;         /**< bytes per element */
+    int rank;                 /**< number of dimensions */
+    int64_t extent[PX_MAX_RANK];   /**< first `rank` used */
+    int64_t stride[PX_MAX_RANK];   /**< in elements */
+    px_layout layout;         /**< RIGHT, LEFT or STRIDE */
+    void *data;               /**< the first element */
+    int64_t size;             /**< number of elements */
+    size_t bytes;             /**< size * elem_size */
+    bool contiguous;          /**< the elements fill [data, data + bytes) */
+    bool managed;             /**< false for wrapped views */
+    int use_count;            /**< references to this handle */
 } px_view_info;
 
+/** Fills *out with what the view is (px_view_info). */
 PX_API px_status px_view_info_get(const px_view *view, px_view_info *out);
 
 /* ---- What kernels see ------------------------------------------------------------- */
 
-/* A span is a plain struct: data pointer, extents and strides in elements, rank. Its
+/** @struct px_span
+ * A span is a plain struct: data pointer, extents and strides in elements, rank. Its
  * type also says, at compile time, which index has unit stride; the accessors read that
  * from the size of the px__layout tag (never its value), so they work alike in C and C++:
- *
+ * @code{.unparsed}
  *   px_span_<T>                every index times its run-time stride (any layout, any
  *                              subview)
  *   px_span_<T>_right          the last index has unit stride (LAYOUT_RIGHT, and its
@@ -146,8 +162,18 @@ PX_API px_status px_view_info_get(const px_view *view, px_view_info *out);
  *                              promises that memory written through it is reached through
  *                              no other span of its arguments (opt-in: two spans of one
  *                              view stay legal without it)
- *
- * <T> is u8, i32, i64, u32, u64, f32 or f64; px_span (void data) is the untyped form. */
+ * @endcode
+ * `<T>` is u8, i32, i64, u32, u64, f32 or f64; px_span (void data) is the untyped form.
+ * Every span type has the fields of px_span, with `data` of type `T *` (`T *restrict` for
+ * the _restrict forms) and, for the _1d forms, one extent and one stride (extent[1], stride[1]). */
+/** @var px_span::data
+ * The element at index 0 of every dimension. */
+/** @var px_span::extent
+ * The extent of each dimension; the first `rank` are used. */
+/** @var px_span::stride
+ * The stride of each dimension, in elements. */
+/** @var px_span::rank
+ * The number of dimensions. */
 #define PX__SPAN_STRIDED 1
 #define PX__SPAN_RIGHT 2
 #define PX__SPAN_LEFT 3
@@ -180,7 +206,8 @@ PX__SPAN_TYPES(u64, uint64_t)
 PX__SPAN_TYPES(f32, float)
 PX__SPAN_TYPES(f64, double)
 
-/* The kernel-side struct of a view, checked against the element type asked for.
+/** @{ */
+/** The kernel-side struct of a view, checked against the element type asked for.
  * px_view_span works for any type (data is void *). */
 PX_API px_status px_view_span(const px_view *view, px_span *out);
 PX_API px_status px_view_span_u8(const px_view *view, px_span_u8 *out);
@@ -190,8 +217,10 @@ PX_API px_status px_view_span_u32(const px_view *view, px_span_u32 *out);
 PX_API px_status px_view_span_u64(const px_view *view, px_span_u64 *out);
 PX_API px_status px_view_span_f32(const px_view *view, px_span_f32 *out);
 PX_API px_status px_view_span_f64(const px_view *view, px_span_f64 *out);
+/** @} */
 
-/* px_view_get_span(view, &span): one getter for every span type above (a macro in C, a
+/** @def px_view_get_span(view, out)
+ * px_view_get_span(view, &span): one getter for every span type above (a macro in C, a
  * function template in C++). The span's type names the element type, checked like the
  * typed getters (PX_ERR_TYPE_MISMATCH), and the layout, checked against the view's
  * strides (PX_ERR_INVALID_ARGUMENT naming the dimension whose stride is not 1; a 1-D span
@@ -206,7 +235,8 @@ PX_API px_status px__view_get_span(const px_view *view, px_dtype dtype, int layo
     px__view_get_span((view), PX__SPAN_DTYPE((out)->data), (int)sizeof((out)->px__layout), (out))
 #endif
 
-/* Element access in kernels: PX_AT1(x, i), PX_AT2(a, i, j), ... up to PX_AT4, for every
+/** @def PX_AT1(s, i)
+ * Element access in kernels: PX_AT1(x, i), PX_AT2(a, i, j), ... up to PX_AT4, for every
  * span type; an index with unit stride is used as it is, the others are multiplied by
  * their stride. PX_AT2..4 on a 1-D span do not compile.
  * With PX_BOUNDS_CHECK defined (meson -Dbounds_check=true), every index is checked: on
@@ -241,11 +271,14 @@ PX_FUNCTION int64_t px__checked(int64_t i, int64_t n, int dim)
 #define PX__NOT_1D(s) ((int64_t)(0 * sizeof(char[PX__LAYOUT(s) == PX__SPAN_1D ? -1 : 1])))
 
 #define PX_AT1(s, i) ((s).data[PX__IX(s, 0, i, PX__LAYOUT(s) != PX__SPAN_STRIDED)])
+/** Element (i, j) of a 2-D span, as PX_AT1. */
 #define PX_AT2(s, i, j)                                                                    \
     ((s).data[PX__NOT_1D(s) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, PX__UNIT_LAST(s))])
+/** Element (i, j, k) of a 3-D span, as PX_AT1. */
 #define PX_AT3(s, i, j, k)                                                                 \
     ((s).data[PX__NOT_1D(s) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) +    \
               PX__IX(s, 2, k, PX__UNIT_LAST(s))])
+/** Element (i, j, k, l) of a 4-D span, as PX_AT1. */
 #define PX_AT4(s, i, j, k, l)                                                              \
     ((s).data[PX__NOT_1D(s) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) +    \
               PX__IX(s, 2, k, 0) + PX__IX(s, 3, l, PX__UNIT_LAST(s))])
