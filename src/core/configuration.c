@@ -29,5 +29,11 @@ px_status px_print_configuration(FILE *out)
     px_exec_space dflt;
     if (px_is_initialized() && px_default_exec_space(&dflt) == PX_OK)
         fprintf(out, "  default execution space: %s\n", px_exec_space_string(dflt));
+    px_tools_info tools;
+    if (px_is_initialized() && px_tools_info_get(&tools) == PX_OK)
+        fprintf(out, "  profiling: tool library %s%s, NVTX %s, timeline %s\n",
+                tools.library ? tools.library : "none",
+                tools.library ? (tools.library_fences ? " (fences after each operation)" : " (no fences)") : "",
+                tools.nvtx ? "on" : "off", tools.timeline ? tools.timeline : "off");
     return ferror(out) ? PX__FAIL(PX_ERR_SYSTEM, "writing to the stream failed") : PX_OK;
 }

@@ -46,15 +46,14 @@ px_status px__profile_init(const px_init_options *opts, const char *func)
     const char *timeline = setting(opts ? opts->timeline : NULL, "PX_TIMELINE", NULL);
     const char *nvtx_env = getenv("PX_NVTX");
     const bool nvtx = (opts && opts->nvtx) || (nvtx_env && strcmp(nvtx_env, "0") != 0 && nvtx_env[0]);
-    if (timeline && timeline[0]) PX__TRY(px__timeline_start(timeline, func));
     if (libs && libs[0]) {
         const char *args = setting(NULL, "PX_TOOLS_ARGS", "KOKKOS_TOOLS_ARGS");
-        const px_status st = px__kp_load(libs, args, device_count(), tool_fence, func);
+        PX__TRY(px__kp_load(libs, args, device_count(), tool_fence, func));
+    }
+    if (timeline && timeline[0]) {
+        const px_status st = px__timeline_start(timeline, func);
         if (st != PX_OK) {
-            px__saved_error e;
-            px__error_save(&e);
-            (void)px__timeline_finish(func);
-            px__error_restore(&e);
+            px__kp_unload();
             return st;
         }
     }
