@@ -131,6 +131,16 @@ px_status px__prof_kernel_end(px__prof *p, px_instance *inst, px_kernel_kind kin
 
 static uint64_t view_bytes(const px_view *v) { return (uint64_t)px__view_size(v) * v->elem_size; }
 
+/* The timeline's kind of a copy: its direction (host memory is what the CPU reaches), so
+   that pictures colour host-to-device and device-to-host copies apart. */
+static const char *copy_kind(const px_view *dst, const px_view *src)
+{
+    if (!src) return "fill";
+    const bool dst_host = px__space_ops_get(dst->alloc->space.kind)->host_access;
+    const bool src_host = px__space_ops_get(src->alloc->space.kind)->host_access;
+    return src_host ? (dst_host ? "deep_copy_h2h" : "deep_copy_h2d") : (dst_host ? "deep_copy_d2h" : "deep_copy_d2d");
+}
+
 void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, const px_view *src, const void *value,
                          px_copy_path path)
 {
@@ -155,7 +165,7 @@ void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, con
         else
             snprintf(label, sizeof label, "fill '%s' (%s)", dst->label, px_copy_path_string(path));
         if (on & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_COPY, label);
-        if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, inst, src ? "deep_copy" : "fill", label);
+        if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, inst, copy_kind(dst, src), label);
     }
 }
 
