@@ -1,6 +1,7 @@
 /** @file
  * portex — performance-portable parallel C. The one header most users need.
- * CUDA interop (streams in and out) is in the opt-in portex/cuda.h. */
+ * CUDA interop (streams in and out) is in the opt-in portex/cuda.h, DLPack interop
+ * (tensors of other libraries) in the opt-in portex/dlpack.h. */
 #ifndef PORTEX_H
 #define PORTEX_H
 

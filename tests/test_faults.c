@@ -11,6 +11,7 @@
 
 #include "common.h"
 #include "kernels.h"
+#include "portex/dlpack.h"
 
 uint64_t px__fault_inject(uint64_t n);
 
@@ -54,11 +55,11 @@ static px_view_desc desc2(const char *label, px_space space, px_layout layout, i
 }
 
 /* Views, subviews, mirrors, copies (flat, strided, overlapping), fills, instances,
-   partitions, events and dispatches, in `space` with instances of `exec`. On success the
-   results are checked. */
+   partitions, events, dispatches and a DLPack round trip, in `space` with instances of
+   `exec`. On success the results are checked. */
 static void scenario(px_exec_space exec, px_space space, outcome *o)
 {
-    enum { NV = 8 };
+    enum { NV = 9 };
     px_view *v[NV] = {NULL};
     px_instance *inst = NULL, *parts[3] = {NULL, NULL, NULL};
     px_event *ev = NULL;
@@ -114,8 +115,15 @@ static void scenario(px_exec_space exec, px_space space, outcome *o)
         STEP(o, px_view_span_f64(v[7], &a.y));
         STEP(o, px_fill_async(parts[2], v[7], &fill, NULL));
         STEP(o, px_parallel_for(parts[2], "axpy", px_range(0, 1000), PX_KERNEL(axpy), &a));
+        /* v[7] as a DLPack tensor, and the tensor as a view again, which the sum reads. A
+           refused tensor is still ours: its deleter gives v[7]'s extra reference back. */
+        DLManagedTensor *tensor = NULL;
+        STEP(o, px_view_to_dlpack(v[7], &tensor));
+        const px_status taken = px_view_from_dlpack(&v[8], "x through DLPack", tensor);
+        if (taken != PX_OK) tensor->deleter(tensor);
+        STEP(o, taken);
         red_args_double ra;
-        STEP(o, px_view_span_f64(v[7], &ra.x));
+        STEP(o, px_view_span_f64(v[8], &ra.x));
         double sum = 0;
         STEP(o, px_parallel_reduce(parts[2], "sum", px_range(0, 1000), PX_KERNEL(red_sum_double), &ra, &sum));
         STEP(o, px_fence_all());

@@ -7,8 +7,7 @@
 #include "base/util.h"
 #include "spaces/view.h"
 
-/* The layout whose strides these are: RIGHT or LEFT when they match, else STRIDE. */
-static px_layout layout_of(int rank, const int64_t *extent, const int64_t *stride)
+px_layout px__layout_of(int rank, const int64_t *extent, const int64_t *stride)
 {
     int64_t right = 1, left = 1;
     bool is_right = true, is_left = true;
@@ -62,7 +61,7 @@ px_status px_view_subview(px_view **out, px_view *src, const px_slice *slices, i
     char *data = empty ? src->data : src->data + offset * (int64_t)src->elem_size;
     px__alloc_retain(src->alloc);
     px_status st = px__view_new(out, label, src->alloc, data, src->dtype, src->elem_size, rank,
-                                extent, stride, layout_of(rank, extent, stride), __func__);
+                                extent, stride, px__layout_of(rank, extent, stride), __func__);
     if (st != PX_OK) px__alloc_release(src->alloc);
     free(label);
     return st;

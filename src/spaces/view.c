@@ -216,7 +216,8 @@ static size_t natural_alignment(size_t es)
 }
 
 static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *user_data,
-                                bool wrap, const char *func)
+                                bool wrap, void (*lender_release)(void *ctx), void *lender_ctx,
+                                const char *func)
 {
     if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
     *out = NULL;
@@ -274,18 +275,25 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
     }
     px_status st = px__view_new(out, desc->label, alloc, alloc->ptr, desc->dtype, es, desc->rank,
                                 desc->extent, stride, desc->layout, func);
-    if (st != PX_OK) px__alloc_release(alloc);
-    return st;
+    if (st != PX_OK) {
+        px__alloc_release(alloc);
+        return st;
+    }
+    /* Only now: a failure above must leave the lent memory to its owner. The view is not
+       yet the caller's, so no other thread can release it meanwhile. */
+    alloc->lender_release = lender_release;
+    alloc->lender_ctx = lender_ctx;
+    return PX_OK;
 }
 
 px_status px__view_create(px_view **out, const px_view_desc *desc, const char *func)
 {
-    return create_or_wrap(out, desc, NULL, false, func);
+    return create_or_wrap(out, desc, NULL, false, NULL, NULL, func);
 }
 
 px_status px_view_create(px_view **out, const px_view_desc *desc)
 {
-    return create_or_wrap(out, desc, NULL, false, __func__);
+    return create_or_wrap(out, desc, NULL, false, NULL, NULL, __func__);
 }
 
 px_status px_view_create_1d(px_view **out, const char *label, px_space space, px_dtype dtype, int64_t n)
@@ -303,12 +311,18 @@ px_status px_view_create_1d(px_view **out, const char *label, px_space space, px
     desc.dtype = dtype;
     desc.rank = 1;
     desc.extent[0] = n;
-    return create_or_wrap(out, &desc, NULL, false, __func__);
+    return create_or_wrap(out, &desc, NULL, false, NULL, NULL, __func__);
 }
 
 px_status px_view_wrap(px_view **out, const px_view_desc *desc, void *data)
 {
-    return create_or_wrap(out, desc, data, true, __func__);
+    return create_or_wrap(out, desc, data, true, NULL, NULL, __func__);
+}
+
+px_status px__view_wrap_lent(px_view **out, const px_view_desc *desc, void *data,
+                             void (*release)(void *ctx), void *ctx, const char *func)
+{
+    return create_or_wrap(out, desc, data, true, release, ctx, func);
 }
 
 void px__alloc_retain(px__alloc *alloc) { atomic_fetch_add_explicit(&alloc->refs, 1, memory_order_relaxed); }
@@ -323,6 +337,7 @@ void px__alloc_release(px__alloc *alloc)
         px__memory_account(alloc->space, alloc->bytes, false);
     }
     free(alloc->tool_label);
+    if (alloc->lender_release) alloc->lender_release(alloc->lender_ctx);
     free(alloc);
 }
 

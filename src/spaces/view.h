@@ -21,6 +21,10 @@ typedef struct px__alloc {
     size_t bytes;
     bool owned;      /* false: wrapped user memory */
     char *tool_label; /* the label a Kokkos Tools library heard at allocation (NULL: none) */
+    /* Memory another owner lends (a DLPack tensor): called once, by the last release,
+       in place of a free; NULL for the rest. */
+    void (*lender_release)(void *ctx);
+    void *lender_ctx;
 } px__alloc;
 
 struct px_view {
@@ -54,6 +58,16 @@ px_status px__view_validate_shape(const px_view_desc *desc, const char *func, si
 px_status px__view_new(px_view **out, const char *label, px__alloc *alloc, char *data,
                        px_dtype dtype, size_t elem_size, int rank, const int64_t *extent,
                        const int64_t *stride, px_layout layout, const char *func);
+
+/* A view over memory another owner lends, with px_view_wrap's checks and messages in
+   the name of func: the last release of the memory calls release(ctx), once, on the
+   thread that drops it, and frees nothing. On failure release is not called. */
+px_status px__view_wrap_lent(px_view **out, const px_view_desc *desc, void *data,
+                             void (*release)(void *ctx), void *ctx, const char *func);
+
+/* The layout whose strides these are: RIGHT or LEFT when they match (dimensions of
+   extent 0 or 1 have any stride), else STRIDE. */
+px_layout px__layout_of(int rank, const int64_t *extent, const int64_t *stride);
 
 /* px_view_create in the name of func. */
 px_status px__view_create(px_view **out, const px_view_desc *desc, const char *func);

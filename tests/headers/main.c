@@ -12,6 +12,8 @@ int px_header_test_graph(void);
 int px_header_test_portex(void);
 int px_header_test_version(void);
 int px_header_test_atomic(void);
+int px_header_test_dlpack(void);
+int px_header_test_dlpack_official(void);
 #ifdef PX_TEST_CUDA_HEADER
 int px_header_test_cuda(void);
 #endif
@@ -21,7 +23,8 @@ int main(void)
     int r = px_header_test_export() + px_header_test_core() + px_header_test_space() +
             px_header_test_view() + px_header_test_instance() + px_header_test_policy() +
             px_header_test_kernel() + px_header_test_parallel() + px_header_test_copy() + px_header_test_graph() +
-            px_header_test_portex() + px_header_test_version() + px_header_test_atomic();
+            px_header_test_portex() + px_header_test_version() + px_header_test_atomic() + px_header_test_dlpack() +
+            px_header_test_dlpack_official();
 #ifdef PX_TEST_CUDA_HEADER
     r += px_header_test_cuda();
 #endif
