@@ -117,7 +117,7 @@ px_status px_profile_section_create(const char *name, uint32_t *id)
 
 px_status px_profile_section_start(uint32_t id)
 {
-    section *s;
+    section *s = NULL;
     PX__TRY(section_get(id, &s, __func__));
     if (s->running) {
         pthread_mutex_unlock(&sections_lock);
@@ -140,7 +140,7 @@ px_status px_profile_section_start(uint32_t id)
 
 px_status px_profile_section_stop(uint32_t id)
 {
-    section *s;
+    section *s = NULL;
     PX__TRY(section_get(id, &s, __func__));
     if (!s->running) {
         pthread_mutex_unlock(&sections_lock);
@@ -158,7 +158,7 @@ px_status px_profile_section_stop(uint32_t id)
 
 px_status px_profile_section_destroy(uint32_t id)
 {
-    section *s;
+    section *s = NULL;
     PX__TRY(section_get(id, &s, __func__));
     const uint32_t tool_id = s->tool_id;
     free(s->name);
