@@ -11,7 +11,7 @@
 # or without a C++ compiler, the test says so and exits 77 (skipped). It runs the example
 # on every execution space this build and machine have (serial, OpenMP, CUDA).
 set -euo pipefail
-example=$1
+example=$(realpath "$1")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -91,8 +91,15 @@ START_TEST(tool_hears_everything)
     double sum = 0;
     red_args_double r = {.x = a.y};
     TK_OK(px_parallel_reduce(tk_inst(), "tt_reduce", px_range(0, n), PX_KERNEL(red_sum_double), &r, &sum));
+    px_view *idx = tk_view1("tt_idx", tk_space(), PX_I64, n);
+    scan_i64_args sc;
+    TK_OK(px_view_get_span(idx, &sc.in));
+    TK_OK(px_view_get_span(idx, &sc.out));
+    int64_t total = -1;
+    TK_OK(px_parallel_scan(tk_inst(), "tt_scan", px_range(0, n), PX_KERNEL(scan_incl_i64), &sc, &total));
     TK_OK(px_region_pop());
     ck_assert(sum == 2.0 * (double)n);
+    ck_assert_int_eq(total, 0);
     TK_OK(px_deep_copy_async(tk_inst(), h, y, NULL));
     TK_OK(px_instance_fence(tk_inst()));
     TK_OK(px_fence_all());
@@ -107,7 +114,7 @@ START_TEST(tool_hears_everything)
     TK_OK(px_tools_info_get(&info));
     ck_assert_str_eq(info.library, recorder());
     ck_assert(!info.library_fences);
-    TK_RELEASE(x, y, h);
+    TK_RELEASE(x, y, h, idx);
     TK_OK(px_finalize());
 
     char *log = read_log();
@@ -126,7 +133,10 @@ START_TEST(tool_hears_everything)
     const char *f = has(has(log, "push_region tt_region"), want);
     const char *end = has(f, "end_parallel_for id=");
     snprintf(want, sizeof want, "begin_parallel_reduce tt_reduce type=%u", kp_type());
-    has(has(end, want), "pop_region");
+    const char *reduce = has(end, want);
+    has(reduce, "end_parallel_reduce id=");
+    snprintf(want, sizeof want, "begin_parallel_scan tt_scan type=%u", kp_type());
+    has(has(has(reduce, want), "end_parallel_scan id="), "pop_region");
     snprintf(want, sizeof want, "begin_deep_copy Host tt_host 1 <- %s tt_y 1 8000", space);
     has(has(log, want), "end_deep_copy");
     has(has(log, "begin_fence px_instance_fence: "), "end_fence");

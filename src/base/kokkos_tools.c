@@ -56,8 +56,8 @@ static struct {
     kp_init_fn init;
     kp_void_fn finalize;
     kp_parse_args_fn parse_args;
-    kp_begin_fn begin_kernel[3];   /* by px_kernel_kind */
-    kp_end_fn end_kernel[3];
+    kp_begin_fn begin_kernel[PX_KERNEL_SCAN + 1];   /* by px_kernel_kind (from 1) */
+    kp_end_fn end_kernel[PX_KERNEL_SCAN + 1];
     kp_begin_fn begin_fence;
     kp_end_fn end_fence;
     kp_name_fn push_region;
