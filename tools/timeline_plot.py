@@ -148,6 +148,9 @@ def main():
     ap.add_argument("--title")
     ap.add_argument("--copy-gbps", type=float, default=None,
                     help="bandwidth of the copy limit line, GB/s (default: the fastest H2D copy's own)")
+    ap.add_argument("--window", type=float, nargs=2, metavar=("START_MS", "END_MS"),
+                    help="draw only what overlaps [START_MS, END_MS) and the lanes that have some")
+    ap.add_argument("--no-copy-limit", action="store_true", help="no copy limit lines")
     opt = ap.parse_args()
 
     try:
@@ -164,6 +167,10 @@ def main():
     names, order, spans, other = load(opt.trace)
     for e in spans:
         e["_stage"] = stage(e)
+    if opt.window:
+        lo, hi = opt.window[0] * 1e3, opt.window[1] * 1e3
+        spans = [e for e in spans if float(e["ts"]) < hi and float(e["ts"]) + float(e["dur"]) > lo]
+        names = {t: n for t, n in names.items() if any(e.get("tid", 0) == t for e in spans)}
     tids = set(names) | {e.get("tid", 0) for e in spans}
     lanes = sorted(tids, key=lambda t: (order.get(t, 1 << 30), t))
     row = {t: i for i, t in enumerate(lanes)}
@@ -200,7 +207,7 @@ def main():
     handles = [Patch(color=COLORS[s], label=LEGEND[s]) for s in COLORS if s in used]
     limits = []
     for which, color in (("H2D", COLORS["H2D"]), ("D2H", COLORS["D2H"])):
-        lim = copy_limit(spans, which, opt.copy_gbps)
+        lim = None if opt.no_copy_limit else copy_limit(spans, which, opt.copy_gbps)
         if lim:
             x, rate = lim
             ax.axvline(x, color=color, linestyle="--", linewidth=1.2)
