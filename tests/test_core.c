@@ -210,6 +210,29 @@ static void *thread_errors(void *arg)
     return NULL;
 }
 
+/* px_set_error, for add-on modules: "func: message", returned status, cut at the capacity. */
+START_TEST(set_error)
+{
+    px_clear_error();
+    ck_assert_int_eq(px_set_error(PX_ERR_COMM, "px_mpi_send", "rank %d: %s", 7, "invalid rank"), PX_ERR_COMM);
+    ck_assert_str_eq(px_last_error(), "px_mpi_send: rank 7: invalid rank");
+    ck_assert_int_eq(px_set_error(PX_ERR_BACKEND, NULL, "%s", "x"), PX_ERR_BACKEND);
+    ck_assert_str_eq(px_last_error(), "portex: x");
+    /* A NULL format gives the status's message (called through a pointer: the format
+       attribute would flag a literal NULL). */
+    px_status (*set)(px_status, const char *, const char *, ...) = px_set_error;
+    ck_assert_int_eq(set(PX_ERR_COMM, "mod_f", NULL), PX_ERR_COMM);
+    ck_assert_str_eq(px_last_error(), "mod_f: communication error (MPI)");
+    char big[3000];
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    ck_assert_int_eq(px_set_error(PX_ERR_COMM, "f", "%s", big), PX_ERR_COMM);
+    ck_assert_uint_eq(strlen(px_last_error()), 1023);
+    px_clear_error();
+    ck_assert_str_eq(px_last_error(), "");
+}
+END_TEST
+
 START_TEST(last_error)
 {
     TK_OK(px_init(NULL));
@@ -649,7 +672,7 @@ int main(void)
 {
     TCase *tc = tk_case_bare("core", "core"); /* lifetime is what these tests are about */
     TK_ADD(tc, init_refcount, not_initialized, finalize_busy_names_objects, registry_from_threads,
-           status_strings, status_strings_invalid, last_error, version, print_configuration,
+           status_strings, status_strings_invalid, set_error, last_error, version, print_configuration,
            enum_strings, spaces_available, default_exec_auto, default_exec_env_and_option,
            default_exec_bad_names, default_exec_unavailable, default_exec_nested_init);
     return tk_run();

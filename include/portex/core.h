@@ -29,7 +29,8 @@ PX_EXTERN_C_BEGIN
     X(ERR_CAPTURE_PAGEABLE, -12, "pageable host memory cannot take part in a stream capture; use HOST_PINNED") \
     X(ERR_SYSTEM,         -13, "operating system error")                                        \
     X(ERR_LAUNCH,         -14, "kernel launch or execution failed")                             \
-    X(ERR_CAPTURING,      -15, "not allowed while the instance's stream is being captured into a graph")
+    X(ERR_CAPTURING,      -15, "not allowed while the instance's stream is being captured into a graph") \
+    X(ERR_COMM,           -16, "communication error (MPI)")
 
 /** What every function returns: PX_OK (0) or a negative error, one value per entry of
  * PX_STATUS_MAP (PX_<NAME>); px_status_string gives its message. */
@@ -70,6 +71,8 @@ typedef enum px_status {
  * kernel launch or execution failed */
 /** @var PX_ERR_CAPTURING
  * not allowed while the instance's stream is being captured into a graph */
+/** @var PX_ERR_COMM
+ * communication error (MPI) */
 
 /** "invalid argument" etc.; never NULL, "unknown status" for values outside the list. */
 PX_API const char *px_status_string(px_status status);
@@ -82,6 +85,14 @@ PX_API const char *px_status_name(px_status status);
 PX_API const char *px_last_error(void);
 /** Forget the last error on this thread. */
 PX_API void px_clear_error(void);
+
+/** For add-on modules built on portex's public API (portex/mpi.h's libportex_mpi): records
+ * "func: message" as this thread's last error, the message formatted from fmt as printf
+ * does, so that px_last_error reports a module's failures as it reports portex's own.
+ * func NULL gives "portex"; fmt NULL gives px_status_string(status). The message is cut
+ * at 1023 bytes. Returns status, so that `return px_set_error(PX_ERR_..., __func__,
+ * "...", ...);` fails a function. */
+PX_API px_status px_set_error(px_status status, const char *func, const char *fmt, ...) PX_PRINTF(3, 4);
 
 /** What px_init is told; zero-initialise it and set what you need (or pass NULL). */
 typedef struct px_init_options {

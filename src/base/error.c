@@ -47,6 +47,21 @@ px_status px__error(px_status status, const char *func, const char *fmt, ...)
     return status;
 }
 
+px_status px_set_error(px_status status, const char *func, const char *fmt, ...)
+{
+    int n = snprintf(last_error, sizeof last_error, "%s: ", func ? func : "portex");
+    if (n < 0 || (size_t)n >= sizeof last_error) return status;
+    if (fmt == NULL) {
+        snprintf(last_error + n, sizeof last_error - (size_t)n, "%s", px_status_string(status));
+        return status;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error + n, sizeof last_error - (size_t)n, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
 void px__error_save(px__saved_error *s) { memcpy(s->text, last_error, sizeof s->text); }
 
 void px__error_restore(const px__saved_error *s) { memcpy(last_error, s->text, sizeof last_error); }
