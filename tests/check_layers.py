@@ -3,6 +3,10 @@
 
 Layers (docs/design.md), each using only itself and those below it:
     core > spaces > backends > base
+Modules above the library (src/mpi/: libportex_mpi, a library of its own) use portex's
+public headers only: an include of anything in src/ from them, or of them from the
+library, fails, and so does a library file that includes <mpi.h> or "portex/mpi.h" (the
+library never depends on MPI).
 Nodes are modules: a .c file with the .h of the same name. Edges: an #include of a module's
 header, and a call of (or reference to) a function defined in another module, read from
 the static library's symbol table with nm. Exit 1 with the offending edges and circles.
@@ -16,6 +20,9 @@ import subprocess
 import sys
 
 LAYERS = {"core": 3, "spaces": 2, "backends": 1, "base": 0}
+# Libraries of their own built on the public API (src/<dir>/), never part of libportex.
+ABOVE = {"mpi"}
+MODULE_HEADERS = re.compile(r'^\s*#\s*include\s+[<"](mpi\.h|mpi-ext\.h|portex/mpi\.h)[>"]', re.M)
 
 
 def module_of(path):
@@ -23,8 +30,32 @@ def module_of(path):
     return os.path.splitext(path)[0]
 
 
+def top(module):
+    return module.split("/")[0]
+
+
 def layer_of(module):
-    return LAYERS[module.split("/")[0]]
+    return LAYERS[top(module)]
+
+
+def above_problems(src):
+    """What breaks the rule for the modules above the library (ABOVE)."""
+    problems = []
+    for root, _, files in os.walk(src):
+        for name in files:
+            if not name.endswith((".c", ".h", ".cu")):
+                continue
+            path = os.path.relpath(os.path.join(root, name), src)
+            with open(os.path.join(src, path), encoding="utf-8") as f:
+                text = f.read()
+            if top(path) in ABOVE:
+                for target in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
+                    if os.path.exists(os.path.join(src, target)) and top(target) != top(path):
+                        problems.append(f"{path} includes {target}: {top(path)}/ uses portex's public headers only")
+            elif top(path) in LAYERS:
+                for header in MODULE_HEADERS.findall(text):
+                    problems.append(f"{path} includes {header}: the library never depends on MPI")
+    return problems
 
 
 def include_edges(src):
@@ -61,6 +92,13 @@ def call_edges(library):
             if sym in defined and defined[sym] != obj:
                 edges.add((obj, defined[sym]))
     return edges
+
+
+def mpi_symbols(library):
+    """MPI symbols the library uses: there must be none."""
+    out = subprocess.run(["nm", "-u", library], check=True, capture_output=True, text=True).stdout
+    return sorted({line.split()[-1] for line in out.splitlines()
+                   if line.strip() and re.match(r"P?MPIX?_|ompi_", line.split()[-1])})
 
 
 def object_module(obj, modules):
@@ -110,17 +148,24 @@ def circles(nodes, edges):
 
 def main():
     src, library = sys.argv[1], sys.argv[2]
-    edges = {(a, b) for a, b in include_edges(src) if a != b}
+    bad = False
+    for problem in above_problems(src):
+        print(problem)
+        bad = True
+    for sym in mpi_symbols(library):
+        print(f"the library uses {sym}: it never depends on MPI")
+        bad = True
+    # The modules above the library are checked above; the graph is the library's.
+    edges = {(a, b) for a, b in include_edges(src) if a != b and top(a) in LAYERS and top(b) in LAYERS}
     modules = {m for e in edges for m in e}
     for root, _, files in os.walk(src):
         for name in files:
-            if name.endswith((".c", ".cu")):
+            if name.endswith((".c", ".cu")) and top(os.path.relpath(root, src)) in LAYERS:
                 modules.add(module_of(os.path.relpath(os.path.join(root, name), src)))
     for a, b in call_edges(library):
         ma, mb = object_module(a, modules), object_module(b, modules)
         if ma and mb and ma != mb:
             edges.add((ma, mb))
-    bad = False
     for a, b in sorted(edges):
         if layer_of(b) > layer_of(a):
             print(f"up a layer: {a} -> {b}")

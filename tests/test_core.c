@@ -185,7 +185,7 @@ END_TEST
 
 START_TEST(status_strings_invalid)
 {
-    const int bad[] = {1, 2, 100, -16, -17, -1000, INT_MIN, INT_MAX};
+    const int bad[] = {1, 2, 100, -17, -18, -1000, INT_MIN, INT_MAX};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         const char *s = px_status_string((px_status)bad[i]);
         const char *n = px_status_name((px_status)bad[i]);

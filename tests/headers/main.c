@@ -17,6 +17,9 @@ int px_header_test_dlpack_official(void);
 #ifdef PX_TEST_CUDA_HEADER
 int px_header_test_cuda(void);
 #endif
+#ifdef PX_TEST_MPI_HEADER
+int px_header_test_mpi(void);
+#endif
 
 int main(void)
 {
@@ -27,6 +30,9 @@ int main(void)
             px_header_test_dlpack_official();
 #ifdef PX_TEST_CUDA_HEADER
     r += px_header_test_cuda();
+#endif
+#ifdef PX_TEST_MPI_HEADER
+    r += px_header_test_mpi();
 #endif
     return r;
 }

@@ -1,0 +1,11 @@
+/* portex/mpi.h (libportex_mpi, opt-in) compiles on its own as C. */
+#include "portex/mpi.h"
+
+int px_header_test_mpi(void);
+int px_header_test_mpi(void)
+{
+    px_status (*send)(px_view *, int, int, MPI_Comm) = px_mpi_send;
+    px_status (*isend)(px_instance *, px_view *, int, int, MPI_Comm, px_mpi_request **) = px_mpi_isend;
+    px_status (*wait)(px_mpi_request **) = px_mpi_wait;
+    return send != 0 && isend != 0 && wait != 0 ? 0 : 1;
+}
