@@ -74,9 +74,9 @@ static bool mpi_reports_cuda(void)
 }
 #endif
 
-px_status px_mpi_cuda_aware(bool *out)
+/* px_mpi_cuda_aware for the public function func. */
+static px_status cuda_aware(const char *func, bool *out)
 {
-    if (out == NULL) return px_set_error(PX_ERR_INVALID_ARGUMENT, __func__, "out is NULL");
     *out = false;
 #if PX_MPI_HAVE_CUDA
     const char *env = getenv("PX_MPI_CUDA_AWARE");
@@ -84,7 +84,7 @@ px_status px_mpi_cuda_aware(bool *out)
         if (strcmp(env, "1") == 0) {
             *out = true;
         } else if (strcmp(env, "0") != 0) {
-            return px_set_error(PX_ERR_INVALID_ARGUMENT, __func__,
+            return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
                                 "PX_MPI_CUDA_AWARE is '%s'; it must be 0 or 1 (or unset)", env);
         }
         return PX_OK;
@@ -92,8 +92,16 @@ px_status px_mpi_cuda_aware(bool *out)
     int flag = 0;
     MPI_Initialized(&flag);
     *out = flag && mpi_reports_cuda();
+#else
+    (void)func;
 #endif
     return PX_OK;
+}
+
+px_status px_mpi_cuda_aware(bool *out)
+{
+    if (out == NULL) return px_set_error(PX_ERR_INVALID_ARGUMENT, __func__, "out is NULL");
+    return cuda_aware(__func__, out);
 }
 
 /* ---- Plans: what a view needs on its way to or from MPI ---------------------------------- */
@@ -141,7 +149,7 @@ static px_status make_plan(const char *func, px_instance *inst, px_view *v, plan
         }
     }
     bool aware = false;
-    if (device) TRY(px_mpi_cuda_aware(&aware));
+    if (device) TRY(cuda_aware(func, &aware));
     const bool contiguous = p->info.contiguous && row_major(&p->info);
     if (!device) {
         p->path = contiguous ? PATH_DIRECT : PATH_PACKED;
