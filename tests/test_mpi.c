@@ -150,6 +150,19 @@ static void test_strided_and_left(void)
     OK(px_view_subview(&bsub, b, sl, 2));
     ring_blocking(left, bsub, 23);
     CHECK(visit(bsub, false, prev(), 3, 1.0) == 0, "LAYOUT_LEFT view into a strided subview of a LAYOUT_LEFT view");
+    /* A 2-D slice of a 3-D LAYOUT_LEFT view (a dimension dropped, none of unit stride
+       kept in order), into a contiguous view. */
+    const int64_t cube[3] = {4, 5, 6}, face[2] = {3, 4};
+    px_view *c = make("cube", space, PX_LAYOUT_LEFT, 3, cube);
+    px_slice cs[3] = {px_slice_index(2), px_slice_range(1, 4), px_slice_range(2, 6)};
+    px_view *csub = NULL, *flat = make("face", space, PX_LAYOUT_RIGHT, 2, face);
+    OK(px_view_subview(&csub, c, cs, 3));
+    visit(csub, true, rank, 8, 1.0);
+    ring_blocking(csub, flat, 24);
+    CHECK(visit(flat, false, prev(), 8, 1.0) == 0, "a slice of a 3-D LAYOUT_LEFT view into a contiguous view");
+    px_view_release(&csub);
+    px_view_release(&c);
+    px_view_release(&flat);
     px_view_release(&sub);
     px_view_release(&bsub);
     px_view_release(&a);

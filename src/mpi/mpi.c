@@ -66,7 +66,9 @@ static px_status check_env(const char *func, MPI_Comm comm)
 #if PX_MPI_HAVE_CUDA
 static bool mpi_reports_cuda(void)
 {
-#if PX_MPI_HAVE_CUDA && PX_MPI_HAVE_MPI_EXT && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+/* Open MPI's run-time answer (MPIX_CUDA_AWARE_SUPPORT only says what the headers' build
+   had: the libmpi the program runs with may be another). */
+#if PX_MPI_HAVE_CUDA && PX_MPI_HAVE_MPI_EXT && defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
     return MPIX_Query_cuda_support() == 1;
 #else
     return false;
