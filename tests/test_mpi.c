@@ -5,6 +5,7 @@
  * failures, rank 0 prints the total; exit 0, 1 on any failure, 77 where the execution space
  * is not available here (every rank alike). */
 #define _POSIX_C_SOURCE 200809L   /* setenv */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,8 +291,45 @@ static void test_errors(void)
     px_view_release(&v12);
 }
 
+/* --large (PX_TEST_MPI_LARGE=1 only: 4.3 GB per rank): a ring of 1-D u8 views of over
+   INT_MAX bytes, blocking and not. */
+static void test_large(void)
+{
+    const int64_t n = ((int64_t)1 << 31) + 24;
+    px_view *out = NULL, *in = NULL;
+    OK(px_view_create_1d(&out, "large out", px_host(), PX_U8, n));
+    OK(px_view_create_1d(&in, "large in", px_host(), PX_U8, n));
+    if (!out || !in) return;
+    px_view_info oi, ii;
+    OK(px_view_info_get(out, &oi));
+    OK(px_view_info_get(in, &ii));
+    uint8_t *o = oi.data, *x = ii.data;
+    for (int64_t i = 0; i < n; ++i) o[i] = (uint8_t)(i * 131 + rank);
+    for (int round = 0; round < 2; ++round) {
+        memset(x, 0, (size_t)n);
+        if (round == 0) {
+            ring_blocking(out, in, 51);
+        } else {
+            px_mpi_request *req[2] = {NULL, NULL};
+            OK(px_mpi_irecv(inst, in, prev(), 52, MPI_COMM_WORLD, &req[0]));
+            OK(px_mpi_isend(inst, out, next(), 52, MPI_COMM_WORLD, &req[1]));
+            OK(px_mpi_waitall(2, req));
+        }
+        int64_t bad = 0;
+        for (int64_t i = 0; i < n; ++i) bad += x[i] != (uint8_t)(i * 131 + prev());
+        CHECK(bad == 0, "large message, round %d: %lld bytes differ", round, (long long)bad);
+    }
+    px_view_release(&out);
+    px_view_release(&in);
+}
+
 int main(int argc, char **argv)
 {
+    const bool large = argc > 1 && strcmp(argv[1], "--large") == 0;
+    if (large && (getenv("PX_TEST_MPI_LARGE") == NULL || strcmp(getenv("PX_TEST_MPI_LARGE"), "1") != 0)) {
+        printf("SKIP: messages over INT_MAX bytes need 4.3 GB per rank: set PX_TEST_MPI_LARGE=1\n");
+        return 77;
+    }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -314,6 +352,10 @@ int main(int argc, char **argv)
         printf("%d ranks, %s, views in %s(%d), CUDA-aware MPI: %s\n", size, px_exec_space_string(exec),
                px_space_kind_string(space.kind), space.device, aware ? "yes" : "no");
 
+    if (large) {
+        test_large();
+        goto done;
+    }
     test_contiguous(space, "default space");
     test_contiguous(px_host(), "HOST");
     if (px_space_available(px_host_pinned()))
@@ -323,7 +365,7 @@ int main(int argc, char **argv)
     test_strided_and_left();
     test_nonblocking();
     test_errors();
-
+done:
     OK(px_finalize());
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

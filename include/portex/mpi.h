@@ -25,7 +25,8 @@
  *
  * MPI must be initialised (MPI_Init or MPI_Init_thread) and portex too (px_init); the
  * calls are made from one thread at a time unless MPI was initialised with
- * MPI_THREAD_MULTIPLE. Messages are at most INT_MAX bytes (PX_ERR_OVERFLOW beyond). */
+ * MPI_THREAD_MULTIPLE. A message of over INT_MAX bytes goes as one element of a derived
+ * datatype (blocks of 1 GiB and the rest). */
 #ifndef PORTEX_MPI_H
 #define PORTEX_MPI_H
 

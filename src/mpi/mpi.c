@@ -114,8 +114,51 @@ typedef struct plan {
     px_view_info info;
     path path;
     px_space tmp_space;   /* staged and packed: where the contiguous temporary lives */
-    int count;            /* bytes on the wire */
+    MPI_Datatype type;    /* on the wire: count of type, MPI_BYTE up to INT_MAX bytes */
+    int count;
 } plan;
+
+/* Wire messages of over INT_MAX bytes are one element of a struct type: blocks of this
+   many bytes and the rest (MPI 3 has no large counts). */
+#define BIG_BLOCK ((size_t)1 << 30)
+
+/* p->type and p->count for p->info.bytes. */
+static px_status wire_type(const char *func, plan *p)
+{
+    const size_t bytes = p->info.bytes;
+    p->type = MPI_BYTE;
+    p->count = 0;
+    if (bytes <= (size_t)INT_MAX) {
+        p->count = (int)bytes;
+        return PX_OK;
+    }
+    const size_t blocks = bytes / BIG_BLOCK, rest = bytes % BIG_BLOCK;
+    if (blocks > (size_t)INT_MAX)
+        return px_set_error(PX_ERR_OVERFLOW, func, "view '%s' holds %zu bytes, too many for one message", p->info.label,
+                            bytes);
+    MPI_Datatype block, whole;
+    MPI_TRY(func, "MPI_Type_contiguous", MPI_Type_contiguous((int)BIG_BLOCK, MPI_BYTE, &block));
+    int lengths[2] = {(int)blocks, (int)rest};
+    MPI_Aint displacements[2] = {0, (MPI_Aint)(blocks * BIG_BLOCK)};
+    MPI_Datatype types[2] = {block, MPI_BYTE};
+    int rc = MPI_Type_create_struct(rest ? 2 : 1, lengths, displacements, types, &whole);
+    MPI_Type_free(&block);
+    if (rc != MPI_SUCCESS) return mpi_error(func, "MPI_Type_create_struct", rc);
+    rc = MPI_Type_commit(&whole);
+    if (rc != MPI_SUCCESS) {
+        MPI_Type_free(&whole);
+        return mpi_error(func, "MPI_Type_commit", rc);
+    }
+    p->type = whole;
+    p->count = 1;
+    return PX_OK;
+}
+
+static void plan_free(plan *p)
+{
+    if (p->type != MPI_BYTE && p->type != MPI_DATATYPE_NULL) MPI_Type_free(&p->type);
+    p->type = MPI_DATATYPE_NULL;
+}
 
 /* The view's strides are those of a contiguous LAYOUT_RIGHT view of its extents
    (dimensions of extent 1 or 0 say nothing). */
@@ -130,14 +173,12 @@ static bool row_major(const px_view_info *info)
     return true;
 }
 
+/* What v needs; plan_free releases it (on success only). */
 static px_status make_plan(const char *func, px_instance *inst, px_view *v, plan *p)
 {
+    p->type = MPI_DATATYPE_NULL;
     if (v == NULL) return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "v is NULL");
     TRY(px_view_info_get(v, &p->info));
-    if (p->info.bytes > (size_t)INT_MAX)
-        return px_set_error(PX_ERR_OVERFLOW, func, "view '%s' holds %zu bytes; a message holds at most INT_MAX (%d)",
-                            p->info.label, p->info.bytes, INT_MAX);
-    p->count = (int)p->info.bytes;
     const bool device = p->info.space.kind == PX_SPACE_DEVICE;
     if (device && inst != NULL) {
         px_exec_space exec;
@@ -163,7 +204,7 @@ static px_status make_plan(const char *func, px_instance *inst, px_view *v, plan
         p->path = contiguous ? PATH_STAGED : PATH_PACKED;
         p->tmp_space = px_host_pinned();
     }
-    return PX_OK;
+    return wire_type(func, p);
 }
 
 /* A contiguous LAYOUT_RIGHT view in p->tmp_space with v's extents and element type. */
@@ -188,12 +229,12 @@ static bool needs_temporary(const plan *p) { return p->path == PATH_STAGED || p-
 static px_status check_received(const char *func, const plan *p, const MPI_Status *status)
 {
     if (status->MPI_SOURCE == MPI_PROC_NULL) return PX_OK;
-    int got = 0;
-    MPI_TRY(func, "MPI_Get_count", MPI_Get_count(status, MPI_BYTE, &got));
-    if (got != p->count)
+    MPI_Count got = 0;   /* bytes: the basic elements of the wire type */
+    MPI_TRY(func, "MPI_Get_elements_x", MPI_Get_elements_x(status, p->type, &got));
+    if (got != (MPI_Count)p->info.bytes)
         return px_set_error(PX_ERR_EXTENTS_MISMATCH, func,
-                            "the message from rank %d (tag %d) has %d bytes; view '%s' holds %d (%lld elements of %zu bytes)",
-                            status->MPI_SOURCE, status->MPI_TAG, got, p->info.label, p->count,
+                            "the message from rank %d (tag %d) has %lld bytes; view '%s' holds %zu (%lld elements of %zu bytes)",
+                            status->MPI_SOURCE, status->MPI_TAG, (long long)got, p->info.label, p->info.bytes,
                             (long long)p->info.size, p->info.elem_size);
     return PX_OK;
 }
@@ -206,21 +247,20 @@ px_status px_mpi_send(px_view *v, int dest, int tag, MPI_Comm comm)
     TRY(check_env(func, comm));
     plan p;
     TRY(make_plan(func, NULL, v, &p));
-    TRY(px_fence_all());
-    if (!needs_temporary(&p)) {
-        MPI_TRY(func, "MPI_Send", MPI_Send(p.info.data, p.count, MPI_BYTE, dest, tag, comm));
-        return PX_OK;
-    }
     px_view *tmp = NULL;
-    TRY(make_temporary(&p, &tmp));
-    px_view_info ti;
-    px_status st = px_view_info_get(tmp, &ti);
-    if (st == PX_OK) st = px_deep_copy(tmp, v, NULL);
+    px_view_info ti = p.info;
+    px_status st = px_fence_all();
+    if (st == PX_OK && needs_temporary(&p)) {
+        st = make_temporary(&p, &tmp);
+        if (st == PX_OK) st = px_view_info_get(tmp, &ti);
+        if (st == PX_OK) st = px_deep_copy(tmp, v, NULL);
+    }
     if (st == PX_OK) {
-        const int rc = MPI_Send(ti.data, p.count, MPI_BYTE, dest, tag, comm);
+        const int rc = MPI_Send(ti.data, p.count, p.type, dest, tag, comm);
         if (rc != MPI_SUCCESS) st = mpi_error(func, "MPI_Send", rc);
     }
-    px_view_release(&tmp);
+    if (tmp) px_view_release(&tmp);
+    plan_free(&p);
     return st;
 }
 
@@ -230,23 +270,22 @@ px_status px_mpi_recv(px_view *v, int src, int tag, MPI_Comm comm)
     TRY(check_env(func, comm));
     plan p;
     TRY(make_plan(func, NULL, v, &p));
-    TRY(px_fence_all());   /* nothing may still read or write v while MPI writes it */
-    MPI_Status status;
-    if (!needs_temporary(&p)) {
-        MPI_TRY(func, "MPI_Recv", MPI_Recv(p.info.data, p.count, MPI_BYTE, src, tag, comm, &status));
-        return check_received(func, &p, &status);
-    }
     px_view *tmp = NULL;
-    TRY(make_temporary(&p, &tmp));
-    px_view_info ti;
-    px_status st = px_view_info_get(tmp, &ti);
+    px_view_info ti = p.info;
+    MPI_Status status;
+    px_status st = px_fence_all();   /* nothing may still read or write v while MPI writes it */
+    if (st == PX_OK && needs_temporary(&p)) {
+        st = make_temporary(&p, &tmp);
+        if (st == PX_OK) st = px_view_info_get(tmp, &ti);
+    }
     if (st == PX_OK) {
-        const int rc = MPI_Recv(ti.data, p.count, MPI_BYTE, src, tag, comm, &status);
+        const int rc = MPI_Recv(ti.data, p.count, p.type, src, tag, comm, &status);
         if (rc != MPI_SUCCESS) st = mpi_error(func, "MPI_Recv", rc);
     }
     if (st == PX_OK) st = check_received(func, &p, &status);
-    if (st == PX_OK && status.MPI_SOURCE != MPI_PROC_NULL) st = px_deep_copy(v, tmp, NULL);
-    px_view_release(&tmp);
+    if (st == PX_OK && tmp != NULL && status.MPI_SOURCE != MPI_PROC_NULL) st = px_deep_copy(v, tmp, NULL);
+    if (tmp) px_view_release(&tmp);
+    plan_free(&p);
     return st;
 }
 
@@ -266,6 +305,7 @@ static void request_free(px_mpi_request *r)
     if (r == NULL) return;
     if (r->tmp) px_view_release(&r->tmp);
     if (r->view) px_view_release(&r->view);
+    plan_free(&r->plan);
     free(r);
 }
 
@@ -279,6 +319,7 @@ static px_status start(const char *func, bool recv, px_instance *inst, px_view *
     px_mpi_request *r = calloc(1, sizeof *r);
     if (r == NULL) return px_set_error(PX_ERR_OUT_OF_MEMORY, func, "no memory for a request");
     r->mpi = MPI_REQUEST_NULL;
+    r->plan.type = MPI_DATATYPE_NULL;
     r->recv = recv;
     r->inst = inst;
     px_status st = make_plan(func, inst, v, &r->plan);
@@ -297,8 +338,8 @@ static px_status start(const char *func, bool recv, px_instance *inst, px_view *
        before, and the pack, must have finished. */
     if (st == PX_OK) st = px_instance_fence(inst);
     if (st == PX_OK) {
-        const int rc = recv ? MPI_Irecv(buf, r->plan.count, MPI_BYTE, peer, tag, comm, &r->mpi)
-                            : MPI_Isend(buf, r->plan.count, MPI_BYTE, peer, tag, comm, &r->mpi);
+        const int rc = recv ? MPI_Irecv(buf, r->plan.count, r->plan.type, peer, tag, comm, &r->mpi)
+                            : MPI_Isend(buf, r->plan.count, r->plan.type, peer, tag, comm, &r->mpi);
         if (rc != MPI_SUCCESS) st = mpi_error(func, recv ? "MPI_Irecv" : "MPI_Isend", rc);
     }
     if (st != PX_OK) {
