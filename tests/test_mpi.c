@@ -291,6 +291,69 @@ static void test_errors(void)
     px_view_release(&v12);
 }
 
+/* The halo of a 2-D block of a grid over a 2-D Cartesian communicator (periodic along
+   dimension 0, open along dimension 1), ghost layers of width w: interior elements hold
+   f(global i, global j), ghosts -1 before the exchange; after it, a ghost holds f of its
+   global coordinates, wrapped along dimension 0, and -1 past the open edges. */
+static double halo_f(int64_t gi, int64_t gj) { return (double)(gi * 1000 + gj); }
+
+static void test_halo(px_layout layout, int w)
+{
+    int dims[2] = {0, 0}, periods[2] = {1, 0}, coords[2];
+    MPI_Dims_create(size, 2, dims);
+    MPI_Comm cart;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    MPI_Cart_coords(cart, rank, 2, coords);
+    const int64_t ni = 4 + w, nj = 3 * w + 2;   /* interior of each block */
+    const int64_t N[2] = {ni * dims[0], nj * dims[1]};
+    const int64_t ext[2] = {ni + 2 * w, nj + 2 * w};
+    px_view *v = make("halo", space, layout, 2, ext);
+    px_view *m = NULL;
+    OK(px_view_create_mirror(&m, px_host(), v));
+    px_view_info mi;
+    OK(px_view_info_get(m, &mi));
+    double *e = mi.data;
+    for (int64_t i = 0; i < ext[0]; ++i)
+        for (int64_t j = 0; j < ext[1]; ++j) {
+            const bool interior = i >= w && i < ext[0] - w && j >= w && j < ext[1] - w;
+            e[i * mi.stride[0] + j * mi.stride[1]] =
+                interior ? halo_f(coords[0] * ni + i - w, coords[1] * nj + j - w) : -1.0;
+        }
+    OK(px_deep_copy(v, m, NULL));
+    const int width[2] = {w, w};
+    px_mpi_halo *h = NULL;
+    OK(px_mpi_halo_create(&h, v, width, cart));
+    for (int round = 0; round < 2; ++round) OK(px_mpi_halo_exchange(inst, h));
+    OK(px_instance_fence(inst));
+    OK(px_deep_copy(m, v, NULL));
+    int bad = 0;
+    for (int64_t i = 0; i < ext[0]; ++i)
+        for (int64_t j = 0; j < ext[1]; ++j) {
+            const int64_t gi = ((coords[0] * ni + i - w) % N[0] + N[0]) % N[0], gj = coords[1] * nj + j - w;
+            const double want = gj < 0 || gj >= N[1] ? -1.0 : halo_f(gi, gj);
+            const double got = e[i * mi.stride[0] + j * mi.stride[1]];
+            if (got != want && bad++ < 3)
+                fprintf(stderr, "rank %d (%d, %d): halo (%lld, %lld) is %g, expected %g\n", rank, coords[0], coords[1],
+                        (long long)i, (long long)j, got, want);
+        }
+    CHECK(bad == 0, "halo exchange, %s, width %d, %d x %d ranks", px_layout_string(layout), w, dims[0], dims[1]);
+    /* Misuse. */
+    px_mpi_halo *h2 = NULL;
+    const int too_wide[2] = {w, (int)ext[1]};
+    FAILS(px_mpi_halo_create(&h2, v, too_wide, cart), PX_ERR_INVALID_ARGUMENT, "px_mpi_halo_create");
+    FAILS(px_mpi_halo_create(&h2, v, width, MPI_COMM_WORLD), PX_ERR_INVALID_ARGUMENT, "px_mpi_halo_create");
+    FAILS(px_mpi_halo_create(&h2, NULL, width, cart), PX_ERR_INVALID_ARGUMENT, "px_mpi_halo_create");
+    FAILS(px_mpi_halo_exchange(NULL, h), PX_ERR_INVALID_ARGUMENT, "px_mpi_halo_exchange");
+    FAILS(px_mpi_halo_exchange(inst, NULL), PX_ERR_INVALID_ARGUMENT, "px_mpi_halo_exchange");
+    CHECK(h2 == NULL, "a failed create gives no halo");
+    OK(px_mpi_halo_destroy(&h));
+    CHECK(h == NULL, "destroy clears the handle");
+    OK(px_mpi_halo_destroy(&h));
+    px_view_release(&m);
+    px_view_release(&v);
+    MPI_Comm_free(&cart);
+}
+
 /* --large (PX_TEST_MPI_LARGE=1 only: 4.3 GB per rank): a ring of 1-D u8 views of over
    INT_MAX bytes, blocking and not. */
 static void test_large(void)
@@ -365,6 +428,8 @@ int main(int argc, char **argv)
     test_strided_and_left();
     test_nonblocking();
     test_errors();
+    test_halo(PX_LAYOUT_RIGHT, 1);
+    test_halo(PX_LAYOUT_LEFT, 2);
 done:
     OK(px_finalize());
     int total = 0;

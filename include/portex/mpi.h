@@ -94,6 +94,36 @@ PX_MPI_API px_status px_mpi_wait(px_mpi_request **req);
  * entries are skipped. */
 PX_MPI_API px_status px_mpi_waitall(int n, px_mpi_request **reqs);
 
+/* ---- Halo exchange -------------------------------------------------------------------- */
+
+/** A halo exchange of one view over a Cartesian communicator (opaque): px_mpi_halo_create
+ * makes it, px_mpi_halo_exchange runs it, px_mpi_halo_destroy frees it. */
+typedef struct px_mpi_halo px_mpi_halo;
+
+/** The tags a halo exchange uses: PX_MPI_HALO_TAG + 2 d (towards lower coordinates along
+ * dimension d) and + 2 d + 1 (towards higher ones). Keep other messages on the
+ * communicator off them while an exchange runs. */
+#define PX_MPI_HALO_TAG 0x7000
+
+/** A halo exchange for v, this process's block of an N-d grid decomposed over cart (a
+ * communicator made by MPI_Cart_create, of N dimensions; N is v's rank). Dimension d of v
+ * has width[d] ghost layers on each side (0: none, the dimension is not exchanged), so
+ * its interior is [width[d], extent[d] - width[d]), at least width[d] wide. The exchange
+ * fills the ghost layers from the neighbours' interiors (MPI_Cart_shift; periodic
+ * dimensions wrap, ghost layers on a non-periodic edge stay as they are), dimension after
+ * dimension over whole extents, so that edges and corners are filled too. v may be in any
+ * space and layout; the layers are strided subviews, packed as px_mpi_isend does. The halo
+ * holds a reference to v. */
+PX_MPI_API px_status px_mpi_halo_create(px_mpi_halo **out, px_view *v, const int *width, MPI_Comm cart);
+
+/** Exchanges the ghost layers, in order on inst: after inst's earlier work (the layers are
+ * packed on it), and work issued to inst after the call sees the ghosts. Blocks until the
+ * messages have arrived. */
+PX_MPI_API px_status px_mpi_halo_exchange(px_instance *inst, px_mpi_halo *halo);
+
+/** Frees the halo (its subviews and its reference to the view) and sets *halo to NULL. */
+PX_MPI_API px_status px_mpi_halo_destroy(px_mpi_halo **halo);
+
 PX_EXTERN_C_END
 
 #endif /* PORTEX_MPI_H */

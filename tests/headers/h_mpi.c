@@ -7,5 +7,6 @@ int px_header_test_mpi(void)
     px_status (*send)(px_view *, int, int, MPI_Comm) = px_mpi_send;
     px_status (*isend)(px_instance *, px_view *, int, int, MPI_Comm, px_mpi_request **) = px_mpi_isend;
     px_status (*wait)(px_mpi_request **) = px_mpi_wait;
-    return send != 0 && isend != 0 && wait != 0 ? 0 : 1;
+    px_status (*halo)(px_mpi_halo **, px_view *, const int *, MPI_Comm) = px_mpi_halo_create;
+    return send != 0 && isend != 0 && wait != 0 && halo != 0 && PX_MPI_HALO_TAG > 0 ? 0 : 1;
 }
