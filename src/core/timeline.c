@@ -384,6 +384,16 @@ static void recycle(tl_dev *d, void *ev)
     if (!pool_push(d, ev)) d->be->event_destroy(ev);
 }
 
+/* Gives a GPU record's events back and counts it dropped (tl_lock held). */
+static void drop_gpu_record(tl_dev *d, tl_rec *r)
+{
+    recycle(d, r->u.ev.ev0);
+    recycle(d, r->u.ev.ev1);
+    r->u.ev.ev0 = r->u.ev.ev1 = NULL;
+    r->state = REC_DROPPED;
+    tl.dropped++;
+}
+
 /* The device entry of inst, set up on first use; NULL when out of range. */
 static tl_dev *dev_of(const px_instance *inst, int *index)
 {
@@ -581,11 +591,7 @@ void px__timeline_begin(px__tl_mark *m, px_instance *inst, const char *kind, con
     }
     px__error_restore(&saved);
     pthread_mutex_lock(&tl_lock);
-    recycle(d, r->u.ev.ev0);
-    recycle(d, r->u.ev.ev1);
-    r->u.ev.ev0 = r->u.ev.ev1 = NULL;
-    r->state = REC_DROPPED;
-    tl.dropped++;
+    drop_gpu_record(d, r);
     pthread_mutex_unlock(&tl_lock);
 }
 
@@ -633,11 +639,7 @@ void px__timeline_end(px__tl_mark *m, px_instance *inst, px_copy_path path, uint
         resolve = tl.fifo_count + tl.claimed >= TL_MAX_PENDING;
     } else {
         /* A recorded event may be reused or destroyed before it completes. */
-        recycle(d, r->u.ev.ev0);
-        recycle(d, r->u.ev.ev1);
-        r->u.ev.ev0 = r->u.ev.ev1 = NULL;
-        r->state = REC_DROPPED;
-        tl.dropped++;
+        drop_gpu_record(d, r);
     }
     pthread_mutex_unlock(&tl_lock);
     if (resolve) {
