@@ -16,7 +16,7 @@ px_status px_instance_fence(px_instance *inst)
     px__prof p;
     px__prof_fence_begin(&p, inst, name);
     const px_status st = inst->be->fence(inst->queue, __func__);
-    px__prof_fence_end(&p, inst);
+    px__prof_fence_end(&p);
     return st;
 }
 
@@ -28,7 +28,7 @@ px_status px__fence_all(const char *func)
     px__prof p;
     px__prof_fence_begin(&p, NULL, name);
     const px_status st = px__fence_all_quiet(func);
-    px__prof_fence_end(&p, NULL);
+    px__prof_fence_end(&p);
     return st;
 }
 

@@ -70,7 +70,8 @@ px_status px__profile_finalize(const char *func)
 
 /* ---- Names ---------------------------------------------------------------------------- */
 
-uint32_t px__prof_device_id(const px_instance *inst)
+/* Kokkos' device id of an instance (type, device, instance number). */
+static uint32_t device_id(const px_instance *inst)
 {
     const int type = inst->exec == PX_EXEC_CUDA     ? PX__KP_DEVICE_CUDA
                      : inst->exec == PX_EXEC_OPENMP ? PX__KP_DEVICE_OPENMP
@@ -94,7 +95,7 @@ static px_status tool_requested_fence(px_instance *inst, const char *what, const
     char name[192];
     snprintf(name, sizeof name, "portex: fence of '%s' after '%s' (the tool asks for fences)", inst->label, what);
     uint64_t id = 0;
-    px__kp_begin_fence(name, px__prof_device_id(inst), &id);
+    px__kp_begin_fence(name, device_id(inst), &id);
     const px_status st = inst->be->fence(inst->queue, func);
     px__kp_end_fence(id);
     return st;
@@ -110,7 +111,7 @@ void px__prof_kernel_begin(px__prof *p, px_instance *inst, px_kernel_kind kind, 
     p->live = !px__capture_active(inst);
     if (!p->live) return;
     const unsigned on = px__prof_mask;
-    if (on & PX__PROF_KOKKOS) px__kp_begin_kernel(kind, label, px__prof_device_id(inst), &p->kp);
+    if (on & PX__PROF_KOKKOS) px__kp_begin_kernel(kind, label, device_id(inst), &p->kp);
     if (on & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_KERNEL, label);
     if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, inst, kernel_kind_name(kind), label);
 }
@@ -188,14 +189,13 @@ void px__prof_fence_begin(px__prof *p, px_instance *inst, const char *name)
     p->tl.rec = -1;
     p->live = true;
     const unsigned on = px__prof_mask;
-    if (on & PX__PROF_KOKKOS) px__kp_begin_fence(name, inst ? px__prof_device_id(inst) : 0, &p->kp);
+    if (on & PX__PROF_KOKKOS) px__kp_begin_fence(name, inst ? device_id(inst) : 0, &p->kp);
     if (on & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_FENCE, name);
     if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, NULL, "fence", name);
 }
 
-void px__prof_fence_end(px__prof *p, px_instance *inst)
+void px__prof_fence_end(px__prof *p)
 {
-    (void)inst;
     const unsigned on = px__prof_mask;
     if (on & PX__PROF_TIMELINE) px__timeline_end(&p->tl, NULL, PX_COPY_NONE, 0);
     if (on & PX__PROF_NVTX) px__nvtx_pop();

@@ -34,9 +34,6 @@ px_status px__profile_init(const px_init_options *opts, const char *func);
    library; the timeline's write error, if any. */
 px_status px__profile_finalize(const char *func);
 
-/* Kokkos' device id of an instance (type, device, instance number). */
-uint32_t px__prof_device_id(const px_instance *inst);
-
 void px__prof_kernel_begin(px__prof *p, px_instance *inst, px_kernel_kind kind, const char *label);
 px_status px__prof_kernel_end(px__prof *p, px_instance *inst, px_kernel_kind kind, const char *label,
                               const char *func);
@@ -46,7 +43,7 @@ void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, con
 px_status px__prof_copy_end(px__prof *p, px_instance *inst, const px_view *dst, px_copy_path path, const char *func);
 /* A fence of inst, or of every instance (inst NULL); name says whose. */
 void px__prof_fence_begin(px__prof *p, px_instance *inst, const char *name);
-void px__prof_fence_end(px__prof *p, px_instance *inst);
+void px__prof_fence_end(px__prof *p);
 void px__prof_graph_begin(px__prof *p, px_instance *inst, const char *label);
 void px__prof_graph_end(px__prof *p, px_instance *inst);
 
