@@ -17,6 +17,10 @@
  * memory), and, measured last, raw with peer access disabled (the driver stages the copy
  * through host memory); peer access is enabled again afterwards.
  *
+ * Then staged copies of pageable memory to GPU 0 and GPU 1, alone and both at once: at once
+ * must take under 0.8x the two alone one after the other (they share the host's memory
+ * bandwidth and the staging pool, but neither waits for the other).
+ *
  * Target: portex >= 0.95x raw (396 GB/s over NVLink on two H200s). Every copy's data is
  * checked once. Exit status: 77 with fewer than two GPUs, 1 when data is wrong, 2 on an
  * error; a missed target is reported, not an error. --quick: 64 MiB, 5 runs. */
@@ -132,6 +136,73 @@ static bool same(const void *dev, const uint64_t *want, size_t bytes, uint64_t *
     CU(cudaSetDevice(1));
     CU(cudaMemcpy(bounce, dev, bytes, cudaMemcpyDefault));
     return memcmp(bounce, want, bytes) == 0;
+}
+
+/* Staged copies of pageable memory to GPU 0 and to GPU 1, each on its GPU's default
+   instance: alone, then both issued at once (each call returns once its copy is queued).
+   Medians of reps wall times (issue to fence). The two copies share the host's memory
+   bandwidth and the staging pool's threads and buffers, but neither waits for the other's
+   GPU: at once takes less than the two one after the other. Returns at-once / (sum of
+   alone); 0 when the data is wrong. */
+static double staged_at_once(size_t bytes, int reps)
+{
+    const int64_t n = (int64_t)(bytes / sizeof(uint64_t));
+    px_view *h[2], *d[2];
+    px_instance *inst[2];
+    for (int g = 0; g < 2; ++g) {
+        PX(px_view_create(&h[g], &(px_view_desc){.label = "pageable", .space = px_host(), .dtype = PX_U64,
+                                                 .rank = 1, .extent = {n}, .flags = PX_VIEW_NO_INIT}));
+        PX(px_view_create(&d[g], &(px_view_desc){.label = "staged dst", .space = px_device(g), .dtype = PX_U64,
+                                                 .rank = 1, .extent = {n}, .flags = PX_VIEW_NO_INIT}));
+        PX(px_instance_default(PX_EXEC_CUDA, g, &inst[g]));
+        px_view_info info;
+        PX(px_view_info_get(h[g], &info));
+        uint64_t *p = info.data;
+        for (int64_t i = 0; i < n; ++i) p[i] = (uint64_t)(i + g) * 0x9e3779b97f4a7c15u;
+    }
+    double *t[3];
+    for (int k = 0; k < 3; ++k)
+        if ((t[k] = malloc((size_t)reps * sizeof(double))) == NULL) exit(2);
+    for (int r = -2; r < reps; ++r) {   /* two untimed rounds */
+        for (int k = 0; k < 3; ++k) {   /* GPU 0 alone, GPU 1 alone, both */
+            const double t0 = now_us();
+            for (int g = 0; g < 2; ++g) {
+                if (k != 2 && k != g) continue;
+                px_copy_path path = PX_COPY_NONE;
+                PX(px_deep_copy_async(inst[g], d[g], h[g], &path));
+                if (path != PX_COPY_CUDA_STAGED) {
+                    fprintf(stderr, "bench_peer: staged copy took path %s\n", px_copy_path_string(path));
+                    exit(2);
+                }
+            }
+            for (int g = 0; g < 2; ++g)
+                if (k == 2 || k == g) PX(px_instance_fence(inst[g]));
+            if (r >= 0) t[k][r] = now_us() - t0;
+        }
+    }
+    const double alone0 = median(t[0], reps), alone1 = median(t[1], reps), both = median(t[2], reps);
+    bool ok = true;
+    for (int g = 0; g < 2; ++g) {
+        px_view *back;
+        PX(px_view_create(&back, &(px_view_desc){.label = "back", .space = px_host(), .dtype = PX_U64, .rank = 1,
+                                                 .extent = {n}, .flags = PX_VIEW_NO_INIT}));
+        PX(px_deep_copy(back, d[g], NULL));
+        px_view_info a, b;
+        PX(px_view_info_get(back, &a));
+        PX(px_view_info_get(h[g], &b));
+        ok = ok && memcmp(a.data, b.data, bytes) == 0;
+        PX(px_view_release(&back));
+        PX(px_view_release(&h[g]));
+        PX(px_view_release(&d[g]));
+    }
+    printf("\nstaged pageable HOST -> DEVICE, %.0f MiB each, median of %d: GPU 0 alone %.1f GB/s (%.2f ms), "
+           "GPU 1 alone %.1f GB/s (%.2f ms), both at once %.2f ms = %.2fx the sum of the two alone, %.2fx the "
+           "longer; data %s\n",
+           (double)bytes / (1 << 20), reps, gbs(bytes, alone0 * 1e-3), alone0 * 1e-3, gbs(bytes, alone1 * 1e-3),
+           alone1 * 1e-3, both * 1e-3, both / (alone0 + alone1), both / (alone0 > alone1 ? alone0 : alone1),
+           ok ? "checked, OK" : "WRONG");
+    for (int k = 0; k < 3; ++k) free(t[k]);
+    return ok ? both / (alone0 + alone1) : 0.0;
 }
 
 int main(int argc, char **argv)
@@ -251,8 +322,15 @@ int main(int argc, char **argv)
         printf("no peer access between the two GPUs: the rows above are the driver's staged copies\n");
     }
 
-    printf("\nbench_peer: target portex >= 0.95x raw (396 GB/s over NVLink on two H200s): %s; data %s\n",
-           met ? "met" : "NOT met", ok ? "checked, OK" : "WRONG");
+    /* Staged copies on both GPUs at once: they must not wait for each other (at once
+       under 0.8x the two one after the other). */
+    const double at_once = staged_at_once(quick ? (size_t)64 << 20 : (size_t)512 << 20, quick ? 3 : 7);
+    ok = ok && at_once > 0.0;
+    const bool independent = at_once > 0.0 && at_once < 0.8;
+
+    printf("\nbench_peer: target portex >= 0.95x raw (396 GB/s over NVLink on two H200s): %s; staged copies on the "
+           "two GPUs at once %s each other; data %s\n",
+           met ? "met" : "NOT met", independent ? "do not wait for" : "WAIT FOR", ok ? "checked, OK" : "WRONG");
 
     for (int d = 0; d < 2; ++d) {
         CU(cudaSetDevice(d));

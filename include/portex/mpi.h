@@ -77,10 +77,10 @@ PX_MPI_API px_status px_mpi_recv(px_view *v, int src, int tag, MPI_Comm comm);
 PX_MPI_API px_status px_mpi_isend(px_instance *inst, px_view *v, int dest, int tag, MPI_Comm comm,
                                   px_mpi_request **req);
 
-/** Starts receiving into v (MPI_Irecv), after inst's work issued before it (inst is
- * fenced). The data is in v after px_mpi_wait: for a staged or packed view, the wait
- * copies it in on inst, so that work issued to inst after the wait sees it. Do not read or
- * write v until then. */
+/** Starts receiving into v (MPI_Irecv), ordered after inst's work issued before it: a
+ * view MPI writes itself (direct, CUDA-aware) fences inst first; a staged or packed one is
+ * received into its temporary, and px_mpi_wait queues the copy into v on inst, so that
+ * work issued to inst after the wait sees it. Do not read or write v until then. */
 PX_MPI_API px_status px_mpi_irecv(px_instance *inst, px_view *v, int src, int tag, MPI_Comm comm,
                                   px_mpi_request **req);
 

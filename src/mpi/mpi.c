@@ -335,8 +335,10 @@ static px_status start(const char *func, bool recv, px_instance *inst, px_view *
         if (st == PX_OK && !recv) st = px_deep_copy_async(inst, r->tmp, v, NULL);
     }
     /* MPI reads (send) or writes (receive) the buffer from now on: inst's work issued
-       before, and the pack, must have finished. */
-    if (st == PX_OK) st = px_instance_fence(inst);
+       before, and the pack, must have finished. A receive into a temporary needs no
+       fence: MPI writes the temporary only, and the copy into v is queued on inst at the
+       wait, after inst's earlier work. */
+    if (st == PX_OK && !(recv && r->tmp != NULL)) st = px_instance_fence(inst);
     if (st == PX_OK) {
         const int rc = recv ? MPI_Irecv(buf, r->plan.count, r->plan.type, peer, tag, comm, &r->mpi)
                             : MPI_Isend(buf, r->plan.count, r->plan.type, peer, tag, comm, &r->mpi);
