@@ -17,9 +17,10 @@
  * memory), and, measured last, raw with peer access disabled (the driver stages the copy
  * through host memory); peer access is enabled again afterwards.
  *
- * Then staged copies of pageable memory to GPU 0 and GPU 1, alone and both at once: at once
- * must take under 0.8x the two alone one after the other (they share the host's memory
- * bandwidth and the staging pool, but neither waits for the other).
+ * Then copies of host memory to GPU 0 and GPU 1, alone and both at once, pinned (DMA: what
+ * the hardware allows) and pageable (staged): the staged ones at once must take under 0.8x
+ * the two alone one after the other (they share the host's memory bandwidth and the
+ * staging pool, but neither waits for the other).
  *
  * Target: portex >= 0.95x raw (396 GB/s over NVLink on two H200s). Every copy's data is
  * checked once. Exit status: 77 with fewer than two GPUs, 1 when data is wrong, 2 on an
@@ -138,19 +139,20 @@ static bool same(const void *dev, const uint64_t *want, size_t bytes, uint64_t *
     return memcmp(bounce, want, bytes) == 0;
 }
 
-/* Staged copies of pageable memory to GPU 0 and to GPU 1, each on its GPU's default
+/* Copies from host memory in `host` to GPU 0 and to GPU 1, each on its GPU's default
    instance: alone, then both issued at once (each call returns once its copy is queued).
-   Medians of reps wall times (issue to fence). The two copies share the host's memory
-   bandwidth and the staging pool's threads and buffers, but neither waits for the other's
-   GPU: at once takes less than the two one after the other. Returns at-once / (sum of
-   alone); 0 when the data is wrong. */
-static double staged_at_once(size_t bytes, int reps)
+   Medians of reps wall times (issue to fence). Pinned memory (DMA) gives what the links
+   and the host's memory allow; pageable memory (staged) shares the staging pool's threads
+   and buffers besides, but neither copy waits for the other's GPU: at once takes less
+   than the two one after the other. Returns at-once / (sum of alone); 0 when the data is
+   wrong. */
+static double host_to_gpus_at_once(size_t bytes, int reps, px_space host, px_copy_path expect)
 {
     const int64_t n = (int64_t)(bytes / sizeof(uint64_t));
     px_view *h[2], *d[2];
     px_instance *inst[2];
     for (int g = 0; g < 2; ++g) {
-        PX(px_view_create(&h[g], &(px_view_desc){.label = "pageable", .space = px_host(), .dtype = PX_U64,
+        PX(px_view_create(&h[g], &(px_view_desc){.label = "host", .space = host, .dtype = PX_U64,
                                                  .rank = 1, .extent = {n}, .flags = PX_VIEW_NO_INIT}));
         PX(px_view_create(&d[g], &(px_view_desc){.label = "staged dst", .space = px_device(g), .dtype = PX_U64,
                                                  .rank = 1, .extent = {n}, .flags = PX_VIEW_NO_INIT}));
@@ -170,8 +172,9 @@ static double staged_at_once(size_t bytes, int reps)
                 if (k != 2 && k != g) continue;
                 px_copy_path path = PX_COPY_NONE;
                 PX(px_deep_copy_async(inst[g], d[g], h[g], &path));
-                if (path != PX_COPY_CUDA_STAGED) {
-                    fprintf(stderr, "bench_peer: staged copy took path %s\n", px_copy_path_string(path));
+                if (path != expect) {
+                    fprintf(stderr, "bench_peer: host copy took path %s, expected %s\n", px_copy_path_string(path),
+                            px_copy_path_string(expect));
                     exit(2);
                 }
             }
@@ -195,10 +198,11 @@ static double staged_at_once(size_t bytes, int reps)
         PX(px_view_release(&h[g]));
         PX(px_view_release(&d[g]));
     }
-    printf("\nstaged pageable HOST -> DEVICE, %.0f MiB each, median of %d: GPU 0 alone %.1f GB/s (%.2f ms), "
+    printf("%s %s -> DEVICE, %.0f MiB each, median of %d: GPU 0 alone %.1f GB/s (%.2f ms), "
            "GPU 1 alone %.1f GB/s (%.2f ms), both at once %.2f ms = %.2fx the sum of the two alone, %.2fx the "
            "longer; data %s\n",
-           (double)bytes / (1 << 20), reps, gbs(bytes, alone0 * 1e-3), alone0 * 1e-3, gbs(bytes, alone1 * 1e-3),
+           px_copy_path_string(expect), px_space_kind_string(host.kind), (double)bytes / (1 << 20), reps,
+           gbs(bytes, alone0 * 1e-3), alone0 * 1e-3, gbs(bytes, alone1 * 1e-3),
            alone1 * 1e-3, both * 1e-3, both / (alone0 + alone1), both / (alone0 > alone1 ? alone0 : alone1),
            ok ? "checked, OK" : "WRONG");
     for (int k = 0; k < 3; ++k) free(t[k]);
@@ -324,7 +328,11 @@ int main(int argc, char **argv)
 
     /* Staged copies on both GPUs at once: they must not wait for each other (at once
        under 0.8x the two one after the other). */
-    const double at_once = staged_at_once(quick ? (size_t)64 << 20 : (size_t)512 << 20, quick ? 3 : 7);
+    const size_t host_bytes = quick ? (size_t)64 << 20 : (size_t)512 << 20;
+    printf("\n");
+    const double dma = host_to_gpus_at_once(host_bytes, quick ? 3 : 7, px_host_pinned(), PX_COPY_CUDA_DMA);
+    const double at_once = host_to_gpus_at_once(host_bytes, quick ? 3 : 7, px_host(), PX_COPY_CUDA_STAGED);
+    ok = ok && dma > 0.0;
     ok = ok && at_once > 0.0;
     const bool independent = at_once > 0.0 && at_once < 0.8;
 

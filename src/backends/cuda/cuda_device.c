@@ -188,6 +188,20 @@ px__cuda_device *px__cuda_device_if_ready(int ordinal)
     return d;
 }
 
+int px__cuda_home_device(void)
+{
+    int home = -1;
+    px__cuda_lock();
+    for (int i = 0; i < PX__MAX_DEVICES && home < 0; ++i)
+        if (g_dev[i].ready) home = i;
+    px__cuda_unlock();
+    if (home < 0 && cudaGetDevice(&home) != cudaSuccess) {
+        (void)cudaGetLastError();
+        home = 0;
+    }
+    return home;
+}
+
 void px__cuda_devices_release(void)
 {
     px__cuda_device gone[PX__MAX_DEVICES];

@@ -43,6 +43,13 @@ px_status px__cuda_device_get(int ordinal, px__cuda_device **out, const char *fu
 /* The state of a device that is already initialised, or NULL (never initialises). */
 px__cuda_device *px__cuda_device_if_ready(int ordinal);
 
+/* The device whose context serves what belongs to no device (pinned host memory: its
+   allocation, and the stream that orders its frees): the lowest-numbered device portex
+   has set up, else the calling thread's current one. Never device 0 for its own sake: a
+   process that works on GPU 1 only (one MPI rank per GPU) must not open a context on
+   GPU 0, where its work would time-slice with another process's kernels. */
+int px__cuda_home_device(void);
+
 /* Makes `ordinal` the calling thread's current device and saves the caller's; every
    backend entry point brackets its CUDA calls with enter/leave so that several GPUs
    work and the user's current device is left as it was. */

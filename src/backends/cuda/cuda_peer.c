@@ -52,11 +52,11 @@ bool px__cuda_peer_access(int a, int b, bool probe)
     int s = atomic_load_explicit(&g_peer[a][b], memory_order_acquire);
     if (s != PEER_UNKNOWN || !probe) return s == PEER_ON;
     pthread_mutex_lock(&g_peer_lock);
-    if (atomic_load(&g_peer[a][b]) == PEER_UNKNOWN) {
-        /* Both ways at once: a copy between the two may run on either device's stream. */
-        atomic_store(&g_peer[a][b], enable_one(a, b));
-        if (atomic_load(&g_peer[b][a]) == PEER_UNKNOWN) atomic_store(&g_peer[b][a], enable_one(b, a));
-    }
+    /* This way only: the other way is enabled when a copy or a kernel on b needs it.
+       Enabling b's access while b runs a kernel blocks the caller (124 ms against 1 ms
+       the other way, with a 1 s kernel on b, on two H100s: .ci/two_gpu_probe.cu), and b
+       may be busy with another instance's work. */
+    if (atomic_load(&g_peer[a][b]) == PEER_UNKNOWN) atomic_store(&g_peer[a][b], enable_one(a, b));
     s = atomic_load(&g_peer[a][b]);
     pthread_mutex_unlock(&g_peer_lock);
     return s == PEER_ON;
@@ -110,14 +110,26 @@ px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op, const cha
     const int sd = op->src.space.device, dd = op->dst.space.device;
     const bool capturing = px__cuda_capturing(q->stream);
     /* Direct (NVLink or PCIe) where the pair allows it; the driver stages the copy
-       through host memory otherwise. */
-    (void)px__cuda_peer_access(sd, dd, !capturing);
+       through host memory otherwise. The stream's device does the copy and reaches the
+       other side: pushes from the source, pulls from the destination (both ways for a
+       stream of a third device). */
+    if (q->device == dd) {
+        (void)px__cuda_peer_access(dd, sd, !capturing);
+    } else {
+        (void)px__cuda_peer_access(sd, dd, !capturing);
+        if (q->device != sd) (void)px__cuda_peer_access(dd, sd, !capturing);
+    }
     /* After every kernel and copy portex has queued on either GPU, on any instance: the
        copy cannot read what a kernel on the source GPU is still writing, nor overwrite
        what the destination GPU is still reading. A graph being captured orders its
        nodes by its own edges instead. */
     int captured = 0;   /* queues in a capture: their earlier work cannot be waited for (docs/cuda.md) */
     if (!capturing) PX__TRY(px__cuda_order_after(q->stream, sd, dd, &captured, func));
-    PX__CU_TRY(func, cudaMemcpyPeerAsync(op->dst.data, dd, op->src.data, sd, op->bytes, q->stream));
+    /* cudaMemcpyPeerAsync cannot be captured (cudaErrorStreamCaptureUnsupported); in a
+       capture the copy is a memcpy node, between unified addresses. */
+    if (capturing)
+        PX__CU_TRY(func, cudaMemcpyAsync(op->dst.data, op->src.data, op->bytes, cudaMemcpyDefault, q->stream));
+    else
+        PX__CU_TRY(func, cudaMemcpyPeerAsync(op->dst.data, dd, op->src.data, sd, op->bytes, q->stream));
     return PX_OK;
 }

@@ -15,7 +15,7 @@
 #include "backends/cuda/cuda_queue.h"
 
 /* Whether kernels and copies on device `a` reach device `b`'s memory directly (true for
-   a == b). The first ask for a pair tries to enable peer access both ways; never fails
+   a == b). The first ask for (a, b) tries to enable a's access to b (that way only); never fails
    and leaves no CUDA error pending; the caller's current device is kept. During a stream
    capture pass `probe` false: only what is already known is answered (enabling peer
    access is not something to do while a graph is being recorded). */

@@ -142,6 +142,10 @@ px_status px__cuda_pinned_alloc(size_t bytes, void **out, const char *func)
     /* Portable: usable from every device's context. Mapped: kernels may write results
        straight into it (implied with unified addressing; said explicitly). */
     const unsigned flags = cudaHostAllocPortable | cudaHostAllocMapped;
+    /* In the home device's context (cuda_device.h), not whichever is current: the calling
+       thread's current device is 0 unless it chose one. */
+    int saved;
+    PX__TRY(px__cuda_enter(px__cuda_home_device(), &saved, func));
     const enum cudaStreamCaptureMode mode = px__cuda_relax();
     cudaError_t e = px__fault_hit() ? cudaErrorMemoryAllocation : cudaHostAlloc(&p, size, flags);
     if (e == cudaErrorMemoryAllocation) {
@@ -150,12 +154,13 @@ px_status px__cuda_pinned_alloc(size_t bytes, void **out, const char *func)
         e = cudaHostAlloc(&p, size, flags);
     }
     px__cuda_unrelax(mode);
+    px__cuda_leave(saved);
     PX__TRY(px__cuda_check(e, func, "cudaHostAlloc(&p, size, cudaHostAllocPortable | cudaHostAllocMapped)", &ctx));
     *out = p;
     return PX_OK;
 }
 
-/* Ordered after every queue's work on `ordered` (device 0's release stream): the block
+/* Ordered after every queue's work on `ordered` (the home device's release stream): the block
    goes to the cache with an event recorded there, or back to CUDA. */
 static void cache_insert(void *ptr, size_t size, int device, cudaStream_t ordered)
 {
@@ -192,15 +197,17 @@ static void cache_insert(void *ptr, size_t size, int device, cudaStream_t ordere
 void px__cuda_pinned_free(void *ptr, size_t bytes)
 {
     if (ptr == NULL) return;
-    /* Device 0's release stream orders the free (any device's would do: the waits cross
-       devices); pinned memory exists, so CUDA is initialised. */
-    px__cuda_device *d0;
-    if (px__cuda_device_get(0, &d0, "px_view_release") != PX_OK) {
+    /* The home device's release stream orders the free (any device's would do: the
+       waits cross devices; cuda_device.h says why not device 0's); pinned memory exists,
+       so CUDA is initialised. */
+    const int home = px__cuda_home_device();
+    px__cuda_device *d;
+    if (px__cuda_device_get(home, &d, "px_view_release") != PX_OK) {
         px_clear_error();
-        cache_insert(ptr, class_size(bytes), 0, NULL);
+        cache_insert(ptr, class_size(bytes), home, NULL);
         return;
     }
-    px__cuda_release_after_work(ptr, class_size(bytes), 0, cache_insert);
+    px__cuda_release_after_work(ptr, class_size(bytes), home, cache_insert);
 }
 
 static px_status pinned_available(px_space space, const char *func)
