@@ -8,8 +8,7 @@
 #   bench/heat_mpi_scaling.sh BUILD [cpu] [openmp] [gpu]     (default: all three)
 #
 # cpu: the serial backend, one core per process (--bind-to core): pure MPI. The overlap's
-# compute thread then shares the process's core with the main thread (also measured with
-# Open MPI's waits yielding the core, OMPI_MCA_mpi_yield_when_idle=1).
+# compute thread then shares the process's core with the main thread.
 # openmp: 16 / P threads per process on cores of its own (--map-by slot:PE=T).
 # gpu: CUDA, 1 and 2 processes sharing GPU 0 (staged path unless the MPI is CUDA-aware).
 set -uo pipefail
@@ -50,12 +49,6 @@ if [[ " $parts " == *" cpu "* ]]; then
     for np in 1 2 4 8 16; do
         [ "$np" -le "$cores" ] || continue
         run serial-strong "$np" --bind-to core --map-by core -x PX_DEFAULT_EXEC=serial -- --plate 4098 4098
-    done
-    # The same with Open MPI's waits yielding the core (the overlap's compute thread shares it).
-    for np in 2 16; do
-        [ "$np" -le "$cores" ] || continue
-        run serial-strong-yield "$np" --bind-to core --map-by core -x PX_DEFAULT_EXEC=serial \
-            -x OMPI_MCA_mpi_yield_when_idle=1 -- --plate 4098 4098
     done
     for np in 1 2 4 8 16; do
         [ "$np" -le "$cores" ] || continue
