@@ -330,13 +330,17 @@ __global__ void reduce_kernel(const __grid_constant__ Args a, dims d, T *partial
         if (first) *result = acc;
         return;
     }
-    __shared__ bool last;
+    /* The flag goes through the (free) reduction slots: no static shared memory, so that
+       level 0 may have all that px_team_scratch_max promises. */
+    volatile unsigned *flag = static_cast<volatile unsigned *>(t.reduce_slots);
     if (first) {
         partials[blockIdx.x] = acc;
         __threadfence();
-        last = atomicAdd(counter, 1u) == gridDim.x - 1;
+        *flag = atomicAdd(counter, 1u) == gridDim.x - 1 ? 1u : 0u;
     }
     __syncthreads();
+    const bool last = *flag != 0;
+    __syncthreads();   /* every thread has read the flag before the slots are used again */
     if (!last) return;
     __threadfence();
     T all;
