@@ -358,17 +358,25 @@ __global__ void reduce_kernel(const __grid_constant__ Args a, dims d, T *partial
     }
 }
 
-/* Sets the largest dynamic shared memory of `kernel` once it needs more than the default. */
-inline cudaError_t allow_shared(const void *kernel, size_t bytes)
+/* Lets `kernel` have up to `limit` bytes of dynamic shared memory on the current device
+   once a launch may need more than the default 48 KiB (before the occupancy API is asked,
+   which honours the attribute). Always the device's whole limit, never less: a smaller
+   value set by one thread could undercut another's launch. Remembered per device in
+   `raised` (a function-local static array of the launch template). */
+inline cudaError_t allow_shared(const void *kernel, int device, std::atomic<int> *raised, size_t need, size_t limit)
 {
-    if (bytes <= (size_t)48 * 1024) return cudaSuccess;
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    if (need <= (size_t)48 * 1024) return cudaSuccess;
+    const bool cached = device >= 0 && device < detail::max_cached_devices;
+    if (cached && raised[device].load(std::memory_order_relaxed) != 0) return cudaSuccess;
+    const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit);
+    if (e == cudaSuccess && cached) raised[device].store(1, std::memory_order_relaxed);
+    return e;
 }
 
 /* Resolves the team's shape for `kernel`, sizes the grid, and fills d (without level 1's
    base). Refusals say why in r. */
-inline cudaError_t plan(const void *kernel, const px_cuda_launch *l, px_team_run *r, dims *d, dim3 *block,
-                        int64_t *grid, size_t *shared)
+inline cudaError_t plan(const void *kernel, std::atomic<int> *raised, const px_cuda_launch *l, px_team_run *r,
+                        dims *d, dim3 *block, int64_t *grid, size_t *shared)
 {
     cudaFuncAttributes attr;
     cudaError_t e = cudaFuncGetAttributes(&attr, kernel);
@@ -378,6 +386,11 @@ inline cudaError_t plan(const void *kernel, const px_cuda_launch *l, px_team_run
     const size_t t0 = r->scratch_team[0], th0 = r->scratch_thread[0];
     const size_t limit = r->shared_limit > attr.sharedSizeBytes ? r->shared_limit - attr.sharedSizeBytes : 0;
     int T = r->team_size;
+    {
+        const size_t most = PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)(T > 0 ? T : max_threads / V);
+        e = allow_shared(kernel, l->device, raised, most, limit);
+        if (e != cudaSuccess) return e;
+    }
     if (T <= 0) {
         /* The occupancy API's block size with this shared memory per block, at most an
            eighth of an SM's threads (as flat kernels), whole teams that fit the limit. */
@@ -406,8 +419,6 @@ inline cudaError_t plan(const void *kernel, const px_cuda_launch *l, px_team_run
         r->refused_limit = (int64_t)limit;
         return cudaErrorInvalidConfiguration;
     }
-    e = allow_shared(kernel, smem);
-    if (e != cudaSuccess) return e;
     int per = 0;
     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, T * V, smem);
     if (e != cudaSuccess) return e;
@@ -467,13 +478,14 @@ inline int launch_shared(void (*kernel)(P...), dim3 grid, dim3 block, size_t sha
 template <class Args, class Body>
 int launch_for(const px_cuda_launch *l, const Args &args, px_team_run *r)
 {
+    static std::atomic<int> raised[detail::max_cached_devices];
     if (r->league_size <= 0) return (int)cudaSuccess;
     auto kernel = &for_kernel<Args, Body>;
     dims d;
     dim3 block;
     int64_t grid;
     size_t shared;
-    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), l, r, &d, &block, &grid, &shared);
+    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), raised, l, r, &d, &block, &grid, &shared);
     if (e != cudaSuccess) return (int)e;
     void *none;
     e = take_scratch(l, 0, &d, grid, &none);
@@ -485,12 +497,13 @@ template <class Args, class T, class Body, class Join>
 int launch_reduce(const px_cuda_launch *l, const Args &args, px_team_run *r)
 {
     static_assert(sizeof(T) <= PX_TEAM_VALUE_MAX, "a team reduction's value type exceeds PX_TEAM_VALUE_MAX");
+    static std::atomic<int> raised[detail::max_cached_devices];
     auto kernel = &reduce_kernel<Args, T, Body, Join>;
     dims d;
     dim3 block;
     int64_t grid;
     size_t shared;
-    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), l, r, &d, &block, &grid, &shared);
+    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), raised, l, r, &d, &block, &grid, &shared);
     if (e != cudaSuccess) return (int)e;
     void *head;
     e = take_scratch(l, grid > 1 ? (size_t)grid * sizeof(T) : 0, &d, grid, &head);
