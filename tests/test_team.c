@@ -140,10 +140,12 @@ START_TEST(team_nested_reduce)
     px_view *hx, *hy;
     px_view *x = rand_i64(5 + (uint64_t)_i, n, -1000, 1000, &hx), *y = rand_f64(7 + (uint64_t)_i, n, &hy);
     px_view *out = vi64("out", L * 8), *tvsum = vi64("tvsum", L * nrow), *dsum = vf64("dsum", L);
-    tk_nred_args a = {n, nrow, ncol, si64(x), sf64(y), si64(out), si64(tvsum), sf64(dsum)};
+    px_view *tvstat = vi64("tvstat", L * nrow * 3);
+    tk_nred_args a = {n, nrow, ncol, si64(x), sf64(y), si64(out), si64(tvsum), si64(tvstat), sf64(dsum)};
     TK_OK(px_parallel_for_team(tk_inst(), "nested_reduce", p, PX_KERNEL(tk_team_nested_reduce), &a));
     TK_OK(px_instance_fence(tk_inst()));
-    px_view *ho = tk_to_host(out), *ht = tk_to_host(tvsum), *hd = tk_to_host(dsum);
+    px_view *ho = tk_to_host(out), *ht = tk_to_host(tvsum), *hd = tk_to_host(dsum), *hts = tk_to_host(tvstat);
+    const int64_t *tst = (const int64_t *)tk_data(hts);
     const int64_t *xs = (const int64_t *)tk_data(hx), *o = (const int64_t *)tk_data(ho);
     const int64_t *tv = (const int64_t *)tk_data(ht);
     const double *ys = (const double *)tk_data(hy), *d = (const double *)tk_data(hd);
@@ -171,13 +173,19 @@ START_TEST(team_nested_reduce)
         TK_ASSERT(fabs(d[r] - ds) <= 1e-12 * (scale > 1 ? scale : 1), "team %lld: double sum %.17g, want %.17g",
                   (long long)r, d[r], ds);
         for (int64_t i = 0; i < nrow; ++i) {
-            int64_t s = 0;
-            for (int64_t j = 0; j < ncol; ++j) s += xs[(i * ncol + j) % n];
+            int64_t s = 0, vm = INT64_MIN;
+            for (int64_t j = 0; j < ncol; ++j) {
+                s += xs[(i * ncol + j) % n];
+                if (xs[(i * ncol + j) % n] > vm) vm = xs[(i * ncol + j) % n];
+            }
             TK_ASSERT(tv[r * nrow + i] == s, "team %lld row %lld: vector sum %lld, want %lld", (long long)r,
                       (long long)i, (long long)tv[r * nrow + i], (long long)s);
+            const int64_t *vs = tst + (r * nrow + i) * 3;
+            TK_ASSERT(vs[0] == s && vs[1] == ncol && vs[2] == vm, "team %lld row %lld: vector stat {%lld, %lld, %lld}",
+                      (long long)r, (long long)i, (long long)vs[0], (long long)vs[1], (long long)vs[2]);
         }
     }
-    TK_RELEASE(x, y, hx, hy, out, tvsum, dsum, ho, ht, hd);
+    TK_RELEASE(x, y, hx, hy, out, tvsum, dsum, tvstat, ho, ht, hd, hts);
 }
 END_TEST
 
@@ -249,15 +257,17 @@ START_TEST(team_nested_scan)
     px_view *hx;
     px_view *x = rand_i64(17 + (uint64_t)_i, n, 0, 1000, &hx);
     px_view *excl = vi64("excl", L * n), *incl = vi64("incl", L * n), *vex = vi64("vex", L * nrow * ncol);
-    px_view *vtot = vi64("vtot", L * nrow), *tot = vi64("tot", L * 4);
-    px_view *aff = tk_view1("aff", tk_space(), PX_U64, L * n);
-    px_span_u64 saff;
+    px_view *vtot = vi64("vtot", L * nrow * 2), *tot = vi64("tot", L * 6);
+    px_view *aff = tk_view1("aff", tk_space(), PX_U64, L * n), *vaff = tk_view1("vaff", tk_space(), PX_U64, L * nrow * ncol);
+    px_span_u64 saff, svaff;
     TK_OK(px_view_span_u64(aff, &saff));
-    tk_nscan_args a = {n, nrow, ncol, si64(x), si64(excl), si64(incl), si64(vex), si64(vtot), si64(tot), saff};
+    TK_OK(px_view_span_u64(vaff, &svaff));
+    tk_nscan_args a = {n, nrow, ncol, si64(x), si64(excl), si64(incl), si64(vex), si64(vtot), si64(tot), saff, svaff};
     TK_OK(px_parallel_for_team(tk_inst(), "nested_scan", p, PX_KERNEL(tk_team_nested_scan), &a));
     TK_OK(px_instance_fence(tk_inst()));
     px_view *he = tk_to_host(excl), *hi = tk_to_host(incl), *hv = tk_to_host(vex), *hvt = tk_to_host(vtot);
-    px_view *ht = tk_to_host(tot), *ha = tk_to_host(aff);
+    px_view *ht = tk_to_host(tot), *ha = tk_to_host(aff), *hva = tk_to_host(vaff);
+    const uint64_t *vaf = (const uint64_t *)tk_data(hva);
     const int64_t *xs = (const int64_t *)tk_data(hx), *e = (const int64_t *)tk_data(he);
     const int64_t *in = (const int64_t *)tk_data(hi), *v = (const int64_t *)tk_data(hv);
     const int64_t *vt = (const int64_t *)tk_data(hvt), *t = (const int64_t *)tk_data(ht);
@@ -283,23 +293,38 @@ START_TEST(team_nested_scan)
             TK_ASSERT(af[r * n + i] == fa + fb, "team %lld: affine[%lld] = %llu, want %llu", (long long)r, (long long)i,
                       (unsigned long long)af[r * n + i], (unsigned long long)(fa + fb));
         }
-        TK_ASSERT(t[r * 4 + 0] == run && t[r * 4 + 1] == run && (uint64_t)t[r * 4 + 2] == fb,
-                  "team %lld: totals %lld %lld %lld", (long long)r, (long long)t[r * 4 + 0], (long long)t[r * 4 + 1],
-                  (long long)t[r * 4 + 2]);
-        TK_ASSERT(t[r * 4 + 3] == 1, "team %lld: threads disagree on the scan totals", (long long)r);
+        TK_ASSERT(t[r * 6 + 0] == run && t[r * 6 + 1] == run && (uint64_t)t[r * 6 + 2] == fb,
+                  "team %lld: totals %lld %lld %lld", (long long)r, (long long)t[r * 6 + 0], (long long)t[r * 6 + 1],
+                  (long long)t[r * 6 + 2]);
+        TK_ASSERT(t[r * 6 + 3] == 1, "team %lld: threads disagree on the scan totals", (long long)r);
+        uint64_t ga = 1, gb = 0;
+        for (int64_t i = 0; i < len; ++i) {
+            gb = (uint64_t)(i + 5) * gb + (uint64_t)xs[i];
+            ga = (uint64_t)(i + 5) * ga;
+        }
+        TK_ASSERT((uint64_t)t[r * 6 + 4] == gb && (uint64_t)t[r * 6 + 5] == ga,
+                  "team %lld: team-vector affine total (%llu, %llu), want (%llu, %llu)", (long long)r,
+                  (unsigned long long)t[r * 6 + 5], (unsigned long long)t[r * 6 + 4], (unsigned long long)ga,
+                  (unsigned long long)gb);
         for (int64_t th = 0; th < nrow; ++th) {
             int64_t s = 0;
+            uint64_t va = 1, vb = 0;
             for (int64_t j = 0; j < ncol; ++j) {
                 const int64_t got = v[(r * nrow + th) * ncol + j];
                 TK_ASSERT(got == s, "team %lld row %lld: vector scan[%lld] = %lld, want %lld", (long long)r,
                           (long long)th, (long long)j, (long long)got, (long long)s);
                 s += xs[(th + j) % n];
+                vb = (uint64_t)(j + 2) * vb + (uint64_t)xs[(th + j) % n];
+                va = (uint64_t)(j + 2) * va;
+                TK_ASSERT(vaf[(r * nrow + th) * ncol + j] == va + vb, "team %lld row %lld: vector affine[%lld]",
+                          (long long)r, (long long)th, (long long)j);
             }
-            TK_ASSERT(vt[r * nrow + th] == s, "team %lld row %lld: vector scan total %lld, want %lld", (long long)r,
-                      (long long)th, (long long)vt[r * nrow + th], (long long)s);
+            TK_ASSERT(vt[(r * nrow + th) * 2] == s && (uint64_t)vt[(r * nrow + th) * 2 + 1] == va + vb,
+                      "team %lld row %lld: vector scan totals %lld, %lld", (long long)r, (long long)th,
+                      (long long)vt[(r * nrow + th) * 2], (long long)vt[(r * nrow + th) * 2 + 1]);
         }
     }
-    TK_RELEASE(x, hx, excl, incl, vex, vtot, tot, aff, he, hi, hv, hvt, ht, ha);
+    TK_RELEASE(x, hx, excl, incl, vex, vtot, tot, aff, vaff, he, hi, hv, hvt, ht, ha, hva);
 }
 END_TEST
 
@@ -460,6 +485,17 @@ START_TEST(team_dispatch_errors)
     px_view *f = tk_view1("f32", tk_space(), PX_F32, 1);
     TK_FAIL(px_parallel_reduce_team_view(tk_inst(), NULL, ok, PX_KERNEL(tk_team_sum), &a, f), PX_ERR_INVALID_ARGUMENT,
             "px_parallel_reduce_team_view");
+    /* A team kernel without the entry of this backend; one compiled against an older header. */
+    px_kernel k = px_kernel_tk_team_touch;
+    if (tk_is_cuda()) k.cuda_team = NULL;
+    else k.host_team = NULL;
+    TK_FAIL(px_parallel_for_team(tk_inst(), NULL, ok, &k, &a), PX_ERR_NOT_COMPILED, "px_parallel_for_team");
+    TK_ERROR_HAS("tk_team_touch");
+    TK_ERROR_HAS(px_exec_space_string(tk_exec()));
+    k = px_kernel_tk_team_touch;
+    k.magic = 0x50584b32u;
+    TK_FAIL(px_parallel_for_team(tk_inst(), NULL, ok, &k, &a), PX_ERR_INVALID_ARGUMENT, "px_parallel_for_team");
+    TK_ERROR_HAS("recompile");
     size_t bytes;
     TK_FAIL(px_team_scratch_max(tk_inst(), 2, &bytes), PX_ERR_INVALID_ARGUMENT, "px_team_scratch_max");
     TK_FAIL(px_team_scratch_max(tk_inst(), 0, NULL), PX_ERR_INVALID_ARGUMENT, "px_team_scratch_max");

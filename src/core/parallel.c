@@ -85,10 +85,14 @@ px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const cha
     if (kernel->kind != want)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s' is a %s kernel; %s needs a %s kernel",
                          kernel->name, kind_name(kernel->kind), func, kind_name(want));
-    if (kernel->team)
+    if (kernel->team) {
+        const bool red = kernel->kind == PX_KERNEL_REDUCE;
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "kernel '%s' is a team kernel (PX_TEAM_%s); dispatch it over a px_team_policy "
-                         "(%s_team)", kernel->name, kernel->kind == PX_KERNEL_REDUCE ? "REDUCE" : "FOR", func);
+                         "kernel '%s' is a team kernel (%s); it runs over a px_team_policy (%s, %s)", kernel->name,
+                         red ? "PX_TEAM_REDUCE" : "PX_TEAM_FOR",
+                         red ? "px_parallel_reduce_team" : "px_parallel_for_team",
+                         red ? "px_graph_add_reduce_team" : "px_graph_add_for_team");
+    }
     if (!args && kernel->args_size)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "args must not be NULL (kernel '%s')",
                          kernel->name);

@@ -87,7 +87,19 @@ PX_TEAM_FOR(tk_team_nested_reduce, tk_nred_args, a, team)
         PX_THREAD_VECTOR_REDUCE(team, j, 0, a->ncol, int64_t, sum, acc, s) {
             *acc += PX_AT1(a->x, (i * a->ncol + j) % a->n);
         }
-        PX_SINGLE_PER_THREAD(team) { PX_AT1(a->tvsum, r * a->nrow + i) = s; }
+        tk_stat vs;
+        PX_THREAD_VECTOR_REDUCE(team, j, 0, a->ncol, tk_stat, stat, acc, vs) {
+            const int64_t x = PX_AT1(a->x, (i * a->ncol + j) % a->n);
+            acc->sum += x;
+            acc->count += 1;
+            if (x > acc->max) acc->max = x;
+        }
+        PX_SINGLE_PER_THREAD(team) {
+            PX_AT1(a->tvsum, r * a->nrow + i) = s;
+            PX_AT1(a->tvstat, (r * a->nrow + i) * 3 + 0) = vs.sum;
+            PX_AT1(a->tvstat, (r * a->nrow + i) * 3 + 1) = vs.count;
+            PX_AT1(a->tvstat, (r * a->nrow + i) * 3 + 2) = vs.max;
+        }
     }
     uint64_t dbits;
     memcpy(&dbits, &ds, sizeof dbits);
@@ -134,15 +146,36 @@ PX_TEAM_FOR(tk_team_nested_scan, tk_nscan_args, a, team)
             if (fin) PX_AT1(a->vex, (r * a->nrow + t) * a->ncol + j) = *up;
             *up += PX_AT1(a->x, (t + j) % n);
         }
-        PX_SINGLE_PER_THREAD(team) { PX_AT1(a->vtot, r * a->nrow + t) = vt; }
+        tk_affine va;
+        PX_THREAD_VECTOR_SCAN(team, j, 0, a->ncol, tk_affine, affine, up, fin, va) {
+            tk_affine g;
+            g.a = (uint64_t)(j + 2);
+            g.b = (uint64_t)PX_AT1(a->x, (t + j) % n);
+            px_join_affine_tk_affine(up, &g);
+            if (fin) PX_AT1(a->vaff, (r * a->nrow + t) * a->ncol + j) = up->a + up->b;
+        }
+        PX_SINGLE_PER_THREAD(team) {
+            PX_AT1(a->vtot, (r * a->nrow + t) * 2 + 0) = vt;
+            PX_AT1(a->vtot, (r * a->nrow + t) * 2 + 1) = (int64_t)(va.a + va.b);
+        }
     }
-    const uint64_t h = (uint64_t)t1 + 3u * (uint64_t)t2 + 5u * t3.b + 7u * t3.a;
+    tk_affine t4;
+    PX_TEAM_VECTOR_SCAN(team, i, 0, len, tk_affine, affine, up, fin, t4) {
+        tk_affine g;
+        g.a = (uint64_t)(i + 5);
+        g.b = (uint64_t)PX_AT1(a->x, i);
+        px_join_affine_tk_affine(up, &g);
+        (void)fin;
+    }
+    const uint64_t h = (uint64_t)t1 + 3u * (uint64_t)t2 + 5u * t3.b + 7u * t3.a + 11u * t4.b + 13u * t4.a;
     const int64_t same = tk_agree(team, h);
     PX_SINGLE_PER_TEAM(team) {
-        PX_AT1(a->tot, r * 4 + 0) = t1;
-        PX_AT1(a->tot, r * 4 + 1) = t2;
-        PX_AT1(a->tot, r * 4 + 2) = (int64_t)t3.b;
-        PX_AT1(a->tot, r * 4 + 3) = same;
+        PX_AT1(a->tot, r * 6 + 0) = t1;
+        PX_AT1(a->tot, r * 6 + 1) = t2;
+        PX_AT1(a->tot, r * 6 + 2) = (int64_t)t3.b;
+        PX_AT1(a->tot, r * 6 + 3) = same;
+        PX_AT1(a->tot, r * 6 + 4) = (int64_t)t4.b;
+        PX_AT1(a->tot, r * 6 + 5) = (int64_t)t4.a;
     }
 }
 

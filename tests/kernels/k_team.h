@@ -35,12 +35,13 @@ PX_DECLARE_KERNEL(tk_team_nested);
  *   out[r * 8 + 5] = minloc (px_valloc_i64) index of x over team-vector loop [0, len(r))
  *   out[r * 8 + 6] = 1 when every thread and lane saw the same totals, else 0
  *   tvsum[r * nrow + i] = sum over vector loop j in [0, ncol) of x[(i * ncol + j) % n] (per thread i)
+ *   tvstat[(r * nrow + i) * 3 + 0..2] = tk_stat (custom join) of the same values
  *   dsum[r] = sum over team-vector loop of y[i], i in [0, len(r)) */
 typedef struct tk_nred_args {
     int64_t n, nrow, ncol;
     px_span_i64 x;
     px_span_f64 y;
-    px_span_i64 out, tvsum;
+    px_span_i64 out, tvsum, tvstat;
     px_span_f64 dsum;
 } tk_nred_args;
 PX_DECLARE_KERNEL(tk_team_nested_reduce);
@@ -53,14 +54,18 @@ PX_DECLARE_KERNEL(tk_team_nested_reduce);
  *   aff[r * n + i]  = composition of maps f_0..f_i applied to 1, f_k = (2k + 3, x[k]) (thread
  *                     scan, custom join, inclusive), for i < len(r)
  *   vex[(r * nrow + t) * ncol + j] = sum of x[(t + m) % n] for m < j (vector scan, in thread t)
- *   vtot[r * nrow + t] = that scan's total (m < ncol)
- *   tot[r * 4 + 0..3] = totals: thread scan, team-vector scan, affine (.b), 1 if every
- *                       thread and lane saw them else 0 */
+ *   vaff[(r * nrow + t) * ncol + j] = composition of g_0..g_j applied to 1, g_m = (m + 2,
+ *                       x[(t + m) % n]) (vector scan, custom join, inclusive)
+ *   vtot[(r * nrow + t) * 2 + 0..1] = the two vector scans' totals (the sum; the
+ *                       composition of all ncol maps applied to 1)
+ *   tot[r * 6 + 0..5] = totals: thread scan, team-vector scan, affine (.b), 1 if every
+ *                       thread and lane saw them else 0, team-vector affine scan of the
+ *                       maps (i + 5, x[i]) over [0, len(r)) (.b, then .a) */
 typedef struct tk_nscan_args {
     int64_t n, nrow, ncol;
     px_span_i64 x;
     px_span_i64 excl, incl, vex, vtot, tot;
-    px_span_u64 aff;
+    px_span_u64 aff, vaff;
 } tk_nscan_args;
 PX_DECLARE_KERNEL(tk_team_nested_scan);
 
