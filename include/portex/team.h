@@ -205,7 +205,6 @@ PX_EXTERN_C_END
 #  define PX__TEAM_SCAN_STAGE(team, T, op, unit, pass, sv, n, lo, hi)                       \
     px_cuda::team::scan_stage<T, PX__CUDA_JOIN(T, op), unit>(team, (int)(pass), sv, n, &(lo), &(hi))
 #  define PX__TEAM_BARRIER_IMPL(team) px_cuda::team::barrier(team)
-#  define PX__TEAM_STATIC_ASSERT(c, m) static_assert(c, m)
 #else
 /* One thread runs the team: its loops cover every index, so there is nothing to fold. */
 #  define PX__TEAM_COMBINE(team, T, op, unit, v) ((void)(team), (void)(v))
@@ -213,6 +212,10 @@ PX_EXTERN_C_END
     ((void)(team), (pass) == 1 ? (px_identity_##op##_##T(&(sv)[0]), (lo) = 0, (hi) = (n), 1) \
                    : (pass) == 2 ? ((sv)[1] = (sv)[0], 0) : 0)
 #  define PX__TEAM_BARRIER_IMPL(team) ((void)(team))
+#endif
+#ifdef __cplusplus
+#  define PX__TEAM_STATIC_ASSERT(c, m) static_assert(c, m)
+#else
 #  define PX__TEAM_STATIC_ASSERT(c, m) _Static_assert(c, m)
 #endif
 
