@@ -407,6 +407,12 @@ inline cudaError_t plan(const void *kernel, std::atomic<int> *raised, const px_c
         if (e != cudaSuccess) return e;
         T = best / V > 0 ? best / V : 1;
         while (T > 1 && (PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)T > limit)) --T;
+        /* Level 1 within its limit too (dispatch checked it for a team of one). */
+        const size_t t1 = r->scratch_team[1], th1 = r->scratch_thread[1];
+        if (th1 > 0 && t1 <= PX_TEAM_SCRATCH1_MAX) {
+            const size_t most1 = (PX_TEAM_SCRATCH1_MAX - t1) / th1;
+            if (most1 < (size_t)T) T = most1 > 0 ? (int)most1 : 1;
+        }
     }
     if ((int64_t)T * V > max_threads) {
         r->refused = PX__TEAM_REFUSED_THREADS;
