@@ -601,6 +601,22 @@ START_TEST(team_graph_explicit)
     px_view *h = tk_to_host(res);
     TK_ASSERT(((const int64_t *)tk_data(h))[0] == want2, "after set_args: sum %lld, want %lld",
               (long long)((const int64_t *)tk_data(h))[0], (long long)want2);
+    check_nested(tv, w, L, ni, nj, nk, 3);
+    /* A team node takes a new team policy (checked), never a flat one. */
+    TK_FAIL(px_graph_exec_set_policy(e, n1, px_range(0, L)), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_policy");
+    TK_ERROR_HAS("team kernel");
+    TK_FAIL(px_graph_exec_set_team_policy(e, n1, px_teams(L, 3, 3)), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_exec_set_team_policy");
+    TK_ERROR_HAS("vector_length");
+    TK_OK(px_graph_exec_set_team_policy(e, n1, px_team_policy_scratch(px_teams(L, 2, 4), 0, 256, 32)));
+    TK_OK(px_graph_exec_set_team_policy(e, n2, px_teams(L, 6, 1)));
+    TK_OK(px_graph_launch(e, tk_inst()));
+    TK_OK(px_instance_fence(tk_inst()));
+    check_nested(tv, w, L, ni, nj, nk, 4);
+    px_view_release(&h);
+    h = tk_to_host(res);
+    TK_ASSERT(((const int64_t *)tk_data(h))[0] == want2, "after set_team_policy: sum %lld, want %lld",
+              (long long)((const int64_t *)tk_data(h))[0], (long long)want2);
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&g));
     TK_RELEASE(tv, w, shape, x, hx, res, h);

@@ -251,6 +251,9 @@ PX_API px_status px_graph_launch(px_graph_exec *exec, px_instance *inst);
  * are changed with px_graph_exec_update only. */
 PX_API px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node, const void *args);
 PX_API px_status px_graph_exec_set_policy(px_graph_exec *exec, px_graph_node *node, px_policy policy);
+/** A team kernel node's team policy (px_graph_add_for_team, px_graph_add_reduce_team),
+ * checked as a dispatch checks it; px_graph_exec_set_policy refuses team nodes. */
+PX_API px_status px_graph_exec_set_team_policy(px_graph_exec *exec, px_graph_node *node, px_team_policy policy);
 PX_API px_status px_graph_exec_set_copy(px_graph_exec *exec, px_graph_node *node, px_view *dst, const px_view *src);
 PX_API px_status px_graph_exec_set_fill(px_graph_exec *exec, px_graph_node *node, const void *value);
 /** @} */
