@@ -401,7 +401,7 @@ START_TEST(team_scratch_limits)
     touch(px_team_policy_scratch(px_teams(3, PX_AUTO, PX_AUTO), level, limit, 0), level, (int64_t)limit, step);
     touch(px_team_policy_scratch(px_teams(2, 4, 2), level, limit, 0), level, (int64_t)limit, step);
     /* Per-thread scratch up to the limit: a team of 2 (one thread on the host). */
-    touch(px_team_policy_scratch(px_teams(2, 2, 1), level, 0, limit / 2), level, 0, 1);
+    touch(px_team_policy_scratch(px_teams(2, 2, 1), level, 0, (limit / 2) & ~(size_t)15), level, 0, 1);
 
     tk_touch_args a;
     memset(&a, 0, sizeof a);

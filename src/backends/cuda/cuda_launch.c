@@ -181,6 +181,10 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d, const char *func)
     bool to_host = false;
     unsigned int *counter = (unsigned int *)(void *)q->aux;
 
+    px_team_run team;
+    memset(&team, 0, sizeof team);
+    if (k->team) PX__TRY(team_run(q, d, &team, func));
+
     /* Only reductions, scans and team kernels use scratch and the counter. */
     q->capturing = (k->kind != PX_KERNEL_FOR || k->team) && px__cuda_capturing(q->stream);
     q->capture_count = 0;
@@ -229,10 +233,8 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d, const char *func)
     l.scratch = scratch_for_launch;
     l.backend = q;
     q->scratch_status = PX_OK;
-    px_team_run team;
     int err;
     if (k->team) {
-        PX__TRY(team_run(q, d, &team, func));
         err = k->cuda_team(&l, d->args, &team);
     } else {
         err = k->cuda(&l, d->args, &d->policy);
