@@ -258,7 +258,8 @@ START_TEST(team_nested_scan)
     px_view *x = rand_i64(17 + (uint64_t)_i, n, 0, 1000, &hx);
     px_view *excl = vi64("excl", L * n), *incl = vi64("incl", L * n), *vex = vi64("vex", L * nrow * ncol);
     px_view *vtot = vi64("vtot", L * nrow * 2), *tot = vi64("tot", L * 6);
-    px_view *aff = tk_view1("aff", tk_space(), PX_U64, L * n), *vaff = tk_view1("vaff", tk_space(), PX_U64, L * nrow * ncol);
+    px_view *aff = tk_view1("aff", tk_space(), PX_U64, L * n);
+    px_view *vaff = tk_view1("vaff", tk_space(), PX_U64, L * nrow * ncol);
     px_span_u64 saff, svaff;
     TK_OK(px_view_span_u64(aff, &saff));
     TK_OK(px_view_span_u64(vaff, &svaff));

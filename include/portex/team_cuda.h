@@ -381,7 +381,8 @@ inline cudaError_t plan(const void *kernel, std::atomic<int> *raised, const px_c
     cudaFuncAttributes attr;
     cudaError_t e = cudaFuncGetAttributes(&attr, kernel);
     if (e != cudaSuccess) return e;
-    const int max_threads = attr.maxThreadsPerBlock < PX_TEAM_MAX_THREADS ? attr.maxThreadsPerBlock : PX_TEAM_MAX_THREADS;
+    const int max_threads =
+        attr.maxThreadsPerBlock < PX_TEAM_MAX_THREADS ? attr.maxThreadsPerBlock : PX_TEAM_MAX_THREADS;
     const int V = r->vector_length > 0 ? r->vector_length : 1;
     const size_t t0 = r->scratch_team[0], th0 = r->scratch_thread[0];
     const size_t limit = r->shared_limit > attr.sharedSizeBytes ? r->shared_limit - attr.sharedSizeBytes : 0;
