@@ -154,10 +154,18 @@ typedef struct px_team_run {
 #define PX__TEAM_ROUND16(b) (((b) + 15) / 16 * 16)
 /** @endcond */
 
+/* (A select rather than an index: a level known only at run time then keeps the team in
+   registers on CUDA.) */
 /** The team's shared scratch of `level` (0 or 1); NULL when the policy asked for none. */
-PX_FUNCTION void *px_team_scratch(const px_team *team, int level) { return team->scratch[level & 1]; }
+PX_FUNCTION void *px_team_scratch(const px_team *team, int level)
+{
+    return level & 1 ? team->scratch[1] : team->scratch[0];
+}
 /** The calling thread's own scratch of `level`; NULL when the policy asked for none. */
-PX_FUNCTION void *px_thread_scratch(const px_team *team, int level) { return team->thread_scratch[level & 1]; }
+PX_FUNCTION void *px_thread_scratch(const px_team *team, int level)
+{
+    return level & 1 ? team->thread_scratch[1] : team->thread_scratch[0];
+}
 
 /* ---- Dispatch ---------------------------------------------------------------------------- */
 
