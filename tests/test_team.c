@@ -661,6 +661,67 @@ START_TEST(team_graph_captured)
 }
 END_TEST
 
+/* A captured graph of team kernels updates an executable graph of the same shape, whose
+   team policies and arguments differ. */
+static px_graph *capture_sum(px_instance *in, px_team_policy p, tk_tsum_args *b, px_view *res)
+{
+    TK_OK(px_graph_capture_begin(in, PX_CAPTURE_THREAD_LOCAL));
+    TK_OK(px_parallel_reduce_team_view(in, "sum", p, PX_KERNEL(tk_team_sum), b, res));
+    px_graph *g = NULL;
+    TK_OK(px_graph_capture_end(in, &g));
+    return g;
+}
+
+START_TEST(team_graph_update)
+{
+    const int64_t L = 21, m = 9;
+    px_view *hx;
+    px_view *x = rand_i64(43, L * m, -1000, 1000, &hx);
+    const int64_t *xs = (const int64_t *)tk_data(hx);
+    px_view *res = vi64("res", 1);
+    px_instance *in = tk_instance("updating");
+    tk_tsum_args b = {m, si64(x)};
+    px_graph *g1 = capture_sum(in, px_teams(L, 4, 2), &b, res);
+    px_graph_exec *e = NULL;
+    TK_OK(px_graph_instantiate(g1, &e));
+    TK_OK(px_graph_launch(e, in));
+    TK_OK(px_instance_fence(in));
+    int64_t want = 0;
+    for (int64_t i = 0; i < L * m; ++i) want += xs[i];
+    px_view *h = tk_to_host(res);
+    TK_ASSERT(((const int64_t *)tk_data(h))[0] == want, "before the update: %lld, want %lld",
+              (long long)((const int64_t *)tk_data(h))[0], (long long)want);
+    px_view_release(&h);
+
+    tk_tsum_args b2 = {m - 2, si64(x)};
+    px_graph *g2 = capture_sum(in, px_teams(L, PX_AUTO, 8), &b2, res);
+    px_graph_update_report rep;
+    memset(&rep, 0, sizeof rep);
+    const px_status st = px_graph_exec_update(e, g2, &rep);
+    if (st == PX_ERR_UNSUPPORTED && tk_is_cuda()) {
+        /* CUDA may refuse a launch shape it cannot change in place; it says why. */
+        TK_ASSERT(rep.reason[0] != '\0', "a refused update gives its reason");
+    } else {
+        TK_ASSERT(st == PX_OK, "update: %s: %s (node %d: %s)", px_status_name(st), px_last_error(), rep.node,
+                  rep.reason);
+        TK_OK(px_graph_launch(e, in));
+        TK_OK(px_instance_fence(in));
+        int64_t want2 = 0;
+        for (int64_t r = 0; r < L; ++r)
+            for (int64_t i = r * (m - 2); i < r * (m - 2) + m - 2; ++i) want2 += xs[i];
+        h = tk_to_host(res);
+        TK_ASSERT(((const int64_t *)tk_data(h))[0] == want2, "after the update: %lld, want %lld",
+                  (long long)((const int64_t *)tk_data(h))[0], (long long)want2);
+        px_view_release(&h);
+    }
+    TK_OK(px_graph_exec_destroy(&e));
+    TK_OK(px_graph_destroy(&g1));
+    TK_OK(px_graph_destroy(&g2));
+    tk_destroy_all(&in, 1);
+    TK_RELEASE(x, hx, res);
+}
+END_TEST
+
 /* ---- a league of more than 2^31 teams ---------------------------------------------------------- */
 
 START_TEST(team_large_league)
@@ -699,7 +760,7 @@ int main(void)
     TK_ADD(tk_case("team_dispatch", "team_dispatch"), team_dispatch_errors);
 
     TK_ADD(tk_case("team_graph", "team_graph"), team_instances_and_partitions, team_graph_explicit,
-           team_graph_captured);
+           team_graph_captured, team_graph_update);
 
     tc = tk_case("team_large", "team_large");
     TK_ADD(tc, team_large_league);
