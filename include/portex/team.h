@@ -278,28 +278,30 @@ PX_EXTERN_C_END
                      (int64_t)(team)->team_size * (team)->vector_length)
 
 /** @cond PX_INTERNAL */
+/* The outer loop runs once: its increment, after the passes, hands out the result (where
+   compilers see that it always runs). */
 #define PX__TEAM_REDUCE(p, unit, loop, team, i, begin, end, T, op, acc, result)             \
-    for (T px__##p##v, *acc = (px_identity_##op##_##T(&px__##p##v), &px__##p##v); acc; acc = (T *)0) \
+    for (T px__##p##v, *acc = (px_identity_##op##_##T(&px__##p##v), &px__##p##v); acc;      \
+         (result) = px__##p##v, acc = (T *)0)                                               \
         for (int px__##p##s = 0; px__##p##s < 2; ++px__##p##s)                              \
             if (px__##p##s == 1) {                                                          \
                 PX__TEAM_STATIC_ASSERT(sizeof(T) <= PX_TEAM_VALUE_MAX,                      \
                                        "a nested reduction's value type exceeds PX_TEAM_VALUE_MAX"); \
                 PX__TEAM_COMBINE(team, T, op, unit, &px__##p##v);                           \
-                (result) = px__##p##v;                                                      \
             } else                                                                          \
                 loop(team, i, begin, end)
 
-/* Chunks of the range, in order, one per unit (thread, lane); two passes on CUDA. */
+/* Chunks of the range, in order, one per unit (thread, lane); two passes on CUDA; the
+   total handed out after the passes, as for reductions. */
 #define PX__TEAM_SCAN(p, unit, team, i, begin, end, T, op, update, final, total)            \
     for (T px__##p##v[2], *update = (px_identity_##op##_##T(&px__##p##v[0]),                \
                                      px_identity_##op##_##T(&px__##p##v[1]), px__##p##v);   \
-         update; update = (T *)0)                                                           \
+         update; (total) = px__##p##v[1], update = (T *)0)                                  \
         for (int64_t px__##p##b = (begin), px__##p##n = (end) - px__##p##b, px__##p##lo = 0, \
                      px__##p##hi = 0, px__##p##s = PX__TEAM_SCAN_FIRST;                     \
              px__##p##s < 3; ++px__##p##s)                                                  \
             if (!PX__TEAM_SCAN_STAGE(team, T, op, unit, px__##p##s, px__##p##v, px__##p##n, \
                                      px__##p##lo, px__##p##hi)) {                           \
-                if (px__##p##s == 2) (total) = px__##p##v[1];                               \
             } else                                                                          \
                 for (int64_t px__##p##k = px__##p##lo; px__##p##k < px__##p##hi; ++px__##p##k) \
                     for (int64_t i = px__##p##b + px__##p##k, px__##p##e = i + 1; i < px__##p##e; \
