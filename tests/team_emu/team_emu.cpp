@@ -169,9 +169,20 @@ template <class T> T load_l2(const T *p) { return *p; }
 #define __CUDA_ARCH__ 900
 #include "portex/team.h"
 #include "k_team.c"   /* the kernels, as the device pass compiles them */
-namespace px_cuda { namespace team { __attribute__((aligned(16))) unsigned char px__team_smem[16]; } }
+/* The dynamic shared memory team_cuda.h's kernels declare: they are compiled here but never
+   called (the stand-in launches below give each block its own). */
+namespace px_cuda {
+namespace team {
+__attribute__((aligned(16))) unsigned char px__team_smem[PX__TEAM_REDUCE_BYTES + 4096];
+}
+}
 
-/* ---- launches ---- */
+/* ---- Launches: blocks one after another, each a std::thread per CUDA thread ---------------- */
+
+/* Runs the team kernel Body over a league of L teams on `grid` blocks of Tn x V threads with
+   the given scratch (level 0: t0 + th0 per thread; level 1: t1 + th1 per thread), as
+   team_cuda.h's for_kernel does; with a Join, as its reduce_kernel, the blocks' partials
+   joined in block order into *result. */
 template <class Args, class Body, class T = int, class Join = void>
 static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, size_t th0, size_t t1, size_t th1,
                 T *result = nullptr)
@@ -185,15 +196,22 @@ static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, si
         const size_t stride1 = t1 + th1 * Tn;
         std::vector<char> l1(stride1 * grid + 16);
         dims d;
-        d.league = L; d.team0 = t0; d.thread0 = th0; d.team1 = t1; d.thread1 = th1;
-        d.level1 = stride1 ? l1.data() : nullptr; d.stride1 = stride1;
+        d.league = L;
+        d.team0 = t0;
+        d.thread0 = th0;
+        d.team1 = t1;
+        d.thread1 = th1;
+        d.level1 = stride1 ? l1.data() : nullptr;
+        d.stride1 = stride1;
         T part{};
         std::vector<std::thread> th;
         for (int y = 0; y < Tn; ++y)
             for (int x = 0; x < V; ++x)
                 th.emplace_back([&, x, y] {
-                    threadIdx = {(unsigned)x, (unsigned)y, 0}; blockIdx = {(unsigned)b, 0, 0};
-                    blockDim = dim3(V, Tn); gridDim = dim3(grid);
+                    threadIdx = {(unsigned)x, (unsigned)y, 0};
+                    blockIdx = {(unsigned)b, 0, 0};
+                    blockDim = dim3(V, Tn);
+                    gridDim = dim3(grid);
                     g_block = &blk;
                     px_team t;
                     make_team(&t, d, smem.data());
@@ -224,13 +242,32 @@ static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, si
     }
 }
 
-static px_span_i64 sp(std::vector<int64_t> &v) { px_span_i64 s; memset(&s, 0, sizeof s); s.data = v.data(); s.extent[0] = (int64_t)v.size(); s.stride[0] = 1; s.rank = 1; return s; }
-static px_span_u64 spu(std::vector<uint64_t> &v) { px_span_u64 s; memset(&s, 0, sizeof s); s.data = v.data(); s.extent[0] = (int64_t)v.size(); s.stride[0] = 1; s.rank = 1; return s; }
-static px_span_f64 spf(std::vector<double> &v) { px_span_f64 s; memset(&s, 0, sizeof s); s.data = v.data(); s.extent[0] = (int64_t)v.size(); s.stride[0] = 1; s.rank = 1; return s; }
+template <class S, class E>
+static S span_of(std::vector<E> &v)
+{
+    S s;
+    memset(&s, 0, sizeof s);
+    s.data = v.data();
+    s.extent[0] = (int64_t)v.size();
+    s.stride[0] = 1;
+    s.rank = 1;
+    return s;
+}
+static px_span_i64 sp(std::vector<int64_t> &v) { return span_of<px_span_i64>(v); }
+static px_span_u64 spu(std::vector<uint64_t> &v) { return span_of<px_span_u64>(v); }
+static px_span_f64 spf(std::vector<double> &v) { return span_of<px_span_f64>(v); }
 
 static int fails = 0;
-#define CHECK(c, ...) do { if (!(c)) { ++fails; fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#define CHECK(c, ...)                                                                      \
+    do {                                                                                   \
+        if (!(c)) {                                                                        \
+            ++fails;                                                                       \
+            fprintf(stderr, __VA_ARGS__);                                                  \
+            fputc('\n', stderr);                                                           \
+        }                                                                                  \
+    } while (0)
 
+/* A kernel's outputs, whichever it has. */
 struct Outs { std::vector<int64_t> a, b, c, d, e; std::vector<uint64_t> u, v; std::vector<double> f; };
 
 static Outs nested(int64_t L, int Tn, int V, int grid)
@@ -296,23 +333,40 @@ static bool same(const Outs &p, const Outs &q)
 static void diff(const char *what, const std::vector<int64_t> &p, const std::vector<int64_t> &q)
 {
     for (size_t i = 0; i < p.size(); ++i)
-        if (p[i] != q[i]) { fprintf(stderr, "  %s[%zu]: %lld vs %lld\n", what, i, (long long)p[i], (long long)q[i]); return; }
+        if (p[i] != q[i]) {
+            fprintf(stderr, "  %s[%zu]: %lld vs %lld\n", what, i, (long long)p[i], (long long)q[i]);
+            return;
+        }
 }
 
 int main()
 {
-    const int shapes[][4] = {{7, 3, 1, 2}, {29, 5, 4, 3}, {13, 7, 8, 2}, {9, 1, 32, 4}, {17, 32, 1, 5}, {5, 4, 2, 1},
-                             {11, 6, 4, 3}, {3, 33, 2, 2}, {4, 16, 16, 3}, {6, 2, 16, 2}};
+    /* {league, team size, vector length, grid} */
+    const int shapes[][4] = {{7, 3, 1, 2},  {29, 5, 4, 3},  {13, 7, 8, 2}, {9, 1, 32, 4},   {17, 32, 1, 5},
+                             {5, 4, 2, 1},  {11, 6, 4, 3},  {3, 33, 2, 2}, {4, 16, 16, 3},  {6, 2, 16, 2}};
     for (auto &s : shapes) {
         const int64_t L = s[0];
         const int T = s[1], V = s[2], G = s[3];
         Outs r1 = nested(L, 1, 1, 1), r2 = nested(L, T, V, G);
         CHECK(same(r1, r2), "nested %lldx%dx%d differs", (long long)L, T, V);
         Outs a1 = nred(L, 1, 1, 1), a2 = nred(L, T, V, G);
-        if (!same(a1, a2)) { CHECK(false, "nested reduce %lldx%dx%d differs", (long long)L, T, V); diff("out", a1.a, a2.a); diff("tvsum", a1.b, a2.b); diff("tvstat", a1.c, a2.c); }
-        for (int64_t r = 0; r < L; ++r) CHECK(a2.a[r * 8 + 6] == 1, "nested reduce: disagreement in team %lld", (long long)r);
+        if (!same(a1, a2)) {
+            CHECK(false, "nested reduce %lldx%dx%d differs", (long long)L, T, V);
+            diff("out", a1.a, a2.a);
+            diff("tvsum", a1.b, a2.b);
+            diff("tvstat", a1.c, a2.c);
+        }
+        for (int64_t r = 0; r < L; ++r)
+            CHECK(a2.a[r * 8 + 6] == 1, "nested reduce: disagreement in team %lld", (long long)r);
         Outs c1 = nscan(L, 1, 1, 1), c2 = nscan(L, T, V, G);
-        if (!same(c1, c2)) { CHECK(false, "nested scan %lldx%dx%d differs", (long long)L, T, V); diff("excl", c1.a, c2.a); diff("incl", c1.b, c2.b); diff("vex", c1.c, c2.c); diff("vtot", c1.d, c2.d); diff("tot", c1.e, c2.e); }
+        if (!same(c1, c2)) {
+            CHECK(false, "nested scan %lldx%dx%d differs", (long long)L, T, V);
+            diff("excl", c1.a, c2.a);
+            diff("incl", c1.b, c2.b);
+            diff("vex", c1.c, c2.c);
+            diff("vtot", c1.d, c2.d);
+            diff("tot", c1.e, c2.e);
+        }
         for (int lev = 0; lev < 2; ++lev) {
             Outs s1 = scratch(L, 1, 1, 1, lev), s2 = scratch(L, T, V, G, lev);
             CHECK(same(s1, s2), "scratch level %d %lldx%dx%d differs", lev, (long long)L, T, V);
@@ -322,11 +376,14 @@ int main()
         tk_tsum_args ta = {29, sp(x)};
         int64_t want = 0, got = -1, got1 = -2;
         for (auto v : x) want += v;
-        run<tk_tsum_args, px__cu_tk_team_sum, int64_t, PX__CUDA_JOIN(int64_t, sum)>(ta, L, T, V, G, 0, 0, 0, 0, &got);
-        run<tk_tsum_args, px__cu_tk_team_sum, int64_t, PX__CUDA_JOIN(int64_t, sum)>(ta, L, 1, 1, 1, 0, 0, 0, 0, &got1);
-        CHECK(got == want && got1 == want, "team sum %lld / %lld, want %lld", (long long)got, (long long)got1, (long long)want);
+        using sum_join = PX__CUDA_JOIN(int64_t, sum);
+        using stat_join = PX__CUDA_JOIN(tk_stat, stat);
+        run<tk_tsum_args, px__cu_tk_team_sum, int64_t, sum_join>(ta, L, T, V, G, 0, 0, 0, 0, &got);
+        run<tk_tsum_args, px__cu_tk_team_sum, int64_t, sum_join>(ta, L, 1, 1, 1, 0, 0, 0, 0, &got1);
+        CHECK(got == want && got1 == want, "team sum %lld / %lld, want %lld", (long long)got, (long long)got1,
+              (long long)want);
         tk_stat st;
-        run<tk_tsum_args, px__cu_tk_team_stat, tk_stat, PX__CUDA_JOIN(tk_stat, stat)>(ta, L, T, V, G, 0, 0, 0, 0, &st);
+        run<tk_tsum_args, px__cu_tk_team_stat, tk_stat, stat_join>(ta, L, T, V, G, 0, 0, 0, 0, &st);
         CHECK(st.sum == want && st.count == L * 29, "team stat %lld %lld", (long long)st.sum, (long long)st.count);
         fprintf(stderr, "shape %lld x %d x %d (grid %d) done\n", (long long)L, T, V, G);
     }
@@ -336,8 +393,10 @@ int main()
         static std::vector<int64_t> x = xs(97, -1000, 1000, 5);
         for (int64_t r = 0; r < 5; ++r) {
             const int64_t len = (r * 37) % 98;
-            int64_t s = 0; for (int64_t i = 0; i < len; ++i) s += x[i];
-            CHECK(a1.a[r * 8] == s, "1x1 sum team %lld: %lld want %lld", (long long)r, (long long)a1.a[r * 8], (long long)s);
+            int64_t s = 0;
+            for (int64_t i = 0; i < len; ++i) s += x[i];
+            CHECK(a1.a[r * 8] == s, "1x1 sum team %lld: %lld want %lld", (long long)r, (long long)a1.a[r * 8],
+                  (long long)s);
         }
     }
     Outs c1 = nscan(5, 1, 1, 1);
@@ -346,7 +405,11 @@ int main()
         for (int64_t r = 0; r < 5; ++r) {
             const int64_t len = (r * 53) % 62;
             int64_t s = 0;
-            for (int64_t i = 0; i < len; ++i) { CHECK(c1.a[r * 61 + i] == s, "1x1 excl"); s += x[i]; CHECK(c1.b[r * 61 + i] == s, "1x1 incl"); }
+            for (int64_t i = 0; i < len; ++i) {
+                CHECK(c1.a[r * 61 + i] == s, "1x1 exclusive scan, team %lld index %lld", (long long)r, (long long)i);
+                s += x[i];
+                CHECK(c1.b[r * 61 + i] == s, "1x1 inclusive scan, team %lld index %lld", (long long)r, (long long)i);
+            }
         }
     }
     printf("%s (%d failures)\n", fails ? "FAILED" : "all agree", fails);
