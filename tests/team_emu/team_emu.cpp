@@ -9,8 +9,9 @@
  * mask). Blocks walk the league grid-stride as team_cuda.h's kernels do, with its dims and
  * make_team. Every kernel runs over teams of many shapes (partial warps, lanes of 1 to
  * 32, grids smaller than the league) and must give exactly what a team of one thread and
- * one lane gives, which is checked against direct formulas. What this cannot see: the
- * launch code's CUDA calls (stubbed), memory ordering, timing. */
+ * one lane gives, which is checked against direct formulas. The launch plan (team shape,
+ * grid, shared memory, refusals) is checked against stand-in device limits. What this
+ * cannot see: the CUDA calls themselves (stubbed), memory ordering, timing. */
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -339,8 +340,72 @@ static void diff(const char *what, const std::vector<int64_t> &p, const std::vec
         }
 }
 
+/* The launch plan (team_cuda.h's plan) on a device of 132 SMs of 2048 threads whose blocks
+   may have 232448 bytes of shared memory (an H100's), for a kernel of 1024 threads at most
+   and one resident block per SM (the stand-ins above). */
+static void check_plan()
+{
+    using namespace px_cuda::team;
+    static std::atomic<int> raised[px_cuda::detail::max_cached_devices];
+    const void *kernel = reinterpret_cast<const void *>(&for_kernel<tk_nested_args, px__cu_tk_team_nested>);
+    px_cuda_launch l;
+    memset(&l, 0, sizeof l);
+    l.sm_count = 132;
+    struct want { int64_t league; int team, vector; size_t t0, th0, t1, th1; int refused;
+                  unsigned bx, by; int64_t grid; size_t shared; };
+    const want cases[] = {
+        /* automatic: an eighth of an SM's threads, one lane; one wave of blocks */
+        {1000, 0, 0, 0, 0, 0, 0, 0, 1, 256, 132, 2048},
+        /* as asked, level 0 after the reduction slots; a league smaller than the wave */
+        {7, 4, 8, 1008, 0, 0, 0, 0, 8, 4, 7, 2048 + 1008},
+        /* automatic, shrunk until level 0 fits: 2048 + 4096 * 56 <= 232448 */
+        {500, 0, 4, 0, 4096, 0, 0, 0, 4, 56, 132, 2048 + 4096 * 56},
+        /* too many threads; too much level 0 */
+        {10, 300, 4, 0, 0, 0, 0, PX__TEAM_REFUSED_THREADS, 0, 0, 0, 0},
+        {10, 2, 1, 0, 120000, 0, 0, PX__TEAM_REFUSED_SHARED, 0, 0, 0, 0},
+        /* automatic with 64 MiB of level 1 per thread: 16 threads (1 GiB a team), 4 blocks */
+        {1000, 0, 0, 0, 0, 0, (size_t)1 << 26, 0, 1, 16, 4, 2048},
+        /* an empty league still has a block (a reduction writes the identity) */
+        {0, 3, 2, 0, 0, 0, 0, 0, 2, 3, 1, 2048},
+    };
+    for (const want &w : cases) {
+        px_team_run r;
+        memset(&r, 0, sizeof r);
+        r.league_size = w.league;
+        r.league_end = w.league;
+        r.team_size = w.team;
+        r.vector_length = w.vector;
+        r.scratch_team[0] = w.t0;
+        r.scratch_thread[0] = w.th0;
+        r.scratch_team[1] = w.t1;
+        r.scratch_thread[1] = w.th1;
+        r.shared_limit = 232448;
+        dims d;
+        memset(&d, 0, sizeof d);
+        dim3 block;
+        int64_t grid = -1;
+        size_t shared = 0;
+        const cudaError_t e = plan(kernel, raised, &l, &r, &d, &block, &grid, &shared);
+        if (w.refused) {
+            CHECK(e != cudaSuccess && r.refused == w.refused, "plan %lld x %d x %d: refused %d, want %d",
+                  (long long)w.league, w.team, w.vector, r.refused, w.refused);
+            continue;
+        }
+        CHECK(e == cudaSuccess && r.refused == 0, "plan %lld x %d x %d refused (%d)", (long long)w.league, w.team,
+              w.vector, r.refused);
+        CHECK(block.x == w.bx && block.y == w.by && grid == w.grid && shared == w.shared,
+              "plan %lld x %d x %d: block %u x %u, grid %lld, shared %zu; want %u x %u, %lld, %zu",
+              (long long)w.league, w.team, w.vector, block.x, block.y, (long long)grid, shared, w.bx, w.by,
+              (long long)w.grid, w.shared);
+        CHECK(r.team_size == (int)w.by && r.vector_length == (int)w.bx, "plan: the run says %d x %d", r.team_size,
+              r.vector_length);
+        CHECK(d.stride1 == w.t1 + w.th1 * w.by, "plan: level-1 stride %zu", d.stride1);
+    }
+}
+
 int main()
 {
+    check_plan();
     /* {league, team size, vector length, grid} */
     const int shapes[][4] = {{7, 3, 1, 2},  {29, 5, 4, 3},  {13, 7, 8, 2}, {9, 1, 32, 4},   {17, 32, 1, 5},
                              {5, 4, 2, 1},  {11, 6, 4, 3},  {3, 33, 2, 2}, {4, 16, 16, 3},  {6, 2, 16, 2}};
