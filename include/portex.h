@@ -13,6 +13,7 @@
 #include "portex/policy.h"
 #include "portex/kernel.h"
 #include "portex/parallel.h"
+#include "portex/team.h"
 #include "portex/copy.h"
 #include "portex/graph.h"
 #include "portex/tools.h"

@@ -57,6 +57,7 @@
 #include "portex/instance.h"
 #include "portex/kernel.h"
 #include "portex/policy.h"
+#include "portex/team.h"
 #include "portex/view.h"
 
 PX_EXTERN_C_BEGIN
@@ -94,6 +95,14 @@ PX_API px_status px_graph_add_for(px_graph *graph, px_graph_node *const *deps, i
 PX_API px_status px_graph_add_reduce(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
                                      px_policy policy, const px_kernel *kernel, const void *args,
                                      px_view *result, px_graph_node **out);
+/** A PX_TEAM_FOR kernel over the league of `policy`, as px_parallel_for_team. */
+PX_API px_status px_graph_add_for_team(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
+                                       px_team_policy policy, const px_kernel *kernel, const void *args,
+                                       px_graph_node **out);
+/** A PX_TEAM_REDUCE kernel into element 0 of `result`, as px_parallel_reduce_team_view. */
+PX_API px_status px_graph_add_reduce_team(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                          const char *label, px_team_policy policy, const px_kernel *kernel,
+                                          const void *args, px_view *result, px_graph_node **out);
 /** A PX_SCAN kernel, as px_parallel_scan without a total. */
 PX_API px_status px_graph_add_scan(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
                                    px_policy policy, const px_kernel *kernel, const void *args,
@@ -242,6 +251,9 @@ PX_API px_status px_graph_launch(px_graph_exec *exec, px_instance *inst);
  * are changed with px_graph_exec_update only. */
 PX_API px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node, const void *args);
 PX_API px_status px_graph_exec_set_policy(px_graph_exec *exec, px_graph_node *node, px_policy policy);
+/** A team kernel node's team policy (px_graph_add_for_team, px_graph_add_reduce_team),
+ * checked as a dispatch checks it; px_graph_exec_set_policy refuses team nodes. */
+PX_API px_status px_graph_exec_set_team_policy(px_graph_exec *exec, px_graph_node *node, px_team_policy policy);
 PX_API px_status px_graph_exec_set_copy(px_graph_exec *exec, px_graph_node *node, px_view *dst, const px_view *src);
 PX_API px_status px_graph_exec_set_fill(px_graph_exec *exec, px_graph_node *node, const void *value);
 /** @} */

@@ -96,10 +96,19 @@ typedef void (*px_host_scan_entry)(const void *args, const px_policy *policy, vo
 typedef int (*px_cuda_entry)(const px_cuda_launch *launch, const void *args,
                              const px_policy *policy);
 
-/** "PXK2": the descriptor's layout since scans carry a pass entry; "PXK1" descriptors come
-   from kernel files compiled against an older portex/kernel.h. */
-#define PX_KERNEL_MAGIC 0x50584b32u
+struct px_team_run;
+/** A team kernel's host entry (portex/team.h): runs the teams [run->league_begin,
+ * run->league_end) on the calling thread, folding a reduction into *result. */
+typedef void (*px_host_team_entry)(const void *args, const struct px_team_run *run, void *result);
+/** A team kernel's CUDA entry: launches the league on launch->stream, resolving automatic
+ * sizes into *run. Returns a cudaError_t (0: launched). */
+typedef int (*px_cuda_team_entry)(const px_cuda_launch *launch, const void *args, struct px_team_run *run);
+
+/** "PXK3": the descriptor's layout since team kernels carry their entries; "PXK1" and
+   "PXK2" descriptors come from kernel files compiled against an older portex/kernel.h. */
+#define PX_KERNEL_MAGIC 0x50584b33u
 #define PX__KERNEL_MAGIC_V1 0x50584b31u
+#define PX__KERNEL_MAGIC_V2 0x50584b32u
 
 /** A kernel's descriptor. Made by the macros below; never filled by hand. */
 typedef struct px_kernel {
@@ -109,11 +118,14 @@ typedef struct px_kernel {
     int32_t rank;                               /**< 1, 2 or 3: the policies it runs */
     size_t args_size;                           /**< sizeof the argument struct */
     size_t value_size;                          /**< reduce and scan */
-    px_host_entry host;                         /**< always present */
-    px_cuda_entry cuda;                         /**< NULL unless compiled by nvcc */
+    px_host_entry host;                         /**< present unless a team kernel */
+    px_cuda_entry cuda;                         /**< NULL unless compiled by nvcc (or a team kernel) */
     void (*identity)(void *value);              /**< reduce and scan */
     void (*join)(void *dst, const void *src);   /**< reduce and scan */
     px_host_scan_entry host_scan;               /**< scan */
+    int32_t team;                               /**< 1: a team kernel (PX_TEAM_FOR, PX_TEAM_REDUCE) */
+    px_host_team_entry host_team;               /**< team kernels: always present */
+    px_cuda_team_entry cuda_team;               /**< team kernels: NULL unless compiled by nvcc */
 } px_kernel;
 
 /** The descriptor of a kernel defined in this or another file. */
@@ -289,7 +301,7 @@ PX_EXTERN_C_END
 #define PX__DESCRIPTOR(name, kind, R, Args, vsize, identity, join, scan)                   \
     PX_EXTERN_C const px_kernel px_kernel_##name = {                                       \
         PX_KERNEL_MAGIC, #name, kind, R, sizeof(Args), vsize,                              \
-        px__host_##name, PX__CUDA_PTR(name), identity, join, scan};
+        px__host_##name, PX__CUDA_PTR(name), identity, join, scan, 0, 0, 0};
 
 /* Host wrappers of a join, for the descriptor. */
 #define PX__HOST_JOIN(name, T, op)                                                         \

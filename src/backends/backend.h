@@ -58,11 +58,13 @@ typedef enum px__result_kind {
     PX__RESULT_VIEW        /* memory the backend writes in queue order */
 } px__result_kind;
 
-/* One kernel dispatch, validated by the core. */
+/* One kernel dispatch, validated by the core. A team kernel (kernel->team) runs `team`;
+   its `policy` is then the league as a 1-D range. */
 typedef struct px__dispatch {
     const px_kernel *kernel;
     const char *label;      /* never NULL */
     px_policy policy;
+    px_team_policy team;    /* team kernels: checked, scratch sizes rounded to 16 bytes */
     const void *args;
     px__result_kind result_kind;
     void *result;           /* host pointer, or the data of the result view */
@@ -239,6 +241,9 @@ typedef struct px__backend {
     px_status (*event_elapsed)(void *start, void *end, float *ms, const char *func);
 
     px_status (*launch)(px__queue *q, const px__dispatch *d, const char *func);
+    /* The most scratch bytes a team may have at `level` (0 or 1) on `device`; NULL: the
+       host backends' limits (PX_TEAM_SCRATCH0_HOST_MAX, PX_TEAM_SCRATCH1_MAX). */
+    px_status (*team_scratch_max)(int device, int level, size_t *bytes, const char *func);
 
     /* The path of a copy (or, with op->value set, a fill) that involves memory this backend
        owns and the CPU cannot reach (op->path is unset). */

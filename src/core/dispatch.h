@@ -10,6 +10,13 @@
 px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const char *target, const char *label,
                                px_policy policy, const px_kernel *kernel, const void *args, px_kernel_kind want,
                                const char *func);
+/* As px__dispatch_prepare for a team kernel over `policy` (PX_TEAM_FOR: want FOR;
+   PX_TEAM_REDUCE: want REDUCE), its scratch checked against be's limits on `device`. */
+px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int device, const char *target,
+                                    const char *label, px_team_policy policy, const px_kernel *kernel,
+                                    const void *args, px_kernel_kind want, const char *func);
+/* The most scratch bytes a team may have at `level` on be's `device`. */
+px_status px__team_scratch_limit(const px__backend *be, int device, int level, size_t *bytes, const char *func);
 /* A reduction's result into element 0 of `result`, checked: contiguous, the value's size,
    memory that be's kernels on `device` can write. */
 px_status px__dispatch_result_view(px__dispatch *d, const px__backend *be, int device, const char *target,

@@ -61,6 +61,34 @@ px_status px_graph_add_scan(px_graph *graph, px_graph_node *const *deps, int nde
     return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_SCAN, NULL, out, __func__);
 }
 
+static px_status add_team(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label,
+                          px_team_policy policy, const px_kernel *kernel, const void *args, px_kernel_kind want,
+                          px_view *result, px_graph_node **out, const char *func)
+{
+    PX__TRY(check_open(g, func));
+    char target[160];
+    target_of(g, target, sizeof target);
+    px__dispatch d;
+    PX__TRY(px__dispatch_prepare_team(&d, g->be, g->device, target, label, policy, kernel, args, want, func));
+    if (want == PX_KERNEL_REDUCE) PX__TRY(px__dispatch_result_view(&d, g->be, g->device, target, result, func));
+    const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = d.label, .dispatch = d};
+    const px__gnode_views views = {.result = result};
+    return px__graph_append(g, &desc, deps, ndeps, &views, out, func);
+}
+
+px_status px_graph_add_for_team(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
+                                px_team_policy policy, const px_kernel *kernel, const void *args, px_graph_node **out)
+{
+    return add_team(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_FOR, NULL, out, __func__);
+}
+
+px_status px_graph_add_reduce_team(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
+                                   px_team_policy policy, const px_kernel *kernel, const void *args, px_view *result,
+                                   px_graph_node **out)
+{
+    return add_team(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_REDUCE, result, out, __func__);
+}
+
 /* ---- Copies and fills --------------------------------------------------------------------- */
 
 px_status px__graph_check_op(const px_graph *g, const px__copy_op *op, const px__copy_plan_info *info, bool fill,
@@ -154,11 +182,11 @@ px_status px_graph_add_empty(px_graph *graph, px_graph_node *const *deps, int nd
     return px__graph_append(graph, &desc, deps, ndeps, NULL, out, __func__);
 }
 
-/* A reduction or scan: its scratch is shared by every copy of its graph. */
+/* A reduction, scan or team kernel: its scratch is shared by every copy of its graph. */
 static bool uses_scratch(const px_graph_node *n, const void *ctx)
 {
     (void)ctx;
-    return n->kind == PX__GNODE_KERNEL && n->kernel->kind != PX_KERNEL_FOR;
+    return n->kind == PX__GNODE_KERNEL && (n->kernel->kind != PX_KERNEL_FOR || n->kernel->team);
 }
 
 /* Work a conditional body cannot hold: a host function, a copy or fill of memory the host

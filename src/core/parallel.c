@@ -8,6 +8,7 @@
 #include "backends/backends.h"
 #include "base/bounds.h"
 #include "base/error.h"
+#include "base/util.h"
 #include "core/graph.h"
 #include "core/instance.h"
 #include "core/profile.h"
@@ -74,7 +75,7 @@ px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const cha
                                const char *func)
 {
     if (!kernel) return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel must not be NULL");
-    if (kernel->magic == PX__KERNEL_MAGIC_V1)
+    if (kernel->magic == PX__KERNEL_MAGIC_V1 || kernel->magic == PX__KERNEL_MAGIC_V2)
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
                          "kernel '%s' was compiled against an older portex/kernel.h; recompile its kernel file",
                          kernel->name);
@@ -84,6 +85,14 @@ px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const cha
     if (kernel->kind != want)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s' is a %s kernel; %s needs a %s kernel",
                          kernel->name, kind_name(kernel->kind), func, kind_name(want));
+    if (kernel->team) {
+        const bool red = kernel->kind == PX_KERNEL_REDUCE;
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s' is a team kernel (%s); it runs over a px_team_policy (%s, %s)", kernel->name,
+                         red ? "PX_TEAM_REDUCE" : "PX_TEAM_FOR",
+                         red ? "px_parallel_reduce_team" : "px_parallel_for_team",
+                         red ? "px_graph_add_reduce_team" : "px_graph_add_for_team");
+    }
     if (!args && kernel->args_size)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "args must not be NULL (kernel '%s')",
                          kernel->name);
@@ -99,6 +108,114 @@ px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const cha
     d->policy = policy;
     d->args = args;
     return PX_OK;
+}
+
+/* ---- Team policies -------------------------------------------------------------------------- */
+
+px_status px__team_scratch_limit(const px__backend *be, int device, int level, size_t *bytes, const char *func)
+{
+    if (be->team_scratch_max) return be->team_scratch_max(device, level, bytes, func);
+    *bytes = level == 0 ? PX_TEAM_SCRATCH0_HOST_MAX : PX_TEAM_SCRATCH1_MAX;
+    return PX_OK;
+}
+
+/* The policy's shape, and each level's scratch against the backend's limit: with the
+   requested team size on CUDA (1 when automatic: the launch picks a size that fits), with
+   the one thread that runs a team on the host backends. */
+static px_status check_team_policy(px_team_policy *p, const px_kernel *k, const px__backend *be, int device,
+                                   const char *func)
+{
+    if (p->bad_level)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s': px_team_policy_scratch was given level %d; levels are 0 and 1", k->name,
+                         p->bad_level > 1000 ? -1 : p->bad_level - 1);
+    if (p->league_size < 0)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s': league_size is %lld; expected >= 0", k->name,
+                         (long long)p->league_size);
+    if (p->team_size < 0 || p->team_size > PX_TEAM_MAX_THREADS)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s': team_size is %d; expected PX_AUTO (0) or 1 to %d", k->name, (int)p->team_size,
+                         PX_TEAM_MAX_THREADS);
+    const int32_t v = p->vector_length;
+    if (v < 0 || v > PX_TEAM_MAX_VECTOR || (v & (v - 1)) != 0)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s': vector_length is %d; expected PX_AUTO (0) or a power of two up to %d",
+                         k->name, (int)v, PX_TEAM_MAX_VECTOR);
+    const int64_t threads = (int64_t)(p->team_size ? p->team_size : 1) * (v ? v : 1);
+    if (threads > PX_TEAM_MAX_THREADS)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s': a team of %d threads of %d lanes is %lld threads; at most %d", k->name,
+                         (int)p->team_size, (int)v, (long long)threads, PX_TEAM_MAX_THREADS);
+    const size_t members = be->runs_on_host ? 1 : (size_t)(p->team_size ? p->team_size : 1);
+    for (int level = 0; level < 2; ++level) {
+        const size_t team = p->scratch_team[level], thread = p->scratch_thread[level];
+        size_t need = 0, part = 0;
+        bool overflow = team > SIZE_MAX - 15 || thread > SIZE_MAX - 15;
+        if (!overflow) {
+            overflow = px__mul_overflows(PX__TEAM_ROUND16(thread), members, &part) ||
+                       PX__TEAM_ROUND16(team) > SIZE_MAX - part;
+            need = overflow ? 0 : PX__TEAM_ROUND16(team) + part;
+        }
+        size_t limit = 0;
+        PX__TRY(px__team_scratch_limit(be, device, level, &limit, func));
+        if (overflow || need > limit)
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "kernel '%s': level-%d scratch of %zu bytes per team and %zu per thread (%zu bytes for "
+                             "a team of %zu, in 16-byte parts) exceeds the %zu bytes a team may have at level %d "
+                             "here",
+                             k->name, level, team, thread, overflow ? SIZE_MAX : need, members, limit, level);
+        p->scratch_team[level] = PX__TEAM_ROUND16(team);
+        p->scratch_thread[level] = PX__TEAM_ROUND16(thread);
+    }
+    return PX_OK;
+}
+
+px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int device, const char *target,
+                                    const char *label, px_team_policy policy, const px_kernel *kernel,
+                                    const void *args, px_kernel_kind want, const char *func)
+{
+    if (!kernel) return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel must not be NULL");
+    if (kernel->magic == PX__KERNEL_MAGIC_V1 || kernel->magic == PX__KERNEL_MAGIC_V2)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s' was compiled against an older portex/kernel.h; recompile its kernel file",
+                         kernel->name);
+    if (kernel->magic != PX_KERNEL_MAGIC)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel is not a portex kernel descriptor (use PX_KERNEL(name))");
+    const char *want_name = want == PX_KERNEL_REDUCE ? "PX_TEAM_REDUCE" : "PX_TEAM_FOR";
+    if (!kernel->team)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s' is a %s kernel; %s needs a %s kernel",
+                         kernel->name, kind_name(kernel->kind), func, want_name);
+    if (kernel->kind != want)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s' is a %s kernel; %s needs a %s kernel",
+                         kernel->name, kernel->kind == PX_KERNEL_REDUCE ? "PX_TEAM_REDUCE" : "PX_TEAM_FOR", func,
+                         want_name);
+    if (!args && kernel->args_size)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "args must not be NULL (kernel '%s')", kernel->name);
+    const bool present = be->runs_on_host ? kernel->host_team != NULL
+                                          : be->exec == PX_EXEC_CUDA && kernel->cuda_team != NULL;
+    if (!present)
+        return px__error(PX_ERR_NOT_COMPILED, func,
+                         "kernel '%s' was not compiled for %s (%s): compile its file "
+                         "for that backend (docs/kernels.md)",
+                         kernel->name, px_exec_space_string(be->exec), target);
+    PX__TRY(check_team_policy(&policy, kernel, be, device, func));
+    memset(d, 0, sizeof *d);
+    d->kernel = kernel;
+    d->label = label ? label : kernel->name;
+    d->policy = px_range(0, policy.league_size);
+    d->team = policy;
+    d->args = args;
+    return PX_OK;
+}
+
+static px_status prepare_team(px__dispatch *d, px_instance *inst, const char *label, px_team_policy policy,
+                              const px_kernel *kernel, const void *args, px_kernel_kind want, const char *func)
+{
+    PX__TRY(px__instance_check(inst, func));
+    char target[160];
+    snprintf(target, sizeof target, "instance '%s'", inst->label);
+    return px__dispatch_prepare_team(d, inst->be, inst->device, target, label, policy, kernel, args, want, func);
 }
 
 static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, px_policy policy,
@@ -206,4 +323,44 @@ px_status px_parallel_scan(px_instance *inst, const char *label, px_policy polic
     d.result_kind = total ? PX__RESULT_HOST : PX__RESULT_NONE;
     d.result = total;
     return launch(inst, &d, NULL, __func__);
+}
+
+/* ---- Team dispatch ---------------------------------------------------------------------------- */
+
+px_status px_parallel_for_team(px_instance *inst, const char *label, px_team_policy policy,
+                               const px_kernel *kernel, const void *args)
+{
+    px__dispatch d;
+    PX__TRY(prepare_team(&d, inst, label, policy, kernel, args, PX_KERNEL_FOR, __func__));
+    return launch(inst, &d, NULL, __func__);
+}
+
+px_status px_parallel_reduce_team(px_instance *inst, const char *label, px_team_policy policy,
+                                  const px_kernel *kernel, const void *args, void *result)
+{
+    px__dispatch d;
+    PX__TRY(prepare_team(&d, inst, label, policy, kernel, args, PX_KERNEL_REDUCE, __func__));
+    PX__ARG(result, "result must not be NULL (kernel '%s')", kernel->name);
+    d.result_kind = PX__RESULT_HOST;
+    d.result = result;
+    return launch(inst, &d, NULL, __func__);
+}
+
+px_status px_parallel_reduce_team_view(px_instance *inst, const char *label, px_team_policy policy,
+                                       const px_kernel *kernel, const void *args, px_view *result)
+{
+    px__dispatch d;
+    PX__TRY(prepare_team(&d, inst, label, policy, kernel, args, PX_KERNEL_REDUCE, __func__));
+    char target[160];
+    snprintf(target, sizeof target, "instance '%s'", inst->label);
+    PX__TRY(px__dispatch_result_view(&d, inst->be, inst->device, target, result, __func__));
+    return launch(inst, &d, result, __func__);
+}
+
+px_status px_team_scratch_max(px_instance *inst, int level, size_t *bytes)
+{
+    PX__TRY(px__instance_check(inst, __func__));
+    PX__ARG(bytes, "bytes must not be NULL");
+    PX__ARG(level == 0 || level == 1, "level is %d; levels are 0 and 1", level);
+    return px__team_scratch_limit(inst->be, inst->device, level, bytes, __func__);
 }

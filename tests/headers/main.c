@@ -7,6 +7,7 @@ int px_header_test_instance(void);
 int px_header_test_policy(void);
 int px_header_test_kernel(void);
 int px_header_test_parallel(void);
+int px_header_test_team(void);
 int px_header_test_copy(void);
 int px_header_test_graph(void);
 int px_header_test_portex(void);
@@ -25,7 +26,7 @@ int main(void)
 {
     int r = px_header_test_export() + px_header_test_core() + px_header_test_space() +
             px_header_test_view() + px_header_test_instance() + px_header_test_policy() +
-            px_header_test_kernel() + px_header_test_parallel() + px_header_test_copy() + px_header_test_graph() +
+            px_header_test_kernel() + px_header_test_parallel() + px_header_test_team() + px_header_test_copy() + px_header_test_graph() +
             px_header_test_portex() + px_header_test_version() + px_header_test_atomic() + px_header_test_dlpack() +
             px_header_test_dlpack_official();
 #ifdef PX_TEST_CUDA_HEADER

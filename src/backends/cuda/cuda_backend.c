@@ -46,6 +46,7 @@ const px__backend px__backend_cuda = {
     .event_synchronize = px__cuda_event_synchronize,
     .event_elapsed = px__cuda_event_elapsed,
     .launch = px__cuda_launch,
+    .team_scratch_max = px__cuda_team_scratch_max,
     .copy_path = px__cuda_copy_path,
     .copy = px__cuda_copy,
     .fill = px__cuda_fill,

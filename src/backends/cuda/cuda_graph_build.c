@@ -231,7 +231,7 @@ static int for_param_count(int rank) { return rank == 1 ? 3 : 2; }
 static bool take_kernel(px__bnode *n, cudaGraphNode_t k, const px__dispatch *d)
 {
     pthread_once(&g_param_info_once, param_info_load);
-    if (g_param_info == NULL || d->kernel->kind != PX_KERNEL_FOR) return false;
+    if (g_param_info == NULL || d->kernel->kind != PX_KERNEL_FOR || d->kernel->team) return false;
     struct cudaKernelNodeParams kp;
     if (cudaGraphKernelNodeGetParams(k, &kp) != cudaSuccess || kp.extra != NULL) return false;
     cudaFunction_t f = NULL;

@@ -26,6 +26,7 @@ px_status px__cuda_event_elapsed(void *start, void *end, float *ms, const char *
 
 /* cuda_launch.c */
 px_status px__cuda_launch(px__queue *q, const px__dispatch *d, const char *func);
+px_status px__cuda_team_scratch_max(int device, int level, size_t *bytes, const char *func);
 
 /* cuda_copy.c */
 px_status px__cuda_copy_path(const px__copy_op *op, px_copy_path *path, const char *func);

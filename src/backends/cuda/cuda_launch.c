@@ -104,6 +104,73 @@ static px_status ensure_host(px__cuda_queue *q, size_t bytes, const char *func)
     return PX_OK;
 }
 
+/* ---- Team kernels ------------------------------------------------------------------------- */
+
+static px_status shared_optin(int device, size_t *bytes, const char *func)
+{
+    int v = 0;
+    PX__TRY(px__cuda_check(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), func,
+                           "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)", NULL));
+    *bytes = v > 0 ? (size_t)v : 0;
+    return PX_OK;
+}
+
+/* Level 0: the device's opt-in shared memory per block less the reduction slots; level 1:
+   the same on every backend (a slice of instance scratch per resident team). */
+px_status px__cuda_team_scratch_max(int device, int level, size_t *bytes, const char *func)
+{
+    if (level != 0) {
+        *bytes = PX_TEAM_SCRATCH1_MAX;
+        return PX_OK;
+    }
+    px__cuda_device *dev = NULL;
+    PX__TRY(px__cuda_device_get(device, &dev, func));
+    size_t optin = 0;
+    PX__TRY(shared_optin(device, &optin, func));
+    *bytes = optin > PX__TEAM_REDUCE_BYTES ? optin - PX__TEAM_REDUCE_BYTES : 0;
+    return PX_OK;
+}
+
+/* What the team entry runs: the checked policy, the shared memory a block may opt in to. */
+static px_status team_run(px__cuda_queue *q, const px__dispatch *d, px_team_run *r, const char *func)
+{
+    memset(r, 0, sizeof *r);
+    r->league_begin = 0;
+    r->league_end = d->team.league_size;
+    r->league_size = d->team.league_size;
+    r->team_size = d->team.team_size;
+    r->vector_length = d->team.vector_length;
+    for (int l = 0; l < 2; ++l) {
+        r->scratch_team[l] = d->team.scratch_team[l];
+        r->scratch_thread[l] = d->team.scratch_thread[l];
+    }
+    return shared_optin(q->device, &r->shared_limit, func);
+}
+
+static px_status team_refused(const px__dispatch *d, const px_team_run *r, const char *func)
+{
+    const px_kernel *k = d->kernel;
+    const int t = d->team.team_size, v = d->team.vector_length ? d->team.vector_length : 1;
+    switch (r->refused) {
+    case PX__TEAM_REFUSED_THREADS:
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s': a team of %d threads of %d lanes exceeds the %lld threads per block this "
+                         "kernel can have on the device (its registers)",
+                         k->name, t, v, (long long)r->refused_limit);
+    case PX__TEAM_REFUSED_SHARED:
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s': level-0 scratch of %zu bytes per team and %zu per thread for a team of %d, "
+                         "with %zu bytes of reduction slots, exceeds the %lld bytes of shared memory a block of "
+                         "this kernel may have",
+                         k->name, d->team.scratch_team[0], d->team.scratch_thread[0], t ? t : 1,
+                         (size_t)PX__TEAM_REDUCE_BYTES, (long long)r->refused_limit);
+    default:
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s': no block of %d threads of %d lanes with its shared memory fits on an SM",
+                         k->name, t, v);
+    }
+}
+
 /* With q's device current. */
 static px_status run(px__cuda_queue *q, const px__dispatch *d, const char *func)
 {
@@ -114,8 +181,12 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d, const char *func)
     bool to_host = false;
     unsigned int *counter = (unsigned int *)(void *)q->aux;
 
-    /* Only reductions and scans use scratch and the counter. */
-    q->capturing = k->kind != PX_KERNEL_FOR && px__cuda_capturing(q->stream);
+    px_team_run team;
+    memset(&team, 0, sizeof team);
+    if (k->team) PX__TRY(team_run(q, d, &team, func));
+
+    /* Only reductions, scans and team kernels use scratch and the counter. */
+    q->capturing = (k->kind != PX_KERNEL_FOR || k->team) && px__cuda_capturing(q->stream);
     q->capture_count = 0;
     if (k->kind != PX_KERNEL_FOR) {
         switch (d->result_kind) {
@@ -162,10 +233,16 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d, const char *func)
     l.scratch = scratch_for_launch;
     l.backend = q;
     q->scratch_status = PX_OK;
-    const int err = k->cuda(&l, d->args, &d->policy);
+    int err;
+    if (k->team) {
+        err = k->cuda_team(&l, d->args, &team);
+    } else {
+        err = k->cuda(&l, d->args, &d->policy);
+    }
     if (q->capturing) capture_release(q);
     if (err != 0) {
         if (q->scratch_status != PX_OK) return q->scratch_status;   /* recorded already */
+        if (k->team && team.refused) return team_refused(d, &team, func);
         return px__cuda_fail((cudaError_t)err, func, "the kernel's CUDA entry", &kctx);
     }
     if (!to_host) return PX_OK;

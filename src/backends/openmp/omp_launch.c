@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/host/host_team.h"
 #include "backends/openmp/omp_hooks.h"
 #include "backends/openmp/omp_team.h"
 #include "base/error.h"
@@ -220,9 +221,21 @@ static void pass_scan_final(void *vc, int part)
     c->d->kernel->host_scan(c->d->args, &sub, partial_of(c, part), true);
 }
 
+/* Team kernels: a share of the league per thread, each team on one thread (one thread per
+   team: no barrier between threads is ever needed, the nested loops run in order, and the
+   result does not depend on the thread count except for the grouping of a reduction). */
+static void pass_team(void *vc, int part) { px__host_team_part(vc, part); }
+
 px_status px__omp_launch(px__queue *q, const px__dispatch *d, const char *func)
 {
     const px_kernel *k = d->kernel;
+    if (k->team) {
+        px__host_team t;
+        PX__TRY(px__host_team_begin(&t, d, q->nthreads, func));
+        px__omp_run(q, &(px__omp_job){.nparts = t.parts, .pass = {pass_team, NULL}, .ctx = &t});
+        px__host_team_end(&t);
+        return PX_OK;
+    }
     launch_ctx c = {.d = d, .nparts = q->nthreads};
     if (d->policy.rank > 1) md_plan_make(&c.md, &d->policy, c.nparts);
     if (k->kind == PX_KERNEL_FOR) {

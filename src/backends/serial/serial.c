@@ -5,6 +5,7 @@
 #include "backends/host/host_copy.h"
 #include "backends/host/host_sync.h"
 #include "backends/host/host_graph.h"
+#include "backends/host/host_team.h"
 #include "base/error.h"
 
 /* Serial queues hold nothing: every one is this object. */
@@ -30,7 +31,13 @@ static px_status serial_queue_destroy(px__queue *q, bool *released, const char *
 static px_status serial_launch(px__queue *q, const px__dispatch *d, const char *func)
 {
     (void)q;
-    (void)func;
+    if (d->kernel->team) {
+        px__host_team t;
+        PX__TRY(px__host_team_begin(&t, d, 1, func));
+        px__host_team_part(&t, 0);
+        px__host_team_end(&t);
+        return PX_OK;
+    }
     d->kernel->host(d->args, &d->policy, d->result);
     return PX_OK;
 }

@@ -1,0 +1,526 @@
+/** @file
+ * portex — CUDA side of team kernels (portex/team.h); nvcc only.
+ *
+ * A team is a block of vector_length x team_size threads: threadIdx.x is the vector lane,
+ * threadIdx.y the team rank, so a thread's lanes are consecutive lanes of one warp. The grid
+ * is at most one wave of resident blocks (the occupancy API, with the dispatch's dynamic
+ * shared memory); blocks walk the league grid-stride, with a __syncthreads between two
+ * teams of one block so that scratch is not reused early.
+ *
+ * Dynamic shared memory holds, in order: PX__TEAM_REDUCE_BYTES of reduction slots (one
+ * per warp), then the team's level-0 scratch (the team part, then each thread's part).
+ * Level 1 is a slice of device scratch per resident block (the instance's scratch,
+ * px_cuda_launch.scratch, reused in stream order), after a reduction's partials.
+ *
+ * Nested reductions: lanes of a thread fold through warp shuffles; a team folds each
+ * warp through shuffles, then the warps' values through the slots, in warp order, every
+ * thread reading the same slots (all threads get the same total). Nested scans run twice
+ * over contiguous chunks (a chunk per thread, lane, or both): totals, an exclusive scan of
+ * the chunks' totals in order (shuffles, then slots), then the chunks again from their
+ * prefix with final = true. */
+#ifndef PORTEX_TEAM_CUDA_H
+#define PORTEX_TEAM_CUDA_H
+
+#ifndef __CUDACC__
+#  error "portex/team_cuda.h is for nvcc; include portex/team.h instead"
+#endif
+
+#include "portex/kernel_cuda.h"
+#include "portex/team.h"
+
+/** @cond PX_INTERNAL */
+namespace px_cuda {
+namespace team {
+
+/* ---- Shuffles of any trivially copyable T, a 32-bit word at a time -------------------- */
+
+template <class T>
+struct words {
+    static constexpr int n = (int)((sizeof(T) + 3) / 4);
+    int w[n];
+};
+
+template <class T>
+__device__ __forceinline__ words<T> to_words(const T &v)
+{
+    words<T> w = {};
+    memcpy(w.w, &v, sizeof(T));
+    return w;
+}
+
+template <class T>
+__device__ __forceinline__ T from_words(const words<T> &w)
+{
+    T v;
+    memcpy(&v, w.w, sizeof(T));
+    return v;
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_idx(unsigned mask, const T &v, int src, int width)
+{
+    words<T> w = to_words(v);
+#pragma unroll
+    for (int k = 0; k < words<T>::n; ++k) w.w[k] = __shfl_sync(mask, w.w[k], src, width);
+    return from_words<T>(w);
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_up(unsigned mask, const T &v, unsigned d, int width)
+{
+    words<T> w = to_words(v);
+#pragma unroll
+    for (int k = 0; k < words<T>::n; ++k) w.w[k] = __shfl_up_sync(mask, w.w[k], d, width);
+    return from_words<T>(w);
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_down(unsigned mask, const T &v, unsigned d, int width)
+{
+    words<T> w = to_words(v);
+#pragma unroll
+    for (int k = 0; k < words<T>::n; ++k) w.w[k] = __shfl_down_sync(mask, w.w[k], d, width);
+    return from_words<T>(w);
+}
+
+/* ---- Where a thread sits --------------------------------------------------------------- */
+
+struct place {
+    int flat;       /* team_rank * vector_length + vector_rank */
+    int lane;       /* in its warp */
+    int warp;
+    int warps;      /* of the block */
+    int warp_lanes; /* lanes of this warp that exist (the last warp may be partial) */
+    unsigned warp_mask;
+    unsigned group_mask; /* the lanes of this thread's vector group */
+};
+
+__device__ __forceinline__ place where(const px_team *t)
+{
+    place p;
+    const int V = t->vector_length;
+    const int n = t->team_size * V;
+    p.flat = t->team_rank * V + t->vector_rank;
+    p.lane = p.flat & 31;
+    p.warp = p.flat >> 5;
+    p.warps = (n + 31) >> 5;
+    p.warp_lanes = n - p.warp * 32 < 32 ? n - p.warp * 32 : 32;
+    p.warp_mask = p.warp_lanes == 32 ? 0xffffffffu : (1u << p.warp_lanes) - 1u;
+    const int base = p.lane & ~(V - 1);
+    p.group_mask = V == 32 ? 0xffffffffu : ((1u << V) - 1u) << base;
+    return p;
+}
+
+/* ---- Folds ------------------------------------------------------------------------------- */
+
+/* Over the lanes of the calling thread; every lane gets lane 0's fold of all. */
+template <class T, class Join>
+__device__ __forceinline__ void group_reduce(const px_team *t, T *v)
+{
+    const place p = where(t);
+    const int V = t->vector_length;
+    for (int off = V >> 1; off > 0; off >>= 1) {
+        const T o = shfl_down(p.group_mask, *v, (unsigned)off, V);
+        if (t->vector_rank + off < V) Join::join(v, &o);
+    }
+    *v = shfl_idx(p.group_mask, *v, 0, V);
+}
+
+/* Over the block (threads that do not contribute hold the identity); every thread gets the
+   total. Reached by every thread of the block. */
+template <class T, class Join>
+__device__ __forceinline__ void block_reduce(const px_team *t, T *v, bool contributes)
+{
+    const place p = where(t);
+    T *slots = static_cast<T *>(t->reduce_slots);
+    if (!contributes) Join::identity(v);
+    for (int off = 16; off > 0; off >>= 1) {
+        const T o = shfl_down(p.warp_mask, *v, (unsigned)off, 32);
+        if (p.lane + off < p.warp_lanes) Join::join(v, &o);
+    }
+    if (p.lane == 0) slots[p.warp] = *v;
+    __syncthreads();
+    T acc;
+    Join::identity(&acc);
+    for (int w = 0; w < p.warps; ++w) Join::join(&acc, &slots[w]);
+    *v = acc;
+    __syncthreads();   /* the slots are free again */
+}
+
+/* Exclusive scan of units of `unit` lanes (1: every lane; V: every thread, whose lanes hold
+   the same value) in flat order over the block: *v becomes the unit's prefix, *total the
+   fold of all. Reached by every thread of the block. */
+template <class T, class Join>
+__device__ __forceinline__ void block_scan(const px_team *t, T *v, int unit, T *total)
+{
+    const place p = where(t);
+    T *slots = static_cast<T *>(t->reduce_slots);
+    T x = *v;
+    for (int off = unit; off < 32; off <<= 1) {
+        const T o = shfl_up(p.warp_mask, x, (unsigned)off, 32);
+        if (p.lane >= off) {
+            T y = o;
+            Join::join(&y, &x);
+            x = y;
+        }
+    }
+    const T last = shfl_idx(p.warp_mask, x, p.warp_lanes - 1, 32);
+    T excl = shfl_up(p.warp_mask, x, (unsigned)unit, 32);
+    if (p.lane < unit) Join::identity(&excl);
+    if (p.lane == 0) slots[p.warp] = last;
+    __syncthreads();
+    T pre;
+    Join::identity(&pre);
+    for (int w = 0; w < p.warp; ++w) Join::join(&pre, &slots[w]);
+    T all = pre;
+    for (int w = p.warp; w < p.warps; ++w) Join::join(&all, &slots[w]);
+    Join::join(&pre, &excl);
+    *v = pre;
+    *total = all;
+    __syncthreads();
+}
+
+/* Exclusive scan over the lanes of the calling thread. */
+template <class T, class Join>
+__device__ __forceinline__ void group_scan(const px_team *t, T *v, T *total)
+{
+    const place p = where(t);
+    const int V = t->vector_length;
+    T x = *v;
+    for (int off = 1; off < V; off <<= 1) {
+        const T o = shfl_up(p.group_mask, x, (unsigned)off, V);
+        if (t->vector_rank >= off) {
+            T y = o;
+            Join::join(&y, &x);
+            x = y;
+        }
+    }
+    *total = shfl_idx(p.group_mask, x, V - 1, V);
+    T excl = shfl_up(p.group_mask, x, 1u, V);
+    if (t->vector_rank == 0) Join::identity(&excl);
+    *v = excl;
+}
+
+/* ---- What the macros of portex/team.h call ------------------------------------------------ */
+
+template <class T, class Join, int Unit>
+__host__ __device__ __forceinline__ void combine(const px_team *t, T *v)
+{
+#if defined(__CUDA_ARCH__)
+    if (Unit == PX__THREAD_VECTOR) group_reduce<T, Join>(t, v);
+    else block_reduce<T, Join>(t, v, Unit == PX__TEAM_VECTOR || t->vector_rank == 0);
+#else
+    (void)t;
+    (void)v;
+#endif
+}
+
+__host__ __device__ __forceinline__ void barrier(const px_team *t)
+{
+    (void)t;
+#if defined(__CUDA_ARCH__)
+    __syncthreads();
+#endif
+}
+
+template <class T, class Join, int Unit>
+__host__ __device__ __forceinline__ int scan_stage(const px_team *t, int pass, T sv[2], int64_t n, int64_t *lo,
+                                                   int64_t *hi)
+{
+#if defined(__CUDA_ARCH__)
+    const int64_t V = t->vector_length;
+    int64_t units, u;
+    if (Unit == PX__TEAM_THREAD) {
+        units = t->team_size;
+        u = t->team_rank;
+    } else if (Unit == PX__THREAD_VECTOR) {
+        units = V;
+        u = t->vector_rank;
+    } else {
+        units = (int64_t)t->team_size * V;
+        u = (int64_t)t->team_rank * V + t->vector_rank;
+    }
+    if (pass == 0) {
+        const int64_t chunk = n <= 0 ? 0 : n / units + (n % units != 0);
+        *lo = chunk * u < n ? chunk * u : (n > 0 ? n : 0);
+        *hi = n - *lo < chunk ? (n > 0 ? n : 0) : *lo + chunk;
+        Join::identity(&sv[0]);
+        return 1;
+    }
+    if (pass == 1) {
+        if (Unit == PX__THREAD_VECTOR) group_scan<T, Join>(t, &sv[0], &sv[1]);
+        else block_scan<T, Join>(t, &sv[0], Unit == PX__TEAM_THREAD ? (int)V : 1, &sv[1]);
+        return 1;
+    }
+    return 0;
+#else
+    (void)t;
+    if (pass == 1) {
+        Join::identity(&sv[0]);
+        *lo = 0;
+        *hi = n;
+        return 1;
+    }
+    if (pass == 2) sv[1] = sv[0];
+    return 0;
+#endif
+}
+
+/* ---- Launches -------------------------------------------------------------------------------- */
+
+/* What a team block needs besides the arguments. */
+struct dims {
+    int64_t league;
+    size_t team0, thread0;      /* level 0 parts (rounded) */
+    size_t team1, thread1;      /* level 1 parts (rounded) */
+    char *level1;               /* slices of `stride1` bytes, one per block */
+    size_t stride1;
+};
+
+__device__ __forceinline__ void make_team(px_team *t, const dims &d, unsigned char *smem)
+{
+    t->league_size = d.league;
+    t->team_rank = (int32_t)threadIdx.y;
+    t->team_size = (int32_t)blockDim.y;
+    t->vector_rank = (int32_t)threadIdx.x;
+    t->vector_length = (int32_t)blockDim.x;
+    t->reduce_slots = smem;
+    unsigned char *s0 = smem + PX__TEAM_REDUCE_BYTES;
+    char *s1 = d.level1 != nullptr ? d.level1 + (size_t)blockIdx.x * d.stride1 : nullptr;
+    t->scratch[0] = d.team0 ? s0 : nullptr;
+    t->thread_scratch[0] = d.thread0 ? s0 + d.team0 + (size_t)threadIdx.y * d.thread0 : nullptr;
+    t->scratch[1] = d.team1 && s1 ? s1 : nullptr;
+    t->thread_scratch[1] = d.thread1 && s1 ? s1 + d.team1 + (size_t)threadIdx.y * d.thread1 : nullptr;
+    t->scratch_size[0] = d.team0;
+    t->thread_scratch_size[0] = d.thread0;
+    t->scratch_size[1] = d.team1;
+    t->thread_scratch_size[1] = d.thread1;
+}
+
+template <class Args, class Body>
+__global__ void for_kernel(const __grid_constant__ Args a, dims d)
+{
+    extern __shared__ __align__(16) unsigned char px__team_smem[];
+    px_team t;
+    make_team(&t, d, px__team_smem);
+    for (int64_t l = blockIdx.x; l < d.league; l += gridDim.x) {
+        t.league_rank = l;
+        Body::call_body(&a, &t);
+        if (l + gridDim.x < d.league) __syncthreads();
+    }
+}
+
+template <class Args, class T, class Body, class Join>
+__global__ void reduce_kernel(const __grid_constant__ Args a, dims d, T *partials, unsigned int *counter, T *result)
+{
+    extern __shared__ __align__(16) unsigned char px__team_smem[];
+    px_team t;
+    make_team(&t, d, px__team_smem);
+    T acc;
+    Join::identity(&acc);
+    for (int64_t l = blockIdx.x; l < d.league; l += gridDim.x) {
+        t.league_rank = l;
+        Body::call_body(&a, &t, &acc);
+        __syncthreads();
+    }
+    /* Lane 0 of each thread counts: lanes run the same code. */
+    block_reduce<T, Join>(&t, &acc, threadIdx.x == 0);
+    const bool first = threadIdx.x == 0 && threadIdx.y == 0;
+    if (gridDim.x == 1) {
+        if (first) *result = acc;
+        return;
+    }
+    /* The flag goes through the (free) reduction slots: no static shared memory, so that
+       level 0 may have all that px_team_scratch_max promises. */
+    volatile unsigned *flag = static_cast<volatile unsigned *>(t.reduce_slots);
+    if (first) {
+        partials[blockIdx.x] = acc;
+        __threadfence();
+        *flag = atomicAdd(counter, 1u) == gridDim.x - 1 ? 1u : 0u;
+    }
+    __syncthreads();
+    const bool last = *flag != 0;
+    __syncthreads();   /* every thread has read the flag before the slots are used again */
+    if (!last) return;
+    __threadfence();
+    T all;
+    Join::identity(&all);
+    const unsigned nthreads = blockDim.x * blockDim.y;
+    const unsigned me = threadIdx.y * blockDim.x + threadIdx.x;
+    for (unsigned b = me; b < gridDim.x; b += nthreads) {
+        const T part = detail::load_l2(partials + b);
+        Join::join(&all, &part);
+    }
+    block_reduce<T, Join>(&t, &all, true);
+    if (first) {
+        *result = all;
+        *counter = 0;
+    }
+}
+
+/* Lets `kernel` have up to `limit` bytes of dynamic shared memory on the current device
+   once a launch may need more than the default 48 KiB (before the occupancy API is asked,
+   which honours the attribute). Always the device's whole limit, never less: a smaller
+   value set by one thread could undercut another's launch. Remembered per device in
+   `raised` (a function-local static array of the launch template). */
+inline cudaError_t allow_shared(const void *kernel, int device, std::atomic<int> *raised, size_t need, size_t limit)
+{
+    if (need <= (size_t)48 * 1024) return cudaSuccess;
+    const bool cached = device >= 0 && device < detail::max_cached_devices;
+    if (cached && raised[device].load(std::memory_order_relaxed) != 0) return cudaSuccess;
+    const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit);
+    if (e == cudaSuccess && cached) raised[device].store(1, std::memory_order_relaxed);
+    return e;
+}
+
+/* Resolves the team's shape for `kernel`, sizes the grid, and fills d (without level 1's
+   base). Refusals say why in r. */
+inline cudaError_t plan(const void *kernel, std::atomic<int> *raised, const px_cuda_launch *l, px_team_run *r,
+                        dims *d, dim3 *block, int64_t *grid, size_t *shared)
+{
+    cudaFuncAttributes attr;
+    cudaError_t e = cudaFuncGetAttributes(&attr, kernel);
+    if (e != cudaSuccess) return e;
+    const int max_threads =
+        attr.maxThreadsPerBlock < PX_TEAM_MAX_THREADS ? attr.maxThreadsPerBlock : PX_TEAM_MAX_THREADS;
+    const int V = r->vector_length > 0 ? r->vector_length : 1;
+    const size_t t0 = r->scratch_team[0], th0 = r->scratch_thread[0];
+    const size_t limit = r->shared_limit > attr.sharedSizeBytes ? r->shared_limit - attr.sharedSizeBytes : 0;
+    int T = r->team_size;
+    {
+        const size_t most = PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)(T > 0 ? T : max_threads / V);
+        e = allow_shared(kernel, l->device, raised, most, limit);
+        if (e != cudaSuccess) return e;
+    }
+    if (T <= 0) {
+        /* The occupancy API's block size with this shared memory per block, at most an
+           eighth of an SM's threads (as flat kernels), whole teams that fit the limit. */
+        int per_sm = 0;
+        e = cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, l->device);
+        if (e != cudaSuccess) return e;
+        int cap = per_sm / 8 < max_threads ? per_sm / 8 : max_threads;
+        if (cap < V) cap = V;
+        const auto smem_of = [=](int threads) -> size_t {
+            return PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)(threads / V > 0 ? threads / V : 1);
+        };
+        int min_grid = 0, best = 0;
+        e = cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &best, kernel, smem_of, cap);
+        if (e != cudaSuccess) return e;
+        T = best / V > 0 ? best / V : 1;
+        while (T > 1 && (PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)T > limit)) --T;
+        /* Level 1 within its limit too (dispatch checked it for a team of one). */
+        const size_t t1 = r->scratch_team[1], th1 = r->scratch_thread[1];
+        if (th1 > 0 && t1 <= PX_TEAM_SCRATCH1_MAX) {
+            const size_t most1 = (PX_TEAM_SCRATCH1_MAX - t1) / th1;
+            if (most1 < (size_t)T) T = most1 > 0 ? (int)most1 : 1;
+        }
+    }
+    if ((int64_t)T * V > max_threads) {
+        r->refused = PX__TEAM_REFUSED_THREADS;
+        r->refused_limit = max_threads;
+        return cudaErrorInvalidConfiguration;
+    }
+    const size_t smem = PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)T;
+    if (smem > limit) {
+        r->refused = PX__TEAM_REFUSED_SHARED;
+        r->refused_limit = (int64_t)limit;
+        return cudaErrorInvalidConfiguration;
+    }
+    int per = 0;
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, T * V, smem);
+    if (e != cudaSuccess) return e;
+    if (per <= 0) {
+        r->refused = PX__TEAM_REFUSED_OCCUPANCY;
+        r->refused_limit = 0;
+        return cudaErrorInvalidConfiguration;
+    }
+    r->team_size = T;
+    r->vector_length = V;
+    const int64_t wave = detail::max64(1, (int64_t)l->sm_count * per);
+    int64_t g = detail::min64(detail::max64(1, r->league_size), detail::min64(wave, detail::max_grid_x));
+    /* Level 1: a slice per block, at most 4 GiB in all (fewer blocks, each walking more
+       teams, when the slices are large). */
+    const size_t stride1 = r->scratch_team[1] + r->scratch_thread[1] * (size_t)T;
+    if (stride1 > 0) {
+        const int64_t most = detail::max64(1, (int64_t)(((size_t)4 << 30) / stride1));
+        g = detail::min64(g, most);
+    }
+    d->league = r->league_size;
+    d->team0 = t0;
+    d->thread0 = th0;
+    d->team1 = r->scratch_team[1];
+    d->thread1 = r->scratch_thread[1];
+    d->level1 = nullptr;
+    d->stride1 = stride1;
+    *block = dim3((unsigned)V, (unsigned)T, 1);
+    *grid = g;
+    *shared = smem;
+    return cudaSuccess;
+}
+
+/* One block of instance scratch: `head` bytes (a reduction's partials), then level 1. */
+inline cudaError_t take_scratch(const px_cuda_launch *l, size_t head, dims *d, int64_t grid, void **head_out)
+{
+    *head_out = nullptr;
+    const size_t head_room = (head + 255) / 256 * 256;
+    const size_t level1 = d->stride1 * (size_t)grid;
+    if (head_room + level1 == 0) return cudaSuccess;
+    char *p = static_cast<char *>(l->scratch(l, head_room + level1));
+    if (p == nullptr) return cudaErrorMemoryAllocation;
+    if (head) *head_out = p;
+    if (level1) d->level1 = p + head_room;
+    return cudaSuccess;
+}
+
+template <class... P>
+inline int launch_shared(void (*kernel)(P...), dim3 grid, dim3 block, size_t shared, cudaStream_t s,
+                         const typename detail::same<P>::type &...a)
+{
+    void *ptrs[] = {const_cast<void *>(static_cast<const void *>(&a))...};
+    const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, ptrs, shared, s);
+    if (e != cudaSuccess) (void)cudaGetLastError();
+    return (int)e;
+}
+
+template <class Args, class Body>
+int launch_for(const px_cuda_launch *l, const Args &args, px_team_run *r)
+{
+    static std::atomic<int> raised[detail::max_cached_devices];
+    if (r->league_size <= 0) return (int)cudaSuccess;
+    auto kernel = &for_kernel<Args, Body>;
+    dims d;
+    dim3 block;
+    int64_t grid;
+    size_t shared;
+    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), raised, l, r, &d, &block, &grid, &shared);
+    if (e != cudaSuccess) return (int)e;
+    void *none;
+    e = take_scratch(l, 0, &d, grid, &none);
+    if (e != cudaSuccess) return (int)e;
+    return launch_shared(kernel, dim3((unsigned)grid), block, shared, static_cast<cudaStream_t>(l->stream), args, d);
+}
+
+template <class Args, class T, class Body, class Join>
+int launch_reduce(const px_cuda_launch *l, const Args &args, px_team_run *r)
+{
+    static_assert(sizeof(T) <= PX_TEAM_VALUE_MAX, "a team reduction's value type exceeds PX_TEAM_VALUE_MAX");
+    static std::atomic<int> raised[detail::max_cached_devices];
+    auto kernel = &reduce_kernel<Args, T, Body, Join>;
+    dims d;
+    dim3 block;
+    int64_t grid;
+    size_t shared;
+    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), raised, l, r, &d, &block, &grid, &shared);
+    if (e != cudaSuccess) return (int)e;
+    void *head;
+    e = take_scratch(l, grid > 1 ? (size_t)grid * sizeof(T) : 0, &d, grid, &head);
+    if (e != cudaSuccess) return (int)e;
+    return launch_shared(kernel, dim3((unsigned)grid), block, shared, static_cast<cudaStream_t>(l->stream), args, d,
+                         static_cast<T *>(head), l->counter, static_cast<T *>(l->result));
+}
+
+} /* namespace team */
+} /* namespace px_cuda */
+/** @endcond */
+
+#endif /* PORTEX_TEAM_CUDA_H */

@@ -1,0 +1,29 @@
+/* Internal: team kernels on the host backends. One thread runs a team (team_size and
+ * vector_length 1 as the body sees them: the nested loops run in order); a dispatch's
+ * league is cut into `parts` contiguous shares, one per thread of the backend, each
+ * folding a reduction into its own partial, joined in part order. */
+#ifndef PX_BACKENDS_HOST_TEAM_H
+#define PX_BACKENDS_HOST_TEAM_H
+
+#include "backends/backend.h"
+
+typedef struct px__host_team {
+    const px__dispatch *d;
+    int parts;
+    size_t bytes[2];         /* a team's scratch by level (one thread: team part + one thread's) */
+    size_t slot;             /* a part's scratch (both levels) */
+    unsigned char *scratch;  /* parts * slot, or NULL */
+    size_t stride;           /* between partials */
+    unsigned char *partial;  /* parts values (reductions), or NULL */
+} px__host_team;
+
+/* Plans d over `parts` and allocates what its parts need: every level's scratch for one
+   team per part (per_team + per_thread bytes each, rounded to 16), and a reduction's
+   partials. PX_ERR_OUT_OF_MEMORY naming the kernel and the bytes when it cannot. */
+px_status px__host_team_begin(px__host_team *t, const px__dispatch *d, int parts, const char *func);
+/* Runs part `part`'s share of the league (any thread; one call per part). */
+void px__host_team_part(px__host_team *t, int part);
+/* Joins the partials into d->result (reductions) and frees what begin allocated. */
+void px__host_team_end(px__host_team *t);
+
+#endif /* PX_BACKENDS_HOST_TEAM_H */
