@@ -10,29 +10,57 @@
 typedef struct spmv_args {
     int64_t nrows;
     int64_t rows_per_team;
+    int64_t max_len;                 /* spmv_team leaves rows longer than this to spmv_long
+                                        (0: no limit) */
     px_span_i32_1d row;              /* nrows + 1 offsets into col and val (nnz < 2^31,
                                         as cuSPARSE's 32-bit CSR) */
     px_span_i32_1d col;
     px_span_f64_1d val, x;
     px_span_f64_1d_restrict y;
+    px_span_i32_1d long_rows;        /* spmv_long: the rows longer than max_len */
 } spmv_args;
 
 /* y[r] = sum over k in [row[r], row[r+1]) of val[k] * x[col[k]]: a team takes a block of
  * rows_per_team rows, one row per team thread, the row's entries over the thread's
  * vector lanes (a THREAD_VECTOR reduction), the way Kokkos' team SpMV does. */
 PX_DECLARE_KERNEL(spmv_team);
+/* y[r] for r = long_rows[league_rank]: a team per row, the entries over every thread and
+ * lane of the team (a TEAM_VECTOR reduction). Power-law matrices have a few rows thousands
+ * long: on a thread's lanes each would take thousands of dependent loads while the rest of
+ * its team waited, so they are found once (csr_long_rows) and given whole teams. */
+PX_DECLARE_KERNEL(spmv_long);
 
-/* The team shape for a matrix with `mean_nnz` entries per row on average: lanes ~ the
- * mean row length (a power of two, 1 to 32) so that few lanes idle on short rows, and
- * 256 threads x lanes per team (a CUDA block of 256: good occupancy on every recent GPU).
- * The host backends run teams as one thread; the shape only groups rows there. */
-static inline px_team_policy spmv_policy(int64_t nrows, double mean_nnz, int64_t *rows_per_team)
+/* The team shape of spmv_team for a's matrix with `mean_nnz` entries per row on average
+ * (sets a->rows_per_team and a->max_len): lanes ~ the mean row length (a power of two, 1
+ * to 32) so that few lanes idle on short rows; 256 threads x lanes per team (a CUDA block
+ * of 256: good occupancy on every recent GPU); rows past 32 lane-steps go to spmv_long.
+ * The host backends run a team as one thread: the shape only groups rows there. */
+static inline px_team_policy spmv_policy(spmv_args *a, double mean_nnz)
 {
     int32_t lanes = 1;
     while (lanes < 32 && lanes * 2 <= mean_nnz) lanes *= 2;
     const int32_t threads = 256 / lanes;
-    *rows_per_team = threads;
-    return px_teams((nrows + threads - 1) / threads, threads, lanes);
+    a->rows_per_team = threads;
+    a->max_len = 32 * lanes;
+    return px_teams((a->nrows + threads - 1) / threads, threads, lanes);
+}
+
+/* The teams of spmv_long: 8 threads of 32 lanes (a CUDA block of 256, lanes over
+ * consecutive entries). */
+static inline px_team_policy spmv_long_policy(int64_t nlong)
+{
+    return px_teams(nlong, 8, 32);
+}
+
+/* y = A x: spmv_team over every row up to max_len long, then spmv_long over the rest
+ * (none: one dispatch). Both asynchronous, on inst. */
+static inline px_status spmv_dispatch(px_instance *inst, px_team_policy policy, int64_t nlong,
+                                      const spmv_args *args)
+{
+    px_status st = px_parallel_for_team(inst, "spmv", policy, PX_KERNEL(spmv_team), args);
+    if (st == PX_OK && nlong > 0)
+        st = px_parallel_for_team(inst, "spmv_long", spmv_long_policy(nlong), PX_KERNEL(spmv_long), args);
+    return st;
 }
 
 #endif
