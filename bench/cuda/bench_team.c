@@ -15,6 +15,7 @@
  *                   kernel in raw CUDA (shared memory), and portex's flat PX_FOR_2D version
  *   dispatch        10000 empty team kernels (one team of 256) back to back, then one fence,
  *                   against raw <<<1, 256>>> launches and one sync: host time per launch
+ *                   (and with PX_AUTO sizes, for what choosing the shape costs)
  *   launch+fence    one empty launch and a wait for it, per iteration (host clock)
  *
  * portex runs on the default CUDA instance, raw CUDA on a non-blocking stream of its own.
@@ -349,6 +350,16 @@ static void dispatch_portex(void *p)
     CHECK(px_instance_fence(g.inst));
 }
 
+/* The same with PX_AUTO sizes: what the backend's choice of shape costs per dispatch. */
+static void dispatch_portex_auto(void *p)
+{
+    const launch_ctx *c = p;
+    const bt_empty_args a = {0};
+    for (int k = 0; k < c->count; ++k)
+        CHECK(px_parallel_for_team(g.inst, "empty", px_teams(1, PX_AUTO, PX_AUTO), PX_KERNEL(bt_empty_team), &a));
+    CHECK(px_instance_fence(g.inst));
+}
+
 static void dispatch_raw(void *p)
 {
     const launch_ctx *c = p;
@@ -373,9 +384,10 @@ static void roundtrip_raw(void *p)
 static void bench_dispatch(int count, int iterations)
 {
     launch_ctx c = {count};
-    variant v[2] = {{"raw <<<>>> x N + sync", dispatch_raw, g.raw_stream, BY_HOST_CLOCK, 0},
-                    {"portex team x N + fence", dispatch_portex, g.px_stream, BY_HOST_CLOCK, 0}};
-    measure(v, 2, &c, 1, 1, g.reps);
+    variant v[3] = {{"raw <<<>>> x N + sync", dispatch_raw, g.raw_stream, BY_HOST_CLOCK, 0},
+                    {"portex team x N + fence", dispatch_portex, g.px_stream, BY_HOST_CLOCK, 0},
+                    {"portex auto x N + fence", dispatch_portex_auto, g.px_stream, BY_HOST_CLOCK, 0}};
+    measure(v, 3, &c, 1, 1, g.reps);
     variant r[2] = {{"raw <<<>>> + sync", roundtrip_raw, g.raw_stream, BY_HOST_CLOCK, 0},
                     {"portex team + fence", roundtrip_portex, g.px_stream, BY_HOST_CLOCK, 0}};
     measure(r, 2, NULL, 1, 100, iterations);
@@ -383,6 +395,7 @@ static void bench_dispatch(int count, int iterations)
     char name[32];
     snprintf(name, sizeof name, "dispatch x %d", count);
     print_row(name, "raw <<<>>>", v[0].ms / count, v[1].ms / count, 0, true, 1.05);
+    print_row("  (PX_AUTO sizes)", "raw <<<>>>", v[0].ms / count, v[2].ms / count, 0, true, 1.05);
     print_row("launch+fence", "raw <<<>>>", r[0].ms, r[1].ms, 0, true, 1.05);
 }
 
