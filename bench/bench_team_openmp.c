@@ -9,9 +9,9 @@
  * lengths (mean about 7.5, up to 4096, random columns), the matrices of
  * bench/cuda/bench_team. The plain side runs each twice, with schedule(static) and with
  * schedule(dynamic, 256) (what one writes for uneven rows); portex is set against the
- * faster. portex's side is what the example runs: spmv_team over the rows (a team per
- * block of rows; the backend shares the league out, a team per thread at a time) and
- * spmv_long over the few rows past max_len.
+ * faster. portex's side is what the example runs on this backend: spmv_team over the rows
+ * (a team per block of rows; the backend shares the league out, a team per thread at a
+ * time; no row is split off to spmv_long, as on a GPU).
  *
  * Threads: portex's default OpenMP instance (PX_NUM_THREADS, else OMP_NUM_THREADS, else a
  * thread per core); the plain loops say num_threads(the same count) and run on the same
@@ -125,7 +125,7 @@ static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int 
     csr_spmv_plain(m, x, ref);
 
     spmv_bench b = {m, x, y_plain, y_px, nt, inst, {.nrows = n}, {0}, 0};
-    b.policy = spmv_policy(&b.args, (double)m->nnz / (double)n);
+    b.policy = spmv_policy(&b.args, (double)m->nnz / (double)n, PX_EXEC_OPENMP);
     int32_t *long_rows = csr_long_rows(m, b.args.max_len, &b.nlong);
     px_view *v[6] = {wrap("row", PX_I32, n + 1, m->row), wrap("col", PX_I32, m->nnz, m->col),
                      wrap("val", PX_F64, m->nnz, m->val), wrap("x", PX_F64, n, x),
@@ -145,10 +145,9 @@ static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int 
     plain_dynamic(&b);
     const double d_dy = csr_max_rel_diff(m, x, y_plain, ref);
     const bool ok = d_px <= 1e-12 && d_st <= 1e-12 && d_dy <= 1e-12;
-    printf("%s: %lld rows, %lld entries, %lld rows longer than %lld to spmv_long; max relative "
-           "difference from serial C: portex %.3g, static %.3g, dynamic %.3g: %s\n", name,
-           (long long)n, (long long)m->nnz, (long long)b.nlong, (long long)b.args.max_len, d_px,
-           d_st, d_dy, ok ? "OK" : "MISMATCH");
+    printf("%s: %lld rows, %lld entries, teams of %lld rows; max relative difference from serial "
+           "C: portex %.3g, static %.3g, dynamic %.3g: %s\n", name, (long long)n,
+           (long long)m->nnz, (long long)b.args.rows_per_team, d_px, d_st, d_dy, ok ? "OK" : "MISMATCH");
     if (ok) {
         const char *sched[2] = {"static", "dynamic,256"};
         void (*plain[2])(const spmv_bench *) = {plain_static, plain_dynamic};

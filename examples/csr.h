@@ -103,10 +103,12 @@ static inline csr csr_powerlaw(int64_t nrows, int64_t max_len, uint64_t seed)
     return m;
 }
 
-/* The rows with more than max_len entries, in order (malloc'd; *count of them): what
- * spmv_long computes. Made once per matrix, as a sparse library's analysis step is. */
+/* The rows with more than max_len entries, in order (malloc'd; *count of them; none when
+ * max_len is 0): what spmv_long computes. Made once per matrix, as a sparse library's
+ * analysis step is. */
 static inline int32_t *csr_long_rows(const csr *m, int64_t max_len, int64_t *count)
 {
+    if (max_len <= 0) max_len = INT64_MAX;
     int64_t c = 0;
     for (int64_t r = 0; r < m->nrows; ++r) c += m->row[r + 1] - m->row[r] > max_len;
     int32_t *rows = (int32_t *)malloc((size_t)(c > 0 ? c : 1) * sizeof *rows);

@@ -159,7 +159,7 @@ static void bench_spmv(const char *name, const csr *m)
     spmv_ctx c;
     memset(&c, 0, sizeof c);
     c.args.nrows = n;
-    c.policy = spmv_policy(&c.args, (double)m->nnz / (double)n);
+    c.policy = spmv_policy(&c.args, (double)m->nnz / (double)n, PX_EXEC_CUDA);
     /* The long rows are found once, as cuSPARSE's buffer and preprocessing are made once. */
     int32_t *long_rows = csr_long_rows(m, c.args.max_len, &c.nlong);
     px_view *lr = device_view("long rows", PX_I32, 1, c.nlong > 0 ? c.nlong : 1, 0);
