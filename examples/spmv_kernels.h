@@ -31,16 +31,18 @@ PX_DECLARE_KERNEL(spmv_team);
 PX_DECLARE_KERNEL(spmv_long);
 
 /* The team shape of spmv_team for a's matrix with `mean_nnz` entries per row on average,
- * run on `exec` (sets a->rows_per_team and a->max_len): lanes ~ the mean row length (a
- * power of two, 1 to 32) so that few lanes idle on short rows; 256 threads x lanes per
- * team (a CUDA block of 256: good occupancy on every recent GPU). On CUDA rows past 32
+ * run on `exec` (sets a->rows_per_team and a->max_len): lanes the mean row length rounded
+ * up to a power of two (1 to 32), so that a typical row takes one pass of the lanes, its
+ * loads all in flight at once (a second pass, with few lanes busy, would wait a second
+ * memory latency); 256 threads x lanes per team (a CUDA block of 256: good occupancy on
+ * every recent GPU). On CUDA rows past 32
  * lane-steps go to spmv_long. The host backends run a team as one thread, so no row keeps
  * other threads waiting and none is split off (a second dispatch would only add a
  * parallel region); the shape only groups rows there. */
 static inline px_team_policy spmv_policy(spmv_args *a, double mean_nnz, px_exec_space exec)
 {
     int32_t lanes = 1;
-    while (lanes < 32 && lanes * 2 <= mean_nnz) lanes *= 2;
+    while (lanes < 32 && lanes < mean_nnz) lanes *= 2;
     const int32_t threads = 256 / lanes;
     a->rows_per_team = threads;
     a->max_len = exec == PX_EXEC_CUDA ? 32 * lanes : 0;
