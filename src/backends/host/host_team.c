@@ -1,6 +1,7 @@
 /* Team kernels on the host backends: scratch per running thread, the league in shares. */
 #include "backends/host/host_team.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,9 @@
 #include "base/util.h"
 
 #define LINE 64
+/* Chunks of a PX_TEAM_FOR's league per part: enough that uneven teams balance, few enough
+   that handing them out (one atomic add each) costs nothing next to a chunk's teams. */
+#define CHUNKS_PER_PART 64
 
 px_status px__host_team_begin(px__host_team *t, const px__dispatch *d, int parts, const char *func)
 {
@@ -32,6 +36,12 @@ px_status px__host_team_begin(px__host_team *t, const px__dispatch *d, int parts
                              "out of host memory for the scratch of kernel '%s': %zu bytes (%d threads, %zu each)",
                              k->name, total, t->parts, slot);
     }
+    /* A PX_TEAM_FOR on several threads: chunks handed out as threads finish. */
+    atomic_init(&t->next, 0);
+    if (k->kind != PX_KERNEL_REDUCE && t->parts > 1 && d->team.league_size <= INT64_MAX / 2) {   /* no wrap */
+        const int64_t per = d->team.league_size / ((int64_t)t->parts * CHUNKS_PER_PART);
+        t->chunk = per > 0 ? per : 1;
+    }
     if (k->kind == PX_KERNEL_REDUCE) {
         t->stride = (k->value_size + LINE - 1) / LINE * LINE;
         t->partial = px__aligned_alloc(LINE, t->stride * (size_t)t->parts);
@@ -54,6 +64,10 @@ void px__host_team_part(px__host_team *t, int part)
     memset(&run, 0, sizeof run);
     run.league_begin = part * q + (part < r ? part : r);
     run.league_end = run.league_begin + q + (part < r ? 1 : 0);
+    if (t->chunk > 0) {   /* the first chunk; the loop below takes the next ones */
+        run.league_begin = atomic_fetch_add_explicit(&t->next, t->chunk, memory_order_relaxed);
+        run.league_end = run.league_begin < n && n - run.league_begin > t->chunk ? run.league_begin + t->chunk : n;
+    }
     run.league_size = n;
     run.team_size = 1;
     run.vector_length = 1;
@@ -65,7 +79,15 @@ void px__host_team_part(px__host_team *t, int part)
         if (mine) mine += (t->bytes[l] + LINE - 1) / LINE * LINE;
     }
     void *value = t->partial ? t->partial + (size_t)part * t->stride : NULL;
-    d->kernel->host_team(d->args, &run, value);
+    if (t->chunk == 0) {
+        d->kernel->host_team(d->args, &run, value);
+        return;
+    }
+    while (run.league_begin < n) {
+        d->kernel->host_team(d->args, &run, value);
+        run.league_begin = atomic_fetch_add_explicit(&t->next, t->chunk, memory_order_relaxed);
+        run.league_end = run.league_begin < n && n - run.league_begin > t->chunk ? run.league_begin + t->chunk : n;
+    }
 }
 
 void px__host_team_end(px__host_team *t)

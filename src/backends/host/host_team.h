@@ -1,9 +1,13 @@
 /* Internal: team kernels on the host backends. One thread runs a team (team_size and
- * vector_length 1 as the body sees them: the nested loops run in order); a dispatch's
+ * vector_length 1 as the body sees them: the nested loops run in order). A reduction's
  * league is cut into `parts` contiguous shares, one per thread of the backend, each
- * folding a reduction into its own partial, joined in part order. */
+ * folding into its own partial, joined in part order (the same bits run after run). A
+ * PX_TEAM_FOR's league is handed out in chunks, about 64 per part, to the parts as they
+ * finish: teams of uneven cost (the rows of a power-law matrix) balance. */
 #ifndef PX_BACKENDS_HOST_TEAM_H
 #define PX_BACKENDS_HOST_TEAM_H
+
+#include <stdatomic.h>
 
 #include "backends/backend.h"
 
@@ -15,6 +19,8 @@ typedef struct px__host_team {
     unsigned char *scratch;  /* parts * slot, or NULL */
     size_t stride;           /* between partials */
     unsigned char *partial;  /* parts values (reductions), or NULL */
+    int64_t chunk;           /* teams per chunk handed out; 0: contiguous shares */
+    atomic_int_least64_t next;   /* the first team not handed out yet */
 } px__host_team;
 
 /* Plans d over `parts` and allocates what its parts need: every level's scratch for one
