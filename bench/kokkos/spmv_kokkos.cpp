@@ -266,13 +266,13 @@ void bench_spmv(const char* name, const csr& m, int reps) {
   measure(v, 5, 2, reps);
   const double bytes = static_cast<double>(m.nnz) * 12.0 + static_cast<double>(n + 1) * 4.0 +
                        16.0 * static_cast<double>(n);
-  std::printf("\n| %-14s | %-26s | %-10s | %-10s |\n", "case", "variant", "median", "bandwidth");
-  std::printf("|----------------|----------------------------|-----------:|-----------:|\n");
+  std::printf("\n| %-14s | %-26s | %-11s | %-10s |\n", "case", "variant", "median", "bandwidth");
+  std::printf("|----------------|----------------------------|------------:|-----------:|\n");
   for (const variant& var : v) {
     char t[32], bw[32];
     std::snprintf(t, sizeof t, "%.3f ms", var.ms);
     std::snprintf(bw, sizeof bw, "%.0f GB/s", bytes / var.ms * 1e-6);
-    std::printf("| %-14s | %-26s | %10s | %10s |\n", name, var.name.c_str(), t, bw);
+    std::printf("| %-14s | %-26s | %11s | %10s |\n", name, var.name.c_str(), t, bw);
   }
   std::printf("\n");
 }
