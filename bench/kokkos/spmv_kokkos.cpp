@@ -168,8 +168,7 @@ int g_failed = 0;
 
 void bench_spmv(const char* name, const csr& m, int reps) {
   const int64_t n = m.nrows;
-  std::vector<double> x(static_cast<size_t>(n)), ref(static_cast<size_t>(n)),
-      got(static_cast<size_t>(n));
+  std::vector<double> x(static_cast<size_t>(n)), ref(static_cast<size_t>(n));
   uint64_t seed = 3;
   for (int64_t r = 0; r < n; ++r) x[static_cast<size_t>(r)] = csr_random(&seed);
   csr_spmv_plain(&m, x.data(), ref.data());
@@ -190,7 +189,7 @@ void bench_spmv(const char* name, const csr& m, int reps) {
   int lanes         = 1;
   while (lanes < 32 && lanes < mean) lanes *= 2;
   const int threads = 256 / lanes;
-  const int64_t league = (n + threads - 1) / threads;
+  const int league   = static_cast<int>((n + threads - 1) / threads);
 
   // Host backends (a build without CUDA, for checking) run a team as one thread, as
   // portex's do: a team of several would only add barriers; they ignore the vector length.
@@ -208,7 +207,8 @@ void bench_spmv(const char* name, const csr& m, int reps) {
       policy_type(1, Kokkos::AUTO, Kokkos::AUTO)
           .team_size_recommended(plain, Kokkos::ParallelForTag());
   const SpmvTeam auto_functor = make_team_functor(d, auto_team, 0);
-  const policy_type autop((n + auto_team - 1) / auto_team, Kokkos::AUTO, Kokkos::AUTO);
+  const policy_type autop(static_cast<int>((n + auto_team - 1) / auto_team), Kokkos::AUTO,
+                          Kokkos::AUTO);
 
   // Rows past 32 lane-steps, split off as portex does on CUDA (examples/spmv_kernels.h).
   const int64_t max_len = 32 * static_cast<int64_t>(lanes);
