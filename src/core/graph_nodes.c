@@ -27,6 +27,17 @@ static void target_of(const px_graph *g, char *buf, size_t size)
     snprintf(buf, size, "graph '%s'", g->label);
 }
 
+/* A prepared dispatch as a kernel node (a reduction's into its result view). */
+static px_status append_kernel(px_graph *g, px__dispatch *d, const char *target, px_view *result,
+                               px_graph_node *const *deps, int ndeps, px_graph_node **out, const char *func)
+{
+    if (d->kernel->kind == PX_KERNEL_REDUCE)
+        PX__TRY(px__dispatch_result_view(d, g->be, g->device, target, result, func));
+    const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = d->label, .dispatch = *d};
+    const px__gnode_views views = {.result = result};
+    return px__graph_append(g, &desc, deps, ndeps, &views, out, func);
+}
+
 px_status px__graph_add_kernel(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label, px_policy policy,
                                const px_kernel *kernel, const void *args, px_kernel_kind want, px_view *result,
                                px_graph_node **out, const char *func)
@@ -36,10 +47,7 @@ px_status px__graph_add_kernel(px_graph *g, px_graph_node *const *deps, int ndep
     target_of(g, target, sizeof target);
     px__dispatch d;
     PX__TRY(px__dispatch_prepare(&d, g->be, target, label, policy, kernel, args, want, func));
-    if (want == PX_KERNEL_REDUCE) PX__TRY(px__dispatch_result_view(&d, g->be, g->device, target, result, func));
-    const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = d.label, .dispatch = d};
-    const px__gnode_views views = {.result = result};
-    return px__graph_append(g, &desc, deps, ndeps, &views, out, func);
+    return append_kernel(g, &d, target, result, deps, ndeps, out, func);
 }
 
 px_status px_graph_add_for(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
@@ -70,10 +78,7 @@ static px_status add_team(px_graph *g, px_graph_node *const *deps, int ndeps, co
     target_of(g, target, sizeof target);
     px__dispatch d;
     PX__TRY(px__dispatch_prepare_team(&d, g->be, g->device, target, label, policy, kernel, args, want, func));
-    if (want == PX_KERNEL_REDUCE) PX__TRY(px__dispatch_result_view(&d, g->be, g->device, target, result, func));
-    const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = d.label, .dispatch = d};
-    const px__gnode_views views = {.result = result};
-    return px__graph_append(g, &desc, deps, ndeps, &views, out, func);
+    return append_kernel(g, &d, target, result, deps, ndeps, out, func);
 }
 
 px_status px_graph_add_for_team(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,

@@ -70,9 +70,8 @@ static px_status check_policy(const px_policy *p, const px_kernel *k, const char
     return PX_OK;
 }
 
-px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const char *target, const char *label,
-                               px_policy policy, const px_kernel *kernel, const void *args, px_kernel_kind want,
-                               const char *func)
+/* A descriptor made by PX_KERNEL of this header's layout. */
+static px_status check_descriptor(const px_kernel *kernel, const char *func)
 {
     if (!kernel) return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel must not be NULL");
     if (kernel->magic == PX__KERNEL_MAGIC_V1 || kernel->magic == PX__KERNEL_MAGIC_V2)
@@ -82,6 +81,21 @@ px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const cha
     if (kernel->magic != PX_KERNEL_MAGIC)
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
                          "kernel is not a portex kernel descriptor (use PX_KERNEL(name))");
+    return PX_OK;
+}
+
+static px_status not_compiled(const px_kernel *kernel, const px__backend *be, const char *target, const char *func)
+{
+    return px__error(PX_ERR_NOT_COMPILED, func,
+                     "kernel '%s' was not compiled for %s (%s): compile its file for that backend (docs/kernels.md)",
+                     kernel->name, px_exec_space_string(be->exec), target);
+}
+
+px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const char *target, const char *label,
+                               px_policy policy, const px_kernel *kernel, const void *args, px_kernel_kind want,
+                               const char *func)
+{
+    PX__TRY(check_descriptor(kernel, func));
     if (kernel->kind != want)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s' is a %s kernel; %s needs a %s kernel",
                          kernel->name, kind_name(kernel->kind), func, kind_name(want));
@@ -97,11 +111,7 @@ px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const cha
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "args must not be NULL (kernel '%s')",
                          kernel->name);
     PX__TRY(check_policy(&policy, kernel, func));
-    if (!entry_present(kernel, be))
-        return px__error(PX_ERR_NOT_COMPILED, func,
-                         "kernel '%s' was not compiled for %s (%s): compile its file "
-                         "for that backend (docs/kernels.md)",
-                         kernel->name, px_exec_space_string(be->exec), target);
+    if (!entry_present(kernel, be)) return not_compiled(kernel, be, target, func);
     memset(d, 0, sizeof *d);
     d->kernel = kernel;
     d->label = label ? label : kernel->name;
@@ -174,14 +184,7 @@ px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int 
                                     const char *label, px_team_policy policy, const px_kernel *kernel,
                                     const void *args, px_kernel_kind want, const char *func)
 {
-    if (!kernel) return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel must not be NULL");
-    if (kernel->magic == PX__KERNEL_MAGIC_V1 || kernel->magic == PX__KERNEL_MAGIC_V2)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "kernel '%s' was compiled against an older portex/kernel.h; recompile its kernel file",
-                         kernel->name);
-    if (kernel->magic != PX_KERNEL_MAGIC)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "kernel is not a portex kernel descriptor (use PX_KERNEL(name))");
+    PX__TRY(check_descriptor(kernel, func));
     const char *want_name = want == PX_KERNEL_REDUCE ? "PX_TEAM_REDUCE" : "PX_TEAM_FOR";
     if (!kernel->team)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s' is a %s kernel; %s needs a %s kernel",
@@ -194,11 +197,7 @@ px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int 
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "args must not be NULL (kernel '%s')", kernel->name);
     const bool present = be->runs_on_host ? kernel->host_team != NULL
                                           : be->exec == PX_EXEC_CUDA && kernel->cuda_team != NULL;
-    if (!present)
-        return px__error(PX_ERR_NOT_COMPILED, func,
-                         "kernel '%s' was not compiled for %s (%s): compile its file "
-                         "for that backend (docs/kernels.md)",
-                         kernel->name, px_exec_space_string(be->exec), target);
+    if (!present) return not_compiled(kernel, be, target, func);
     PX__TRY(check_team_policy(&policy, kernel, be, device, func));
     memset(d, 0, sizeof *d);
     d->kernel = kernel;
@@ -209,22 +208,31 @@ px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int 
     return PX_OK;
 }
 
+/* What messages call an instance's dispatch target. */
+typedef struct target_name {
+    char s[160];
+} target_name;
+
+static target_name instance_target(const px_instance *inst)
+{
+    target_name t;
+    snprintf(t.s, sizeof t.s, "instance '%s'", inst->label);
+    return t;
+}
+
 static px_status prepare_team(px__dispatch *d, px_instance *inst, const char *label, px_team_policy policy,
                               const px_kernel *kernel, const void *args, px_kernel_kind want, const char *func)
 {
     PX__TRY(px__instance_check(inst, func));
-    char target[160];
-    snprintf(target, sizeof target, "instance '%s'", inst->label);
-    return px__dispatch_prepare_team(d, inst->be, inst->device, target, label, policy, kernel, args, want, func);
+    return px__dispatch_prepare_team(d, inst->be, inst->device, instance_target(inst).s, label, policy, kernel, args,
+                                     want, func);
 }
 
 static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, px_policy policy,
                          const px_kernel *kernel, const void *args, px_kernel_kind want, const char *func)
 {
     PX__TRY(px__instance_check(inst, func));
-    char target[160];
-    snprintf(target, sizeof target, "instance '%s'", inst->label);
-    return px__dispatch_prepare(d, inst->be, target, label, policy, kernel, args, want, func);
+    return px__dispatch_prepare(d, inst->be, instance_target(inst).s, label, policy, kernel, args, want, func);
 }
 
 /* Runs d on inst, or records it when inst is being captured by a host backend; `result`
@@ -273,6 +281,13 @@ px_status px_parallel_reduce(px_instance *inst, const char *label, px_policy pol
     return launch(inst, &d, NULL, __func__);
 }
 
+/* Runs a reduction d into element 0 of the view `result` on inst. */
+static px_status launch_into_view(px_instance *inst, px__dispatch *d, px_view *result, const char *func)
+{
+    PX__TRY(px__dispatch_result_view(d, inst->be, inst->device, instance_target(inst).s, result, func));
+    return launch(inst, d, result, func);
+}
+
 /* Kernels of backend be on `device` can write the result view's memory: host memory from
    a host backend, and the backend's own memory (of that device, off the host). */
 static bool writable_by(const px__backend *be, int device, px_space s)
@@ -309,10 +324,7 @@ px_status px_parallel_reduce_view(px_instance *inst, const char *label, px_polic
 {
     px__dispatch d;
     PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_REDUCE, __func__));
-    char target[160];
-    snprintf(target, sizeof target, "instance '%s'", inst->label);
-    PX__TRY(px__dispatch_result_view(&d, inst->be, inst->device, target, result, __func__));
-    return launch(inst, &d, result, __func__);
+    return launch_into_view(inst, &d, result, __func__);
 }
 
 px_status px_parallel_scan(px_instance *inst, const char *label, px_policy policy,
@@ -351,10 +363,7 @@ px_status px_parallel_reduce_team_view(px_instance *inst, const char *label, px_
 {
     px__dispatch d;
     PX__TRY(prepare_team(&d, inst, label, policy, kernel, args, PX_KERNEL_REDUCE, __func__));
-    char target[160];
-    snprintf(target, sizeof target, "instance '%s'", inst->label);
-    PX__TRY(px__dispatch_result_view(&d, inst->be, inst->device, target, result, __func__));
-    return launch(inst, &d, result, __func__);
+    return launch_into_view(inst, &d, result, __func__);
 }
 
 px_status px_team_scratch_max(px_instance *inst, int level, size_t *bytes)
