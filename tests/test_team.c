@@ -738,6 +738,29 @@ START_TEST(team_large_league)
 }
 END_TEST
 
+/* A parallel_for over the same league: on CUDA more teams than a grid has blocks. Every
+   team adds its rank + 1 to one of n slots; each slot's sum is known in closed form. */
+START_TEST(team_large_league_for)
+{
+    if (tk_under_valgrind()) TK_SKIP("2^31 teams under valgrind take hours");
+    const int64_t L = ((int64_t)1 << 31) + 3, n = 1021;
+    px_view *slots = vi64("slots", n);
+    tk_mark_args a = {n, si64(slots)};
+    TK_OK(px_parallel_for_team(tk_inst(), "mark", px_teams(L, PX_AUTO, PX_AUTO), PX_KERNEL(tk_team_mark), &a));
+    TK_OK(px_instance_fence(tk_inst()));
+    px_view *h = tk_to_host(slots);
+    const int64_t *got = (const int64_t *)tk_data(h);
+    for (int64_t s = 0; s < n; ++s) {
+        /* Ranks s, s + n, ..., s + (c - 1) n: c of them, each adding rank + 1. */
+        const int64_t c = (L - s + n - 1) / n;
+        const int64_t want = c * (s + 1) + n * (c * (c - 1) / 2);
+        TK_ASSERT(got[s] == want, "slot %lld of %lld teams: %lld, want %lld", (long long)s, (long long)L,
+                  (long long)got[s], (long long)want);
+    }
+    TK_RELEASE(slots, h);
+}
+END_TEST
+
 int main(void)
 {
     TCase *tc = tk_case("team_for", "team_for");
@@ -763,7 +786,7 @@ int main(void)
            team_graph_captured, team_graph_update);
 
     tc = tk_case("team_large", "team_large");
-    TK_ADD(tc, team_large_league);
+    TK_ADD(tc, team_large_league, team_large_league_for);
     tcase_set_timeout(tc, 280);
     return tk_run();
 }

@@ -6,7 +6,9 @@
  *   spmv laplace    y = A x, A the 5-point Laplacian of a 4096 x 4096 grid (16M rows,
  *                   80M entries): examples/spmv_kernels.c (a thread per row, lanes over
  *                   its entries) against cusparseSpMV (CSR, 32-bit indices, double,
- *                   CUSPARSE_SPMV_ALG_DEFAULT, buffer and preprocessing made once)
+ *                   CUSPARSE_SPMV_ALG_DEFAULT, buffer and preprocessing made once);
+ *                   then the lane sweep: spmv_team with teams of 256 x 1, 128 x 2, ...,
+ *                   16 x 16 threads x lanes, a row per thread, each against cuSPARSE
  *   spmv powerlaw   the same on 16M rows of power-law lengths (mean about 7.5, up to 4096;
  *                   examples/csr.h), random columns; rows past 32 lane-steps go to
  *                   spmv_long, a team per row (found once, like cuSPARSE's preprocessing)
@@ -121,11 +123,17 @@ static void print_header(void)
 
 /* ---- SpMV ------------------------------------------------------------------------------ */
 
+/* Lane counts of the sweep: 1, 2, 4, 8, 16. */
+enum { sweep_shapes = 5 };
+
 typedef struct spmv_ctx {
     spmv_args args;             /* portex: writes y_px */
     px_team_policy policy;
     int64_t nlong;              /* rows for spmv_long */
     raw_spmv *raw;              /* cuSPARSE: writes y_raw */
+    /* The lane sweep (matrices without long rows): spmv_team with 1, 2, 4, ... lanes. */
+    spmv_args lanes_args[sweep_shapes];
+    px_team_policy lanes_policy[sweep_shapes];
 } spmv_ctx;
 
 static void spmv_portex(void *p)
@@ -134,6 +142,19 @@ static void spmv_portex(void *p)
     CHECK(spmv_dispatch(g.inst, c->policy, c->nlong, &c->args));
 }
 
+static void spmv_lanes(const spmv_ctx *c, int k)
+{
+    CHECK(px_parallel_for_team(g.inst, "spmv", c->lanes_policy[k], PX_KERNEL(spmv_team), &c->lanes_args[k]));
+}
+
+static void spmv_lanes0(void *p) { spmv_lanes(p, 0); }
+static void spmv_lanes1(void *p) { spmv_lanes(p, 1); }
+static void spmv_lanes2(void *p) { spmv_lanes(p, 2); }
+static void spmv_lanes3(void *p) { spmv_lanes(p, 3); }
+static void spmv_lanes4(void *p) { spmv_lanes(p, 4); }
+static void (*const spmv_sweep[sweep_shapes])(void *) = {spmv_lanes0, spmv_lanes1, spmv_lanes2, spmv_lanes3,
+                                                          spmv_lanes4};
+
 static void spmv_cusparse(void *p)
 {
     const spmv_ctx *c = p;
@@ -141,6 +162,39 @@ static void spmv_cusparse(void *p)
         fprintf(stderr, "cusparseSpMV: %s failed\n", raw_spmv_error());
         exit(2);
     }
+}
+
+/* spmv_team with other lane counts than spmv_policy's (256 threads x lanes a team, a row a
+   thread), each checked, then timed against cuSPARSE again (base_ms): what the lane choice
+   is worth on this matrix. */
+static void sweep_lanes(const csr *m, spmv_ctx *c, const double *x, const double *ref, double *got, px_view *y,
+                        double base_ms, double bytes)
+{
+    variant v[sweep_shapes];
+    char names[sweep_shapes][24];
+    for (int k = 0; k < sweep_shapes; ++k) {
+        const int32_t lanes = 1 << k, threads = 256 >> k;
+        c->lanes_args[k] = c->args;
+        c->lanes_args[k].rows_per_team = threads;
+        c->lanes_args[k].max_len = 0;
+        c->lanes_policy[k] = px_teams((m->nrows + threads - 1) / threads, threads, lanes);
+        px_span sp;
+        CHECK(px_view_span(y, &sp));
+        CU(cudaMemset(sp.data, 0xff, (size_t)m->nrows * sizeof(double)));
+        spmv_sweep[k](c);
+        CHECK(px_instance_fence(g.inst));
+        to_host(got, y, (size_t)m->nrows * sizeof *got);
+        const double d = csr_max_rel_diff(m, x, got, ref);
+        if (!(d <= 1e-12)) {
+            printf("spmv lanes %d: max relative difference from plain C %.3g: MISMATCH\n", lanes, d);
+            g.failed = 1;
+            return;
+        }
+        snprintf(names[k], sizeof names[k], "  (%d x %d lanes)", threads, lanes);
+        v[k] = (variant){names[k], spmv_sweep[k], g.px_stream, BY_EVENTS, 0};
+    }
+    measure(v, sweep_shapes, c, 5, 2, g.reps);
+    for (int k = 0; k < sweep_shapes; ++k) print_row(names[k], "cuSPARSE", base_ms, v[k].ms, bytes, false, 0.90);
 }
 
 static void bench_spmv(const char *name, const csr *m)
@@ -217,6 +271,7 @@ static void bench_spmv(const char *name, const csr *m)
         const double bytes = (double)m->nnz * 12.0 + (double)(n + 1) * 4.0 + 16.0 * (double)n;
         print_header();
         print_row(name, "cuSPARSE", v[0].ms, v[1].ms, bytes, false, 0.90);
+        if (c.nlong == 0) sweep_lanes(m, &c, x, ref, got, y_px, v[0].ms, bytes);
     }
     raw_spmv_destroy(c.raw);
     px_view *views[] = {row, col, val, xv, y_px, y_raw, lr};

@@ -2,10 +2,14 @@
  * portex — CUDA side of team kernels (portex/team.h); nvcc only.
  *
  * A team is a block of vector_length x team_size threads: threadIdx.x is the vector lane,
- * threadIdx.y the team rank, so a thread's lanes are consecutive lanes of one warp. The grid
- * is at most one wave of resident blocks (the occupancy API, with the dispatch's dynamic
- * shared memory); blocks walk the league grid-stride, with a __syncthreads between two
- * teams of one block so that scratch is not reused early.
+ * threadIdx.y the team rank, so a thread's lanes are consecutive lanes of one warp. A
+ * parallel_for launches a block per team (the hardware hands blocks out as SMs free up, so
+ * a slow team holds up no other), grid-stride past 2^31 - 1 teams; with level-1 scratch,
+ * which is a slice of device memory per block, and for reductions, whose partials are one
+ * per block, the grid is at most one wave of resident blocks. A block that runs several
+ * teams passes a __syncthreads between two of them when the kernel has scratch, so that
+ * scratch is not reused early (without scratch nothing a team leaves behind is shared:
+ * the reduction slots are free again at every fold's last barrier).
  *
  * Dynamic shared memory holds, in order: PX__TEAM_REDUCE_BYTES of reduction slots (one
  * per warp), then the team's level-0 scratch (the team part, then each thread's part).
@@ -275,6 +279,7 @@ struct dims {
     size_t team1, thread1;      /* level 1 parts (rounded) */
     char *level1;               /* slices of `stride1` bytes, one per block */
     size_t stride1;
+    bool sync;                  /* a barrier between two teams of a block (any scratch) */
 };
 
 __device__ __forceinline__ void make_team(px_team *t, const dims &d, unsigned char *smem)
@@ -306,7 +311,7 @@ __global__ void for_kernel(const __grid_constant__ Args a, dims d)
     for (int64_t l = blockIdx.x; l < d.league; l += gridDim.x) {
         t.league_rank = l;
         Body::call_body(&a, &t);
-        if (l + gridDim.x < d.league) __syncthreads();
+        if (d.sync && l + gridDim.x < d.league) __syncthreads();
     }
 }
 
@@ -321,7 +326,7 @@ __global__ void reduce_kernel(const __grid_constant__ Args a, dims d, T *partial
     for (int64_t l = blockIdx.x; l < d.league; l += gridDim.x) {
         t.league_rank = l;
         Body::call_body(&a, &t, &acc);
-        __syncthreads();
+        if (d.sync) __syncthreads();
     }
     /* Lane 0 of each thread counts: lanes run the same code. */
     block_reduce<T, Join>(&t, &acc, threadIdx.x == 0);
@@ -373,10 +378,64 @@ inline cudaError_t allow_shared(const void *kernel, int device, std::atomic<int>
     return e;
 }
 
-/* Resolves the team's shape for `kernel`, sizes the grid, and fills d (without level 1's
-   base). Refusals say why in r. */
-inline cudaError_t plan(const void *kernel, std::atomic<int> *raised, const px_cuda_launch *l, px_team_run *r,
-                        dims *d, dim3 *block, int64_t *grid, size_t *shared)
+/* A team kernel's resolved shape for one request, remembered per kernel and device: the
+   same request (team size, vector length, scratch) gets the same block, shared memory and
+   occupancy at every dispatch, and asking CUDA again (attributes, occupancy) would cost
+   more than the launch itself. One entry per device, a sequence lock around it: `seq` is
+   odd while a writer fills it, 0 while empty; readers never wait (a torn read is a miss),
+   a writer that finds another writing keeps nothing. Zero-initialised: a function-local
+   static array of the launch template, without a guard on the launch path. */
+struct shape_memo {
+    static constexpr int key_words = 5;
+    std::atomic<unsigned> seq;
+    std::atomic<unsigned long long> key[key_words];
+    std::atomic<unsigned long long> value;   /* team_size | blocks per SM << 32 */
+};
+
+struct shape_request {
+    unsigned long long w[shape_memo::key_words];
+};
+
+inline shape_request request_of(const px_team_run *r)
+{
+    shape_request q;
+    q.w[0] = (unsigned long long)(uint32_t)r->team_size | (unsigned long long)(uint32_t)r->vector_length << 32;
+    q.w[1] = r->scratch_team[0];
+    q.w[2] = r->scratch_thread[0];
+    q.w[3] = r->scratch_team[1];
+    q.w[4] = r->scratch_thread[1];
+    return q;
+}
+
+inline bool memo_find(shape_memo *m, const shape_request &q, int *team, int *per)
+{
+    const unsigned s = m->seq.load(std::memory_order_acquire);
+    if (s == 0 || (s & 1u)) return false;
+    bool same = true;
+    for (int k = 0; k < shape_memo::key_words; ++k) same &= m->key[k].load(std::memory_order_relaxed) == q.w[k];
+    const unsigned long long v = m->value.load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (!same || m->seq.load(std::memory_order_relaxed) != s) return false;
+    *team = (int)(uint32_t)v;
+    *per = (int)(uint32_t)(v >> 32);
+    return true;
+}
+
+inline void memo_keep(shape_memo *m, const shape_request &q, int team, int per)
+{
+    unsigned s = m->seq.load(std::memory_order_relaxed);
+    if ((s & 1u) || !m->seq.compare_exchange_strong(s, s + 1, std::memory_order_relaxed)) return;
+    std::atomic_thread_fence(std::memory_order_release);
+    for (int k = 0; k < shape_memo::key_words; ++k) m->key[k].store(q.w[k], std::memory_order_relaxed);
+    m->value.store((unsigned long long)(uint32_t)team | (unsigned long long)(uint32_t)per << 32,
+                   std::memory_order_relaxed);
+    m->seq.store(s + 2, std::memory_order_release);
+}
+
+/* Resolves the team size (when automatic) for `kernel` and the blocks of that shape an SM
+   holds, asking CUDA. Refusals say why in r. */
+inline cudaError_t resolve_shape(const void *kernel, std::atomic<int> *raised, const px_cuda_launch *l,
+                                 px_team_run *r, int *team, int *per_sm)
 {
     cudaFuncAttributes attr;
     cudaError_t e = cudaFuncGetAttributes(&attr, kernel);
@@ -395,10 +454,10 @@ inline cudaError_t plan(const void *kernel, std::atomic<int> *raised, const px_c
     if (T <= 0) {
         /* The occupancy API's block size with this shared memory per block, at most an
            eighth of an SM's threads (as flat kernels), whole teams that fit the limit. */
-        int per_sm = 0;
-        e = cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, l->device);
+        int threads_per_sm = 0;
+        e = cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, l->device);
         if (e != cudaSuccess) return e;
-        int cap = per_sm / 8 < max_threads ? per_sm / 8 : max_threads;
+        int cap = threads_per_sm / 8 < max_threads ? threads_per_sm / 8 : max_threads;
         if (cap < V) cap = V;
         const auto smem_of = [=](int threads) -> size_t {
             return PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)(threads / V > 0 ? threads / V : 1);
@@ -434,17 +493,36 @@ inline cudaError_t plan(const void *kernel, std::atomic<int> *raised, const px_c
         r->refused_limit = 0;
         return cudaErrorInvalidConfiguration;
     }
+    *team = T;
+    *per_sm = per;
+    return cudaSuccess;
+}
+
+/* The team's shape for `kernel` (remembered in memo[device]), the grid, and d (without level
+   1's base). `one_wave`: at most one wave of resident blocks (a reduction, whose partials
+   are one per block); otherwise a block per team unless level 1 needs slices per block.
+   Refusals say why in r. */
+inline cudaError_t plan(const void *kernel, shape_memo *memo, std::atomic<int> *raised, const px_cuda_launch *l,
+                        px_team_run *r, bool one_wave, dims *d, dim3 *block, int64_t *grid, size_t *shared)
+{
+    const shape_request q = request_of(r);
+    shape_memo *m = l->device >= 0 && l->device < detail::max_cached_devices ? &memo[l->device] : nullptr;
+    int T = 0, per = 0;
+    if (m == nullptr || !memo_find(m, q, &T, &per)) {
+        const cudaError_t e = resolve_shape(kernel, raised, l, r, &T, &per);
+        if (e != cudaSuccess) return e;
+        if (m != nullptr) memo_keep(m, q, T, per);
+    }
+    const int V = r->vector_length > 0 ? r->vector_length : 1;
     r->team_size = T;
     r->vector_length = V;
-    const int64_t wave = detail::max64(1, (int64_t)l->sm_count * per);
-    int64_t g = detail::min64(detail::max64(1, r->league_size), detail::min64(wave, detail::max_grid_x));
-    /* Level 1: a slice per block, at most 4 GiB in all (fewer blocks, each walking more
-       teams, when the slices are large). */
+    const size_t t0 = r->scratch_team[0], th0 = r->scratch_thread[0];
     const size_t stride1 = r->scratch_team[1] + r->scratch_thread[1] * (size_t)T;
-    if (stride1 > 0) {
-        const int64_t most = detail::max64(1, (int64_t)(((size_t)4 << 30) / stride1));
-        g = detail::min64(g, most);
-    }
+    int64_t g = detail::min64(detail::max64(1, r->league_size), detail::max_grid_x);
+    if (one_wave || stride1 > 0) g = detail::min64(g, detail::max64(1, (int64_t)l->sm_count * per));
+    /* Level 1: at most 4 GiB in all (fewer blocks, each walking more teams, when the slices
+       are large). */
+    if (stride1 > 0) g = detail::min64(g, detail::max64(1, (int64_t)(((size_t)4 << 30) / stride1)));
     d->league = r->league_size;
     d->team0 = t0;
     d->thread0 = th0;
@@ -452,9 +530,10 @@ inline cudaError_t plan(const void *kernel, std::atomic<int> *raised, const px_c
     d->thread1 = r->scratch_thread[1];
     d->level1 = nullptr;
     d->stride1 = stride1;
+    d->sync = t0 + th0 + stride1 > 0;
     *block = dim3((unsigned)V, (unsigned)T, 1);
     *grid = g;
-    *shared = smem;
+    *shared = PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)T;
     return cudaSuccess;
 }
 
@@ -486,13 +565,14 @@ template <class Args, class Body>
 int launch_for(const px_cuda_launch *l, const Args &args, px_team_run *r)
 {
     static std::atomic<int> raised[detail::max_cached_devices];
+    static shape_memo memo[detail::max_cached_devices];
     if (r->league_size <= 0) return (int)cudaSuccess;
     auto kernel = &for_kernel<Args, Body>;
     dims d;
     dim3 block;
     int64_t grid;
     size_t shared;
-    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), raised, l, r, &d, &block, &grid, &shared);
+    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), memo, raised, l, r, false, &d, &block, &grid, &shared);
     if (e != cudaSuccess) return (int)e;
     void *none;
     e = take_scratch(l, 0, &d, grid, &none);
@@ -505,12 +585,13 @@ int launch_reduce(const px_cuda_launch *l, const Args &args, px_team_run *r)
 {
     static_assert(sizeof(T) <= PX_TEAM_VALUE_MAX, "a team reduction's value type exceeds PX_TEAM_VALUE_MAX");
     static std::atomic<int> raised[detail::max_cached_devices];
+    static shape_memo memo[detail::max_cached_devices];
     auto kernel = &reduce_kernel<Args, T, Body, Join>;
     dims d;
     dim3 block;
     int64_t grid;
     size_t shared;
-    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), raised, l, r, &d, &block, &grid, &shared);
+    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), memo, raised, l, r, true, &d, &block, &grid, &shared);
     if (e != cudaSuccess) return (int)e;
     void *head;
     e = take_scratch(l, grid > 1 ? (size_t)grid * sizeof(T) : 0, &d, grid, &head);

@@ -248,6 +248,11 @@ PX_TEAM_REDUCE(tk_team_count, tk_count_args, a, team, int64_t, sum, acc)
     PX_SINGLE_PER_TEAM(team) { *acc += team->league_rank + 1; }
 }
 
+PX_TEAM_FOR(tk_team_mark, tk_mark_args, a, team)
+{
+    PX_SINGLE_PER_TEAM(team) { px_atomic_add(&PX_AT1(a->slots, team->league_rank % a->n), team->league_rank + 1); }
+}
+
 PX_TEAM_REDUCE(tk_team_dsum, tk_dsum_args, a, team, double, sum, acc)
 {
     PX_SINGLE_PER_TEAM(team) { *acc += PX_AT1(a->y, team->league_rank % a->n); }

@@ -103,6 +103,9 @@ PX_DECLARE_KERNEL(tk_team_stat);
 /* Sum over teams of league_rank + 1 (once per team): a league of any size. */
 typedef struct tk_count_args { int64_t unused; } tk_count_args;
 PX_DECLARE_KERNEL(tk_team_count);
+/* slots[r % n] += r + 1 once per team r (atomically): a parallel_for that covers a league. */
+typedef struct tk_mark_args { int64_t n; px_span_i64 slots; } tk_mark_args;
+PX_DECLARE_KERNEL(tk_team_mark);
 /* Sum over teams r of y[r % n] (double, once per team). */
 typedef struct tk_dsum_args { int64_t n; px_span_f64 y; } tk_dsum_args;
 PX_DECLARE_KERNEL(tk_team_dsum);

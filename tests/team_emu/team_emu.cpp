@@ -44,8 +44,11 @@ enum cudaError_t { cudaSuccess = 0, cudaErrorInvalidConfiguration = 9, cudaError
 enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerMultiProcessor = 39 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 struct cudaFuncAttributes { int maxThreadsPerBlock; size_t sharedSizeBytes; };
+/* CUDA queries plan made: a remembered shape makes none. */
+static int g_queries;
 inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const void *)
 {
+    ++g_queries;
     a->maxThreadsPerBlock = 1024;
     a->sharedSizeBytes = 0;
     return cudaSuccess;
@@ -64,6 +67,7 @@ cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int *g, int *b, T, F,
 }
 inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *, int, size_t)
 {
+    ++g_queries;
     *n = 1;
     return cudaSuccess;
 }
@@ -204,6 +208,7 @@ static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, si
         d.thread1 = th1;
         d.level1 = stride1 ? l1.data() : nullptr;
         d.stride1 = stride1;
+        d.sync = t0 + th0 + stride1 > 0;   /* as plan: a barrier between teams only with scratch */
         T part{};
         std::vector<std::thread> th;
         for (int y = 0; y < Tn; ++y)
@@ -220,7 +225,7 @@ static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, si
                         for (int64_t l = b; l < L; l += grid) {
                             t.league_rank = l;
                             Body::call_body(&a, &t);
-                            if (l + grid < L) __syncthreads();
+                            if (d.sync && l + grid < L) __syncthreads();
                         }
                     } else {
                         T acc;
@@ -228,7 +233,7 @@ static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, si
                         for (int64_t l = b; l < L; l += grid) {
                             t.league_rank = l;
                             Body::call_body(&a, &t, &acc);
-                            __syncthreads();
+                            if (d.sync) __syncthreads();
                         }
                         block_reduce<T, Join>(&t, &acc, threadIdx.x == 0);
                         if (x == 0 && y == 0) part = acc;
@@ -342,65 +347,76 @@ static void diff(const char *what, const std::vector<int64_t> &p, const std::vec
 
 /* The launch plan (team_cuda.h's plan) on a device of 132 SMs of 2048 threads whose blocks
    may have 232448 bytes of shared memory (an H100's), for a kernel of 1024 threads at most
-   and one resident block per SM (the stand-ins above). */
+   and one resident block per SM (the stand-ins above). Every request is planned twice: the
+   second time from the remembered shape, asking CUDA nothing, with the same outcome. */
 static void check_plan()
 {
     using namespace px_cuda::team;
     static std::atomic<int> raised[px_cuda::detail::max_cached_devices];
+    static shape_memo memo[px_cuda::detail::max_cached_devices];
     const void *kernel = reinterpret_cast<const void *>(&for_kernel<tk_nested_args, px__cu_tk_team_nested>);
     px_cuda_launch l;
     memset(&l, 0, sizeof l);
     l.sm_count = 132;
-    struct want { int64_t league; int team, vector; size_t t0, th0, t1, th1; int refused;
-                  unsigned bx, by; int64_t grid; size_t shared; };
+    struct want { int64_t league; int team, vector; size_t t0, th0, t1, th1; bool one_wave; int refused;
+                  unsigned bx, by; int64_t grid; size_t shared; bool sync; };
     const want cases[] = {
-        /* automatic: an eighth of an SM's threads, one lane; one wave of blocks */
-        {1000, 0, 0, 0, 0, 0, 0, 0, 1, 256, 132, 2048},
+        /* automatic: an eighth of an SM's threads, one lane; a reduction: one wave of blocks */
+        {1000, 0, 0, 0, 0, 0, 0, true, 0, 1, 256, 132, 2048, false},
+        /* the same for: a block per team */
+        {1000, 0, 0, 0, 0, 0, 0, false, 0, 1, 256, 1000, 2048, false},
         /* as asked, level 0 after the reduction slots; a league smaller than the wave */
-        {7, 4, 8, 1008, 0, 0, 0, 0, 8, 4, 7, 2048 + 1008},
-        /* automatic, shrunk until level 0 fits: 2048 + 4096 * 56 <= 232448 */
-        {500, 0, 4, 0, 4096, 0, 0, 0, 4, 56, 132, 2048 + 4096 * 56},
+        {7, 4, 8, 1008, 0, 0, 0, true, 0, 8, 4, 7, 2048 + 1008, true},
+        /* automatic, shrunk until level 0 fits: 2048 + 4096 * 56 <= 232448; a block per team */
+        {500, 0, 4, 0, 4096, 0, 0, false, 0, 4, 56, 500, 2048 + 4096 * 56, true},
         /* too many threads; too much level 0 */
-        {10, 300, 4, 0, 0, 0, 0, PX__TEAM_REFUSED_THREADS, 0, 0, 0, 0},
-        {10, 2, 1, 0, 120000, 0, 0, PX__TEAM_REFUSED_SHARED, 0, 0, 0, 0},
-        /* automatic with 64 MiB of level 1 per thread: 16 threads (1 GiB a team), 4 blocks */
-        {1000, 0, 0, 0, 0, 0, (size_t)1 << 26, 0, 1, 16, 4, 2048},
+        {10, 300, 4, 0, 0, 0, 0, false, PX__TEAM_REFUSED_THREADS, 0, 0, 0, 0, false},
+        {10, 2, 1, 0, 120000, 0, 0, false, PX__TEAM_REFUSED_SHARED, 0, 0, 0, 0, false},
+        /* automatic with 64 MiB of level 1 per thread: 16 threads (1 GiB a team), 4 blocks,
+           for a for as well */
+        {1000, 0, 0, 0, 0, 0, (size_t)1 << 26, false, 0, 1, 16, 4, 2048, true},
         /* an empty league still has a block (a reduction writes the identity) */
-        {0, 3, 2, 0, 0, 0, 0, 0, 2, 3, 1, 2048},
+        {0, 3, 2, 0, 0, 0, 0, true, 0, 2, 3, 1, 2048, false},
+        /* more teams than a grid has blocks: the largest grid, walked grid-stride */
+        {((int64_t)1 << 31) + 3, 2, 2, 0, 0, 0, 0, false, 0, 2, 2, 2147483647, 2048, false},
     };
-    for (const want &w : cases) {
-        px_team_run r;
-        memset(&r, 0, sizeof r);
-        r.league_size = w.league;
-        r.league_end = w.league;
-        r.team_size = w.team;
-        r.vector_length = w.vector;
-        r.scratch_team[0] = w.t0;
-        r.scratch_thread[0] = w.th0;
-        r.scratch_team[1] = w.t1;
-        r.scratch_thread[1] = w.th1;
-        r.shared_limit = 232448;
-        dims d;
-        memset(&d, 0, sizeof d);
-        dim3 block;
-        int64_t grid = -1;
-        size_t shared = 0;
-        const cudaError_t e = plan(kernel, raised, &l, &r, &d, &block, &grid, &shared);
-        if (w.refused) {
-            CHECK(e != cudaSuccess && r.refused == w.refused, "plan %lld x %d x %d: refused %d, want %d",
-                  (long long)w.league, w.team, w.vector, r.refused, w.refused);
-            continue;
+    for (const want &w : cases)
+        for (int pass = 0; pass < 2; ++pass) {
+            px_team_run r;
+            memset(&r, 0, sizeof r);
+            r.league_size = w.league;
+            r.league_end = w.league;
+            r.team_size = w.team;
+            r.vector_length = w.vector;
+            r.scratch_team[0] = w.t0;
+            r.scratch_thread[0] = w.th0;
+            r.scratch_team[1] = w.t1;
+            r.scratch_thread[1] = w.th1;
+            r.shared_limit = 232448;
+            dims d;
+            memset(&d, 0, sizeof d);
+            dim3 block;
+            int64_t grid = -1;
+            size_t shared = 0;
+            g_queries = 0;
+            const cudaError_t e = plan(kernel, memo, raised, &l, &r, w.one_wave, &d, &block, &grid, &shared);
+            if (w.refused) {
+                CHECK(e != cudaSuccess && r.refused == w.refused, "plan %lld x %d x %d: refused %d, want %d",
+                      (long long)w.league, w.team, w.vector, r.refused, w.refused);
+                continue;
+            }
+            CHECK(e == cudaSuccess && r.refused == 0, "plan %lld x %d x %d refused (%d)", (long long)w.league,
+                  w.team, w.vector, r.refused);
+            CHECK(block.x == w.bx && block.y == w.by && grid == w.grid && shared == w.shared && d.sync == w.sync,
+                  "plan %lld x %d x %d (pass %d): block %u x %u, grid %lld, shared %zu, sync %d; want %u x %u, "
+                  "%lld, %zu, %d", (long long)w.league, w.team, w.vector, pass, block.x, block.y, (long long)grid,
+                  shared, (int)d.sync, w.bx, w.by, (long long)w.grid, w.shared, (int)w.sync);
+            CHECK(r.team_size == (int)w.by && r.vector_length == (int)w.bx, "plan: the run says %d x %d",
+                  r.team_size, r.vector_length);
+            CHECK(d.stride1 == w.t1 + w.th1 * w.by, "plan: level-1 stride %zu", d.stride1);
+            CHECK(pass == 0 || g_queries == 0, "plan %lld x %d x %d: %d CUDA queries for a remembered shape",
+                  (long long)w.league, w.team, w.vector, g_queries);
         }
-        CHECK(e == cudaSuccess && r.refused == 0, "plan %lld x %d x %d refused (%d)", (long long)w.league, w.team,
-              w.vector, r.refused);
-        CHECK(block.x == w.bx && block.y == w.by && grid == w.grid && shared == w.shared,
-              "plan %lld x %d x %d: block %u x %u, grid %lld, shared %zu; want %u x %u, %lld, %zu",
-              (long long)w.league, w.team, w.vector, block.x, block.y, (long long)grid, shared, w.bx, w.by,
-              (long long)w.grid, w.shared);
-        CHECK(r.team_size == (int)w.by && r.vector_length == (int)w.bx, "plan: the run says %d x %d", r.team_size,
-              r.vector_length);
-        CHECK(d.stride1 == w.t1 + w.th1 * w.by, "plan: level-1 stride %zu", d.stride1);
-    }
 }
 
 int main()

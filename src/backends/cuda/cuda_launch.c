@@ -1,5 +1,6 @@
 /* Dispatching a kernel's CUDA entry on an instance: the launch record the templates of
  * portex/kernel_cuda.h read, scratch on demand, and results that go to host memory. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "backends/cuda/cuda_check.h"
@@ -106,11 +107,19 @@ static px_status ensure_host(px__cuda_queue *q, size_t bytes, const char *func)
 
 /* ---- Team kernels ------------------------------------------------------------------------- */
 
+/* The device's opt-in shared memory per block, asked once per device (every team dispatch
+   needs it; 0: not asked yet). */
+static _Atomic int g_shared_optin[PX__MAX_DEVICES];
+
 static px_status shared_optin(int device, size_t *bytes, const char *func)
 {
-    int v = 0;
-    PX__TRY(px__cuda_check(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), func,
-                           "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)", NULL));
+    const bool cached = device >= 0 && device < PX__MAX_DEVICES;
+    int v = cached ? atomic_load_explicit(&g_shared_optin[device], memory_order_relaxed) : 0;
+    if (v <= 0) {
+        PX__TRY(px__cuda_check(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), func,
+                               "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)", NULL));
+        if (cached && v > 0) atomic_store_explicit(&g_shared_optin[device], v, memory_order_relaxed);
+    }
     *bytes = v > 0 ? (size_t)v : 0;
     return PX_OK;
 }
