@@ -1,17 +1,19 @@
 /* stencil_tiled: one explicit step of the 2-D heat equation (heat2d's 5-point stencil),
  * as a team kernel that stages its tile and halo in level-0 scratch, and as a flat
- * PX_FOR_2D kernel for comparison. Shared by the example's main and the benchmarks;
- * included by C and (with CUDA on) by CUDA C++. */
+ * PX_FOR_2D kernel for comparison; and the same pair for a wide star stencil of radius 4
+ * (17 points), where each input is read by up to 17 points and staging pays more. Shared
+ * by the example's main and the benchmarks; included by C and (with CUDA on) by CUDA C++. */
 #ifndef STENCIL_TILED_KERNELS_H
 #define STENCIL_TILED_KERNELS_H
 
 #include <portex.h>
 
 typedef struct stencil_args {
-    int64_t nx, ny;             /* the grid; the interior [1, nx-1) x [1, ny-1) is written */
+    int64_t nx, ny;             /* the grid; the interior [1, nx-1) x [1, ny-1) is written
+                                   ([WIDE_R, nx-WIDE_R) x [WIDE_R, ny-WIDE_R) by the wide stencil) */
     int64_t tile_i, tile_j;     /* a team's tile of interior points (team kernel only) */
     int64_t tiles_j;            /* tiles across a row of the grid (team kernel only) */
-    double alpha;               /* diffusion number, at most 1/4 */
+    double alpha;               /* diffusion number, at most 1/4 (wide stencil: at most 0.15) */
     px_span_f64_right in;       /* 2-D, row-major */
     px_span_f64_right_restrict out;
 } stencil_args;
@@ -40,6 +42,52 @@ static inline px_team_policy stencil_tiled_policy(stencil_args *a)
     a->tiles_j = (a->ny - 2 + a->tile_j - 1) / a->tile_j;
     const px_team_policy p = px_teams(ti * a->tiles_j, (int32_t)a->tile_i, (int32_t)a->tile_j);
     return px_team_policy_scratch(p, 0, (size_t)((a->tile_i + 2) * (a->tile_j + 2)) * sizeof(double), 0);
+}
+
+/* ---- The wide stencil: radius 4 ----------------------------------------------------------- */
+
+/* Its radius: the halo a tile needs on each side, the edge no step writes. */
+#define WIDE_R 4
+
+/* The update of the point p points at, in a row-major array whose rows are `row` elements
+ * apart, from itself and its 4 neighbours in each direction: the 8th-order central
+ * difference of d2/dx2 + d2/dy2 (weights -205/72, 8/5, -1/5, 8/315, -1/560 per axis; they
+ * sum to zero), one explicit Euler step of diffusion number alpha. The weights' symbol
+ * reaches -13.003 in 2-D: stable for alpha <= 0.15, and no mode changes sign from step to
+ * step for alpha < 0.0769 (the example and bench_team use 0.05). The distances are added in order 1 to 4, each as north + south + west + east: every variant
+ * (team, flat, raw CUDA, plain C) calls this, so that they agree bit for bit. */
+PX_FUNCTION double wide_point(const double *p, int64_t row, double alpha)
+{
+    const double c = p[0];
+    double lap = (-205.0 / 36.0) * c;
+    lap += (8.0 / 5.0) * (p[-row] + p[row] + p[-1] + p[1]);
+    lap += (-1.0 / 5.0) * (p[-2 * row] + p[2 * row] + p[-2] + p[2]);
+    lap += (8.0 / 315.0) * (p[-3 * row] + p[3 * row] + p[-3] + p[3]);
+    lap += (-1.0 / 560.0) * (p[-4 * row] + p[4 * row] + p[-4] + p[4]);
+    return c + alpha * lap;
+}
+
+/* As stencil_tiled, for the wide stencil: a team per tile_i x tile_j tile of the interior
+ * stages the tile and a halo of WIDE_R points on each side in level-0 scratch (rows over
+ * threads, columns over lanes), waits at a barrier, and computes the tile from scratch:
+ * each input is read from memory (1 + 2 WIDE_R / tile_i) (1 + 2 WIDE_R / tile_j) times per
+ * step on average instead of up to 17. */
+PX_DECLARE_KERNEL(wide_tiled);
+/* The same step over the interior [WIDE_R, nx-WIDE_R) x [WIDE_R, ny-WIDE_R) as a flat 2-D
+ * range: reads its 17 points from memory (and caches). */
+PX_DECLARE_KERNEL(wide_flat);
+
+/* The policy of wide_tiled, as stencil_tiled_policy's: a team of tile_i threads of tile_j
+ * lanes per tile, (tile_i + 2 WIDE_R) x (tile_j + 2 WIDE_R) doubles of level-0 scratch.
+ * A grid without interior (nx or ny at most 2 WIDE_R) has no teams. */
+static inline px_team_policy wide_tiled_policy(stencil_args *a)
+{
+    const int64_t ni = a->nx > 2 * WIDE_R ? a->nx - 2 * WIDE_R : 0;
+    const int64_t nj = a->ny > 2 * WIDE_R ? a->ny - 2 * WIDE_R : 0;
+    const int64_t ti = (ni + a->tile_i - 1) / a->tile_i;
+    a->tiles_j = (nj + a->tile_j - 1) / a->tile_j;
+    const px_team_policy p = px_teams(ti * a->tiles_j, (int32_t)a->tile_i, (int32_t)a->tile_j);
+    return px_team_policy_scratch(p, 0, (size_t)((a->tile_i + 2 * WIDE_R) * (a->tile_j + 2 * WIDE_R)) * sizeof(double), 0);
 }
 
 #endif

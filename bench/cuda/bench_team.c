@@ -15,6 +15,9 @@
  *   stencil tiled   one heat step on an 8192 x 8192 grid: examples/stencil_tiled_kernels.c
  *                   (8 x 32 tiles staged in level-0 scratch) against the same hand-tiled
  *                   kernel in raw CUDA (shared memory), and portex's flat PX_FOR_2D version
+ *   stencil wide    the same for a star stencil of radius 4 (17 points; wide_tiled, 16 x 32
+ *                   tiles with a halo of 4, wide_flat, raw_wide_tiled), where each input is
+ *                   read by up to 17 points and staging in shared memory pays more
  *   dispatch        10000 empty team kernels (one team of 256) back to back, then one fence,
  *                   against raw <<<1, 256>>> launches and one sync: host time per launch
  *                   (and with PX_AUTO sizes, for what choosing the shape costs)
@@ -284,6 +287,7 @@ static void bench_spmv(const char *name, const csr *m)
 /* ---- Tiled stencil ----------------------------------------------------------------------- */
 
 typedef struct stencil_ctx {
+    bool wide;                  /* the radius-4 stencil (wide_*), else the 5-point one */
     stencil_args tiled, flat;   /* portex: write out[0], out[1] */
     px_team_policy policy;
     px_policy interior;
@@ -294,22 +298,27 @@ typedef struct stencil_ctx {
 static void stencil_portex_tiled(void *p)
 {
     const stencil_ctx *c = p;
-    CHECK(px_parallel_for_team(g.inst, "stencil_tiled", c->policy, PX_KERNEL(stencil_tiled), &c->tiled));
+    if (c->wide) CHECK(px_parallel_for_team(g.inst, "wide_tiled", c->policy, PX_KERNEL(wide_tiled), &c->tiled));
+    else CHECK(px_parallel_for_team(g.inst, "stencil_tiled", c->policy, PX_KERNEL(stencil_tiled), &c->tiled));
 }
 
 static void stencil_portex_flat(void *p)
 {
     const stencil_ctx *c = p;
-    CHECK(px_parallel_for(g.inst, "stencil_flat", c->interior, PX_KERNEL(stencil_flat), &c->flat));
+    if (c->wide) CHECK(px_parallel_for(g.inst, "wide_flat", c->interior, PX_KERNEL(wide_flat), &c->flat));
+    else CHECK(px_parallel_for(g.inst, "stencil_flat", c->interior, PX_KERNEL(stencil_flat), &c->flat));
 }
 
 static void stencil_raw(void *p)
 {
     const stencil_ctx *c = p;
-    CU(raw_stencil_tiled(c->raw_out, c->in, c->tiled.nx, c->tiled.ny, c->tiled.alpha, g.raw_stream));
+    if (c->wide) CU(raw_wide_tiled(c->raw_out, c->in, c->tiled.nx, c->tiled.ny, c->tiled.alpha, g.raw_stream));
+    else CU(raw_stencil_tiled(c->raw_out, c->in, c->tiled.nx, c->tiled.ny, c->tiled.alpha, g.raw_stream));
 }
 
-static void bench_stencil(int64_t side)
+/* The 5-point stencil in 8 x 32 tiles, or (wide) the radius-4 one in 16 x 32 tiles: the
+ * tile shapes raw_team.cu compiles in. */
+static void bench_stencil(int64_t side, bool wide)
 {
     const int64_t cells = side * side;
     const size_t bytes = (size_t)cells * sizeof(double);
@@ -327,10 +336,11 @@ static void bench_stencil(int64_t side)
 
     stencil_ctx c;
     memset(&c, 0, sizeof c);
+    c.wide = wide;
     c.tiled.nx = c.tiled.ny = side;
-    c.tiled.tile_i = 8;
+    c.tiled.tile_i = wide ? 16 : 8;
     c.tiled.tile_j = 32;
-    c.tiled.alpha = 0.2;
+    c.tiled.alpha = wide ? 0.05 : 0.2;
     CHECK(px_view_get_span(in, &c.tiled.in));
     c.flat = c.tiled;
     CHECK(px_view_get_span(out[0], &c.tiled.out));
@@ -339,8 +349,9 @@ static void bench_stencil(int64_t side)
     CHECK(px_view_get_span(out[2], &rs));
     c.raw_out = rs.data;
     c.in = c.tiled.in.data;
-    c.policy = stencil_tiled_policy(&c.tiled);
-    c.interior = px_mdrange2(1, side - 1, 1, side - 1);
+    const int64_t halo = wide ? WIDE_R : 1;
+    c.policy = wide ? wide_tiled_policy(&c.tiled) : stencil_tiled_policy(&c.tiled);
+    c.interior = px_mdrange2(halo, side - halo, halo, side - halo);
 
     stencil_portex_tiled(&c);
     stencil_portex_flat(&c);
@@ -359,8 +370,9 @@ static void bench_stencil(int64_t side)
         }
     }
     const bool ok = worst <= 1e-12;
-    printf("stencil: %lld x %lld grid, 8 x 32 tiles; max difference of portex tiled and flat from "
-           "raw tiled %.3g (bit-identical: %s): %s\n", (long long)side, (long long)side, worst,
+    printf("%s: %lld x %lld grid, %lld x %lld tiles; max difference of portex tiled and flat from "
+           "raw tiled %.3g (bit-identical: %s): %s\n", wide ? "stencil wide (radius 4)" : "stencil",
+           (long long)side, (long long)side, (long long)c.tiled.tile_i, (long long)c.tiled.tile_j, worst,
            same_bits ? "yes" : "no", ok ? "OK" : "MISMATCH");
     if (!ok) {
         g.failed = 1;
@@ -371,7 +383,7 @@ static void bench_stencil(int64_t side)
         measure(v, 3, &c, 5, 2, g.reps);
         const double moved = 16.0 * (double)cells;   /* in once, out once */
         char size[32];
-        snprintf(size, sizeof size, "stencil %lld^2", (long long)side);
+        snprintf(size, sizeof size, "stencil %s%lld^2", wide ? "wide " : "", (long long)side);
         print_header();
         print_row(size, "raw tiled", v[0].ms, v[1].ms, moved, false, 0.95);
         print_row("  (flat PX_FOR_2D)", "raw tiled", v[0].ms, v[2].ms, moved, false, 0.0);
@@ -494,7 +506,8 @@ int main(int argc, char **argv)
     bench_spmv("spmv powerlaw", &pl);
     csr_free(&pl);
 
-    bench_stencil(quick ? 1024 : 8192);
+    bench_stencil(quick ? 1024 : 8192, false);
+    bench_stencil(quick ? 1024 : 8192, true);
     bench_dispatch(quick ? 1000 : 10000, quick ? 201 : 5001);
 
     bench_events_destroy();

@@ -1,13 +1,13 @@
 /* The baselines of bench_team, as an expert would write them: cuSPARSE for SpMV (handle,
- * descriptors and work buffer made once), a shared-memory tiled stencil with static
- * shared memory and compile-time tile sizes, an empty kernel. */
+ * descriptors and work buffer made once), shared-memory tiled stencils (5-point and
+ * radius 4) with static shared memory and compile-time tile sizes, an empty kernel. */
 #include "raw_team.h"
 
 #include <cstdlib>
 
 #include <cusparse.h>
 
-#include "stencil_tiled_kernels.h"   /* stencil_point: the same arithmetic as portex's */
+#include "stencil_tiled_kernels.h"   /* stencil_point, wide_point: the same arithmetic as portex's */
 
 /* ---- SpMV: cuSPARSE ----------------------------------------------------------------- */
 
@@ -102,6 +102,27 @@ stencil_tiled_kernel(double *__restrict__ out, const double *__restrict__ in, in
                                                  tile[r][c - 1], tile[r][c + 1], alpha);
 }
 
+/* The wide stencil: a halo of wide_r = WIDE_R, tiles of wide_ti x wide_tj, one thread per
+ * point of the tile; the same staging and arithmetic (wide_point) as portex's wide_tiled. */
+constexpr int wide_r = WIDE_R, wide_ti = 16, wide_tj = 32;
+
+__global__ void __launch_bounds__(wide_ti * wide_tj)
+wide_tiled_kernel(double *__restrict__ out, const double *__restrict__ in, int nx, int ny, double alpha)
+{
+    __shared__ double tile[wide_ti + 2 * wide_r][wide_tj + 2 * wide_r];
+    const int i0 = wide_r + (int)blockIdx.y * wide_ti, j0 = wide_r + (int)blockIdx.x * wide_tj;
+    for (int r = threadIdx.y; r < wide_ti + 2 * wide_r; r += wide_ti)
+        for (int c = threadIdx.x; c < wide_tj + 2 * wide_r; c += wide_tj) {
+            const int i = i0 - wide_r + r, j = j0 - wide_r + c;
+            if (i < nx && j < ny) tile[r][c] = in[(int64_t)i * ny + j];
+        }
+    __syncthreads();
+    const int r = threadIdx.y + wide_r, c = threadIdx.x + wide_r;
+    const int i = i0 + r - wide_r, j = j0 + c - wide_r;
+    if (i < nx - wide_r && j < ny - wide_r)
+        out[(int64_t)i * ny + j] = wide_point(&tile[r][c], wide_tj + 2 * wide_r, alpha);
+}
+
 __global__ void empty_kernel() {}
 
 } // namespace
@@ -112,6 +133,17 @@ extern "C" cudaError_t raw_stencil_tiled(double *out, const double *in, int64_t 
     if (nx < 3 || ny < 3 || nx > 1 << 20 || ny > 1 << 20) return cudaErrorInvalidValue;
     const dim3 grid((unsigned)((ny - 2 + tile_j - 1) / tile_j), (unsigned)((nx - 2 + tile_i - 1) / tile_i));
     stencil_tiled_kernel<<<grid, dim3(tile_j, tile_i), 0, st>>>(out, in, (int)nx, (int)ny, alpha);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t raw_wide_tiled(double *out, const double *in, int64_t nx, int64_t ny,
+                                      double alpha, cudaStream_t st)
+{
+    if (nx <= 2 * wide_r || ny <= 2 * wide_r || nx > 1 << 20 || ny > 1 << 20) return cudaErrorInvalidValue;
+    const dim3 grid((unsigned)((ny - 2 * wide_r + wide_tj - 1) / wide_tj),
+                    (unsigned)((nx - 2 * wide_r + wide_ti - 1) / wide_ti));
+    if (grid.y > 65535) return cudaErrorInvalidValue;   /* the most blocks in y */
+    wide_tiled_kernel<<<grid, dim3(wide_tj, wide_ti), 0, st>>>(out, in, (int)nx, (int)ny, alpha);
     return cudaGetLastError();
 }
 

@@ -1,6 +1,6 @@
 /* The raw baselines of bench_team behind a C interface (raw_team.cu defines them):
- * cuSPARSE's CSR SpMV, a hand-tiled shared-memory stencil, an empty kernel. Every
- * function queues its work on `st` and returns the first error it met. */
+ * cuSPARSE's CSR SpMV, hand-tiled shared-memory stencils (5-point and radius 4), an empty
+ * kernel. Every function queues its work on `st` and returns the first error it met. */
 #ifndef RAW_TEAM_H
 #define RAW_TEAM_H
 
@@ -28,6 +28,13 @@ const char *raw_spmv_error(void);
  * one block of 32 x 8 threads per tile, what stencil_tiled does with a team of 8 x 32. */
 cudaError_t raw_stencil_tiled(double *out, const double *in, int64_t nx, int64_t ny, double alpha,
                               cudaStream_t st);
+
+/* One step of the wide (radius 4, 17-point) stencil of examples/stencil_tiled_kernels.h
+ * (wide_point) over the interior [4, nx-4) x [4, ny-4), 16 x 32 tiles staged with a halo
+ * of 4 in shared memory: one block of 32 x 16 threads per tile, what wide_tiled does with
+ * a team of 16 x 32. */
+cudaError_t raw_wide_tiled(double *out, const double *in, int64_t nx, int64_t ny, double alpha,
+                           cudaStream_t st);
 
 /* An empty kernel, one block of `threads` threads. */
 cudaError_t raw_team_empty(int threads, cudaStream_t st);
