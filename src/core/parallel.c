@@ -166,6 +166,7 @@ static px_status check_team_policy(px_team_policy *p, const px_kernel *k, const 
                        PX__TEAM_ROUND16(team) > SIZE_MAX - part;
             need = overflow ? 0 : PX__TEAM_ROUND16(team) + part;
         }
+        if (!overflow && need == 0) continue;   /* no limit to ask for */
         size_t limit = 0;
         PX__TRY(px__team_scratch_limit(be, device, level, &limit, func));
         if (overflow || need > limit)
@@ -208,23 +209,11 @@ px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int 
     return PX_OK;
 }
 
-/* What messages call an instance's dispatch target. */
-typedef struct target_name {
-    char s[160];
-} target_name;
-
-static target_name instance_target(const px_instance *inst)
-{
-    target_name t;
-    snprintf(t.s, sizeof t.s, "instance '%s'", inst->label);
-    return t;
-}
-
 static px_status prepare_team(px__dispatch *d, px_instance *inst, const char *label, px_team_policy policy,
                               const px_kernel *kernel, const void *args, px_kernel_kind want, const char *func)
 {
     PX__TRY(px__instance_check(inst, func));
-    return px__dispatch_prepare_team(d, inst->be, inst->device, instance_target(inst).s, label, policy, kernel, args,
+    return px__dispatch_prepare_team(d, inst->be, inst->device, inst->target, label, policy, kernel, args,
                                      want, func);
 }
 
@@ -232,7 +221,7 @@ static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, 
                          const px_kernel *kernel, const void *args, px_kernel_kind want, const char *func)
 {
     PX__TRY(px__instance_check(inst, func));
-    return px__dispatch_prepare(d, inst->be, instance_target(inst).s, label, policy, kernel, args, want, func);
+    return px__dispatch_prepare(d, inst->be, inst->target, label, policy, kernel, args, want, func);
 }
 
 /* Runs d on inst, or records it when inst is being captured by a host backend; `result`
@@ -284,7 +273,7 @@ px_status px_parallel_reduce(px_instance *inst, const char *label, px_policy pol
 /* Runs a reduction d into element 0 of the view `result` on inst. */
 static px_status launch_into_view(px_instance *inst, px__dispatch *d, px_view *result, const char *func)
 {
-    PX__TRY(px__dispatch_result_view(d, inst->be, inst->device, instance_target(inst).s, result, func));
+    PX__TRY(px__dispatch_result_view(d, inst->be, inst->device, inst->target, result, func));
     return launch(inst, d, result, func);
 }
 

@@ -132,9 +132,13 @@ px_status px__cuda_team_scratch_max(int device, int level, size_t *bytes, const 
         *bytes = PX_TEAM_SCRATCH1_MAX;
         return PX_OK;
     }
-    px__cuda_device *dev = NULL;
-    PX__TRY(px__cuda_device_get(device, &dev, func));
     size_t optin = 0;
+    if (device < 0 || device >= PX__MAX_DEVICES ||
+        atomic_load_explicit(&g_shared_optin[device], memory_order_relaxed) <= 0) {
+        /* First ask for this device: it must exist (a public query may name any). */
+        px__cuda_device *dev = NULL;
+        PX__TRY(px__cuda_device_get(device, &dev, func));
+    }
     PX__TRY(shared_optin(device, &optin, func));
     *bytes = optin > PX__TEAM_REDUCE_BYTES ? optin - PX__TEAM_REDUCE_BYTES : 0;
     return PX_OK;
@@ -194,8 +198,10 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d, const char *func)
     memset(&team, 0, sizeof team);
     if (k->team) PX__TRY(team_run(q, d, &team, func));
 
-    /* Only reductions, scans and team kernels use scratch and the counter. */
-    q->capturing = (k->kind != PX_KERNEL_FOR || k->team) && px__cuda_capturing(q->stream);
+    /* Only reductions, scans and team kernels with level-1 scratch use scratch and the
+       counter (asking whether the stream is captured costs a call into CUDA). */
+    const bool level1 = k->team && (d->team.scratch_team[1] != 0 || d->team.scratch_thread[1] != 0);
+    q->capturing = (k->kind != PX_KERNEL_FOR || level1) && px__cuda_capturing(q->stream);
     q->capture_count = 0;
     if (k->kind != PX_KERNEL_FOR) {
         switch (d->result_kind) {
