@@ -254,8 +254,17 @@ PX_EXTERN_C_END
 /* A strided loop over [begin, end): first offset `first`, step `step`; `i` (int64_t) is the
    index in the block that follows, run once per index by a loop whose condition reads i
    (so that a body that ignores i draws no "unused" warning; i < INT64_MAX there, as
-   i < end). px__<p>b, n, k, e are the loop's own, by prefix p. */
+   i < end). px__<p>b, n, k, e are the loop's own, by prefix p. On a GPU a thread's share
+   of a nested loop is a few steps (a row's entries over its lanes), each usually a load:
+   unrolled (each copy keeping its own exit test), the loads of several steps are in
+   flight at once instead of one latency after another. */
+#if defined(__CUDA_ARCH__)
+#  define PX__TEAM_UNROLL _Pragma("unroll 4")
+#else
+#  define PX__TEAM_UNROLL
+#endif
 #define PX__TEAM_STRIDED(p, i, begin, end, first, step)                                     \
+    PX__TEAM_UNROLL                                                                         \
     for (int64_t px__##p##b = (begin), px__##p##n = (end) - px__##p##b, px__##p##k = (first); \
          px__##p##k < px__##p##n; px__##p##k += (step))                                     \
         for (int64_t i = px__##p##b + px__##p##k, px__##p##e = i + 1; i < px__##p##e; px__##p##e = i)

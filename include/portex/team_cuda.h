@@ -121,8 +121,9 @@ __device__ __forceinline__ place where(const px_team *t)
 template <class T, class Join>
 __device__ __forceinline__ void group_reduce(const px_team *t, T *v)
 {
-    const place p = where(t);
     const int V = t->vector_length;
+    if (V == 1) return;   /* one lane: nothing to fold, no shuffle */
+    const place p = where(t);
     for (int off = V >> 1; off > 0; off >>= 1) {
         const T o = shfl_down(p.group_mask, *v, (unsigned)off, V);
         if (t->vector_rank + off < V) Join::join(v, &o);
