@@ -12,12 +12,14 @@ typedef struct spmv_args {
     int64_t rows_per_team;
     int64_t max_len;                 /* spmv_team leaves rows longer than this to spmv_long
                                         (0: no limit) */
-    px_span_i32_1d row;              /* nrows + 1 offsets into col and val (nnz < 2^31,
+    /* Restrict spans: no two of them share memory, so a GPU may read A and x through its
+       read-only path. */
+    px_span_i32_1d_restrict row;     /* nrows + 1 offsets into col and val (nnz < 2^31,
                                         as cuSPARSE's 32-bit CSR) */
-    px_span_i32_1d col;
-    px_span_f64_1d val, x;
+    px_span_i32_1d_restrict col;
+    px_span_f64_1d_restrict val, x;
     px_span_f64_1d_restrict y;
-    px_span_i32_1d long_rows;        /* spmv_long: the rows longer than max_len */
+    px_span_i32_1d_restrict long_rows;   /* spmv_long: the rows longer than max_len */
 } spmv_args;
 
 /* y[r] = sum over k in [row[r], row[r+1]) of val[k] * x[col[k]]: a team takes a block of
@@ -30,23 +32,31 @@ PX_DECLARE_KERNEL(spmv_team);
  * its team waited, so they are found once (csr_long_rows) and given whole teams. */
 PX_DECLARE_KERNEL(spmv_long);
 
-/* The team shape of spmv_team for a's matrix with `mean_nnz` entries per row on average,
- * run on `exec` (sets a->rows_per_team and a->max_len): lanes the mean row length rounded
- * up to a power of two (1 to 32), so that a typical row takes one pass of the lanes, its
- * loads all in flight at once (a second pass, with few lanes busy, would wait a second
- * memory latency); 256 threads x lanes per team (a CUDA block of 256: good occupancy on
- * every recent GPU). On CUDA rows past 32
+/* The team shape of spmv_team with `lanes` vector lanes a thread (a power of two, 1 to 32)
+ * run on `exec` (sets a->rows_per_team and a->max_len): 256 threads x lanes a team (a CUDA
+ * block of 256: good occupancy on every recent GPU), a row a thread. On CUDA rows past 32
  * lane-steps go to spmv_long. The host backends run a team as one thread, so no row keeps
  * other threads waiting and none is split off (a second dispatch would only add a
  * parallel region); the shape only groups rows there. */
-static inline px_team_policy spmv_policy(spmv_args *a, double mean_nnz, px_exec_space exec)
+static inline px_team_policy spmv_policy_lanes(spmv_args *a, int32_t lanes, px_exec_space exec)
 {
-    int32_t lanes = 1;
-    while (lanes < 32 && lanes < mean_nnz) lanes *= 2;
     const int32_t threads = 256 / lanes;
     a->rows_per_team = threads;
     a->max_len = exec == PX_EXEC_CUDA ? 32 * lanes : 0;
     return px_teams((a->nrows + threads - 1) / threads, threads, lanes);
+}
+
+/* The shape for a matrix of `mean_nnz` entries a row on average: at most SPMV_ROW_STEPS row
+ * entries a lane on average, lanes a power of two up to 32. A lane streams its entries one
+ * after another, all of its loads independent (a thread per row at 5 entries a row: the
+ * row's loads are in flight at once); more lanes per row leave lanes idle on short rows
+ * and cost a shuffle reduction per row. bench/cuda/bench_team sweeps the lane counts. */
+#define SPMV_ROW_STEPS 6
+static inline px_team_policy spmv_policy(spmv_args *a, double mean_nnz, px_exec_space exec)
+{
+    int32_t lanes = 1;
+    while (lanes < 32 && lanes * SPMV_ROW_STEPS < mean_nnz) lanes *= 2;
+    return spmv_policy_lanes(a, lanes, exec);
 }
 
 /* The teams of spmv_long: 8 threads of 32 lanes (a CUDA block of 256, lanes over

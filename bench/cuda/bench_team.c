@@ -7,8 +7,8 @@
  *                   80M entries): examples/spmv_kernels.c (a thread per row, lanes over
  *                   its entries) against cusparseSpMV (CSR, 32-bit indices, double,
  *                   CUSPARSE_SPMV_ALG_DEFAULT, buffer and preprocessing made once);
- *                   then the lane sweep: spmv_team with teams of 256 x 1, 128 x 2, ...,
- *                   16 x 16 threads x lanes, a row per thread, each against cuSPARSE
+ *                   then the lane sweep: spmv_policy_lanes with teams of 256 x 1,
+ *                   128 x 2, ..., 16 x 16 threads x lanes, each against cuSPARSE
  *   spmv powerlaw   the same on 16M rows of power-law lengths (mean about 7.5, up to 4096;
  *                   examples/csr.h), random columns; rows past 32 lane-steps go to
  *                   spmv_long, a team per row (found once, like cuSPARSE's preprocessing)
@@ -134,9 +134,10 @@ typedef struct spmv_ctx {
     px_team_policy policy;
     int64_t nlong;              /* rows for spmv_long */
     raw_spmv *raw;              /* cuSPARSE: writes y_raw */
-    /* The lane sweep (matrices without long rows): spmv_team with 1, 2, 4, ... lanes. */
+    /* The lane sweep: spmv_policy_lanes with 1, 2, 4, ... lanes, each with its long rows. */
     spmv_args lanes_args[sweep_shapes];
     px_team_policy lanes_policy[sweep_shapes];
+    int64_t lanes_nlong[sweep_shapes];
 } spmv_ctx;
 
 static void spmv_portex(void *p)
@@ -147,7 +148,7 @@ static void spmv_portex(void *p)
 
 static void spmv_lanes(const spmv_ctx *c, int k)
 {
-    CHECK(px_parallel_for_team(g.inst, "spmv", c->lanes_policy[k], PX_KERNEL(spmv_team), &c->lanes_args[k]));
+    CHECK(spmv_dispatch(g.inst, c->lanes_policy[k], c->lanes_nlong[k], &c->lanes_args[k]));
 }
 
 static void spmv_lanes0(void *p) { spmv_lanes(p, 0); }
@@ -167,20 +168,26 @@ static void spmv_cusparse(void *p)
     }
 }
 
-/* spmv_team with other lane counts than spmv_policy's (256 threads x lanes a team, a row a
-   thread), each checked, then timed against cuSPARSE again (base_ms): what the lane choice
-   is worth on this matrix. */
+/* spmv_dispatch with each lane count of the sweep (spmv_policy_lanes: 256 threads x lanes a
+   team, a row a thread, rows past 32 lane-steps to spmv_long), each checked, then timed
+   against cuSPARSE again (base_ms): what the lane choice is worth on this matrix. */
 static void sweep_lanes(const csr *m, spmv_ctx *c, const double *x, const double *ref, double *got, px_view *y,
                         double base_ms, double bytes)
 {
     variant v[sweep_shapes];
-    char names[sweep_shapes][24];
-    for (int k = 0; k < sweep_shapes; ++k) {
-        const int32_t lanes = 1 << k, threads = 256 >> k;
+    char names[sweep_shapes][64];
+    px_view *long_views[sweep_shapes] = {NULL};
+    bool ok = true;
+    for (int k = 0; k < sweep_shapes && ok; ++k) {
+        const int32_t lanes = 1 << k;
         c->lanes_args[k] = c->args;
-        c->lanes_args[k].rows_per_team = threads;
-        c->lanes_args[k].max_len = 0;
-        c->lanes_policy[k] = px_teams((m->nrows + threads - 1) / threads, threads, lanes);
+        c->lanes_policy[k] = spmv_policy_lanes(&c->lanes_args[k], lanes, PX_EXEC_CUDA);
+        int32_t *long_rows = csr_long_rows(m, c->lanes_args[k].max_len, &c->lanes_nlong[k]);
+        const int64_t nl = c->lanes_nlong[k];
+        long_views[k] = device_view("long rows", PX_I32, 1, nl > 0 ? nl : 1, 0);
+        to_device(long_views[k], long_rows, (size_t)nl * sizeof *long_rows);
+        free(long_rows);
+        CHECK(px_view_get_span(long_views[k], &c->lanes_args[k].long_rows));
         px_span sp;
         CHECK(px_view_span(y, &sp));
         CU(cudaMemset(sp.data, 0xff, (size_t)m->nrows * sizeof(double)));
@@ -191,13 +198,19 @@ static void sweep_lanes(const csr *m, spmv_ctx *c, const double *x, const double
         if (!(d <= 1e-12)) {
             printf("spmv lanes %d: max relative difference from plain C %.3g: MISMATCH\n", lanes, d);
             g.failed = 1;
-            return;
+            ok = false;
         }
-        snprintf(names[k], sizeof names[k], "  (%d x %d lanes)", threads, lanes);
+        snprintf(names[k], sizeof names[k], "  (%d x %d, %lld long)", c->lanes_policy[k].team_size, lanes,
+                 (long long)nl);
         v[k] = (variant){names[k], spmv_sweep[k], g.px_stream, BY_EVENTS, 0};
     }
-    measure(v, sweep_shapes, c, 5, 2, g.reps);
-    for (int k = 0; k < sweep_shapes; ++k) print_row(names[k], "cuSPARSE", base_ms, v[k].ms, bytes, false, 0.90);
+    if (ok) {
+        measure(v, sweep_shapes, c, 5, 2, g.reps);
+        for (int k = 0; k < sweep_shapes; ++k)
+            print_row(names[k], "cuSPARSE", base_ms, v[k].ms, bytes, false, 0.90);
+    }
+    for (int k = 0; k < sweep_shapes; ++k)
+        if (long_views[k]) CHECK(px_view_release(&long_views[k]));
 }
 
 static void bench_spmv(const char *name, const csr *m)
@@ -274,7 +287,7 @@ static void bench_spmv(const char *name, const csr *m)
         const double bytes = (double)m->nnz * 12.0 + (double)(n + 1) * 4.0 + 16.0 * (double)n;
         print_header();
         print_row(name, "cuSPARSE", v[0].ms, v[1].ms, bytes, false, 0.90);
-        if (c.nlong == 0) sweep_lanes(m, &c, x, ref, got, y_px, v[0].ms, bytes);
+        sweep_lanes(m, &c, x, ref, got, y_px, v[0].ms, bytes);
     }
     raw_spmv_destroy(c.raw);
     px_view *views[] = {row, col, val, xv, y_px, y_raw, lr};

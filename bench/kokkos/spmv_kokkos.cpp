@@ -11,23 +11,21 @@
 //
 // Variants, each Kokkos::parallel_for over a Kokkos::TeamPolicy on the default execution
 // space (Kokkos::Cuda in a CUDA build):
-//   kokkos TeamPolicy         the standard team SpMV (the shape of KokkosKernels' and of
+//   lanes L: T x L', N long   the standard team SpMV (the shape of KokkosKernels' and of
 //                             portex's examples/spmv_kernels.c): a team per block of rows,
 //                             TeamThreadRange over the block's rows, ThreadVectorRange +
-//                             parallel_reduce over a row's entries; vector length the mean
-//                             row length rounded up to a power of two (1 to 32), team size
-//                             256 / vector length, rows per team = team size (in a build
-//                             without CUDA, for checking: teams of one thread, as portex's
-//                             host backends run them)
-//   kokkos TeamPolicy AUTO    the same functor, TeamPolicy<>(league, AUTO, AUTO): Kokkos
+//                             parallel_reduce over a row's entries; L = 1, 2, 4, 8, 16 lanes,
+//                             T = 256 / L threads a team, a row a thread, as portex's
+//                             spmv_policy_lanes; the N rows past 32 x L entries skipped and
+//                             given a team each (TeamPolicy(N, 8, 32), a TeamVectorRange
+//                             reduction), found once, as portex's spmv_dispatch does on CUDA
+//                             (in a build without CUDA, for checking: teams of one thread, as
+//                             portex's host backends run them, nothing split off); T x L' is
+//                             the shape Kokkos made of the request
+//   TeamPolicy AUTO           the same functor, TeamPolicy<>(league, AUTO, AUTO): Kokkos
 //                             picks team size and vector length (on CUDA the vector length
 //                             comes out 1); rows per team = the team size Kokkos recommends
 //                             for the functor (team_size_recommended), one row per thread
-//   kokkos TeamPolicy + long  (only for a matrix with rows past 32 x vector length, the
-//                             powerlaw one) what portex's spmv_dispatch does on CUDA: those
-//                             rows skipped by the first kernel and given a team each
-//                             (TeamPolicy(nlong, 8, 32), a TeamVectorRange reduction),
-//                             found once as a sparse library's analysis step is
 //
 // Each variant runs once and is checked against the plain C product (csr_spmv_plain;
 // 1e-12 relative to each row's sum of |a x|, csr_max_rel_diff) before any timing; y starts
@@ -183,66 +181,63 @@ void bench_spmv(const char* name, const csr& m, int reps) {
   d.y     = device_view<double>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "y"),
                               static_cast<size_t>(n));
 
-  // The shape of portex's spmv_policy: lanes the mean row length rounded up to a power of
-  // two (at most 32), 256 / lanes threads a team, a row per thread.
   const double mean = static_cast<double>(m.nnz) / static_cast<double>(n);
-  int lanes         = 1;
-  while (lanes < 32 && lanes < mean) lanes *= 2;
-  const int threads = 256 / lanes;
-  const int league   = static_cast<int>((n + threads - 1) / threads);
-
-  // Host backends (a build without CUDA, for checking) run a team as one thread, as
-  // portex's do: a team of several would only add barriers; they ignore the vector length.
-  // The rows per team stay as they are.
-  const SpmvTeam plain = make_team_functor(d, threads, 0);
   constexpr bool on_host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
-  const int team_max = policy_type(1, 1).team_size_max(plain, Kokkos::ParallelForTag());
-  const int team_size  = on_host ? 1 : std::min(threads, team_max);
-  const int vec_length = std::min(lanes, policy_type::vector_length_max());
-  const policy_type fixed(league, team_size, vec_length);
+  std::vector<variant> v;
 
-  // AUTO: the team size Kokkos recommends for the functor, one row per thread.
+  // The shapes of portex's spmv_policy_lanes (examples/spmv_kernels.h), lanes 1 to 16:
+  // 256 / lanes threads a team, a row a thread; rows past 32 lane-steps skipped by the
+  // first kernel and given a team each (TeamPolicy(nlong, 8, 32), a TeamVectorRange
+  // reduction), found once as a sparse library's analysis step is. Host backends (a build
+  // without CUDA, for checking) run a team as one thread, as portex's do, and split nothing.
+  int64_t nlong_shown = 0;
+  for (int lanes = 1; lanes <= 16; lanes *= 2) {
+    const int threads = 256 / lanes;
+    const int league  = static_cast<int>((n + threads - 1) / threads);
+    const int64_t max_len = on_host ? 0 : 32 * static_cast<int64_t>(lanes);
+    int64_t nlong         = 0;
+    int32_t* long_rows    = csr_long_rows(&m, max_len, &nlong);
+    const device_view<int32_t> d_long = to_device("long rows", long_rows, nlong);
+    free(long_rows);
+    const SpmvTeam split = make_team_functor(d, threads, max_len);
+    const SpmvLong longf{d.row, d.col, d_long, d.val, d.x, d.y};
+    const int team_max = policy_type(1, 1).team_size_max(split, Kokkos::ParallelForTag());
+    const policy_type fixed(league, on_host ? 1 : std::min(threads, team_max),
+                            std::min(lanes, policy_type::vector_length_max()));
+    const int long_team =
+        on_host ? 1 : std::min(8, policy_type(1, 1).team_size_max(longf, Kokkos::ParallelForTag()));
+    const policy_type long_policy(static_cast<int>(nlong > 0 ? nlong : 1), long_team,
+                                  std::min(32, policy_type::vector_length_max()));
+    char vname[64];
+    std::snprintf(vname, sizeof vname, "lanes %d: %d x %d, %lld long", lanes, fixed.team_size(),
+                  fixed.impl_vector_length(), static_cast<long long>(nlong));
+    v.push_back({vname, [=]() {
+                   Kokkos::parallel_for("spmv_team", fixed, split);
+                   if (nlong > 0) Kokkos::parallel_for("spmv_long", long_policy, longf);
+                 }});
+    if (lanes == 1) nlong_shown = nlong;
+  }
+
+  // AUTO: the team size Kokkos recommends for the functor, one row per thread, nothing
+  // split off.
+  const SpmvTeam plain = make_team_functor(d, 1, 0);
   const int auto_team =
       policy_type(1, Kokkos::AUTO, Kokkos::AUTO)
           .team_size_recommended(plain, Kokkos::ParallelForTag());
   const SpmvTeam auto_functor = make_team_functor(d, auto_team, 0);
   const policy_type autop(static_cast<int>((n + auto_team - 1) / auto_team), Kokkos::AUTO,
                           Kokkos::AUTO);
-
-  // Rows past 32 lane-steps, split off as portex does on CUDA (examples/spmv_kernels.h).
-  const int64_t max_len = 32 * static_cast<int64_t>(lanes);
-  int64_t nlong         = 0;
-  int32_t* long_rows    = csr_long_rows(&m, max_len, &nlong);
-  const device_view<int32_t> d_long = to_device("long rows", long_rows, nlong);
-  free(long_rows);
-  const SpmvTeam split = make_team_functor(d, threads, max_len);
-  const SpmvLong longf{d.row, d.col, d_long, d.val, d.x, d.y};
-  const int long_team =
-      on_host ? 1 : std::min(8, policy_type(1, 1).team_size_max(longf, Kokkos::ParallelForTag()));
-  const policy_type long_policy(static_cast<int>(nlong > 0 ? nlong : 1), long_team,
-                                std::min(32, policy_type::vector_length_max()));
-
-  std::vector<variant> v;
-  v.push_back({"kokkos TeamPolicy", [=]() { Kokkos::parallel_for("spmv_team", fixed, plain); }});
-  v.push_back({"kokkos TeamPolicy AUTO",
+  v.push_back({"TeamPolicy AUTO",
                [=]() { Kokkos::parallel_for("spmv_team_auto", autop, auto_functor); }});
-  if (nlong > 0)
-    v.push_back({"kokkos TeamPolicy + long", [=]() {
-                   Kokkos::parallel_for("spmv_team_short", fixed, split);
-                   Kokkos::parallel_for("spmv_long", long_policy, longf);
-                 }});
 
   int64_t longest = 0;
   for (int64_t r = 0; r < n; ++r) longest = std::max<int64_t>(longest, m.row[r + 1] - m.row[r]);
-  std::printf("%s: %lld rows, %lld entries (mean %.2f, longest %lld); teams of %d x %d "
-              "(requested %d x %d), %lld rows per team; AUTO: team size %d, vector length "
-              "%d; %lld rows longer than %lld\n",
+  std::printf("%s: %lld rows, %lld entries (mean %.2f, longest %lld); AUTO: team size %d, "
+              "vector length %d; %lld rows longer than 32 (a lane each)\n",
               name, static_cast<long long>(n), static_cast<long long>(m.nnz), mean,
-              static_cast<long long>(longest), fixed.team_size(), fixed.impl_vector_length(),
-              threads, lanes, static_cast<long long>(threads), auto_team,
-              autop.impl_vector_length(), static_cast<long long>(nlong),
-              static_cast<long long>(max_len));
+              static_cast<long long>(longest), auto_team, autop.impl_vector_length(),
+              static_cast<long long>(nlong_shown));
 
   // Check every variant before timing; y starts as NaN each time.
   const auto y_host = Kokkos::create_mirror_view(d.y);
