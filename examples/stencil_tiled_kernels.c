@@ -6,8 +6,9 @@ PX_TEAM_FOR(stencil_tiled, stencil_args, a, team)
 {
     double *tile = (double *)px_team_scratch(team, 0);
     const int64_t hw = a->tile_j + 2;   /* a row of the tile in scratch, halo included */
-    const int64_t i0 = 1 + team->league_rank / a->tiles_j * a->tile_i;
-    const int64_t j0 = 1 + team->league_rank % a->tiles_j * a->tile_j;
+    int64_t ti, tj;
+    tile_origin(team->league_rank, a->tiles_j, &ti, &tj);
+    const int64_t i0 = 1 + ti * a->tile_i, j0 = 1 + tj * a->tile_j;
     /* Stage: rows over threads, columns over lanes; the tile's last rows and columns may
      * lie past the grid (a tile at its edge): those are never read below. */
     PX_TEAM_THREAD_FOR(team, r, 0, a->tile_i + 2) {
@@ -38,8 +39,9 @@ PX_TEAM_FOR(wide_tiled, stencil_args, a, team)
 {
     double *tile = (double *)px_team_scratch(team, 0);
     const int64_t hw = a->tile_j + 2 * WIDE_R;   /* a row of the tile in scratch, halo included */
-    const int64_t i0 = WIDE_R + team->league_rank / a->tiles_j * a->tile_i;
-    const int64_t j0 = WIDE_R + team->league_rank % a->tiles_j * a->tile_j;
+    int64_t ti, tj;
+    tile_origin(team->league_rank, a->tiles_j, &ti, &tj);
+    const int64_t i0 = WIDE_R + ti * a->tile_i, j0 = WIDE_R + tj * a->tile_j;
     /* Stage as stencil_tiled does, a halo of WIDE_R: what lies past the grid is never read. */
     PX_TEAM_THREAD_FOR(team, r, 0, a->tile_i + 2 * WIDE_R) {
         PX_THREAD_VECTOR_FOR(team, c, 0, hw) {

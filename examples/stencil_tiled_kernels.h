@@ -14,7 +14,7 @@ typedef struct stencil_args {
     int64_t tile_i, tile_j;     /* a team's tile of interior points (team kernel only) */
     int64_t tiles_j;            /* tiles across a row of the grid (team kernel only) */
     double alpha;               /* diffusion number, at most 1/4 (wide stencil: at most 0.15) */
-    px_span_f64_right in;       /* 2-D, row-major */
+    px_span_f64_right_restrict in;   /* 2-D, row-major; never the same view as out */
     px_span_f64_right_restrict out;
 } stencil_args;
 
@@ -23,6 +23,17 @@ typedef struct stencil_args {
 PX_FUNCTION double stencil_point(double c, double n, double s, double w, double e, double alpha)
 {
     return c + alpha * (n + s + w + e - 4.0 * c);
+}
+
+/* The row and column (in tiles) of tile `t` of a grid `tiles_j` tiles wide, in 32-bit
+ * arithmetic: a GPU thread does a 64-bit division in dozens of instructions, more than its
+ * whole update. Right for leagues of fewer than 2^32 tiles (the example's sides are at most
+ * 2^15, the benchmark's 8192). */
+PX_FUNCTION void tile_origin(int64_t t, int64_t tiles_j, int64_t *row, int64_t *col)
+{
+    const uint32_t u = (uint32_t)t, n = (uint32_t)tiles_j;
+    *row = (int64_t)(u / n);
+    *col = (int64_t)(u % n);
 }
 
 /* A team per tile_i x tile_j tile: its threads (one per row of the tile) and lanes (over
