@@ -231,36 +231,38 @@ px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node, const
     return PX_OK;
 }
 
+/* Node's kernel parameters become d, a dispatch prepared from cur (its current ones) under
+   a new policy: the result goes where it went. */
+static px_status apply_policy(px_graph_exec *exec, px_graph_node *node, const px__dispatch *cur, px__dispatch d,
+                              const char *func)
+{
+    d.result_kind = cur->result_kind;
+    d.result = cur->result;
+    d.result_space = cur->result_space;
+    const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = node->label, .dispatch = d};
+    return apply(exec, node, &desc, NULL, NULL, func);
+}
+
 px_status px_graph_exec_set_policy(px_graph_exec *exec, px_graph_node *node, px_policy policy)
 {
     PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel", __func__));
     const px__dispatch cur = current_dispatch(exec, node);
-    char target[160];
-    snprintf(target, sizeof target, "graph '%s'", exec->graph->label);
+    const px__target target = {"graph", exec->graph->label};
     px__dispatch d;
     PX__TRY(px__dispatch_prepare(&d, exec->graph->be, target, node->label, policy, cur.kernel, cur.args,
                                  cur.kernel->kind, __func__));
-    d.result_kind = cur.result_kind;
-    d.result = cur.result;
-    d.result_space = cur.result_space;
-    const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = node->label, .dispatch = d};
-    return apply(exec, node, &desc, NULL, NULL, __func__);
+    return apply_policy(exec, node, &cur, d, __func__);
 }
 
 px_status px_graph_exec_set_team_policy(px_graph_exec *exec, px_graph_node *node, px_team_policy policy)
 {
     PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel", __func__));
     const px__dispatch cur = current_dispatch(exec, node);
-    char target[160];
-    snprintf(target, sizeof target, "graph '%s'", exec->graph->label);
+    const px__target target = {"graph", exec->graph->label};
     px__dispatch d;
-    PX__TRY(px__dispatch_prepare_team(&d, exec->graph->be, exec->graph->device, target, node->label, policy,
-                                      cur.kernel, cur.args, cur.kernel->kind, __func__));
-    d.result_kind = cur.result_kind;
-    d.result = cur.result;
-    d.result_space = cur.result_space;
-    const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = node->label, .dispatch = d};
-    return apply(exec, node, &desc, NULL, NULL, __func__);
+    PX__TRY(px__dispatch_prepare_team(&d, exec->graph->be, exec->graph->device, target, node->label,
+                                      policy, cur.kernel, cur.args, cur.kernel->kind, __func__));
+    return apply_policy(exec, node, &cur, d, __func__);
 }
 
 px_status px_graph_exec_set_fill(px_graph_exec *exec, px_graph_node *node, const void *value)

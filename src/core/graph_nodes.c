@@ -22,17 +22,14 @@ static px_status check_open(const px_graph *g, const char *func)
     return PX_OK;
 }
 
-static void target_of(const px_graph *g, char *buf, size_t size)
-{
-    snprintf(buf, size, "graph '%s'", g->label);
-}
+static px__target graph_target(const px_graph *g) { return (px__target){"graph", g->label}; }
 
 /* A prepared dispatch as a kernel node (a reduction's into its result view). */
-static px_status append_kernel(px_graph *g, px__dispatch *d, const char *target, px_view *result,
+static px_status append_kernel(px_graph *g, px__dispatch *d, px_view *result,
                                px_graph_node *const *deps, int ndeps, px_graph_node **out, const char *func)
 {
     if (d->kernel->kind == PX_KERNEL_REDUCE)
-        PX__TRY(px__dispatch_result_view(d, g->be, g->device, target, result, func));
+        PX__TRY(px__dispatch_result_view(d, g->be, g->device, graph_target(g), result, func));
     const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = d->label, .dispatch = *d};
     const px__gnode_views views = {.result = result};
     return px__graph_append(g, &desc, deps, ndeps, &views, out, func);
@@ -43,11 +40,9 @@ px_status px__graph_add_kernel(px_graph *g, px_graph_node *const *deps, int ndep
                                px_graph_node **out, const char *func)
 {
     PX__TRY(check_open(g, func));
-    char target[160];
-    target_of(g, target, sizeof target);
     px__dispatch d;
-    PX__TRY(px__dispatch_prepare(&d, g->be, target, label, policy, kernel, args, want, func));
-    return append_kernel(g, &d, target, result, deps, ndeps, out, func);
+    PX__TRY(px__dispatch_prepare(&d, g->be, graph_target(g), label, policy, kernel, args, want, func));
+    return append_kernel(g, &d, result, deps, ndeps, out, func);
 }
 
 px_status px_graph_add_for(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
@@ -74,11 +69,9 @@ static px_status add_team(px_graph *g, px_graph_node *const *deps, int ndeps, co
                           px_view *result, px_graph_node **out, const char *func)
 {
     PX__TRY(check_open(g, func));
-    char target[160];
-    target_of(g, target, sizeof target);
     px__dispatch d;
-    PX__TRY(px__dispatch_prepare_team(&d, g->be, g->device, target, label, policy, kernel, args, want, func));
-    return append_kernel(g, &d, target, result, deps, ndeps, out, func);
+    PX__TRY(px__dispatch_prepare_team(&d, g->be, g->device, graph_target(g), label, policy, kernel, args, want, func));
+    return append_kernel(g, &d, result, deps, ndeps, out, func);
 }
 
 px_status px_graph_add_for_team(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,

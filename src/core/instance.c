@@ -5,7 +5,6 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "backends/backends.h"
 #include "base/error.h"
@@ -52,16 +51,11 @@ px_status px__instance_alloc(px_instance **out, const px__backend *be, int devic
     }
     px_instance *inst = px__calloc(1, sizeof *inst);
     char *lab = px__strdup(label);
-    const size_t target_size = strlen(label) + sizeof "instance ''";
-    char *target = px__calloc(1, target_size);
-    if (!inst || !lab || !target) {
+    if (!inst || !lab) {
         free(inst);
         free(lab);
-        free(target);
         return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the instance");
     }
-    /* Formatted once here, not at every dispatch: only a refusal's message reads it. */
-    snprintf(target, target_size, "instance '%s'", label);
     inst->magic = PX__INSTANCE_MAGIC;
     inst->be = be;
     inst->exec = be->exec;
@@ -69,7 +63,6 @@ px_status px__instance_alloc(px_instance **out, const px__backend *be, int devic
     inst->priority = priority;
     inst->is_default = is_default;
     inst->label = lab;
-    inst->target = target;
     static atomic_uint numbers;
     inst->number = atomic_fetch_add_explicit(&numbers, 1, memory_order_relaxed) + 1;
     *out = inst;
@@ -86,7 +79,6 @@ void px__instance_free(px_instance *inst)
     px__live_remove(&inst->live);
     inst->magic = 0;
     free(inst->label);
-    free(inst->target);
     free(inst);
 }
 

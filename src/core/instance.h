@@ -24,7 +24,6 @@ struct px_instance {
     bool external;     /* wraps a queue the caller owns */
     uint32_t number;   /* 1, 2, ... in creation order: Kokkos Tools' instance id */
     char *label;
-    char *target;      /* "instance 'label'": what dispatch messages call it */
     px__queue *queue;
     px__capture *capture;   /* NULL unless px_graph_capture_begin */
     px__live live;

@@ -84,14 +84,15 @@ static px_status check_descriptor(const px_kernel *kernel, const char *func)
     return PX_OK;
 }
 
-static px_status not_compiled(const px_kernel *kernel, const px__backend *be, const char *target, const char *func)
+static px_status not_compiled(const px_kernel *kernel, const px__backend *be, px__target target, const char *func)
 {
     return px__error(PX_ERR_NOT_COMPILED, func,
-                     "kernel '%s' was not compiled for %s (%s): compile its file for that backend (docs/kernels.md)",
-                     kernel->name, px_exec_space_string(be->exec), target);
+                     "kernel '%s' was not compiled for %s (%s '%s'): compile its file for that backend "
+                     "(docs/kernels.md)",
+                     kernel->name, px_exec_space_string(be->exec), target.kind, target.name);
 }
 
-px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, const char *target, const char *label,
+px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, px__target target, const char *label,
                                px_policy policy, const px_kernel *kernel, const void *args, px_kernel_kind want,
                                const char *func)
 {
@@ -181,7 +182,7 @@ static px_status check_team_policy(px_team_policy *p, const px_kernel *k, const 
     return PX_OK;
 }
 
-px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int device, const char *target,
+px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int device, px__target target,
                                     const char *label, px_team_policy policy, const px_kernel *kernel,
                                     const void *args, px_kernel_kind want, const char *func)
 {
@@ -209,11 +210,13 @@ px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int 
     return PX_OK;
 }
 
+static px__target instance_target(const px_instance *inst) { return (px__target){"instance", inst->label}; }
+
 static px_status prepare_team(px__dispatch *d, px_instance *inst, const char *label, px_team_policy policy,
                               const px_kernel *kernel, const void *args, px_kernel_kind want, const char *func)
 {
     PX__TRY(px__instance_check(inst, func));
-    return px__dispatch_prepare_team(d, inst->be, inst->device, inst->target, label, policy, kernel, args,
+    return px__dispatch_prepare_team(d, inst->be, inst->device, instance_target(inst), label, policy, kernel, args,
                                      want, func);
 }
 
@@ -221,7 +224,7 @@ static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, 
                          const px_kernel *kernel, const void *args, px_kernel_kind want, const char *func)
 {
     PX__TRY(px__instance_check(inst, func));
-    return px__dispatch_prepare(d, inst->be, inst->target, label, policy, kernel, args, want, func);
+    return px__dispatch_prepare(d, inst->be, instance_target(inst), label, policy, kernel, args, want, func);
 }
 
 /* Runs d on inst, or records it when inst is being captured by a host backend; `result`
@@ -273,7 +276,7 @@ px_status px_parallel_reduce(px_instance *inst, const char *label, px_policy pol
 /* Runs a reduction d into element 0 of the view `result` on inst. */
 static px_status launch_into_view(px_instance *inst, px__dispatch *d, px_view *result, const char *func)
 {
-    PX__TRY(px__dispatch_result_view(d, inst->be, inst->device, inst->target, result, func));
+    PX__TRY(px__dispatch_result_view(d, inst->be, inst->device, instance_target(inst), result, func));
     return launch(inst, d, result, func);
 }
 
@@ -286,7 +289,7 @@ static bool writable_by(const px__backend *be, int device, px_space s)
     return ops->owner == be->exec && s.device == device;
 }
 
-px_status px__dispatch_result_view(px__dispatch *d, const px__backend *be, int device, const char *target,
+px_status px__dispatch_result_view(px__dispatch *d, const px__backend *be, int device, px__target target,
                                    px_view *result, const char *func)
 {
     PX__TRY(px__view_check(result, func, "result"));
@@ -300,8 +303,8 @@ px_status px__dispatch_result_view(px__dispatch *d, const px__backend *be, int d
                          result->label, result->elem_size, k->name, k->value_size);
     const px_space s = result->alloc->space;
     if (!writable_by(be, device, s))
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "result view '%s' lives in %s(%d), which %s cannot write",
-                         result->label, px_space_kind_string(s.kind), s.device, target);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "result view '%s' lives in %s(%d), which %s '%s' cannot write",
+                         result->label, px_space_kind_string(s.kind), s.device, target.kind, target.name);
     d->result_kind = PX__RESULT_VIEW;
     d->result = result->data;
     d->result_space = s;
