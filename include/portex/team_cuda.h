@@ -367,16 +367,19 @@ __global__ void reduce_kernel(const __grid_constant__ Args a, dims d, T *partial
 /* Lets `kernel` have up to `limit` bytes of dynamic shared memory on the current device
    once a launch may need more than the default 48 KiB (before the occupancy API is asked,
    which honours the attribute). Always the device's whole limit, never less: a smaller
-   value set by one thread could undercut another's launch. Remembered per device in
-   `raised` (a function-local static array of the launch template). */
-inline cudaError_t allow_shared(const void *kernel, int device, std::atomic<int> *raised, size_t need, size_t limit)
+   value set by one thread could undercut another's launch. Asked only when a shape is
+   resolved, which the shape memo makes once per request. */
+inline cudaError_t allow_shared(const void *kernel, size_t need, size_t limit)
 {
     if (need <= (size_t)48 * 1024) return cudaSuccess;
-    const bool cached = device >= 0 && device < detail::max_cached_devices;
-    if (cached && raised[device].load(std::memory_order_relaxed) != 0) return cudaSuccess;
-    const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit);
-    if (e == cudaSuccess && cached) raised[device].store(1, std::memory_order_relaxed);
-    return e;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit);
+}
+
+/* The dynamic shared memory of a block of a team of `team` threads: the reduction slots,
+   then level 0 (the team part, then each thread's). */
+inline size_t block_shared(const px_team_run *r, int team)
+{
+    return PX__TEAM_REDUCE_BYTES + r->scratch_team[0] + r->scratch_thread[0] * (size_t)team;
 }
 
 /* A team kernel's resolved shape for one request, remembered per kernel and device: the
@@ -435,8 +438,8 @@ inline void memo_keep(shape_memo *m, const shape_request &q, int team, int per)
 
 /* Resolves the team size (when automatic) for `kernel` and the blocks of that shape an SM
    holds, asking CUDA. Refusals say why in r. */
-inline cudaError_t resolve_shape(const void *kernel, std::atomic<int> *raised, const px_cuda_launch *l,
-                                 px_team_run *r, int *team, int *per_sm)
+inline cudaError_t resolve_shape(const void *kernel, const px_cuda_launch *l, px_team_run *r, int *team,
+                                 int *per_sm)
 {
     cudaFuncAttributes attr;
     cudaError_t e = cudaFuncGetAttributes(&attr, kernel);
@@ -444,14 +447,10 @@ inline cudaError_t resolve_shape(const void *kernel, std::atomic<int> *raised, c
     const int max_threads =
         attr.maxThreadsPerBlock < PX_TEAM_MAX_THREADS ? attr.maxThreadsPerBlock : PX_TEAM_MAX_THREADS;
     const int V = r->vector_length > 0 ? r->vector_length : 1;
-    const size_t t0 = r->scratch_team[0], th0 = r->scratch_thread[0];
     const size_t limit = r->shared_limit > attr.sharedSizeBytes ? r->shared_limit - attr.sharedSizeBytes : 0;
     int T = r->team_size;
-    {
-        const size_t most = PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)(T > 0 ? T : max_threads / V);
-        e = allow_shared(kernel, l->device, raised, most, limit);
-        if (e != cudaSuccess) return e;
-    }
+    e = allow_shared(kernel, block_shared(r, T > 0 ? T : max_threads / V), limit);
+    if (e != cudaSuccess) return e;
     if (T <= 0) {
         /* The occupancy API's block size with this shared memory per block, at most an
            eighth of an SM's threads (as flat kernels), whole teams that fit the limit. */
@@ -461,13 +460,13 @@ inline cudaError_t resolve_shape(const void *kernel, std::atomic<int> *raised, c
         int cap = threads_per_sm / 8 < max_threads ? threads_per_sm / 8 : max_threads;
         if (cap < V) cap = V;
         const auto smem_of = [=](int threads) -> size_t {
-            return PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)(threads / V > 0 ? threads / V : 1);
+            return block_shared(r, threads / V > 0 ? threads / V : 1);
         };
         int min_grid = 0, best = 0;
         e = cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &best, kernel, smem_of, cap);
         if (e != cudaSuccess) return e;
         T = best / V > 0 ? best / V : 1;
-        while (T > 1 && (PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)T > limit)) --T;
+        while (T > 1 && block_shared(r, T) > limit) --T;
         /* Level 1 within its limit too (dispatch checked it for a team of one). */
         const size_t t1 = r->scratch_team[1], th1 = r->scratch_thread[1];
         if (th1 > 0 && t1 <= PX_TEAM_SCRATCH1_MAX) {
@@ -480,7 +479,7 @@ inline cudaError_t resolve_shape(const void *kernel, std::atomic<int> *raised, c
         r->refused_limit = max_threads;
         return cudaErrorInvalidConfiguration;
     }
-    const size_t smem = PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)T;
+    const size_t smem = block_shared(r, T);
     if (smem > limit) {
         r->refused = PX__TEAM_REFUSED_SHARED;
         r->refused_limit = (int64_t)limit;
@@ -503,14 +502,14 @@ inline cudaError_t resolve_shape(const void *kernel, std::atomic<int> *raised, c
    1's base). `one_wave`: at most one wave of resident blocks (a reduction, whose partials
    are one per block); otherwise a block per team unless level 1 needs slices per block.
    Refusals say why in r. */
-inline cudaError_t plan(const void *kernel, shape_memo *memo, std::atomic<int> *raised, const px_cuda_launch *l,
-                        px_team_run *r, bool one_wave, dims *d, dim3 *block, int64_t *grid, size_t *shared)
+inline cudaError_t plan(const void *kernel, shape_memo *memo, const px_cuda_launch *l, px_team_run *r, bool one_wave,
+                        dims *d, dim3 *block, int64_t *grid, size_t *shared)
 {
     const shape_request q = request_of(r);
     shape_memo *m = l->device >= 0 && l->device < detail::max_cached_devices ? &memo[l->device] : nullptr;
     int T = 0, per = 0;
     if (m == nullptr || !memo_find(m, q, &T, &per)) {
-        const cudaError_t e = resolve_shape(kernel, raised, l, r, &T, &per);
+        const cudaError_t e = resolve_shape(kernel, l, r, &T, &per);
         if (e != cudaSuccess) return e;
         if (m != nullptr) memo_keep(m, q, T, per);
     }
@@ -534,7 +533,7 @@ inline cudaError_t plan(const void *kernel, shape_memo *memo, std::atomic<int> *
     d->sync = t0 + th0 + stride1 > 0;
     *block = dim3((unsigned)V, (unsigned)T, 1);
     *grid = g;
-    *shared = PX__TEAM_REDUCE_BYTES + t0 + th0 * (size_t)T;
+    *shared = block_shared(r, T);
     return cudaSuccess;
 }
 
@@ -565,7 +564,6 @@ inline int launch_shared(void (*kernel)(P...), dim3 grid, dim3 block, size_t sha
 template <class Args, class Body>
 int launch_for(const px_cuda_launch *l, const Args &args, px_team_run *r)
 {
-    static std::atomic<int> raised[detail::max_cached_devices];
     static shape_memo memo[detail::max_cached_devices];
     if (r->league_size <= 0) return (int)cudaSuccess;
     auto kernel = &for_kernel<Args, Body>;
@@ -573,7 +571,7 @@ int launch_for(const px_cuda_launch *l, const Args &args, px_team_run *r)
     dim3 block;
     int64_t grid;
     size_t shared;
-    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), memo, raised, l, r, false, &d, &block, &grid, &shared);
+    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), memo, l, r, false, &d, &block, &grid, &shared);
     if (e != cudaSuccess) return (int)e;
     void *none;
     e = take_scratch(l, 0, &d, grid, &none);
@@ -585,14 +583,13 @@ template <class Args, class T, class Body, class Join>
 int launch_reduce(const px_cuda_launch *l, const Args &args, px_team_run *r)
 {
     static_assert(sizeof(T) <= PX_TEAM_VALUE_MAX, "a team reduction's value type exceeds PX_TEAM_VALUE_MAX");
-    static std::atomic<int> raised[detail::max_cached_devices];
     static shape_memo memo[detail::max_cached_devices];
     auto kernel = &reduce_kernel<Args, T, Body, Join>;
     dims d;
     dim3 block;
     int64_t grid;
     size_t shared;
-    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), memo, raised, l, r, true, &d, &block, &grid, &shared);
+    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), memo, l, r, true, &d, &block, &grid, &shared);
     if (e != cudaSuccess) return (int)e;
     void *head;
     e = take_scratch(l, grid > 1 ? (size_t)grid * sizeof(T) : 0, &d, grid, &head);

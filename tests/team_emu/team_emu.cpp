@@ -352,7 +352,6 @@ static void diff(const char *what, const std::vector<int64_t> &p, const std::vec
 static void check_plan()
 {
     using namespace px_cuda::team;
-    static std::atomic<int> raised[px_cuda::detail::max_cached_devices];
     static shape_memo memo[px_cuda::detail::max_cached_devices];
     const void *kernel = reinterpret_cast<const void *>(&for_kernel<tk_nested_args, px__cu_tk_team_nested>);
     px_cuda_launch l;
@@ -399,7 +398,7 @@ static void check_plan()
             int64_t grid = -1;
             size_t shared = 0;
             g_queries = 0;
-            const cudaError_t e = plan(kernel, memo, raised, &l, &r, w.one_wave, &d, &block, &grid, &shared);
+            const cudaError_t e = plan(kernel, memo, &l, &r, w.one_wave, &d, &block, &grid, &shared);
             if (w.refused) {
                 CHECK(e != cudaSuccess && r.refused == w.refused, "plan %lld x %d x %d: refused %d, want %d",
                       (long long)w.league, w.team, w.vector, r.refused, w.refused);

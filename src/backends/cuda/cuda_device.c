@@ -138,6 +138,9 @@ static px_status device_init(px__cuda_device *d, int ordinal, int count, const c
     d->ordinal = ordinal;
     PX__CU_TRY(func, cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, ordinal));
     PX__CU_TRY(func, cudaDeviceGetAttribute(&d->threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, ordinal));
+    int optin = 0;
+    PX__CU_TRY(func, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal));
+    d->shared_optin = optin > 0 ? (size_t)optin : 0;
     PX__CU_TRY(func, cudaDeviceGetStreamPriorityRange(&d->priority_least, &d->priority_greatest));
     PX__CU_TRY(func, cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal));
     if (pools) PX__TRY(pool_create(d, count, func));

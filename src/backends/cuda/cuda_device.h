@@ -19,6 +19,7 @@ typedef struct px__cuda_device {
     int ordinal;
     int sm_count;
     int threads_per_sm;      /* resident threads an SM holds at most */
+    size_t shared_optin;     /* dynamic shared memory a block may opt in to (team scratch) */
     int priority_least;      /* numerically largest (lowest priority) */
     int priority_greatest;   /* numerically smallest (highest priority) */
     cudaMemPool_t pool;      /* NULL when the device lacks stream-ordered allocation */

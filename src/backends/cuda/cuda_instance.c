@@ -112,6 +112,7 @@ static px_status queue_new(const px__queue_desc *desc, bool owned, px__cuda_devi
     if (q == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "no memory for the instance's state");
     q->device = desc->device;
     q->sm_count = (*d)->sm_count;
+    q->shared_optin = (*d)->shared_optin;
     q->owned = owned;
     q->label = desc->label;
     *out = q;

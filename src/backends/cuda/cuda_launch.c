@@ -1,6 +1,5 @@
 /* Dispatching a kernel's CUDA entry on an instance: the launch record the templates of
  * portex/kernel_cuda.h read, scratch on demand, and results that go to host memory. */
-#include <stdatomic.h>
 #include <string.h>
 
 #include "backends/cuda/cuda_check.h"
@@ -107,23 +106,6 @@ static px_status ensure_host(px__cuda_queue *q, size_t bytes, const char *func)
 
 /* ---- Team kernels ------------------------------------------------------------------------- */
 
-/* The device's opt-in shared memory per block, asked once per device (every team dispatch
-   needs it; 0: not asked yet). */
-static _Atomic int g_shared_optin[PX__MAX_DEVICES];
-
-static px_status shared_optin(int device, size_t *bytes, const char *func)
-{
-    const bool cached = device >= 0 && device < PX__MAX_DEVICES;
-    int v = cached ? atomic_load_explicit(&g_shared_optin[device], memory_order_relaxed) : 0;
-    if (v <= 0) {
-        PX__TRY(px__cuda_check(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), func,
-                               "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)", NULL));
-        if (cached && v > 0) atomic_store_explicit(&g_shared_optin[device], v, memory_order_relaxed);
-    }
-    *bytes = v > 0 ? (size_t)v : 0;
-    return PX_OK;
-}
-
 /* Level 0: the device's opt-in shared memory per block less the reduction slots; level 1:
    the same on every backend (a slice of instance scratch per resident team). */
 px_status px__cuda_team_scratch_max(int device, int level, size_t *bytes, const char *func)
@@ -132,20 +114,14 @@ px_status px__cuda_team_scratch_max(int device, int level, size_t *bytes, const 
         *bytes = PX_TEAM_SCRATCH1_MAX;
         return PX_OK;
     }
-    size_t optin = 0;
-    if (device < 0 || device >= PX__MAX_DEVICES ||
-        atomic_load_explicit(&g_shared_optin[device], memory_order_relaxed) <= 0) {
-        /* First ask for this device: it must exist (a public query may name any). */
-        px__cuda_device *dev = NULL;
-        PX__TRY(px__cuda_device_get(device, &dev, func));
-    }
-    PX__TRY(shared_optin(device, &optin, func));
-    *bytes = optin > PX__TEAM_REDUCE_BYTES ? optin - PX__TEAM_REDUCE_BYTES : 0;
+    px__cuda_device *dev = NULL;
+    PX__TRY(px__cuda_device_get(device, &dev, func));
+    *bytes = dev->shared_optin > PX__TEAM_REDUCE_BYTES ? dev->shared_optin - PX__TEAM_REDUCE_BYTES : 0;
     return PX_OK;
 }
 
 /* What the team entry runs: the checked policy, the shared memory a block may opt in to. */
-static px_status team_run(px__cuda_queue *q, const px__dispatch *d, px_team_run *r, const char *func)
+static void team_run(const px__cuda_queue *q, const px__dispatch *d, px_team_run *r)
 {
     memset(r, 0, sizeof *r);
     r->league_begin = 0;
@@ -157,7 +133,7 @@ static px_status team_run(px__cuda_queue *q, const px__dispatch *d, px_team_run 
         r->scratch_team[l] = d->team.scratch_team[l];
         r->scratch_thread[l] = d->team.scratch_thread[l];
     }
-    return shared_optin(q->device, &r->shared_limit, func);
+    r->shared_limit = q->shared_optin;
 }
 
 static px_status team_refused(const px__dispatch *d, const px_team_run *r, const char *func)
@@ -196,7 +172,7 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d, const char *func)
 
     px_team_run team;
     memset(&team, 0, sizeof team);
-    if (k->team) PX__TRY(team_run(q, d, &team, func));
+    if (k->team) team_run(q, d, &team);
 
     /* Only reductions, scans and team kernels with level-1 scratch use scratch and the
        counter (asking whether the stream is captured costs a call into CUDA). */

@@ -65,6 +65,7 @@ static px_status green_queue(const px__cuda_driver *drv, const px__cuda_device *
     if (st == PX_OK) {
         q->device = d->ordinal;
         q->sm_count = sm_count;
+        q->shared_optin = d->shared_optin;
         q->owned = true;
         q->stream = (cudaStream_t)s;
         q->green = g;

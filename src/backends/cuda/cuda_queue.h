@@ -36,6 +36,7 @@ typedef struct px__cuda_queue {
     cudaEvent_t mark;          /* (track lock) recorded to order other streams after this one */
     int device;
     int sm_count;              /* the device's, or its SM partition's: launch shapes */
+    size_t shared_optin;       /* the device's (px__cuda_device): team launches */
     bool owned;
     const char *label;         /* the instance's */
     uint64_t lane;             /* staging: which buffers' uses are this queue's */
