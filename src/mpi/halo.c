@@ -117,13 +117,13 @@ px_status px_mpi_halo_exchange(px_instance *inst, px_mpi_halo *h)
         /* What goes towards lower coordinates has tag 2d, towards higher ones 2d + 1: the
            lower neighbour's higher ghost layer receives our lower interior layer. */
         const int down = PX_MPI_HALO_TAG + 2 * d, up = PX_MPI_HALO_TAG + 2 * d + 1;
-        /* An open edge (MPI_PROC_NULL) has nothing to pack or unpack: skipped. */
+        /* An open edge (MPI_PROC_NULL) costs nothing: px_mpi_isend/irecv neither pack nor
+           fence for it. */
         px_mpi_request *req[4] = {NULL, NULL, NULL, NULL};
-        px_status st = PX_OK;
-        if (x->lo != MPI_PROC_NULL) st = px_mpi_irecv(inst, x->recv_lo, x->lo, up, h->comm, &req[0]);
-        if (st == PX_OK && x->hi != MPI_PROC_NULL) st = px_mpi_irecv(inst, x->recv_hi, x->hi, down, h->comm, &req[1]);
-        if (st == PX_OK && x->lo != MPI_PROC_NULL) st = px_mpi_isend(inst, x->send_lo, x->lo, down, h->comm, &req[2]);
-        if (st == PX_OK && x->hi != MPI_PROC_NULL) st = px_mpi_isend(inst, x->send_hi, x->hi, up, h->comm, &req[3]);
+        px_status st = px_mpi_irecv(inst, x->recv_lo, x->lo, up, h->comm, &req[0]);
+        if (st == PX_OK) st = px_mpi_irecv(inst, x->recv_hi, x->hi, down, h->comm, &req[1]);
+        if (st == PX_OK) st = px_mpi_isend(inst, x->send_lo, x->lo, down, h->comm, &req[2]);
+        if (st == PX_OK) st = px_mpi_isend(inst, x->send_hi, x->hi, up, h->comm, &req[3]);
         /* Whatever started is completed (and freed); the first error is kept, named as
            this call's with the inner call's message. */
         char inner[1024] = "";

@@ -223,7 +223,12 @@ static px_status make_temporary(const plan *p, px_view **out)
     return px_view_create(out, &d);
 }
 
-static bool needs_temporary(const plan *p) { return p->path == PATH_STAGED || p->path == PATH_PACKED; }
+/* A staged or packed view moves through a temporary, unless its peer is MPI_PROC_NULL (an
+   open edge: MPI moves nothing). */
+static bool needs_temporary(const plan *p, int peer)
+{
+    return peer != MPI_PROC_NULL && (p->path == PATH_STAGED || p->path == PATH_PACKED);
+}
 
 /* A received message holds exactly the view's bytes. */
 static px_status check_received(const char *func, const plan *p, const MPI_Status *status)
@@ -250,7 +255,7 @@ px_status px_mpi_send(px_view *v, int dest, int tag, MPI_Comm comm)
     px_view *tmp = NULL;
     px_view_info ti = p.info;
     px_status st = px_fence_all();
-    if (st == PX_OK && needs_temporary(&p)) {
+    if (st == PX_OK && needs_temporary(&p, dest)) {
         st = make_temporary(&p, &tmp);
         if (st == PX_OK) st = px_view_info_get(tmp, &ti);
         if (st == PX_OK) st = px_deep_copy(tmp, v, NULL);
@@ -274,7 +279,7 @@ px_status px_mpi_recv(px_view *v, int src, int tag, MPI_Comm comm)
     px_view_info ti = p.info;
     MPI_Status status;
     px_status st = px_fence_all();   /* nothing may still read or write v while MPI writes it */
-    if (st == PX_OK && needs_temporary(&p)) {
+    if (st == PX_OK && needs_temporary(&p, src)) {
         st = make_temporary(&p, &tmp);
         if (st == PX_OK) st = px_view_info_get(tmp, &ti);
     }
@@ -325,7 +330,7 @@ static px_status start(const char *func, bool recv, px_instance *inst, px_view *
     px_status st = make_plan(func, inst, v, &r->plan);
     if (st == PX_OK) st = px_view_retain(v);
     if (st == PX_OK) r->view = v;
-    if (st == PX_OK && needs_temporary(&r->plan)) st = make_temporary(&r->plan, &r->tmp);
+    if (st == PX_OK && needs_temporary(&r->plan, peer)) st = make_temporary(&r->plan, &r->tmp);
     void *buf = r->plan.info.data;
     if (st == PX_OK && r->tmp != NULL) {
         px_view_info ti;
@@ -337,8 +342,9 @@ static px_status start(const char *func, bool recv, px_instance *inst, px_view *
     /* MPI reads (send) or writes (receive) the buffer from now on: inst's work issued
        before, and the pack, must have finished. A receive into a temporary needs no
        fence: MPI writes the temporary only, and the copy into v is queued on inst at the
-       wait, after inst's earlier work. */
-    if (st == PX_OK && !(recv && r->tmp != NULL)) st = px_instance_fence(inst);
+       wait, after inst's earlier work; nor does an open edge, whose buffer MPI never
+       touches. */
+    if (st == PX_OK && peer != MPI_PROC_NULL && !(recv && r->tmp != NULL)) st = px_instance_fence(inst);
     if (st == PX_OK) {
         const int rc = recv ? MPI_Irecv(buf, r->plan.count, r->plan.type, peer, tag, comm, &r->mpi)
                             : MPI_Isend(buf, r->plan.count, r->plan.type, peer, tag, comm, &r->mpi);
