@@ -59,15 +59,8 @@ void px__host_team_part(px__host_team *t, int part)
 {
     const px__dispatch *d = t->d;
     const int64_t n = d->team.league_size;
-    const int64_t q = n / t->parts, r = n % t->parts;
     px_team_run run;
     memset(&run, 0, sizeof run);
-    run.league_begin = part * q + (part < r ? part : r);
-    run.league_end = run.league_begin + q + (part < r ? 1 : 0);
-    if (t->chunk > 0) {   /* the first chunk; the loop below takes the next ones */
-        run.league_begin = atomic_fetch_add_explicit(&t->next, t->chunk, memory_order_relaxed);
-        run.league_end = run.league_begin < n && n - run.league_begin > t->chunk ? run.league_begin + t->chunk : n;
-    }
     run.league_size = n;
     run.team_size = 1;
     run.vector_length = 1;
@@ -79,14 +72,18 @@ void px__host_team_part(px__host_team *t, int part)
         if (mine) mine += (t->bytes[l] + LINE - 1) / LINE * LINE;
     }
     void *value = t->partial ? t->partial + (size_t)part * t->stride : NULL;
-    if (t->chunk == 0) {
+    if (t->chunk == 0) {   /* a contiguous share of the league */
+        const int64_t q = n / t->parts, r = n % t->parts;
+        run.league_begin = part * q + (part < r ? part : r);
+        run.league_end = run.league_begin + q + (part < r ? 1 : 0);
         d->kernel->host_team(d->args, &run, value);
         return;
     }
-    while (run.league_begin < n) {
-        d->kernel->host_team(d->args, &run, value);
+    for (;;) {   /* chunks, taken as this part finishes the last */
         run.league_begin = atomic_fetch_add_explicit(&t->next, t->chunk, memory_order_relaxed);
-        run.league_end = run.league_begin < n && n - run.league_begin > t->chunk ? run.league_begin + t->chunk : n;
+        if (run.league_begin >= n) return;
+        run.league_end = n - run.league_begin > t->chunk ? run.league_begin + t->chunk : n;
+        d->kernel->host_team(d->args, &run, value);
     }
 }
 

@@ -221,7 +221,8 @@ static void pass_scan_final(void *vc, int part)
     c->d->kernel->host_scan(c->d->args, &sub, partial_of(c, part), true);
 }
 
-/* Team kernels: a share of the league per thread, each team on one thread (one thread per
+/* Team kernels: the league shared out among the threads (px__host_team_part: chunks for a
+   for, contiguous shares for a reduction), each team on one thread (one thread per
    team: no barrier between threads is ever needed, the nested loops run in order, and the
    result does not depend on the thread count except for the grouping of a reduction). */
 static void pass_team(void *vc, int part) { px__host_team_part(vc, part); }
