@@ -208,22 +208,6 @@ static void *alloc_bytes(size_t bytes)
     return p;
 }
 
-/* A view over the caller's memory, so that buffers outlive px_finalize. */
-static px_view *wrap(const char *label, px_dtype dtype, int rank, int64_t e0, int64_t e1, void *data)
-{
-    px_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.label = label;
-    d.space = px_host();
-    d.dtype = dtype;
-    d.rank = rank;
-    d.extent[0] = e0;
-    d.extent[1] = e1;
-    px_view *v;
-    CHECK(px_view_wrap(&v, &d, data));
-    return v;
-}
-
 /* ---- Timing ------------------------------------------------------------------------------- */
 
 typedef void (*side_fn)(bench *b);
@@ -641,8 +625,10 @@ int main(int argc, char **argv)
         touch_f64(nt, b->a, b->n, 1);
         touch_f64(nt, b->b, b->n, 2);
         touch_f64(nt, b->c, b->n, 3);
-        px_view *va = wrap("a", PX_F64, 1, b->n, 0, b->a), *vb = wrap("b", PX_F64, 1, b->n, 0, b->b),
-                *vc = wrap("c", PX_F64, 1, b->n, 0, b->c);
+        /* Views over the benchmark's own buffers, so that they outlive px_finalize. */
+        px_view *va = bench_host_wrap("a", PX_F64, 1, b->n, 0, b->a);
+        px_view *vb = bench_host_wrap("b", PX_F64, 1, b->n, 0, b->b);
+        px_view *vc = bench_host_wrap("c", PX_F64, 1, b->n, 0, b->c);
         b->triad.s = b->s;
         CHECK(px_view_get_span(va, &b->triad.a));
         CHECK(px_view_get_span(vb, &b->triad.b));
@@ -702,7 +688,8 @@ int main(int argc, char **argv)
         b->out = alloc_bytes(grid_bytes);
         touch_f64(nt, b->in, grid * grid, 4);
         touch_f64(nt, b->out, grid * grid, 5);
-        px_view *vin = wrap("in", PX_F64, 2, grid, grid, b->in), *vout = wrap("out", PX_F64, 2, grid, grid, b->out);
+        px_view *vin = bench_host_wrap("in", PX_F64, 2, grid, grid, b->in);
+        px_view *vout = bench_host_wrap("out", PX_F64, 2, grid, grid, b->out);
         b->stencil.alpha = b->alpha;
         CHECK(px_view_get_span(vin, &b->stencil.in));
         CHECK(px_view_get_span(vout, &b->stencil.out));
@@ -766,8 +753,8 @@ int main(int argc, char **argv)
             b->spart = alloc_bytes((size_t)(nt + 1) * PAD * sizeof(int64_t));
             touch_i64(nt, b->sin, b->scan_n, 6);
             touch_i64(nt, b->sout, b->scan_n, 7);
-            px_view *vsin = wrap("in", PX_I64, 1, b->scan_n, 0, b->sin),
-                    *vsout = wrap("out", PX_I64, 1, b->scan_n, 0, b->sout);
+            px_view *vsin = bench_host_wrap("in", PX_I64, 1, b->scan_n, 0, b->sin),
+                    *vsout = bench_host_wrap("out", PX_I64, 1, b->scan_n, 0, b->sout);
             CHECK(px_view_get_span(vsin, &b->scan.in));
             CHECK(px_view_get_span(vsout, &b->scan.out));
             if (!same_output(b, scan_plain, scan_portex, b->sout, scan_bytes) ||

@@ -53,22 +53,14 @@ static void plain_static(const spmv_bench *b)
 {
     const csr *m = b->m;
 #pragma omp parallel for schedule(static) num_threads(b->nt)
-    for (int64_t r = 0; r < m->nrows; ++r) {
-        double s = 0.0;
-        for (int32_t k = m->row[r]; k < m->row[r + 1]; ++k) s += m->val[k] * b->x[m->col[k]];
-        b->y_plain[r] = s;
-    }
+    for (int64_t r = 0; r < m->nrows; ++r) b->y_plain[r] = csr_row_dot(m, b->x, r);
 }
 
 static void plain_dynamic(const spmv_bench *b)
 {
     const csr *m = b->m;
 #pragma omp parallel for schedule(dynamic, 256) num_threads(b->nt)
-    for (int64_t r = 0; r < m->nrows; ++r) {
-        double s = 0.0;
-        for (int32_t k = m->row[r]; k < m->row[r + 1]; ++k) s += m->val[k] * b->x[m->col[k]];
-        b->y_plain[r] = s;
-    }
+    for (int64_t r = 0; r < m->nrows; ++r) b->y_plain[r] = csr_row_dot(m, b->x, r);
 }
 
 static void portex_spmv(const spmv_bench *b)
@@ -95,21 +87,6 @@ static double sample(int i, void *p)
     return (now_ms() - t0) / s->calls;
 }
 
-/* A host view over the caller's array. */
-static px_view *wrap(const char *label, px_dtype dtype, int64_t n, void *data)
-{
-    px_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.label = label;
-    d.space = px_host();
-    d.dtype = dtype;
-    d.rank = 1;
-    d.extent[0] = n > 0 ? n : 1;
-    px_view *v;
-    CHECK(px_view_wrap(&v, &d, data));
-    return v;
-}
-
 /* Checks and times one matrix; false when a result differs. */
 static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int nt, int reps, int calls)
 {
@@ -127,9 +104,12 @@ static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int 
     spmv_bench b = {m, x, y_plain, y_px, nt, inst, {.nrows = n}, {0}, 0};
     b.policy = spmv_policy(&b.args, (double)m->nnz / (double)n, PX_EXEC_OPENMP);
     int32_t *long_rows = csr_long_rows(m, b.args.max_len, &b.nlong);
-    px_view *v[6] = {wrap("row", PX_I32, n + 1, m->row), wrap("col", PX_I32, m->nnz, m->col),
-                     wrap("val", PX_F64, m->nnz, m->val), wrap("x", PX_F64, n, x),
-                     wrap("y", PX_F64, n, y_px), wrap("long rows", PX_I32, b.nlong, long_rows)};
+    px_view *v[6] = {bench_host_wrap("row", PX_I32, 1, n + 1, 0, m->row),
+                     bench_host_wrap("col", PX_I32, 1, m->nnz, 0, m->col),
+                     bench_host_wrap("val", PX_F64, 1, m->nnz, 0, m->val),
+                     bench_host_wrap("x", PX_F64, 1, n, 0, x),
+                     bench_host_wrap("y", PX_F64, 1, n, 0, y_px),
+                     bench_host_wrap("long rows", PX_I32, 1, b.nlong > 0 ? b.nlong : 1, 0, long_rows)};
     CHECK(px_view_get_span(v[0], &b.args.row));
     CHECK(px_view_get_span(v[1], &b.args.col));
     CHECK(px_view_get_span(v[2], &b.args.val));

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <portex.h>
@@ -31,6 +32,22 @@
         }                                                                                  \
     } while (0)
 #endif
+
+/* A host view of e0 elements (rank 1) or e0 x e1 (rank 2) over the caller's array. */
+static inline px_view *bench_host_wrap(const char *label, px_dtype dtype, int rank, int64_t e0, int64_t e1, void *data)
+{
+    px_view_desc d;
+    memset(&d, 0, sizeof d);
+    d.label = label;
+    d.space = px_host();
+    d.dtype = dtype;
+    d.rank = rank;
+    d.extent[0] = e0;
+    d.extent[1] = e1;
+    px_view *v;
+    CHECK(px_view_wrap(&v, &d, data));
+    return v;
+}
 
 static inline double now_ms(void)
 {

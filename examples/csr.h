@@ -120,14 +120,27 @@ static inline int32_t *csr_long_rows(const csr *m, int64_t max_len, int64_t *cou
     return rows;
 }
 
+/* The most entries a row has. */
+static inline int64_t csr_longest_row(const csr *m)
+{
+    int64_t longest = 0;
+    for (int64_t r = 0; r < m->nrows; ++r)
+        if (m->row[r + 1] - m->row[r] > longest) longest = m->row[r + 1] - m->row[r];
+    return longest;
+}
+
+/* Row r of A x, in order. */
+static inline double csr_row_dot(const csr *m, const double *x, int64_t r)
+{
+    double s = 0.0;
+    for (int32_t k = m->row[r]; k < m->row[r + 1]; ++k) s += m->val[k] * x[m->col[k]];
+    return s;
+}
+
 /* y = A x in plain C: the reference. */
 static inline void csr_spmv_plain(const csr *m, const double *x, double *y)
 {
-    for (int64_t r = 0; r < m->nrows; ++r) {
-        double s = 0.0;
-        for (int32_t k = m->row[r]; k < m->row[r + 1]; ++k) s += m->val[k] * x[m->col[k]];
-        y[r] = s;
-    }
+    for (int64_t r = 0; r < m->nrows; ++r) y[r] = csr_row_dot(m, x, r);
 }
 
 /* The largest difference of y from the reference, each row's relative to the sum of its

@@ -44,16 +44,24 @@ PX_DECLARE_KERNEL(stencil_tiled);
 /* The same step over the interior as a flat 2-D range: reads its neighbours from memory. */
 PX_DECLARE_KERNEL(stencil_flat);
 
-/* The policy of stencil_tiled for args (nx, ny, tile_i, tile_j set; tiles_j filled in):
- * a team of tile_i threads of tile_j lanes (a power of two <= 32: lanes over consecutive
- * columns, coalesced on a GPU), (tile_i + 2) x (tile_j + 2) doubles of level-0 scratch. */
-static inline px_team_policy stencil_tiled_policy(stencil_args *a)
+/* The policy of a tiled kernel whose halo is `halo` points, for args (nx, ny, tile_i,
+ * tile_j set; tiles_j filled in): a team per tile_i x tile_j tile of the interior
+ * [halo, nx-halo) x [halo, ny-halo), tile_i threads of tile_j lanes (a power of two <= 32:
+ * lanes over consecutive columns, coalesced on a GPU), (tile_i + 2 halo) x (tile_j + 2
+ * halo) doubles of level-0 scratch. A grid without interior has no teams. */
+static inline px_team_policy tiled_policy(stencil_args *a, int64_t halo)
 {
-    const int64_t ti = (a->nx - 2 + a->tile_i - 1) / a->tile_i;
-    a->tiles_j = (a->ny - 2 + a->tile_j - 1) / a->tile_j;
+    const int64_t ni = a->nx > 2 * halo ? a->nx - 2 * halo : 0;
+    const int64_t nj = a->ny > 2 * halo ? a->ny - 2 * halo : 0;
+    const int64_t ti = (ni + a->tile_i - 1) / a->tile_i;
+    a->tiles_j = (nj + a->tile_j - 1) / a->tile_j;
     const px_team_policy p = px_teams(ti * a->tiles_j, (int32_t)a->tile_i, (int32_t)a->tile_j);
-    return px_team_policy_scratch(p, 0, (size_t)((a->tile_i + 2) * (a->tile_j + 2)) * sizeof(double), 0);
+    const size_t staged = (size_t)((a->tile_i + 2 * halo) * (a->tile_j + 2 * halo)) * sizeof(double);
+    return px_team_policy_scratch(p, 0, staged, 0);
 }
+
+/* The policy of stencil_tiled: a one-point halo. */
+static inline px_team_policy stencil_tiled_policy(stencil_args *a) { return tiled_policy(a, 1); }
 
 /* ---- The wide stencil: radius 4 ----------------------------------------------------------- */
 
@@ -65,8 +73,9 @@ static inline px_team_policy stencil_tiled_policy(stencil_args *a)
  * difference of d2/dx2 + d2/dy2 (weights -205/72, 8/5, -1/5, 8/315, -1/560 per axis; they
  * sum to zero), one explicit Euler step of diffusion number alpha. The weights' symbol
  * reaches -13.003 in 2-D: stable for alpha <= 0.15, and no mode changes sign from step to
- * step for alpha < 0.0769 (the example and bench_team use 0.05). The distances are added in order 1 to 4, each as north + south + west + east: every variant
- * (team, flat, raw CUDA, plain C) calls this, so that they agree bit for bit. */
+ * step for alpha < 0.0769 (the example and bench_team use 0.05). The distances are added
+ * in order 1 to 4, each as north + south + west + east: every variant (team, flat, raw
+ * CUDA, plain C) calls this, so that they agree bit for bit. */
 PX_FUNCTION double wide_point(const double *p, int64_t row, double alpha)
 {
     const double c = p[0];
@@ -88,17 +97,7 @@ PX_DECLARE_KERNEL(wide_tiled);
  * range: reads its 17 points from memory (and caches). */
 PX_DECLARE_KERNEL(wide_flat);
 
-/* The policy of wide_tiled, as stencil_tiled_policy's: a team of tile_i threads of tile_j
- * lanes per tile, (tile_i + 2 WIDE_R) x (tile_j + 2 WIDE_R) doubles of level-0 scratch.
- * A grid without interior (nx or ny at most 2 WIDE_R) has no teams. */
-static inline px_team_policy wide_tiled_policy(stencil_args *a)
-{
-    const int64_t ni = a->nx > 2 * WIDE_R ? a->nx - 2 * WIDE_R : 0;
-    const int64_t nj = a->ny > 2 * WIDE_R ? a->ny - 2 * WIDE_R : 0;
-    const int64_t ti = (ni + a->tile_i - 1) / a->tile_i;
-    a->tiles_j = (nj + a->tile_j - 1) / a->tile_j;
-    const px_team_policy p = px_teams(ti * a->tiles_j, (int32_t)a->tile_i, (int32_t)a->tile_j);
-    return px_team_policy_scratch(p, 0, (size_t)((a->tile_i + 2 * WIDE_R) * (a->tile_j + 2 * WIDE_R)) * sizeof(double), 0);
-}
+/* The policy of wide_tiled: a halo of WIDE_R. */
+static inline px_team_policy wide_tiled_policy(stencil_args *a) { return tiled_policy(a, WIDE_R); }
 
 #endif

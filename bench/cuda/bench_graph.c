@@ -59,6 +59,7 @@
 #include "raw_graph.h"
 #include "bench_util.h"
 #include "bench_variant.h"
+#include "bench_views.h"
 
 enum {
     CHAIN = 100,     /* nodes of the empty-kernel chain */
@@ -146,21 +147,6 @@ static void print_table(void)
 }
 
 /* ---- Buffers ---------------------------------------------------------------------------- */
-
-static px_view *device_view(const char *label, px_dtype dtype, int rank, int64_t e0, int64_t e1)
-{
-    px_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.label = label;
-    d.space = px_device(0);
-    d.dtype = dtype;
-    d.rank = rank;
-    d.extent[0] = e0;
-    d.extent[1] = e1;
-    px_view *v;
-    CHECK(px_view_create(&v, &d));
-    return v;
-}
 
 static double *device_data(px_view *v)
 {
@@ -347,9 +333,9 @@ static void axpy_cases(void)
     axpy_ctx c;
     memset(&c, 0, sizeof c);
     c.sets = g.quick ? 100 : 1000;
-    px_view *vx = device_view("x", PX_F64, 1, AXPY_N, 0);
-    px_view *vy_px = device_view("y (portex)", PX_F64, 1, AXPY_N, 0);
-    px_view *vy_raw = device_view("y (raw)", PX_F64, 1, AXPY_N, 0);
+    px_view *vx = bench_device_view("x", PX_F64, 1, AXPY_N, 0, 0);
+    px_view *vy_px = bench_device_view("y (portex)", PX_F64, 1, AXPY_N, 0, 0);
+    px_view *vy_raw = bench_device_view("y (raw)", PX_F64, 1, AXPY_N, 0, 0);
     CHECK(px_view_get_span(vx, &c.x));
     CHECK(px_view_get_span(vy_px, &c.y_px));
     c.x_raw = c.x.data;
@@ -469,11 +455,11 @@ static void jacobi_case(void)
     jacobi_ctx j;
     memset(&j, 0, sizeof j);
     j.cap = g.quick ? 200 : 2000;
-    j.a = device_view("a", PX_F64, 2, n, n);
-    j.b = device_view("b", PX_F64, 2, n, n);
-    j.init = device_view("init", PX_F64, 2, n, n);
-    j.residual = device_view("residual", PX_F64, 1, 1, 0);
-    j.iters = device_view("iters", PX_I64, 1, 1, 0);
+    j.a = bench_device_view("a", PX_F64, 2, n, n, 0);
+    j.b = bench_device_view("b", PX_F64, 2, n, n, 0);
+    j.init = bench_device_view("init", PX_F64, 2, n, n, 0);
+    j.residual = bench_device_view("residual", PX_F64, 1, 1, 0, 0);
+    j.iters = bench_device_view("iters", PX_I64, 1, 1, 0, 0);
     const size_t bytes = (size_t)(n * n) * sizeof(double);
     double *h = malloc(bytes), *graph_field = malloc(bytes);
     if (!h || !graph_field) exit(2);

@@ -55,6 +55,7 @@
 #include "raw_kernels.h"
 #include "bench_util.h"
 #include "bench_variant.h"
+#include "bench_views.h"
 
 extern char **environ;
 
@@ -147,22 +148,6 @@ static void print_table(void)
 }
 
 /* ---- Buffers and checks ------------------------------------------------------------------ */
-
-static px_view *device_view(const char *label, px_dtype dtype, int rank, int64_t e0, int64_t e1)
-{
-    px_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.label = label;
-    d.space = px_device(0);
-    d.dtype = dtype;
-    d.rank = rank;
-    d.extent[0] = e0;
-    d.extent[1] = e1;
-    d.flags = PX_VIEW_NO_INIT; /* every buffer is filled with random values below */
-    px_view *v;
-    CHECK(px_view_create(&v, &d));
-    return v;
-}
 
 static void expect_close(const char *what, const double *got, const double *want, int64_t n, double tol)
 {
@@ -564,10 +549,10 @@ int main(int argc, char **argv)
     }
 
     /* ---- triad, and dot on the same buffers ---- */
-    px_view *va_px = device_view("a (portex)", PX_F64, 1, n, 0);
-    px_view *va_raw = device_view("a (raw)", PX_F64, 1, n, 0);
-    px_view *vb = device_view("b", PX_F64, 1, n, 0);
-    px_view *vc = device_view("c", PX_F64, 1, n, 0);
+    px_view *va_px = bench_device_view("a (portex)", PX_F64, 1, n, 0, PX_VIEW_NO_INIT);
+    px_view *va_raw = bench_device_view("a (raw)", PX_F64, 1, n, 0, PX_VIEW_NO_INIT);
+    px_view *vb = bench_device_view("b", PX_F64, 1, n, 0, PX_VIEW_NO_INIT);
+    px_view *vc = bench_device_view("c", PX_F64, 1, n, 0, PX_VIEW_NO_INIT);
     triad_ctx t;
     memset(&t, 0, sizeof t);
     t.n = n;
@@ -613,7 +598,7 @@ int main(int argc, char **argv)
         d.n = n;
         CHECK(px_view_get_span(vb, &d.x));
         CHECK(px_view_get_span(vc, &d.y));
-        d.result = device_view("dot result", PX_F64, 1, 1, 0);
+        d.result = bench_device_view("dot result", PX_F64, 1, 1, 0, PX_VIEW_NO_INIT);
         CU(cudaMalloc((void **)&d.cub_out, sizeof(double)));
         CU(cudaMallocHost((void **)&d.pinned, sizeof(double)));
         dot_storage(&d);
@@ -716,9 +701,9 @@ int main(int argc, char **argv)
 
     /* ---- scale2d ---- */
     {
-        px_view *vin = device_view("in", PX_F64, 2, side, side);
-        px_view *vpx = device_view("out (portex)", PX_F64, 2, side, side);
-        px_view *vraw = device_view("out (raw)", PX_F64, 2, side, side);
+        px_view *vin = bench_device_view("in", PX_F64, 2, side, side, PX_VIEW_NO_INIT);
+        px_view *vpx = bench_device_view("out (portex)", PX_F64, 2, side, side, PX_VIEW_NO_INIT);
+        px_view *vraw = bench_device_view("out (raw)", PX_F64, 2, side, side, PX_VIEW_NO_INIT);
         scale2d_ctx c = {side, side, 1.25, {0}, {0}, {0}};
         CHECK(px_view_get_span(vin, &c.in));
         CHECK(px_view_get_span(vpx, &c.out_px));
@@ -745,9 +730,9 @@ int main(int argc, char **argv)
 
     /* ---- scan ---- */
     {
-        px_view *vin = device_view("scan in", PX_I64, 1, n, 0);
-        px_view *vpx = device_view("scan out (portex)", PX_I64, 1, n, 0);
-        px_view *vraw = device_view("scan out (raw)", PX_I64, 1, n, 0);
+        px_view *vin = bench_device_view("scan in", PX_I64, 1, n, 0, PX_VIEW_NO_INIT);
+        px_view *vpx = bench_device_view("scan out (portex)", PX_I64, 1, n, 0, PX_VIEW_NO_INIT);
+        px_view *vraw = bench_device_view("scan out (raw)", PX_I64, 1, n, 0, PX_VIEW_NO_INIT);
         scan_ctx c;
         memset(&c, 0, sizeof c);
         c.n = n;
@@ -808,8 +793,8 @@ int main(int argc, char **argv)
         add_row("launch+fence", "1 block", r[0].ms, r[1].ms, 0, true, 1.05);
 
         /* A small reduction into a host double: its inputs are small views of their own. */
-        px_view *vx = device_view("x (small)", PX_F64, 1, small_n, 0);
-        px_view *vy = device_view("y (small)", PX_F64, 1, small_n, 0);
+        px_view *vx = bench_device_view("x (small)", PX_F64, 1, small_n, 0, PX_VIEW_NO_INIT);
+        px_view *vy = bench_device_view("y (small)", PX_F64, 1, small_n, 0, PX_VIEW_NO_INIT);
         d.n = small_n;
         CHECK(px_view_get_span(vx, &d.x));
         CHECK(px_view_get_span(vy, &d.y));

@@ -46,6 +46,7 @@
 #include "bench_team_k.h"
 #include "bench_util.h"
 #include "bench_variant.h"
+#include "bench_views.h"
 #include "csr.h"
 #include "raw_team.h"
 #include "spmv_kernels.h"
@@ -63,37 +64,6 @@ static void sync_both(void)
 {
     CU(cudaStreamSynchronize(g.raw_stream));
     CHECK(px_instance_fence(g.inst));
-}
-
-/* A device view of n elements (or n x m), filled by the caller. */
-static px_view *device_view(const char *label, px_dtype dtype, int rank, int64_t n, int64_t m)
-{
-    px_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.label = label;
-    d.space = px_device(0);
-    d.dtype = dtype;
-    d.rank = rank;
-    d.extent[0] = n;
-    d.extent[1] = m;
-    d.flags = PX_VIEW_NO_INIT;
-    px_view *v;
-    CHECK(px_view_create(&v, &d));
-    return v;
-}
-
-static void to_device(px_view *v, const void *src, size_t bytes)
-{
-    px_span s;
-    CHECK(px_view_span(v, &s));
-    CU(cudaMemcpy(s.data, src, bytes, cudaMemcpyHostToDevice));
-}
-
-static void to_host(void *dst, px_view *v, size_t bytes)
-{
-    px_span s;
-    CHECK(px_view_span(v, &s));
-    CU(cudaMemcpy(dst, s.data, bytes, cudaMemcpyDeviceToHost));
 }
 
 /* "1.234 ms, 2345 GB/s" or "3.41 us". */
@@ -184,8 +154,8 @@ static void sweep_lanes(const csr *m, spmv_ctx *c, const double *x, const double
         c->lanes_policy[k] = spmv_policy_lanes(&c->lanes_args[k], lanes, PX_EXEC_CUDA);
         int32_t *long_rows = csr_long_rows(m, c->lanes_args[k].max_len, &c->lanes_nlong[k]);
         const int64_t nl = c->lanes_nlong[k];
-        long_views[k] = device_view("long rows", PX_I32, 1, nl > 0 ? nl : 1, 0);
-        to_device(long_views[k], long_rows, (size_t)nl * sizeof *long_rows);
+        long_views[k] = bench_device_view("long rows", PX_I32, 1, nl > 0 ? nl : 1, 0, PX_VIEW_NO_INIT);
+        bench_to_device(long_views[k], long_rows, (size_t)nl * sizeof *long_rows);
         free(long_rows);
         CHECK(px_view_get_span(long_views[k], &c->lanes_args[k].long_rows));
         px_span sp;
@@ -193,7 +163,7 @@ static void sweep_lanes(const csr *m, spmv_ctx *c, const double *x, const double
         CU(cudaMemset(sp.data, 0xff, (size_t)m->nrows * sizeof(double)));
         spmv_sweep[k](c);
         CHECK(px_instance_fence(g.inst));
-        to_host(got, y, (size_t)m->nrows * sizeof *got);
+        bench_to_host(got, y, (size_t)m->nrows * sizeof *got);
         const double d = csr_max_rel_diff(m, x, got, ref);
         if (!(d <= 1e-12)) {
             printf("spmv lanes %d: max relative difference from plain C %.3g: MISMATCH\n", lanes, d);
@@ -223,22 +193,26 @@ static void bench_spmv(const char *name, const csr *m)
     for (int64_t r = 0; r < n; ++r) x[r] = csr_random(&seed);
     csr_spmv_plain(m, x, ref);
 
-    px_view *row = device_view("row", PX_I32, 1, n + 1, 0), *col = device_view("col", PX_I32, 1, m->nnz, 0);
-    px_view *val = device_view("val", PX_F64, 1, m->nnz, 0), *xv = device_view("x", PX_F64, 1, n, 0);
-    px_view *y_px = device_view("y (portex)", PX_F64, 1, n, 0), *y_raw = device_view("y (raw)", PX_F64, 1, n, 0);
+    const unsigned no_init = PX_VIEW_NO_INIT;   /* every buffer is written below */
+    px_view *row = bench_device_view("row", PX_I32, 1, n + 1, 0, no_init);
+    px_view *col = bench_device_view("col", PX_I32, 1, m->nnz, 0, no_init);
+    px_view *val = bench_device_view("val", PX_F64, 1, m->nnz, 0, no_init);
+    px_view *xv = bench_device_view("x", PX_F64, 1, n, 0, no_init);
+    px_view *y_px = bench_device_view("y (portex)", PX_F64, 1, n, 0, no_init);
+    px_view *y_raw = bench_device_view("y (raw)", PX_F64, 1, n, 0, no_init);
     spmv_ctx c;
     memset(&c, 0, sizeof c);
     c.args.nrows = n;
     c.policy = spmv_policy(&c.args, (double)m->nnz / (double)n, PX_EXEC_CUDA);
     /* The long rows are found once, as cuSPARSE's buffer and preprocessing are made once. */
     int32_t *long_rows = csr_long_rows(m, c.args.max_len, &c.nlong);
-    px_view *lr = device_view("long rows", PX_I32, 1, c.nlong > 0 ? c.nlong : 1, 0);
-    to_device(lr, long_rows, (size_t)c.nlong * sizeof *long_rows);
+    px_view *lr = bench_device_view("long rows", PX_I32, 1, c.nlong > 0 ? c.nlong : 1, 0, PX_VIEW_NO_INIT);
+    bench_to_device(lr, long_rows, (size_t)c.nlong * sizeof *long_rows);
     free(long_rows);
-    to_device(row, m->row, (size_t)(n + 1) * sizeof *m->row);
-    to_device(col, m->col, (size_t)m->nnz * sizeof *m->col);
-    to_device(val, m->val, (size_t)m->nnz * sizeof *m->val);
-    to_device(xv, x, (size_t)n * sizeof *x);
+    bench_to_device(row, m->row, (size_t)(n + 1) * sizeof *m->row);
+    bench_to_device(col, m->col, (size_t)m->nnz * sizeof *m->col);
+    bench_to_device(val, m->val, (size_t)m->nnz * sizeof *m->val);
+    bench_to_device(xv, x, (size_t)n * sizeof *x);
     /* Outputs start as NaN (all bytes 0xff): a row a kernel misses fails the check. */
     px_span sp;
     CHECK(px_view_span(y_px, &sp));
@@ -264,14 +238,12 @@ static void bench_spmv(const char *name, const csr *m)
     spmv_portex(&c);
     spmv_cusparse(&c);
     sync_both();
-    to_host(got, y_px, (size_t)n * sizeof *got);
+    bench_to_host(got, y_px, (size_t)n * sizeof *got);
     const double d_px = csr_max_rel_diff(m, x, got, ref);
-    to_host(got, y_raw, (size_t)n * sizeof *got);
+    bench_to_host(got, y_raw, (size_t)n * sizeof *got);
     const double d_raw = csr_max_rel_diff(m, x, got, ref);
     const bool ok = d_px <= 1e-12 && d_raw <= 1e-12;
-    int64_t longest = 0;
-    for (int64_t r = 0; r < n; ++r)
-        if (m->row[r + 1] - m->row[r] > longest) longest = m->row[r + 1] - m->row[r];
+    const int64_t longest = csr_longest_row(m);
     printf("%s: %lld rows, %lld entries (mean %.2f, longest %lld), teams of %d x %d, %lld rows "
            "longer than %lld in teams of 8 x 32; max relative difference from plain C: portex %.3g, "
            "cuSPARSE %.3g: %s\n", name, (long long)n, (long long)m->nnz, (double)m->nnz / (double)n,
@@ -299,8 +271,22 @@ static void bench_spmv(const char *name, const csr *m)
 
 /* ---- Tiled stencil ----------------------------------------------------------------------- */
 
+/* One of the stencils: everything the two cases differ in. */
+typedef struct stencil_case {
+    const char *name;
+    int64_t halo, tile_i;       /* tiles are tile_i x 32: the shapes raw_team.cu compiles in */
+    double alpha;
+    const px_kernel *tiled, *flat;
+    cudaError_t (*raw)(double *out, const double *in, int64_t nx, int64_t ny, double alpha, cudaStream_t st);
+} stencil_case;
+
+static const stencil_case five_point = {"stencil", 1, 8, 0.2, PX_KERNEL(stencil_tiled), PX_KERNEL(stencil_flat),
+                                        raw_stencil_tiled};
+static const stencil_case radius4 = {"stencil wide", WIDE_R, 16, 0.05, PX_KERNEL(wide_tiled), PX_KERNEL(wide_flat),
+                                     raw_wide_tiled};
+
 typedef struct stencil_ctx {
-    bool wide;                  /* the radius-4 stencil (wide_*), else the 5-point one */
+    const stencil_case *sc;
     stencil_args tiled, flat;   /* portex: write out[0], out[1] */
     px_team_policy policy;
     px_policy interior;
@@ -311,27 +297,22 @@ typedef struct stencil_ctx {
 static void stencil_portex_tiled(void *p)
 {
     const stencil_ctx *c = p;
-    if (c->wide) CHECK(px_parallel_for_team(g.inst, "wide_tiled", c->policy, PX_KERNEL(wide_tiled), &c->tiled));
-    else CHECK(px_parallel_for_team(g.inst, "stencil_tiled", c->policy, PX_KERNEL(stencil_tiled), &c->tiled));
+    CHECK(px_parallel_for_team(g.inst, NULL, c->policy, c->sc->tiled, &c->tiled));
 }
 
 static void stencil_portex_flat(void *p)
 {
     const stencil_ctx *c = p;
-    if (c->wide) CHECK(px_parallel_for(g.inst, "wide_flat", c->interior, PX_KERNEL(wide_flat), &c->flat));
-    else CHECK(px_parallel_for(g.inst, "stencil_flat", c->interior, PX_KERNEL(stencil_flat), &c->flat));
+    CHECK(px_parallel_for(g.inst, NULL, c->interior, c->sc->flat, &c->flat));
 }
 
 static void stencil_raw(void *p)
 {
     const stencil_ctx *c = p;
-    if (c->wide) CU(raw_wide_tiled(c->raw_out, c->in, c->tiled.nx, c->tiled.ny, c->tiled.alpha, g.raw_stream));
-    else CU(raw_stencil_tiled(c->raw_out, c->in, c->tiled.nx, c->tiled.ny, c->tiled.alpha, g.raw_stream));
+    CU(c->sc->raw(c->raw_out, c->in, c->tiled.nx, c->tiled.ny, c->tiled.alpha, g.raw_stream));
 }
 
-/* The 5-point stencil in 8 x 32 tiles, or (wide) the radius-4 one in 16 x 32 tiles: the
- * tile shapes raw_team.cu compiles in. */
-static void bench_stencil(int64_t side, bool wide)
+static void bench_stencil(int64_t side, const stencil_case *sc)
 {
     const int64_t cells = side * side;
     const size_t bytes = (size_t)cells * sizeof(double);
@@ -339,21 +320,21 @@ static void bench_stencil(int64_t side, bool wide)
     if (!h || !got) exit(2);
     uint64_t seed = 9;
     for (int64_t k = 0; k < cells; ++k) h[k] = csr_random(&seed);
-    px_view *in = device_view("in", PX_F64, 2, side, side);
-    px_view *out[3] = {device_view("out (tiled)", PX_F64, 2, side, side),
-                       device_view("out (flat)", PX_F64, 2, side, side),
-                       device_view("out (raw)", PX_F64, 2, side, side)};
+    px_view *in = bench_device_view("in", PX_F64, 2, side, side, PX_VIEW_NO_INIT);
+    px_view *out[3] = {bench_device_view("out (tiled)", PX_F64, 2, side, side, PX_VIEW_NO_INIT),
+                       bench_device_view("out (flat)", PX_F64, 2, side, side, PX_VIEW_NO_INIT),
+                       bench_device_view("out (raw)", PX_F64, 2, side, side, PX_VIEW_NO_INIT)};
     /* Every output starts as the input: the edges, which no kernel writes, agree. */
-    to_device(in, h, bytes);
-    for (int k = 0; k < 3; ++k) to_device(out[k], h, bytes);
+    bench_to_device(in, h, bytes);
+    for (int k = 0; k < 3; ++k) bench_to_device(out[k], h, bytes);
 
     stencil_ctx c;
     memset(&c, 0, sizeof c);
-    c.wide = wide;
+    c.sc = sc;
     c.tiled.nx = c.tiled.ny = side;
-    c.tiled.tile_i = wide ? 16 : 8;
+    c.tiled.tile_i = sc->tile_i;
     c.tiled.tile_j = 32;
-    c.tiled.alpha = wide ? 0.05 : 0.2;
+    c.tiled.alpha = sc->alpha;
     CHECK(px_view_get_span(in, &c.tiled.in));
     c.flat = c.tiled;
     CHECK(px_view_get_span(out[0], &c.tiled.out));
@@ -362,20 +343,19 @@ static void bench_stencil(int64_t side, bool wide)
     CHECK(px_view_get_span(out[2], &rs));
     c.raw_out = rs.data;
     c.in = c.tiled.in.data;
-    const int64_t halo = wide ? WIDE_R : 1;
-    c.policy = wide ? wide_tiled_policy(&c.tiled) : stencil_tiled_policy(&c.tiled);
-    c.interior = px_mdrange2(halo, side - halo, halo, side - halo);
+    c.policy = tiled_policy(&c.tiled, sc->halo);
+    c.interior = px_mdrange2(sc->halo, side - sc->halo, sc->halo, side - sc->halo);
 
     stencil_portex_tiled(&c);
     stencil_portex_flat(&c);
     stencil_raw(&c);
     sync_both();
     double *want = h;   /* the raw result, read into h (the input is on the device already) */
-    to_host(want, out[2], bytes);
+    bench_to_host(want, out[2], bytes);
     double worst = 0.0;
     bool same_bits = true;
     for (int k = 0; k < 2; ++k) {
-        to_host(got, out[k], bytes);
+        bench_to_host(got, out[k], bytes);
         same_bits = same_bits && memcmp(got, want, bytes) == 0;
         for (int64_t e = 0; e < cells; ++e) {
             const double d = fabs(got[e] - want[e]);
@@ -384,7 +364,7 @@ static void bench_stencil(int64_t side, bool wide)
     }
     const bool ok = worst <= 1e-12;
     printf("%s: %lld x %lld grid, %lld x %lld tiles; max difference of portex tiled and flat from "
-           "raw tiled %.3g (bit-identical: %s): %s\n", wide ? "stencil wide (radius 4)" : "stencil",
+           "raw tiled %.3g (bit-identical: %s): %s\n", sc->name,
            (long long)side, (long long)side, (long long)c.tiled.tile_i, (long long)c.tiled.tile_j, worst,
            same_bits ? "yes" : "no", ok ? "OK" : "MISMATCH");
     if (!ok) {
@@ -396,7 +376,7 @@ static void bench_stencil(int64_t side, bool wide)
         measure(v, 3, &c, 5, 2, g.reps);
         const double moved = 16.0 * (double)cells;   /* in once, out once */
         char size[32];
-        snprintf(size, sizeof size, "stencil %s%lld^2", wide ? "wide " : "", (long long)side);
+        snprintf(size, sizeof size, "%s %lld^2", sc->name, (long long)side);
         print_header();
         print_row(size, "raw tiled", v[0].ms, v[1].ms, moved, false, 0.95);
         print_row("  (flat PX_FOR_2D)", "raw tiled", v[0].ms, v[2].ms, moved, false, 0.0);
@@ -519,8 +499,8 @@ int main(int argc, char **argv)
     bench_spmv("spmv powerlaw", &pl);
     csr_free(&pl);
 
-    bench_stencil(quick ? 1024 : 8192, false);
-    bench_stencil(quick ? 1024 : 8192, true);
+    bench_stencil(quick ? 1024 : 8192, &five_point);
+    bench_stencil(quick ? 1024 : 8192, &radius4);
     bench_dispatch(quick ? 1000 : 10000, quick ? 201 : 5001);
 
     bench_events_destroy();

@@ -80,47 +80,47 @@ extern "C" void raw_spmv_destroy(raw_spmv *s)
 
 namespace {
 
-constexpr int tile_i = 8, tile_j = 32;
+/* The points of the two stencils, on a tile whose rows are `row` elements apart. */
+struct five_point_at {
+    static __device__ double at(const double *t, int row, double alpha)
+    {
+        return stencil_point(t[0], t[-row], t[row], t[-1], t[1], alpha);
+    }
+};
 
-/* threadIdx.x: a column of the tile, threadIdx.y: a row; the same staging (rows over
- * threads, columns over lanes) and the same arithmetic as portex's stencil_tiled. */
-__global__ void __launch_bounds__(tile_i * tile_j)
-stencil_tiled_kernel(double *__restrict__ out, const double *__restrict__ in, int nx, int ny, double alpha)
+struct wide_at {
+    static __device__ double at(const double *t, int row, double alpha) { return wide_point(t, row, alpha); }
+};
+
+/* A TI x TJ tile of the interior and a halo of R staged in shared memory by a block of TJ x
+ * TI threads (threadIdx.x: a column of the tile, threadIdx.y: a row), then one point per
+ * thread: the same staging (rows over threads, columns over lanes) and the same arithmetic
+ * as portex's stencil_tiled and wide_tiled. */
+template <int R, int TI, int TJ, class Point>
+__global__ void __launch_bounds__(TI * TJ)
+tiled_kernel(double *__restrict__ out, const double *__restrict__ in, int nx, int ny, double alpha)
 {
-    __shared__ double tile[tile_i + 2][tile_j + 2];
-    const int i0 = 1 + (int)blockIdx.y * tile_i, j0 = 1 + (int)blockIdx.x * tile_j;
-    for (int r = threadIdx.y; r < tile_i + 2; r += tile_i)
-        for (int c = threadIdx.x; c < tile_j + 2; c += tile_j) {
-            const int i = i0 - 1 + r, j = j0 - 1 + c;
+    __shared__ double tile[TI + 2 * R][TJ + 2 * R];
+    const int i0 = R + (int)blockIdx.y * TI, j0 = R + (int)blockIdx.x * TJ;
+    for (int r = threadIdx.y; r < TI + 2 * R; r += TI)
+        for (int c = threadIdx.x; c < TJ + 2 * R; c += TJ) {
+            const int i = i0 - R + r, j = j0 - R + c;
             if (i < nx && j < ny) tile[r][c] = in[(int64_t)i * ny + j];
         }
     __syncthreads();
-    const int r = threadIdx.y + 1, c = threadIdx.x + 1;
-    const int i = i0 + r - 1, j = j0 + c - 1;
-    if (i < nx - 1 && j < ny - 1)
-        out[(int64_t)i * ny + j] = stencil_point(tile[r][c], tile[r - 1][c], tile[r + 1][c],
-                                                 tile[r][c - 1], tile[r][c + 1], alpha);
+    const int r = threadIdx.y + R, c = threadIdx.x + R;
+    const int i = i0 + r - R, j = j0 + c - R;
+    if (i < nx - R && j < ny - R) out[(int64_t)i * ny + j] = Point::at(&tile[r][c], TJ + 2 * R, alpha);
 }
 
-/* The wide stencil: a halo of wide_r = WIDE_R, tiles of wide_ti x wide_tj, one thread per
- * point of the tile; the same staging and arithmetic (wide_point) as portex's wide_tiled. */
-constexpr int wide_r = WIDE_R, wide_ti = 16, wide_tj = 32;
-
-__global__ void __launch_bounds__(wide_ti * wide_tj)
-wide_tiled_kernel(double *__restrict__ out, const double *__restrict__ in, int nx, int ny, double alpha)
+template <int R, int TI, int TJ, class Point>
+cudaError_t launch_tiled(double *out, const double *in, int64_t nx, int64_t ny, double alpha, cudaStream_t st)
 {
-    __shared__ double tile[wide_ti + 2 * wide_r][wide_tj + 2 * wide_r];
-    const int i0 = wide_r + (int)blockIdx.y * wide_ti, j0 = wide_r + (int)blockIdx.x * wide_tj;
-    for (int r = threadIdx.y; r < wide_ti + 2 * wide_r; r += wide_ti)
-        for (int c = threadIdx.x; c < wide_tj + 2 * wide_r; c += wide_tj) {
-            const int i = i0 - wide_r + r, j = j0 - wide_r + c;
-            if (i < nx && j < ny) tile[r][c] = in[(int64_t)i * ny + j];
-        }
-    __syncthreads();
-    const int r = threadIdx.y + wide_r, c = threadIdx.x + wide_r;
-    const int i = i0 + r - wide_r, j = j0 + c - wide_r;
-    if (i < nx - wide_r && j < ny - wide_r)
-        out[(int64_t)i * ny + j] = wide_point(&tile[r][c], wide_tj + 2 * wide_r, alpha);
+    if (nx <= 2 * R || ny <= 2 * R || nx > 1 << 20 || ny > 1 << 20) return cudaErrorInvalidValue;
+    const dim3 grid((unsigned)((ny - 2 * R + TJ - 1) / TJ), (unsigned)((nx - 2 * R + TI - 1) / TI));
+    if (grid.y > 65535) return cudaErrorInvalidValue;   /* the most blocks in y */
+    tiled_kernel<R, TI, TJ, Point><<<grid, dim3(TJ, TI), 0, st>>>(out, in, (int)nx, (int)ny, alpha);
+    return cudaGetLastError();
 }
 
 __global__ void empty_kernel() {}
@@ -130,21 +130,13 @@ __global__ void empty_kernel() {}
 extern "C" cudaError_t raw_stencil_tiled(double *out, const double *in, int64_t nx, int64_t ny,
                                          double alpha, cudaStream_t st)
 {
-    if (nx < 3 || ny < 3 || nx > 1 << 20 || ny > 1 << 20) return cudaErrorInvalidValue;
-    const dim3 grid((unsigned)((ny - 2 + tile_j - 1) / tile_j), (unsigned)((nx - 2 + tile_i - 1) / tile_i));
-    stencil_tiled_kernel<<<grid, dim3(tile_j, tile_i), 0, st>>>(out, in, (int)nx, (int)ny, alpha);
-    return cudaGetLastError();
+    return launch_tiled<1, 8, 32, five_point_at>(out, in, nx, ny, alpha, st);
 }
 
 extern "C" cudaError_t raw_wide_tiled(double *out, const double *in, int64_t nx, int64_t ny,
                                       double alpha, cudaStream_t st)
 {
-    if (nx <= 2 * wide_r || ny <= 2 * wide_r || nx > 1 << 20 || ny > 1 << 20) return cudaErrorInvalidValue;
-    const dim3 grid((unsigned)((ny - 2 * wide_r + wide_tj - 1) / wide_tj),
-                    (unsigned)((nx - 2 * wide_r + wide_ti - 1) / wide_ti));
-    if (grid.y > 65535) return cudaErrorInvalidValue;   /* the most blocks in y */
-    wide_tiled_kernel<<<grid, dim3(wide_tj, wide_ti), 0, st>>>(out, in, (int)nx, (int)ny, alpha);
-    return cudaGetLastError();
+    return launch_tiled<WIDE_R, 16, 32, wide_at>(out, in, nx, ny, alpha, st);
 }
 
 extern "C" cudaError_t raw_team_empty(int threads, cudaStream_t st)

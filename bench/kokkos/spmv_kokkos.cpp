@@ -231,8 +231,7 @@ void bench_spmv(const char* name, const csr& m, int reps) {
   v.push_back({"TeamPolicy AUTO",
                [=]() { Kokkos::parallel_for("spmv_team_auto", autop, auto_functor); }});
 
-  int64_t longest = 0;
-  for (int64_t r = 0; r < n; ++r) longest = std::max<int64_t>(longest, m.row[r + 1] - m.row[r]);
+  const int64_t longest = csr_longest_row(&m);
   std::printf("%s: %lld rows, %lld entries (mean %.2f, longest %lld); AUTO: team size %d, "
               "vector length %d; %lld rows longer than 32 (a lane each)\n",
               name, static_cast<long long>(n), static_cast<long long>(m.nnz), mean,

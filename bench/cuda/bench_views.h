@@ -1,0 +1,42 @@
+/* Device views for the CUDA benchmarks, on device 0, filled and read back with plain
+ * cudaMemcpy outside any timing. Plain C; the including file includes portex.h,
+ * cuda_runtime_api.h and bench_util.h first. */
+#ifndef BENCH_VIEWS_H
+#define BENCH_VIEWS_H
+
+#include <string.h>
+
+/* A view of e0 elements (rank 1) or e0 x e1 (rank 2) on device 0; flags: PX_VIEW_*
+   (PX_VIEW_NO_INIT where the caller fills it). */
+static inline px_view *bench_device_view(const char *label, px_dtype dtype, int rank, int64_t e0, int64_t e1,
+                                         unsigned flags)
+{
+    px_view_desc d;
+    memset(&d, 0, sizeof d);
+    d.label = label;
+    d.space = px_device(0);
+    d.dtype = dtype;
+    d.rank = rank;
+    d.extent[0] = e0;
+    d.extent[1] = e1;
+    d.flags = flags;
+    px_view *v;
+    CHECK(px_view_create(&v, &d));
+    return v;
+}
+
+static inline void bench_to_device(px_view *v, const void *src, size_t bytes)
+{
+    px_span s;
+    CHECK(px_view_span(v, &s));
+    CU(cudaMemcpy(s.data, src, bytes, cudaMemcpyHostToDevice));
+}
+
+static inline void bench_to_host(void *dst, px_view *v, size_t bytes)
+{
+    px_span s;
+    CHECK(px_view_span(v, &s));
+    CU(cudaMemcpy(dst, s.data, bytes, cudaMemcpyDeviceToHost));
+}
+
+#endif
