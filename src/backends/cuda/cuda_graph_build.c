@@ -151,6 +151,7 @@ static px_status builder_of(px__bgraph *g, px__cuda_queue **out, const char *fun
         if (b == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
         b->device = root->device;
         b->sm_count = d->sm_count;
+        b->shared_optin = d->shared_optin;
         b->owned = true;
         b->label = "graph builder";
         const px_status st = PX__CU(func, cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
