@@ -146,13 +146,13 @@ def plan(root, blocks, errors):
 
 def splice(rel, text, uses, errors):
     """The harness with its slots filled: a Program, or None after an error."""
+    before = len(errors)
     by_slot = {}
     for slot, b in uses:
         if slot in by_slot:
             errors.append("%s: slot '%s' of %s is already filled by %s"
                           % (b.where(), slot or "snippet", rel, by_slot[slot].where()))
-            return None
-        by_slot[slot] = b
+        by_slot.setdefault(slot, b)
     p = Program(os.path.splitext(os.path.basename(rel))[0], [b for _, b in uses])
     out, seen = [line_directive(1, rel)], set()
     for n, line in enumerate(text.split("\n"), 1):
@@ -161,27 +161,24 @@ def splice(rel, text, uses, errors):
             out.append(line + "\n")
             continue
         slot = m.group(1) or ""
-        if slot not in by_slot:
-            errors.append("%s:%d: slot '%s' is filled by no block" % (rel, n, slot or "snippet"))
-            return None
         if slot in seen:
             errors.append("%s:%d: slot '%s' appears twice" % (rel, n, slot or "snippet"))
-            return None
+        elif slot not in by_slot:
+            errors.append("%s:%d: slot '%s' is filled by no block" % (rel, n, slot or "snippet"))
+        else:
+            b = by_slot[slot]
+            out.append(line_directive(b.line + 1, b.doc) + b.text + line_directive(n + 1, rel))
         seen.add(slot)
-        b = by_slot[slot]
-        out.append(line_directive(b.line + 1, b.doc) + b.text + line_directive(n + 1, rel))
     for slot, b in by_slot.items():
         if slot in seen:
             continue
         if "." in slot:   # a file of its own beside the harness
             p.sources[slot] = line_directive(b.line + 1, b.doc) + b.text
         else:
-            errors.append("%s: marker '%s': %s has no line /* snippet: %s */"
-                          % (b.where(), b.marker, rel, slot) if slot else
-                          "%s: marker '%s': %s has no line /* snippet */" % (b.where(), b.marker, rel))
-            return None
+            errors.append("%s: marker '%s': %s has no line /* snippet%s */"
+                          % (b.where(), b.marker, rel, ": " + slot if slot else ""))
     p.sources[os.path.basename(rel)] = "".join(out).rstrip("\n") + "\n"
-    return p
+    return p if len(errors) == before else None
 
 
 def tail(text, lines=40):
