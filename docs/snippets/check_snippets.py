@@ -21,7 +21,11 @@ The line just before a block's opening fence says what the block is:
 
 Anything else fails, naming the document and line: a block with no marker that does not
 define main, a marker that names no file or no slot, a slot no block fills, a harness no
-block uses. So a new snippet cannot go unchecked.
+block uses, a marker on a block of another language. So a new snippet cannot go
+unchecked. Harnesses share docs/snippets/snippet.h: CHECK and EXPECT for their own calls
+and checks, SNIPPET_BEGIN and SNIPPET_END around the slot (a snippet's call that fails
+fails the run, though the snippet checks no status), and SNIPPET_REQUIRE_EXEC for a
+snippet about one backend (on the others it is compiled, and skipped: CUDA's, here).
 
 Programs are compiled with the given compiler and flags (-std=c11 -Wall -Wextra -Wpedantic
 -Werror ...) against the built libportex, as C (kernels included: the host backends), and
@@ -29,7 +33,8 @@ run with PX_DEFAULT_EXEC=EXEC. A program that includes portex/mpi.h is compiled 
 MPICC, linked with libportex_mpi too and run on 2 processes under MPIRUN; without
 --mpicc it is skipped. A program that exits 77 is skipped: a harness says so when what it
 needs is not here (a backend, say), and why. Exit 0 when no block failed and one ran, 77
-when all were skipped, 1 otherwise."""
+when all were skipped, 1 otherwise. Meson runs it per host backend:
+`meson test -C build --suite snippets` (docs/snippets/meson.build)."""
 import argparse
 import glob
 import os
@@ -80,10 +85,13 @@ def blocks_of(root, doc, errors):
         if j == len(lines):
             errors.append("%s:%d: a code block that is never closed" % (doc, i + 1))
             break
+        marker = MARKER.match(lines[i - 1]) if i > 0 else None
         if lang == "c":
             body = [l[len(indent):] if l.startswith(indent) else l for l in lines[i + 1:j]]
-            marker = MARKER.match(lines[i - 1]) if i > 0 else None
             out.append(Block(doc, i + 1, "\n".join(body) + "\n", marker.group(1) if marker else None))
+        elif marker:
+            errors.append("%s:%d: a snippet marker on a block that is not ```c: it checks nothing"
+                          % (doc, i + 1))
         i = j + 1
     return out
 
@@ -134,8 +142,7 @@ def plan(root, blocks, errors):
         with open(path, encoding="utf-8") as f:
             text = f.read()
         if rel not in harnesses:
-            if any(SLOT.match(l) for l in text.split("\n")):
-                errors.append("%s: a harness that no block names: remove it, or mark its block" % rel)
+            errors.append("%s: a harness that no block names: remove it, or mark its block" % rel)
             continue
         programs.append(splice(rel, text, harnesses.pop(rel), errors))
     for path, uses in harnesses.items():
