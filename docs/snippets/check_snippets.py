@@ -2,7 +2,8 @@
 """Every ```c block of README.md and docs/*.md, compiled and run as written.
 
     check_snippets.py --root=SRC --exec=serial|openmp --cc=CC [--cc=...] [--cflag=FLAG ...]
-                      --lib=LIBPORTEX.so [--mpicc=MPICC --mpirun=MPIRUN --mpi-lib=LIB.so]
+                      --lib=LIBPORTEX.so [--mpicc=MPICC --mpirun=MPIRUN --mpi-lib=LIB.so
+                      --mpi-env=NAME=VALUE ...]
 
 The line just before a block's opening fence says what the block is:
 
@@ -30,8 +31,8 @@ snippet about one backend (on the others it is compiled, and skipped: CUDA's, he
 Programs are compiled with the given compiler and flags (-std=c11 -Wall -Wextra -Wpedantic
 -Werror ...) against the built libportex, as C (kernels included: the host backends), and
 run with PX_DEFAULT_EXEC=EXEC. A program that includes portex/mpi.h is compiled with
-MPICC, linked with libportex_mpi too and run on 2 processes under MPIRUN; without
---mpicc it is skipped. A program that exits 77 is skipped: a harness says so when what it
+MPICC, linked with libportex_mpi too and run on 2 processes under MPIRUN, with the
+--mpi-env variables added; without --mpicc it is skipped. A program that exits 77 is skipped: a harness says so when what it
 needs is not here (a backend, say), and why. Exit 0 when no block failed and one ran, 77
 when all were skipped, 1 otherwise. Meson runs it per host backend:
 `meson test -C build --suite snippets` (docs/snippets/meson.build)."""
@@ -217,6 +218,8 @@ def check(p, args, root, tmp):
         run_cmd = [args.mpirun, "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
                    "-np", "2", exe]
     env = dict(os.environ, PX_DEFAULT_EXEC=args.exec)
+    if mpi:
+        env.update(e.split("=", 1) for e in args.mpi_env)
     try:
         run = subprocess.run(run_cmd, cwd=d, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True, timeout=RUN_TIMEOUT_S)
@@ -239,6 +242,7 @@ def main():
     ap.add_argument("--mpicc")
     ap.add_argument("--mpirun")
     ap.add_argument("--mpi-lib")
+    ap.add_argument("--mpi-env", action="append", default=[], help="NAME=VALUE for MPI runs")
     args = ap.parse_args()
     root = os.path.abspath(args.root)
 
