@@ -14,7 +14,7 @@
  * @code
  *   px_graph *g;
  *   px_graph_node *a, *b;
- *   px_graph_create(&g, PX_EXEC_CUDA, 0, "step");
+ *   px_graph_create(&g, exec, 0, "step");   // exec: px_default_exec_space's
  *   px_graph_add_for(g, NULL, 0, "stencil", policy, PX_KERNEL(stencil), &args, &a);
  *   px_graph_add_reduce(g, &a, 1, "residual", policy, PX_KERNEL(norm), &args, res, &b);
  *   px_graph_exec *e;
