@@ -183,7 +183,7 @@ static mnode *mnode_add(mgraph *g, const pnode *p, px_graph_node *h, const int *
     n->p = *p;
     n->h = h;
     n->ndeps = ndeps;
-    memcpy(n->deps, deps, (size_t)ndeps * sizeof *deps);
+    if (ndeps > 0) memcpy(n->deps, deps, (size_t)ndeps * sizeof *deps);
     if (g->n == g->cap) {
         g->cap = g->cap ? 2 * g->cap : 8;
         g->nodes = realloc(g->nodes, (size_t)g->cap * sizeof *g->nodes);
