@@ -1117,11 +1117,14 @@ static void op_update(void)
 static void op_capture(void)
 {
     if (fz.capturing < 0) {
-        /* On CUDA the default instance stays free: reading views back goes through it. */
+        /* On CUDA the default instance stays free (reading views back goes through it),
+           and a capture that lasts across calls is relaxed: in the other modes CUDA
+           refuses this thread's allocations and synchronous copies meanwhile. */
         const int in = fz.cuda || chance(70) ? (int)rnd(0, NINSTS - 1) : DEFAULT_INST;
         const px_capture_mode modes[] = {PX_CAPTURE_THREAD_LOCAL, PX_CAPTURE_GLOBAL, PX_CAPTURE_RELAXED};
-        op("px_graph_capture_begin(instance %d)", in);
-        if (judge("px_graph_capture_begin", px_graph_capture_begin(instance(in), PICK(modes)), EXP_OK, "")) {
+        const px_capture_mode mode = fz.cuda ? PX_CAPTURE_RELAXED : PICK(modes);
+        op("px_graph_capture_begin(instance %d, mode %d)", in, (int)mode);
+        if (judge("px_graph_capture_begin", px_graph_capture_begin(instance(in), mode), EXP_OK, "")) {
             fz.capturing = in;
             fz.capture = mgraph_new(G_CAPTURED, NULL, NULL);
         }
