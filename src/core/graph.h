@@ -156,7 +156,7 @@ px_status px__graph_plan_copy(px__copy_op *op, px__copy_plan_info *info, px_view
                               const char *func);
 /* A copy or fill node with nothing to move (no element, or a view into itself): the
    backend holds an empty node in its place, and launches run nothing for it. */
-bool px__graph_op_is_noop(const px__copy_op *op);
+static inline bool px__graph_op_is_noop(const px__copy_op *op) { return op->path == PX_COPY_NONE; }
 
 /* Keeps alloc alive with node n (or with g, for native captures: n NULL). */
 px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc, const char *func);

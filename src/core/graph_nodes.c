@@ -122,8 +122,6 @@ px_status px__graph_check_op(const px_graph *g, const px__copy_op *op, const px_
     return PX_OK;
 }
 
-bool px__graph_op_is_noop(const px__copy_op *op) { return op->path == PX_COPY_NONE; }
-
 /* dst and src (same rank and extents) name the same elements in the same places. */
 static bool same_elements(const px_view *dst, const px_view *src)
 {
