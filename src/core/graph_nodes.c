@@ -249,14 +249,15 @@ static const char *body_refuses(const px_graph *g, const px_graph *child)
 /* Whether `from` holds `target` through child nodes and bodies at any depth, counting
    every node each graph has now, also those added after a child node copied the graph:
    these references keep graphs alive, so a circle among them would never be freed. A
-   walk with an explicit stack and a list of the graphs seen (graphs may share children). */
+   walk without recursion (children nest deep), each graph visited once (graphs may share
+   children). */
 static px_status holds_now(const px_graph *from, const px_graph *target, bool *out, const char *func)
 {
     *out = false;
     const px_graph **seen = NULL;
     int nseen = 0, cap = 0, top = 0;
     px_status st = PX_OK;
-    /* seen doubles as the stack: entries [top, nseen) are still to visit. */
+    /* seen is also the queue: entries [top, nseen) are still to visit. */
     const px_graph **more = px__grow(seen, nseen, &cap, 16, sizeof *more);
     if (more == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
     seen = more;
