@@ -15,103 +15,27 @@
  * Crashes and undefined behaviour are for the sanitizers (CI runs this under ASan and
  * UBSan); a call that does not return fails the test through the watchdog (SIGALRM).
  *
- * Deterministic for a seed. Environment: PX_FUZZ_SEED (the first seed; the test runs
- * FUZZ_SEEDS seeds from it), PX_FUZZ_ITERS (calls per seed), PX_FUZZ_TRACE=1 (print every
- * call), PX_FUZZ_OPS (the kinds of calls to make, e.g. "create,subview,copy"; see
+ * Deterministic for a seed. Environment (fuzz.h): PX_FUZZ_SEED (the first seed; the test
+ * runs FUZZ_SEEDS seeds from it), PX_FUZZ_ITERS (calls per seed), PX_FUZZ_TRACE=1 (print
+ * every call), PX_FUZZ_OPS (the kinds of calls to make, e.g. "create,subview,copy"; see
  * kinds[]). Every finding names its seed and call number: rerun with that seed and
- * PX_FUZZ_TRACE=1 to see the calls that led to it. */
+ * PX_FUZZ_TRACE=1 to see the calls that led to it. Graphs and tools regions have their
+ * own model: test_fuzz_graph.c. */
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "common.h"
+#include "fuzz.h"
 #include "k_fuzz.h"
 
-enum { FUZZ_SEEDS = 4, NSLOTS = 24, NINST = 12, NEVENTS = 8, NFINDINGS = 64, MAXPARTS = 1024 };
-enum { EXP_OK, EXP_FAIL, EXP_ANY, EXP_SKIP };
+enum { FUZZ_SEEDS = 4, NSLOTS = 24, NINST = 12, NEVENTS = 8, MAXPARTS = 1024 };
 
 #define ITERS_DEFAULT 15000
 #define REGION_MAX ((uint64_t)64 << 10) /* bytes of memory a view may span when it is made */
 #define ELEMS_MAX 8192                  /* elements of a view that may be made */
 #define INDICES_MAX 4096                /* indices a dispatch may run */
-
-/* ---- Findings --------------------------------------------------------------------------- */
-
-typedef struct finding {
-    char key[192];
-    uint64_t count, seed, call;
-    char first[768];
-} finding;
-
-static finding findings[NFINDINGS];
-static int nfindings;
-static uint64_t g_seed, g_call;
-static char g_op[640];
-static bool g_trace;
-
-/* Records that `func` did `kind` (grouped by both), with details of the first time. */
-TK_PRINTF(3, 4) static void found(const char *func, const char *kind, const char *fmt, ...)
-{
-    char key[192];
-    snprintf(key, sizeof key, "%s: %s", func, kind);
-    for (int i = 0; i < nfindings; ++i)
-        if (strcmp(findings[i].key, key) == 0) {
-            findings[i].count++;
-            return;
-        }
-    if (nfindings == NFINDINGS) return;
-    finding *f = &findings[nfindings++];
-    snprintf(f->key, sizeof f->key, "%s", key);
-    f->count = 1;
-    f->seed = g_seed;
-    f->call = g_call;
-    char details[384];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(details, sizeof details, fmt, ap);
-    va_end(ap);
-    snprintf(f->first, sizeof f->first, "%.370s; call: %.370s", details, g_op);
-    fprintf(stderr, "finding: %s (seed %llu, call %llu): %s\n", key, (unsigned long long)g_seed,
-            (unsigned long long)g_call, f->first);
-}
-
-/* The call about to be made, for reports, the trace and the watchdog. */
-TK_PRINTF(1, 2) static void op(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(g_op, sizeof g_op, fmt, ap);
-    va_end(ap);
-    tk_watch("seed %llu, call %llu: %s", (unsigned long long)g_seed, (unsigned long long)g_call, g_op);
-    if (g_trace) fprintf(stderr, "[%llu] %s\n", (unsigned long long)g_call, g_op);
-    px_clear_error();
-}
-
-static bool status_listed(px_status st) { return strcmp(px_status_name(st), "PX_UNKNOWN_STATUS") != 0; }
-
-/* Checks a status against what was expected (`why` says why input is invalid); returns
-   whether the call succeeded. */
-static bool judge(const char *func, px_status st, int exp, const char *why)
-{
-    char kind[160];
-    if (!status_listed(st)) found(func, "returned a status outside the list", "%d", (int)st);
-    if (st == PX_OK) {
-        if (exp == EXP_FAIL) {
-            snprintf(kind, sizeof kind, "accepted invalid input (%s)", why);
-            found(func, kind, "returned PX_OK");
-        }
-        return true;
-    }
-    const char *e = px_last_error();
-    if (!e[0])
-        found(func, "failed with an empty last error", "%s", px_status_name(st));
-    else if (!tk_error_from(func))
-        found(func, "failed naming another function", "%s: '%s'", px_status_name(st), e);
-    if (exp == EXP_OK) found(func, "refused valid input", "%s: '%s'", px_status_name(st), e);
-    return false;
-}
 
 /* ---- The model ------------------------------------------------------------------------------ */
 
@@ -148,7 +72,6 @@ typedef struct mevent {
 } mevent;
 
 static struct fuzz {
-    tk_rng r;
     int init_refs;     /* references to px_init held (the fixture's is one) */
     size_t base_bytes; /* HOST bytes_in_use at the start */
     region regions[NSLOTS];
@@ -166,11 +89,6 @@ static struct fuzz {
 /* Something no handle is: the handle checks must refuse it without following it. */
 static _Alignas(64) unsigned char foreign[512];
 #define FOREIGN ((void *)foreign)
-
-static bool chance(int percent) { return tk_int(&fz.r, 0, 99) < percent; }
-static int64_t rnd(int64_t lo, int64_t hi) { return tk_int(&fz.r, lo, hi); }
-
-#define PICK(arr) ((arr)[rnd(0, (int64_t)(sizeof(arr) / sizeof((arr)[0])) - 1)])
 
 static bool initialized(void) { return fz.init_refs > 0; }
 
@@ -706,7 +624,7 @@ static void op_view_wrap(void)
             g->buf = malloc(g->len);
             ck_assert_ptr_nonnull(g->buf);
             g->lo = g->buf;
-            tk_random_bytes(&fz.r, g->lo, g->len);
+            tk_random_bytes(fuzz_rng(), g->lo, g->len);
         }
         const size_t al = align_of(d.dtype);
         size_t off = (size_t)rnd(0, (int64_t)(g->len - need));
@@ -1228,7 +1146,7 @@ static void op_fill(void)
     px_instance *in = async ? inst_arg(&inst_live) : NULL;
     const char *func = async ? "px_fill_async" : "px_fill";
     unsigned char value[32];
-    tk_random_bytes(&fz.r, value, sizeof value);
+    tk_random_bytes(fuzz_rng(), value, sizeof value);
     int exp = EXP_OK;
     const char *why = "";
     if (!m)
@@ -1432,7 +1350,7 @@ static void op_partition(void)
     const char *why = "";
     const int nw = n >= 1 && n <= MAXPARTS ? n : 1;
     for (int i = 0; i < nw; ++i) {
-        w[i] = chance(95) ? tk_uniform(&fz.r, 0.01, 10.0) : PICK(odd_w);
+        w[i] = chance(95) ? tk_uniform(fuzz_rng(), 0.01, 10.0) : PICK(odd_w);
         prio[i] = (int)rnd(-5, 5);
         out[i] = (px_instance *)FOREIGN;
     }
@@ -1859,11 +1777,7 @@ static void op_misc(void)
 /* ---- The test ------------------------------------------------------------------------------------ */
 
 /* The kinds of calls, by how often they come. */
-static const struct call_kind {
-    const char *name;
-    int weight;
-    void (*run)(void);
-} kinds[] = {
+static const fuzz_kind kinds[] = {
     {"create", 16, op_view_create}, {"wrap", 8, op_view_wrap},        {"subview", 11, op_subview},
     {"mirror", 5, op_mirror},       {"retain", 7, op_retain_release}, {"info", 5, op_info_span},
     {"copy", 12, op_copy},          {"overlap", 3, op_copy_overlap},  {"fill", 5, op_fill},
@@ -1871,35 +1785,10 @@ static const struct call_kind {
     {"dispatch", 12, op_dispatch},  {"lifetime", 2, op_lifetime},     {"misc", 3, op_misc},
 };
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
-static bool kind_on[NKINDS];
-static int weight_on;
-
-/* PX_FUZZ_OPS: the kinds to run (names separated by commas), else all of them. */
-static void choose_kinds(void)
-{
-    const char *only = getenv("PX_FUZZ_OPS");
-    weight_on = 0;
-    for (int k = 0; k < NKINDS; ++k) {
-        kind_on[k] = true;
-        if (only && *only) {
-            const size_t n = strlen(kinds[k].name);
-            kind_on[k] = false;
-            for (const char *p = only; (p = strstr(p, kinds[k].name)) != NULL; p += n)
-                if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) kind_on[k] = true;
-        }
-        if (kind_on[k]) weight_on += kinds[k].weight;
-    }
-}
 
 static void one_call(void)
 {
-    int r = (int)rnd(0, weight_on - 1), k = 0;
-    for (; k < NKINDS; ++k) {
-        if (!kind_on[k]) continue;
-        if (r < kinds[k].weight) break;
-        r -= kinds[k].weight;
-    }
-    kinds[k].run();
+    fuzz_one(kinds, NKINDS);
 
     size_t in_use = 0;
     px_memory_stats ms;
@@ -1935,18 +1824,11 @@ static void cleanup(void)
 
 START_TEST(fuzz_api)
 {
-    const uint64_t seed = (uint64_t)tk_env_ll("PX_FUZZ_SEED", 0, LLONG_MAX, 1) + (uint64_t)_i;
-    long long iters = tk_env_ll("PX_FUZZ_ITERS", 1, LLONG_MAX, ITERS_DEFAULT);
-    if (tk_under_valgrind() && !getenv("PX_FUZZ_ITERS")) iters /= 20;
-    g_trace = tk_env_ll("PX_FUZZ_TRACE", 0, 1, 0) == 1;
-    g_seed = seed;
-    printf("fuzz: seed %llu, %lld calls (PX_FUZZ_SEED=%llu PX_FUZZ_ITERS=%lld to repeat)\n",
-           (unsigned long long)seed, iters, (unsigned long long)seed, iters);
-    fflush(stdout);
+    const uint64_t seed = fuzz_seed(_i);
+    const long long iters = fuzz_iters(ITERS_DEFAULT);
+    fuzz_start(seed, iters);
 
     memset(&fz, 0, sizeof fz);
-    nfindings = 0;
-    fz.r = tk_rng_seed(seed);
     fz.init_refs = 1;
     px_memory_stats ms;
     TK_OK(px_space_memory(px_host(), &ms));
@@ -1958,8 +1840,7 @@ START_TEST(fuzz_api)
     fz.cuda_compiled = px_exec_space_check(PX_EXEC_CUDA) != PX_ERR_UNSUPPORTED;
     px_clear_error();
 
-    choose_kinds();
-    TK_ASSERT(weight_on > 0, "PX_FUZZ_OPS='%s' names no kind of call", getenv("PX_FUZZ_OPS"));
+    TK_ASSERT(fuzz_choose(kinds, NKINDS), "PX_FUZZ_OPS='%s' names no kind of call", getenv("PX_FUZZ_OPS"));
     tk_watchdog_start(5);
     for (g_call = 0; g_call < (uint64_t)iters; ++g_call) one_call();
     g_call = (uint64_t)iters;
@@ -1969,16 +1850,7 @@ START_TEST(fuzz_api)
     TK_OK(px_space_memory(px_host(), &ms));
     TK_ASSERT(ms.bytes_in_use == fz.base_bytes, "%zu bytes of HOST memory still in use after the cleanup",
               ms.bytes_in_use - fz.base_bytes);
-    char summary[4096] = "";
-    for (int i = 0; i < nfindings; ++i) {
-        char line[1024];
-        snprintf(line, sizeof line, "\n  %.190s: %llu times; first at seed %llu, call %llu: %.760s",
-                 findings[i].key, (unsigned long long)findings[i].count, (unsigned long long)findings[i].seed,
-                 (unsigned long long)findings[i].call, findings[i].first);
-        strncat(summary, line, sizeof summary - strlen(summary) - 1);
-    }
-    TK_ASSERT(nfindings == 0, "seed %llu: %d kinds of findings:%s", (unsigned long long)seed, nfindings,
-              summary);
+    fuzz_report();
 }
 END_TEST
 

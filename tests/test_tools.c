@@ -1,7 +1,9 @@
 /* Profiling (portex/tools.h): what a Kokkos Tools library hears (tools/kp_recorder.c
  * writes every callback to a log this suite reads back), the fences it may ask for, the
- * fence portex gives it, loading errors, and the public calls' checks with no tool. */
+ * fence portex gives it, loading errors, the public calls' checks with no tool, and
+ * regions across px_finalize ... px_init. */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,11 +277,92 @@ START_TEST(calls_without_a_tool)
 }
 END_TEST
 
+/* How often `needle` appears in text. */
+static int occurrences(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *at = text; (at = strstr(at, needle)) != NULL; at += strlen(needle)) ++n;
+    return n;
+}
+
+/* A region left open at the last px_finalize does not outlive it: after the next px_init
+   the library, loaded anew, hears each pop after its push, and no pop of the last run. */
+START_TEST(tool_hears_no_pop_of_the_last_run)
+{
+    clear_env();
+    init_with_recorder(false, NULL);
+    TK_OK(px_region_push("left open"));
+    TK_OK(px_finalize());
+    char *first = read_log();
+    ck_assert_int_eq(occurrences(first, "push_region left open"), 1);
+    ck_assert_int_eq(occurrences(first, "pop_region"), 0);
+    free(first);
+    init_with_recorder(false, NULL);
+    TK_FAIL(px_region_pop(), PX_ERR_INVALID_ARGUMENT, "px_region_pop");
+    TK_OK(px_region_push("second run"));
+    TK_OK(px_region_pop());
+    TK_OK(px_finalize());
+    char *second = read_log();
+    ck_assert_int_eq(occurrences(second, "push_region"), 1);
+    ck_assert_int_eq(occurrences(second, "pop_region"), 1);
+    has(has(second, "push_region second run"), "pop_region");
+    free(second);
+}
+END_TEST
+
+/* A thread that outlives a px_finalize ... px_init: its region of the first run is gone. */
+typedef struct region_thread {
+    pthread_barrier_t step;
+    px_status push, pop_after, push_again, pop_again;
+} region_thread;
+
+static void *regions_across_runs(void *p)
+{
+    region_thread *t = p;
+    t->push = px_region_push("worker");
+    pthread_barrier_wait(&t->step); /* the main thread finalizes and initializes again */
+    pthread_barrier_wait(&t->step);
+    t->pop_after = px_region_pop();
+    t->push_again = px_region_push("worker again");
+    t->pop_again = px_region_pop();
+    return NULL;
+}
+
+/* Without a library: after px_init, px_finalize, px_init no thread, this one or another
+   that lived through it, can pop a region of the first run. */
+START_TEST(regions_forgotten_at_finalize)
+{
+    clear_env();
+    const px_init_options o = {.tools_libs = "", .skip_topology = true};
+    TK_OK(px_init(&o));
+    TK_OK(px_region_push("main"));
+    region_thread t;
+    ck_assert_int_eq(pthread_barrier_init(&t.step, NULL, 2), 0);
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, regions_across_runs, &t), 0);
+    pthread_barrier_wait(&t.step);
+    TK_OK(px_finalize());
+    TK_OK(px_init(&o));
+    pthread_barrier_wait(&t.step);
+    ck_assert_int_eq(pthread_join(th, NULL), 0);
+    pthread_barrier_destroy(&t.step);
+    ck_assert_int_eq(t.push, PX_OK);
+    ck_assert_int_eq(t.pop_after, PX_ERR_INVALID_ARGUMENT);
+    ck_assert_int_eq(t.push_again, PX_OK);
+    ck_assert_int_eq(t.pop_again, PX_OK);
+    TK_FAIL(px_region_pop(), PX_ERR_INVALID_ARGUMENT, "px_region_pop");
+    TK_ERROR_HAS("no region is open");
+    TK_OK(px_region_push("main again"));
+    TK_OK(px_region_pop());
+    TK_OK(px_finalize());
+}
+END_TEST
+
 int main(void)
 {
     tk_require("tools_library", need_recorder);
     TK_ADD(tk_case_bare("tools_library", "hooks"), tool_hears_everything, fences_only_when_asked, tool_invoked_fence,
-           environment_chooses_the_library, refuses_what_is_not_a_tool);
-    TK_ADD(tk_case_bare("tools", "calls"), calls_without_a_tool);
+           environment_chooses_the_library, refuses_what_is_not_a_tool, tool_hears_no_pop_of_the_last_run);
+    TK_ADD(tk_case_bare("tools", "calls"), calls_without_a_tool, regions_forgotten_at_finalize);
     return tk_run();
 }

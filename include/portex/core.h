@@ -138,11 +138,19 @@ typedef struct px_init_options {
  * process if memory runs out while it does (skip_topology avoids it). */
 PX_API px_status px_init(const px_init_options *opts);
 
-/** Drop one reference; the last one tears portex down. Refuses (PX_ERR_BUSY; the message
- * counts them per kind and names the first few by label) while views, instances or
- * events are alive, so that
- * nothing leaks silently; release them and call again. Calling it when not
- * initialised returns PX_ERR_NOT_INITIALIZED and is otherwise harmless. */
+/** Drop one reference; the last one tears portex down. The last one refuses, portex
+ * staying initialised, while
+ * - views, instances, events, graphs or executable graphs are alive (PX_ERR_BUSY; the
+ *   message counts them per kind and names the first few by label), so that nothing
+ *   leaks silently: release them and call again;
+ * - a default instance is being captured (PX_ERR_CAPTURING): px_graph_capture_end, then
+ *   call again (the other default instances may be gone already; they are made again on
+ *   first use).
+ * It tears down all the same, and says so, when a queue met an error while it drained
+ * (that error) or the timeline could not be written (PX_ERR_SYSTEM). What the program
+ * left open goes with it: profile sections, and the regions of every thread (after the
+ * next px_init none is open). Calling it when not initialised returns
+ * PX_ERR_NOT_INITIALIZED and is otherwise harmless. */
 PX_API px_status px_finalize(void);
 
 /** true between a px_init and its last px_finalize. */

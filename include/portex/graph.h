@@ -109,7 +109,12 @@ PX_API px_status px_graph_add_scan(px_graph *graph, px_graph_node *const *deps, 
                                    px_graph_node **out);
 /** A copy, its path chosen as px_deep_copy chooses it. On CUDA, pageable host memory (HOST)
  * is refused with PX_ERR_CAPTURE_PAGEABLE: a graph replays from the same addresses, which
- * only pinned memory keeps DMA-able; use HOST_PINNED. */
+ * only pinned memory keeps DMA-able; use HOST_PINNED. Views that share memory otherwise
+ * are refused (PX_ERR_INVALID_ARGUMENT: copy through a temporary view in two nodes).
+ *
+ * A copy or fill with nothing to move (views with no element; a view copied into itself,
+ * whatever its layout) is a node like any other, checked the same way, and runs as
+ * nothing (its path is PX_COPY_NONE). */
 PX_API px_status px_graph_add_copy(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
                                    const px_view *src, px_graph_node **out);
 /** Every element of dst becomes *value (one element, copied); HOST refused on CUDA as for
@@ -123,18 +128,27 @@ PX_API px_status px_graph_add_host(px_graph *graph, px_graph_node *const *deps, 
 /** A node that does nothing but join its dependencies (Kokkos' when_all). */
 PX_API px_status px_graph_add_empty(px_graph *graph, px_graph_node *const *deps, int ndeps,
                                     px_graph_node **out);
-/** `child` (same execution space and device, not graph itself nor one of its bodies) as
- * one node. The child is copied as it is now: nodes added to it later do not reach this
- * node. A captured graph can be a child, which is how work other libraries issued joins
- * an explicit graph. A child holding WHILE or IF nodes is refused (PX_ERR_UNSUPPORTED:
- * CUDA cannot copy conditional nodes). */
+/** `child` (same execution space and device, not a body) as one node. The child is copied
+ * as it is now: nodes added to it later do not reach this node. The node keeps the child
+ * alive, so no graph may hold itself: refused (PX_ERR_INVALID_ARGUMENT) when child is the
+ * graph this node goes into (or the graph whose body that is), or holds it through child
+ * nodes at any depth, nodes added to those children after they were copied included. So
+ * the link that would close a circle is refused whenever it is made, and destroying every
+ * handle frees every graph. A captured graph can be a child, which is how work other
+ * libraries issued joins an explicit graph. A child holding WHILE or IF nodes is refused
+ * (PX_ERR_UNSUPPORTED: CUDA cannot copy conditional nodes). In a WHILE or IF body a child
+ * is refused (PX_ERR_INVALID_ARGUMENT) when it holds, at any depth, what the body refuses
+ * as a node (see px_graph_add_while), and taken when it holds only what the body takes. */
 PX_API px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int ndeps, px_graph *child,
                                     px_graph_node **out);
 /** The work fn issues on the instance it is given, recorded in place of this node: fn runs
  * once, now, between a px_graph_capture_begin and px_graph_capture_end of a temporary
  * instance of the graph's execution space and device (so on CUDA fn may also put foreign
  * work on that instance's stream, portex/cuda.h). fn's status is returned; on failure no
- * node is added. */
+ * node is added. The instance is portex's, lent to fn: px_graph_capture_end and
+ * px_instance_destroy refuse it (PX_ERR_CAPTURING; the capture goes on), and it is gone
+ * when fn returns. If fn destroys `graph`, no node is added (PX_ERR_INVALID_ARGUMENT) and
+ * the graph is freed. */
 PX_API px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
                                        px_status (*fn)(px_instance *inst, void *data), void *data,
                                        px_graph_node **out);
@@ -158,8 +172,11 @@ typedef struct px_graph_cond_t px_graph_cond_t;
  *
  * What a body may hold, on every backend (CUDA's rules for conditional bodies): kernel,
  * copy, fill, empty, child and conditional nodes; copies and fills only of the graph's
- * device memory (DEVICE on CUDA); no host functions and no captured nodes. Anything else
- * is refused when added, naming the node. */
+ * device memory (DEVICE on CUDA; on serial and OpenMP every space they run, HOST
+ * included); no host functions and no captured work (px_graph_add_captured nodes, a
+ * captured graph as a child). A child is held to the same rules at any depth: the body
+ * takes a child holding what it takes as nodes, and refuses one holding anything else.
+ * Anything else is refused when added (PX_ERR_INVALID_ARGUMENT), naming the node. */
 PX_API px_status px_graph_add_while(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
                                     unsigned initial, px_graph_cond_t **cond, px_graph **body,
                                     px_graph_node **out);
@@ -219,7 +236,9 @@ typedef enum px_capture_mode {
 PX_API px_status px_graph_capture_begin(px_instance *inst, px_capture_mode mode);
 /** The recorded work as a new graph in *out. Refused: no capture in progress on inst
  * (PX_ERR_INVALID_ARGUMENT); a thread-local or global capture ended from another thread
- * than the one that began it (PX_ERR_CAPTURING; the capture goes on, end it there). A
+ * than the one that began it (PX_ERR_CAPTURING; the capture goes on, end it there); the
+ * instance px_graph_add_captured lends its callback (PX_ERR_CAPTURING: that capture ends
+ * when the callback returns). A
  * capture CUDA invalidated, for example by an operation that touched the legacy default
  * stream (CUDA's error 906), ends with PX_ERR_CAPTURING and CUDA's reason, no graph, and
  * the instance usable again. */
@@ -244,11 +263,13 @@ PX_API px_status px_graph_launch(px_graph_exec *exec, px_instance *inst);
 /** @{ */
 /** Between launches (launches already queued keep the old values), in place: a kernel
  * node's arguments (copied) or policy, a copy node's views, a fill node's value. `node` is
- * a node of the graph exec was made from (not of a body or child). New views must match
- * the old ones in space, element type, extents and layout; exec keeps them alive. On
- * CUDA a change of the node's launch shape that CUDA cannot apply in place is refused
- * with PX_ERR_UNSUPPORTED and the reason; instantiate again. Nodes of a captured graph
- * are changed with px_graph_exec_update only. */
+ * a node of the graph exec was made from (not of a body or child), added before exec was
+ * instantiated. New views must match the old ones in space, element type (the type, not
+ * only its size), extents, layout and copy path; exec keeps them alive. Refused with
+ * PX_ERR_INVALID_ARGUMENT (exec unchanged): another node, a node of another kind, views
+ * that do not match, a node of a captured graph (change those with px_graph_exec_update).
+ * On CUDA a change of the node's launch shape that CUDA cannot apply in place is refused
+ * with PX_ERR_UNSUPPORTED and the reason; instantiate again. */
 PX_API px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node, const void *args);
 PX_API px_status px_graph_exec_set_policy(px_graph_exec *exec, px_graph_node *node, px_policy policy);
 /** A team kernel node's team policy (px_graph_add_for_team, px_graph_add_reduce_team),
@@ -266,11 +287,18 @@ typedef struct px_graph_update_report {
 } px_graph_update_report;
 
 /** Every node's parameters from `graph`, which must have the same shape as the graph exec
- * was made from: the same kinds of nodes, added in the same order with the same
- * dependencies (for captured graphs: the same work captured the same way, the usual
- * "capture each step, update" pattern). exec keeps `graph` alive from then on, in place of
- * the graph of any earlier update. Refused (PX_ERR_INVALID_ARGUMENT, exec unchanged):
- * report (may be NULL) says which node and why. */
+ * was made from (its nodes when exec was instantiated: later ones are not part of exec):
+ * the same kinds of nodes, added in the same order with the same dependencies and
+ * kernels, copies and fills that move nothing in the same places (for captured graphs:
+ * the same work captured the same way, the usual "capture each step, update" pattern).
+ * exec keeps `graph` alive from then on, in place of the graph of any earlier update, and
+ * px_graph_exec_set_* changes made before are dropped. Refused, exec unchanged, report
+ * (may be NULL) saying which node (or -1) and why:
+ * - PX_ERR_INVALID_ARGUMENT: another shape; another execution space or device; a body;
+ *   on CUDA, what cudaGraphExecUpdate refuses (with CUDA's reason);
+ * - PX_ERR_UNSUPPORTED: `graph` is not exec's own graph and it, or what exec runs, holds
+ *   WHILE or IF nodes (their conditions belong to their own graph on CUDA: update from
+ *   the graph itself, or instantiate again). */
 PX_API px_status px_graph_exec_update(px_graph_exec *exec, px_graph *graph, px_graph_update_report *report);
 
 /* ---- Seeing a graph ----------------------------------------------------------------------- */

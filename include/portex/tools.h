@@ -26,9 +26,13 @@
 PX_EXTERN_C_BEGIN
 
 /** Opens a region named `name` on the calling thread (Kokkos' pushRegion, an NVTX range,
- * a span on the thread's lane of the timeline). Regions nest, per thread. */
+ * a span on the thread's lane of the timeline). Regions nest, per thread, within one
+ * px_init ... last px_finalize: the last px_finalize forgets those left open on every
+ * thread (the tool library is not told; it is finalised), so after the next px_init a
+ * thread has none open. */
 PX_API px_status px_region_push(const char *name);
-/** Closes the calling thread's innermost region; PX_ERR_INVALID_ARGUMENT if it has none. */
+/** Closes the calling thread's innermost region; PX_ERR_INVALID_ARGUMENT if it has none
+ * (one left open at the last px_finalize is not there any more). */
 PX_API px_status px_region_pop(void);
 
 /** @{ */

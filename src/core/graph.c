@@ -67,7 +67,10 @@ static bool is_conditional(const px_graph_node *n, const void *ctx)
     return n->body != NULL;
 }
 
-bool px__graph_has_conditionals(const px_graph *g) { return px__graph_any(g, g->n, is_conditional, NULL); }
+bool px__graph_has_conditionals(const px_graph *g, int count)
+{
+    return px__graph_any(g, count, is_conditional, NULL);
+}
 
 /* ---- Lifetime ----------------------------------------------------------------------------- */
 
@@ -226,8 +229,14 @@ static px_status node_new(px_graph *g, const px__gnode_desc *desc, px_graph_node
             px__alloc_retain(hold[i]->alloc);
             n->held[n->nheld++] = hold[i]->alloc;
         }
-        if (views->dst) n->dst.space = views->dst->alloc->space;
-        if (views->src) n->src.space = views->src->alloc->space;
+        if (views->dst) {
+            n->dst.space = views->dst->alloc->space;
+            n->dst.dtype = views->dst->dtype;
+        }
+        if (views->src) {
+            n->src.space = views->src->alloc->space;
+            n->src.dtype = views->src->dtype;
+        }
         n->dst.label = views->dst ? px__strdup(views->dst->label) : NULL;
         n->src.label = views->src ? px__strdup(views->src->label) : NULL;
         if ((views->dst && !n->dst.label) || (views->src && !n->src.label)) {
@@ -287,7 +296,11 @@ px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_nod
         for (int i = 0; st == PX_OK && i < ndeps; ++i) bdeps[i] = deps[i]->bnode;
         px__bgraph *body = NULL;
         uint64_t handle = 0;
-        if (st == PX_OK) st = g->be->graph->add(g->bgraph, desc, bdeps, ndeps, &n->bnode, &body, &handle, func);
+        /* No backend runs a copy that moves nothing: it holds an empty node instead. */
+        px__gnode_desc noop = {.kind = PX__GNODE_EMPTY, .label = desc->label};
+        const bool is_op = desc->kind == PX__GNODE_COPY || desc->kind == PX__GNODE_FILL;
+        const px__gnode_desc *bdesc = is_op && px__graph_op_is_noop(&desc->op) ? &noop : desc;
+        if (st == PX_OK) st = g->be->graph->add(g->bgraph, bdesc, bdeps, ndeps, &n->bnode, &body, &handle, func);
         if (bdeps != bdeps_small) free(bdeps);
         if (st == PX_OK && n->body) {
             n->body->bgraph = body;
@@ -344,6 +357,7 @@ px_status px_graph_destroy(px_graph **graph)
     PX__ARG(g->owner == NULL, "graph '%s' is the body of a node of graph '%s' and goes with it", g->label,
             g->owner->label);
     *graph = NULL;
+    g->dropped = true;
     px__live_remove(&g->live);
     px__graph_release(g);
     return PX_OK;

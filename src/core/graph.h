@@ -8,7 +8,9 @@
  *
  * Ownership. A graph is reference counted: its creator, every CHILD node that copies it,
  * every executable graph made from it or updated from it. A WHILE or IF body belongs to
- * its node (no count of its own; its nodes' holds go with it). */
+ * its node (no count of its own; its nodes' holds go with it). Counting works because no
+ * graph ever holds itself: px_graph_add_child refuses the link that would close a circle,
+ * looking at every node each graph holds now, not only those a child node copied. */
 #ifndef PX_CORE_GRAPH_H
 #define PX_CORE_GRAPH_H
 
@@ -33,10 +35,12 @@ struct px_graph_cond_t {
     uint64_t handle;   /* what px_cond_set takes */
 };
 
-/* What DOT shows of one side of a copy. */
+/* One side of a copy or fill: what DOT shows, and the element type px_graph_exec_set_copy
+   holds new views to. */
 typedef struct px__gnode_side {
     char *label;
     px_space space;
+    px_dtype dtype;
 } px__gnode_side;
 
 struct px_graph_node {
@@ -84,6 +88,7 @@ struct px_graph {
     px__alloc **held;        /* memory a native capture's work reaches */
     int nheld, heldcap;
     atomic_int nexec;        /* executable graphs made from it, alive */
+    bool dropped;            /* px_graph_destroy took the caller's reference */
     px__live live;           /* graphs made by the user (not bodies) */
 };
 
@@ -144,6 +149,14 @@ px_status px__graph_check_deps(const px_graph *g, px_graph_node *const *deps, in
    and on a device backend no side pageable (PX_ERR_CAPTURE_PAGEABLE) or both on the host. */
 px_status px__graph_check_op(const px_graph *g, const px__copy_op *op, const px__copy_plan_info *info, bool fill,
                              const char *func);
+/* px__copy_plan for a copy node: a view copied into itself (the same elements, whatever
+   its layout) moves nothing (PX_COPY_NONE), where px_deep_copy would go through a
+   temporary. */
+px_status px__graph_plan_copy(px__copy_op *op, px__copy_plan_info *info, px_view *dst, const px_view *src,
+                              const char *func);
+/* A copy or fill node with nothing to move (no element, or a view into itself): the
+   backend holds an empty node in its place, and launches run nothing for it. */
+static inline bool px__graph_op_is_noop(const px__copy_op *op) { return op->path == PX_COPY_NONE; }
 
 /* Keeps alloc alive with node n (or with g, for native captures: n NULL). */
 px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc, const char *func);
@@ -152,8 +165,8 @@ px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc, const 
    depth, of the bodies of those nodes and of the children as they were copied. */
 bool px__graph_any(const px_graph *g, int count, bool (*visit)(const px_graph_node *n, const void *ctx),
                    const void *ctx);
-/* Whether g holds a WHILE or IF node, at any depth. */
-bool px__graph_has_conditionals(const px_graph *g);
+/* Whether g's first `count` nodes hold a WHILE or IF node, at any depth. */
+bool px__graph_has_conditionals(const px_graph *g, int count);
 
 /* A node's kind in words ("kernel", "copy", ...; a kernel by its kind: "for", "reduce"). */
 const char *px__graph_node_kind_name(const px_graph_node *n);

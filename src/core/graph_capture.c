@@ -138,6 +138,11 @@ px_status px_graph_capture_end(px_instance *inst, px_graph **out)
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     PX__TRY(px__instance_check(inst, __func__));
+    if (inst->lent)
+        return PX__FAIL(PX_ERR_CAPTURING,
+                        "instance '%s' is the one px_graph_add_captured lends its callback: its capture ends when "
+                        "the callback returns (the capture goes on)",
+                        inst->label);
     return capture_end(inst, out, __func__);
 }
 
@@ -155,6 +160,10 @@ px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int
     PX__ARG(fn, "fn must not be NULL");
     px_instance *inst = NULL;
     PX__TRY(px__instance_create(&inst, graph->exec, graph->device, label ? label : "captured node", __func__));
+    /* fn may call anything: the instance refuses px_graph_capture_end and
+       px_instance_destroy (lent), and the graph stays alive if fn destroys it. */
+    inst->lent = true;
+    px__graph_retain(graph);
     px_status st = capture_begin(inst, PX_CAPTURE_THREAD_LOCAL, __func__);
     px_graph *rec = NULL;
     if (st == PX_OK) {
@@ -165,6 +174,9 @@ px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int
         if (st != PX_OK) px__error_restore(&why);
         if (st == PX_OK) st = end;
     }
+    if (st == PX_OK && graph->dropped)
+        st = PX__FAIL(PX_ERR_INVALID_ARGUMENT, "fn destroyed graph '%s', which the node was to go into",
+                      graph->label);
     if (st == PX_OK) {
         /* The node copies the recorded graph and keeps it; the caller never sees it. */
         px__live_remove(&rec->live);
@@ -184,6 +196,8 @@ px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int
         if (out) *out = n;
     }
     if (rec) px__graph_release(rec);
+    px__graph_release(graph);
+    inst->lent = false;
     bool released = false;
     const px_status gone = px__instance_destroy(inst, &released, __func__);
     return st != PX_OK ? st : gone;

@@ -53,7 +53,7 @@ px_status px_graph_instantiate(px_graph *graph, px_graph_exec **out)
             graph->label, graph->owner->label);
     /* CUDA instantiates a graph with conditional nodes once at a time; so does every
        backend, so that a program that runs on one runs on all. */
-    if (px__graph_has_conditionals(graph) && atomic_load(&graph->nexec) > 0)
+    if (px__graph_has_conditionals(graph, graph->n) && atomic_load(&graph->nexec) > 0)
         return PX__FAIL(PX_ERR_UNSUPPORTED,
                         "graph '%s' holds WHILE or IF nodes and has an executable graph already: CUDA instantiates "
                         "such a graph once at a time; destroy that one first, or build the graph twice",
@@ -177,7 +177,10 @@ static px_status apply(px_graph_exec *e, const px_graph_node *node, const px__gn
     if (fresh == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node's parameters");
     const bool kernel = desc->kind == PX__GNODE_KERNEL;
     px_status st = px__graph_params_copy(kernel ? &fresh->dispatch : NULL, kernel ? NULL : &fresh->op, desc, func);
-    if (st == PX_OK) st = e->graph->be->graph->set(e->bexec, node->bnode, desc, func);
+    /* A copy or fill that moves nothing is an empty node in the backend (and stays one:
+       the new views match the old in extents and path): nothing to give it. */
+    const bool noop = !kernel && px__graph_op_is_noop(&desc->op);
+    if (st == PX_OK && !noop) st = e->graph->be->graph->set(e->bexec, node->bnode, desc, func);
     if (st != PX_OK) {
         params_drop(&fresh);
         return st;
@@ -299,14 +302,30 @@ static px_status check_same_copy(const px__copy_op *was, const px__copy_op *now,
                      node->label, what);
 }
 
+/* The new views have the element types of those the node copies now (its own, or those of
+   the node at its place in the graph of the last update: px_graph_exec_set_copy keeps
+   the types, so its views have them too). */
+static px_status check_same_types(const px_graph_exec *e, const px_graph_node *node, const px_view *dst,
+                                  const px_view *src, const char *func)
+{
+    const px_graph_node *now = running_node(e, node);
+    if (dst->dtype == now->dst.dtype && src->dtype == now->src.dtype) return PX_OK;
+    return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                     "the new views hold %s (dst '%s') and %s (src '%s') where copy node '%s' copies %s into %s: "
+                     "the element types must match; instantiate again for a different copy",
+                     px_dtype_string(dst->dtype), dst->label, px_dtype_string(src->dtype), src->label, node->label,
+                     px_dtype_string(now->src.dtype), px_dtype_string(now->dst.dtype));
+}
+
 px_status px_graph_exec_set_copy(px_graph_exec *exec, px_graph_node *node, px_view *dst, const px_view *src)
 {
     PX__TRY(check_node(exec, node, PX__GNODE_COPY, "copy", __func__));
     px__copy_op op;
     px__copy_plan_info info;
-    PX__TRY(px__copy_plan(&op, &info, dst, src, __func__));
+    PX__TRY(px__graph_plan_copy(&op, &info, dst, src, __func__));
     const px__copy_op was = current_op(exec, node);
     px_status st = px__graph_check_op(exec->graph, &op, &info, false, __func__);
+    if (st == PX_OK) st = check_same_types(exec, node, dst, src, __func__);
     if (st == PX_OK) st = check_same_copy(&was, &op, node, __func__);
     if (st == PX_OK) {
         const px__gnode_desc desc = {.kind = PX__GNODE_COPY, .label = node->label, .op = op};
@@ -355,6 +374,14 @@ static bool same_shape(const px_graph *was, int wn, const px_graph *now, int nn,
             report_set(r, at, "kernel '%s' where the executable graph runs '%s'", y->kernel->name, x->kernel->name);
             return false;
         }
+        const bool op = x->kind == PX__GNODE_COPY || x->kind == PX__GNODE_FILL;
+        if (op && px__graph_op_is_noop(&x->op) != px__graph_op_is_noop(&y->op)) {
+            report_set(r, at, "a %s node that %s (one that moves nothing is an empty node)",
+                       px__graph_node_kind_name(y),
+                       px__graph_op_is_noop(&y->op) ? "moves nothing where the executable graph's moves data"
+                                                    : "moves data where the executable graph's moves nothing");
+            return false;
+        }
         bool deps = x->ndeps == y->ndeps;
         for (int d = 0; deps && d < x->ndeps; ++d) deps = x->deps[d] == y->deps[d];
         if (!deps) {
@@ -385,7 +412,9 @@ px_status px_graph_exec_update(px_graph_exec *exec, px_graph *graph, px_graph_up
     }
     px_graph_update_report local;
     px_graph_update_report *r = report ? report : &local;
-    if (graph != was && (px__graph_has_conditionals(graph) || px__graph_has_conditionals(was))) {
+    /* Conditions belong to their own graph on CUDA. What exec runs counts: nodes added to
+       its graph after it was instantiated are not part of it. */
+    if (graph != was && (px__graph_has_conditionals(graph, graph->n) || px__graph_has_conditionals(was, exec->n))) {
         report_set(report, -1, "graphs with WHILE or IF nodes are updated from themselves only%s%s", "", "");
         return PX__FAIL(PX_ERR_UNSUPPORTED,
                         "graph '%s' or '%s' holds WHILE or IF nodes, whose conditions belong to their own graph "

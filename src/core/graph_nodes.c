@@ -122,8 +122,31 @@ px_status px__graph_check_op(const px_graph *g, const px__copy_op *op, const px_
     return PX_OK;
 }
 
+/* dst and src (same rank and extents) name the same elements in the same places. */
+static bool same_elements(const px_view *dst, const px_view *src)
+{
+    if (dst->data != src->data) return false;
+    for (int d = 0; d < dst->rank; ++d)
+        if (dst->extent[d] > 1 && dst->stride[d] != src->stride[d]) return false;
+    return true;
+}
+
+px_status px__graph_plan_copy(px__copy_op *op, px__copy_plan_info *info, px_view *dst, const px_view *src,
+                              const char *func)
+{
+    PX__TRY(px__copy_plan(op, info, dst, src, func));
+    /* A non-contiguous view into itself: px_deep_copy goes through a temporary (its sides
+       overlap), which a node cannot; every element stays where it is, so nothing moves. */
+    if (op->path != PX_COPY_NONE && same_elements(dst, src)) {
+        op->path = PX_COPY_NONE;
+        info->overlap = false;
+    }
+    return PX_OK;
+}
+
 /* A copy (src) or fill (value) node: planned as px_deep_copy plans it, checked for
-   replay, appended. */
+   replay, appended. One with nothing to move (no element, a view into itself) is checked
+   the same way and runs as nothing. */
 static px_status add_op(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst, const px_view *src,
                         const void *value, px_graph_node **out, const char *func)
 {
@@ -131,7 +154,7 @@ static px_status add_op(px_graph *graph, px_graph_node *const *deps, int ndeps, 
     const bool fill = src == NULL;
     px__copy_op op;
     px__copy_plan_info info;
-    PX__TRY(fill ? px__fill_plan(&op, &info, dst, value, func) : px__copy_plan(&op, &info, dst, src, func));
+    PX__TRY(fill ? px__fill_plan(&op, &info, dst, value, func) : px__graph_plan_copy(&op, &info, dst, src, func));
     px_status st = px__graph_check_op(graph, &op, &info, fill, func);
     if (st == PX_OK) {
         char label[96];
@@ -187,21 +210,83 @@ static bool uses_scratch(const px_graph_node *n, const void *ctx)
     return n->kind == PX__GNODE_KERNEL && (n->kernel->kind != PX_KERNEL_FOR || n->kernel->team);
 }
 
-/* Work a conditional body cannot hold: a host function, a copy or fill of memory the host
-   reaches. */
-static bool host_work(const px_graph_node *n, const void *ctx)
+/* What a conditional body cannot hold, node by node (the rules px_graph_add_host,
+   px_graph_add_captured and px__graph_check_op apply to the body's own nodes, so that a
+   body refuses a child holding what it refuses as a node, and takes a child holding what
+   it takes): a host function; captured work; on a device backend (ctx: the body's
+   backend) a copy or fill of memory the host reaches. On a host backend the graph's
+   device memory is host memory. */
+static bool host_function(const px_graph_node *n, const void *ctx)
 {
     (void)ctx;
-    if (n->kind == PX__GNODE_HOST) return true;
-    if (n->kind != PX__GNODE_COPY && n->kind != PX__GNODE_FILL) return false;
+    return n->kind == PX__GNODE_HOST;
+}
+
+static bool captured_work(const px_graph_node *n, const void *ctx)
+{
+    (void)ctx;
+    return n->child != NULL && n->child->captured;
+}
+
+static bool host_memory_op(const px_graph_node *n, const void *ctx)
+{
+    const px__backend *be = ctx;
+    if (be->runs_on_host || (n->kind != PX__GNODE_COPY && n->kind != PX__GNODE_FILL)) return false;
     return px__space_ops_get(n->op.dst.space.kind)->host_access ||
            (n->kind == PX__GNODE_COPY && px__space_ops_get(n->op.src.space.kind)->host_access);
 }
 
-/* n copies or is the body `target`. */
-static bool holds_graph(const px_graph_node *n, const void *target)
+/* Why body `g` cannot hold `child` as a node, or NULL when it can. */
+static const char *body_refuses(const px_graph *g, const px_graph *child)
 {
-    return (const void *)n->child == target || (const void *)n->body == target;
+    if (child->captured) return "came from a capture";
+    if (px__graph_any(child, child->n, captured_work, NULL)) return "holds captured work";
+    if (px__graph_any(child, child->n, host_function, NULL)) return "holds host functions";
+    if (px__graph_any(child, child->n, host_memory_op, g->be)) return "holds copies or fills of host memory";
+    return NULL;
+}
+
+/* Whether `from` holds `target` through child nodes and bodies at any depth, counting
+   every node each graph has now, also those added after a child node copied the graph:
+   these references keep graphs alive, so a circle among them would never be freed. A
+   walk without recursion (children nest deep), each graph visited once (graphs may share
+   children). */
+static px_status holds_now(const px_graph *from, const px_graph *target, bool *out, const char *func)
+{
+    *out = false;
+    const px_graph **seen = NULL;
+    int nseen = 0, cap = 0, top = 0;
+    px_status st = PX_OK;
+    /* seen is also the queue: entries [top, nseen) are still to visit. */
+    const px_graph **more = px__grow(seen, nseen, &cap, 16, sizeof *more);
+    if (more == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    seen = more;
+    seen[nseen++] = from;
+    while (top < nseen && !*out && st == PX_OK) {
+        const px_graph *g = seen[top++];
+        for (int i = 0; i < g->n && !*out && st == PX_OK; ++i) {
+            const px_graph *next[2] = {g->nodes[i]->child, g->nodes[i]->body};
+            for (int k = 0; k < 2 && !*out && st == PX_OK; ++k) {
+                if (next[k] == NULL) continue;
+                if (next[k] == target) {
+                    *out = true;
+                    break;
+                }
+                bool known = false;
+                for (int j = 0; j < nseen && !known; ++j) known = seen[j] == next[k];
+                if (known) continue;
+                more = px__grow(seen, nseen, &cap, 16, sizeof *more);
+                if (more == NULL) {
+                    st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+                    break;
+                }
+                seen = more;
+                seen[nseen++] = next[k];
+            }
+        }
+    }
+    free(seen);
+    return st;
 }
 
 /* Whether node `to` of g depends on node `from`, directly or through others: a walk back
@@ -361,18 +446,22 @@ px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int nd
             child->device, graph->label, px_exec_space_string(graph->exec), graph->device);
     PX__ARG(child->owner == NULL,
             "child '%s' is the body of a WHILE or IF node; its kernels set that node's condition", child->label);
-    if (graph->owner != NULL && (child->native || px__graph_any(child, child->n, host_work, NULL)))
+    const char *refused = graph->owner != NULL ? body_refuses(graph, child) : NULL;
+    if (refused != NULL)
         return PX__FAIL(PX_ERR_INVALID_ARGUMENT,
                         "graph '%s' is the body of a WHILE or IF node, and child '%s' %s, which a body cannot hold "
                         "(CUDA runs bodies on the device alone)",
-                        graph->label, child->label,
-                        child->native ? "came from a capture" : "holds host functions or copies of host memory");
-    /* No circle: child must not be, or hold, the graph this node goes into. */
+                        graph->label, child->label, refused);
+    /* No circle: child must not be, or hold, the graph this node goes into (its root: a
+       body's nodes belong to its root's tree), through links made before or after. */
     const px_graph *root = px__graph_root(graph);
-    PX__ARG(child != root && !px__graph_any(child, child->n, holds_graph, root),
-            "graph '%s' holds graph '%s' already, or is it: a child cannot hold the graph it goes into", child->label,
-            root->label);
-    if (px__graph_has_conditionals(child))
+    bool circle = child == root;
+    if (!circle) PX__TRY(holds_now(child, root, &circle, __func__));
+    PX__ARG(!circle,
+            "graph '%s' is graph '%s' or holds it through child nodes (at any depth, nodes added to a child after it "
+            "was copied included): a graph cannot hold itself",
+            child->label, root->label);
+    if (px__graph_has_conditionals(child, child->n))
         return PX__FAIL(PX_ERR_UNSUPPORTED,
                         "child '%s' holds WHILE or IF nodes: a child node is a copy of its graph, and CUDA cannot "
                         "copy conditional nodes; add them to graph '%s' itself",

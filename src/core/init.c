@@ -57,6 +57,7 @@ static px_status teardown(const char *func)
     /* The work is done: the timeline's events are complete, the tool library hears last. */
     const px_status written = px__profile_finalize(func);
     px__sections_forget();
+    px__regions_forget();
     px__backends_finalize();
     px__topology_unload();
     px__set_initialized(false);

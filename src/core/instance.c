@@ -181,6 +181,11 @@ px_status px_instance_destroy(px_instance **inst)
     PX__TRY(px__instance_check(*inst, __func__));
     px_instance *p = *inst;
     PX__ARG(!p->is_default, "'%s' is a default instance: it belongs to portex", p->label);
+    if (p->lent)
+        return PX__FAIL(PX_ERR_CAPTURING,
+                        "instance '%s' is the one px_graph_add_captured lends its callback: portex ends its capture "
+                        "and destroys it when the callback returns",
+                        p->label);
     bool released = false;
     const px_status st = px__instance_destroy(p, &released, __func__);
     if (released) *inst = NULL;

@@ -26,6 +26,8 @@ struct px_instance {
     char *label;
     px__queue *queue;
     px__capture *capture;   /* NULL unless px_graph_capture_begin */
+    bool lent;              /* px_graph_add_captured's, lent to its callback: portex ends the
+                               capture and destroys the instance when the callback returns */
     px__live live;
 };
 

@@ -2,6 +2,7 @@
  * which observers are on. Each checks its arguments whether or not an observer is on, so
  * that a program's mistakes show without a tool too. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,10 +23,28 @@
 static _Thread_local int region_depth;
 static _Thread_local px__tl_mark region_span[REGION_SPANS];
 
+/* Regions live from a px_init to its last px_finalize, which forgets those left open on
+   every thread by starting a new epoch: a thread's depth counts only in the epoch it was
+   set in. So after the next px_init no thread can pop a region of the last run, and a
+   tool library (loaded anew) never hears a pop without its push. */
+static atomic_uint region_epoch;
+static _Thread_local unsigned region_epoch_seen;
+
+static void regions_of_this_run(void)
+{
+    const unsigned now = atomic_load_explicit(&region_epoch, memory_order_acquire);
+    if (region_epoch_seen == now) return;
+    region_epoch_seen = now;
+    region_depth = 0;
+}
+
+void px__regions_forget(void) { atomic_fetch_add_explicit(&region_epoch, 1, memory_order_acq_rel); }
+
 px_status px_region_push(const char *name)
 {
     PX__ARG(name, "name must not be NULL");
     PX__TRY(px__require_init(__func__));
+    regions_of_this_run();
     if (region_depth == INT32_MAX) return PX__FAIL(PX_ERR_OVERFLOW, "too many regions open on this thread");
     const unsigned on = px__prof_mask;
     if (on & PX__PROF_KOKKOS) px__kp_push_region(name);
@@ -41,6 +60,7 @@ px_status px_region_push(const char *name)
 px_status px_region_pop(void)
 {
     PX__TRY(px__require_init(__func__));
+    regions_of_this_run();
     if (region_depth == 0) return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "no region is open on this thread");
     region_depth--;
     const unsigned on = px__prof_mask;

@@ -4,5 +4,7 @@
 
 /* Forgets every profile section (their ids go with portex). */
 void px__sections_forget(void);
+/* Forgets the regions every thread left open: after the next px_init none is open. */
+void px__regions_forget(void);
 
 #endif /* PX_CORE_TOOLS_API_H */
