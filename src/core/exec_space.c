@@ -110,6 +110,11 @@ static px_exec_space default_get(void)
     return (px_exec_space)e;
 }
 
+/* Programs built against earlier headers pass a px_init_options without use_device and
+   device; on LP64 the two sit in what was its tail padding, so that its size, and what
+   those programs pass, stay the same. */
+_Static_assert(sizeof(void *) != 8 || sizeof(px_init_options) == 48, "px_init_options must keep its LP64 size");
+
 /* The device asked for: opts->device when opts->use_device, else the environment's
    PX_DEVICE, else none (*device -1). *from says which, for the messages. */
 static px_status device_requested(const px_init_options *opts, int *device, const char **from, const char *func)
