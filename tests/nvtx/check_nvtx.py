@@ -15,7 +15,15 @@ default instance's stream is named after its label.
 --nvtx off (PX_NVTX unset, then PX_NVTX=0): portex makes no NVTX call at all, so NVTX
 never even loads the injection library and the log stays unwritten.
 
-Exit 0 on success, 1 on a failure, 77 (skip) where the program skips (no GPU)."""
+NVTX loads one injection library per process, the one NVTX_INJECTION64_PATH names. Where
+that is set already, another tool holds the slot: compute-sanitizer sets it to its own
+library (libsanitizer-collection.so; it also sets NV_SANITIZER_* variables) and injects
+itself into every child process, so this test's library would not hear what portex calls.
+The test then skips, saying which tool holds the slot, rather than fail on an empty log.
+Nothing sets the variable in a plain run, which checks everything as before.
+
+Exit 0 on success, 1 on a failure, 77 (skip) where the program skips (no GPU) or another
+tool holds NVTX's injection slot."""
 import argparse
 import os
 import re
@@ -185,6 +193,17 @@ def check_off(keys, lines, how):
     print("ok: with %s, no NVTX call (the injection library was never loaded)" % how)
 
 
+def injection_taken():
+    """Why NVTX's injection slot belongs to another tool in this process tree, or None."""
+    taken = os.environ.get("NVTX_INJECTION64_PATH")
+    if not taken:
+        return None
+    who = ("compute-sanitizer" if any(k.startswith("NV_SANITIZER_") for k in os.environ)
+           else "another tool (a profiler?)")
+    return ("NVTX_INJECTION64_PATH is set already (%s): %s holds NVTX's one injection slot, and "
+            "this test's library would hear nothing (run the test without that tool)" % (taken, who))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--program", required=True)
@@ -193,6 +212,10 @@ def main():
     ap.add_argument("--nvtx", required=True, choices=["on", "off"])
     ap.add_argument("--threads", type=int)
     args = ap.parse_args()
+    taken = injection_taken()
+    if taken:
+        print("SKIP: %s" % taken)
+        return SKIP
     try:
         with tempfile.TemporaryDirectory(prefix="px-nvtx-") as tmp:
             runs = [("1", "PX_NVTX=1")] if args.nvtx == "on" else [(None, "PX_NVTX unset"), ("0", "PX_NVTX=0")]
