@@ -712,6 +712,14 @@ START_TEST(default_device)
         px_init_options o = opts_device(name, d);
         TK_OK(px_init(&o));
         default_is_on(x, d);
+        /* The configuration report says where the default's data is. */
+        px_status st;
+        char *report = print_config(&st);
+        char want[64];
+        if (x == PX_EXEC_CUDA) snprintf(want, sizeof want, "default execution space: %s, data in DEVICE(%d)", name, d);
+        else snprintf(want, sizeof want, "default execution space: %s, data in HOST", name);
+        TK_ASSERT(st == PX_OK && strstr(report, want) != NULL, "no '%s' in:\n%s", want, report);
+        free(report);
         TK_OK(px_finalize());
         char v[16];
         snprintf(v, sizeof v, "%d", d);
