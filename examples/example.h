@@ -22,11 +22,11 @@
 
 /* Where an example runs: portex's default execution space, chosen by px_init (a GPU when
  * CUDA is compiled in and a device is there, else OpenMP when it is compiled in, else
- * serial; PX_DEFAULT_EXEC=serial, openmp or cuda names one), the memory space that goes
- * with it and its default instance. */
+ * serial; PX_DEFAULT_EXEC=serial, openmp or cuda names one, PX_DEVICE=n a GPU other than
+ * the first), the memory space that goes with it and its default instance. */
 typedef struct example_backend {
     px_exec_space exec;
-    px_space space;      /* DEVICE(0) on CUDA, HOST otherwise */
+    px_space space;      /* DEVICE(n) on CUDA (n: 0, or PX_DEVICE), HOST otherwise */
     px_instance *inst;   /* the execution space's default instance */
 } example_backend;
 
@@ -36,8 +36,11 @@ static inline example_backend example_default(const char *example)
     CHECK(px_default_exec_space(&b.exec));
     CHECK(px_default_space(&b.space));
     CHECK(px_default_instance(&b.inst));
-    printf("%s: %s backend, data in %s%s\n", example, px_exec_space_string(b.exec),
-           px_space_kind_string(b.space.kind), b.space.kind == PX_SPACE_DEVICE ? "(0)" : "");
+    if (b.space.kind == PX_SPACE_DEVICE)
+        printf("%s: %s backend, data in DEVICE(%d)\n", example, px_exec_space_string(b.exec), b.space.device);
+    else
+        printf("%s: %s backend, data in %s\n", example, px_exec_space_string(b.exec),
+               px_space_kind_string(b.space.kind));
     return b;
 }
 

@@ -60,11 +60,45 @@ static void pipeline_free(pipeline *p, const overlap_config *cfg)
     free(p->path);
 }
 
+/* Every view is written before it is read: no zero-fill. */
 static px_status view_1d(px_view **v, const char *label, px_space space, int64_t n)
 {
-    px_view_desc d = {.label = label, .space = space, .dtype = PX_F32, .rank = 1,
-                      .extent = {n}, .flags = PX_VIEW_NO_INIT};
-    return px_view_create(v, &d);
+    return px_view_create_1d_ex(v, label, space, PX_F32, n, PX_VIEW_NO_INIT);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of n values (n >= 1; the mean of the middle two when n is even). */
+static double median(const double *v, int n)
+{
+    double s[OVERLAP_MAX_REPS];
+    memcpy(s, v, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, by_value);
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+/* Each stage summed over the chunks of the repetition just run (from its events), and,
+   for the last one, its timeline. */
+static px_status stage_times(pipeline *p, const overlap_config *cfg, double stage[OVERLAP_STAGES], FILE *timeline)
+{
+    px_status st = PX_OK;
+    for (int s = 0; s < OVERLAP_STAGES; ++s) stage[s] = 0.0;
+    for (int c = 0; c < cfg->chunks; ++c) {
+        float ms[4];
+        for (int s = 0; s < 4; ++s) TRY(px_event_elapsed_ms(p->origin, p->ev[4 * c + s], &ms[s]));
+        for (int s = 0; s < OVERLAP_STAGES; ++s) {
+            stage[s] += ms[s + 1] - ms[s];
+            if (timeline)
+                fprintf(timeline, "%s,%d,%d,%s,%.4f,%.4f\n", cfg->timeline_tag, c, c % cfg->k,
+                        overlap_stage_names[s], ms[s], ms[s + 1]);
+        }
+    }
+done:
+    return st;
 }
 
 static float input_value(int64_t i) { return (float)((i * 2654435761u) % 1000003u) * 1e-3f + 0.5f; }
@@ -165,8 +199,9 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
         goto done;
     }
 
-    /* K instances carved out of the device's default instance. */
-    TRY(px_instance_default(cfg->exec, 0, &p.parent));
+    /* K instances carved out of the default instance of the device that holds work_space. */
+    TRY(px_instance_default(cfg->exec, cfg->work_space.kind == PX_SPACE_DEVICE ? cfg->work_space.device : 0,
+                            &p.parent));
     px_partition_options popt = {.sm_partition = cfg->sm_partition};
     TRY(px_partition_ex(p.parent, k, NULL, &popt, p.part));
 
@@ -189,6 +224,7 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
     float *in = info.data;
     for (int64_t i = 0; i < n; ++i) in[i] = input_value(i);
 
+    double stage[OVERLAP_STAGES][OVERLAP_MAX_REPS], stage_sum[OVERLAP_MAX_REPS];
     for (int r = 0; r < reps; ++r) {
         TRY(px_view_info_get(p.out, &info));
         memset(info.data, 0xff, (size_t)n * sizeof(float)); /* poison: NaN everywhere */
@@ -198,25 +234,25 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
         TRY(issue_all(&p, cfg));
         TRY(px_fence_all());
         res->total_ms[r] = now_ms() - t0;
+        /* Stage times, from the events, outside the timed part. */
+        double one[OVERLAP_STAGES] = {0.0, 0.0, 0.0};
+        if (!cfg->no_stage_events) TRY(stage_times(&p, cfg, one, r == reps - 1 ? cfg->timeline : NULL));
+        stage_sum[r] = 0.0;
+        for (int s = 0; s < OVERLAP_STAGES; ++s) {
+            stage[s][r] = one[s];
+            stage_sum[r] += one[s];
+            if (r == reps - 1) res->stage_ms[s] = one[s];
+        }
     }
+    res->stage_sum_ms = stage_sum[reps - 1];
+    res->total_median_ms = median(res->total_ms, reps);
+    for (int s = 0; s < OVERLAP_STAGES; ++s) res->stage_median_ms[s] = median(stage[s], reps);
+    res->stage_sum_median_ms = median(stage_sum, reps);
     res->paths_uniform = true;
     res->path[0] = p.path[0];
     res->path[1] = p.path[1];
     for (int c = 1; c < chunks; ++c)
         if (p.path[2 * c] != res->path[0] || p.path[2 * c + 1] != res->path[1]) res->paths_uniform = false;
-
-    /* Stage times of the last repetition, from the events. */
-    for (int c = 0; c < chunks && !cfg->no_stage_events; ++c) {
-        float ms[4];
-        for (int s = 0; s < 4; ++s) TRY(px_event_elapsed_ms(p.origin, p.ev[4 * c + s], &ms[s]));
-        for (int s = 0; s < OVERLAP_STAGES; ++s) {
-            res->stage_ms[s] += ms[s + 1] - ms[s];
-            if (cfg->timeline)
-                fprintf(cfg->timeline, "%s,%d,%d,%s,%.4f,%.4f\n", cfg->timeline_tag, c, c % k,
-                        overlap_stage_names[s], ms[s], ms[s + 1]);
-        }
-    }
-    res->stage_sum_ms = res->stage_ms[0] + res->stage_ms[1] + res->stage_ms[2];
 
     TRY(px_view_info_get(p.out, &info));
     const float *out = info.data;

@@ -446,22 +446,28 @@ END_TEST
 
 /* ---- the default execution space ---------------------------------------------------------- */
 
-/* PX_DEFAULT_EXEC as the process had it, put back after each test (CUDA runs do not fork). */
-static char env_saved[256];
-static bool env_had;
+/* PX_DEFAULT_EXEC and PX_DEVICE as the process had them, unset during each test and put
+ * back after it (CUDA runs do not fork). */
+static const char *const env_names[] = {"PX_DEFAULT_EXEC", "PX_DEVICE"};
+static char env_saved[2][256];
+static bool env_had[2];
 
 static void env_save(void)
 {
-    const char *v = getenv("PX_DEFAULT_EXEC");
-    env_had = v != NULL;
-    snprintf(env_saved, sizeof env_saved, "%s", v ? v : "");
-    ck_assert_int_eq(unsetenv("PX_DEFAULT_EXEC"), 0);
+    for (int k = 0; k < 2; ++k) {
+        const char *v = getenv(env_names[k]);
+        env_had[k] = v != NULL;
+        snprintf(env_saved[k], sizeof env_saved[k], "%s", v ? v : "");
+        ck_assert_int_eq(unsetenv(env_names[k]), 0);
+    }
 }
 
 static void env_restore(void)
 {
-    if (env_had) ck_assert_int_eq(setenv("PX_DEFAULT_EXEC", env_saved, 1), 0);
-    else ck_assert_int_eq(unsetenv("PX_DEFAULT_EXEC"), 0);
+    for (int k = 0; k < 2; ++k) {
+        if (env_had[k]) ck_assert_int_eq(setenv(env_names[k], env_saved[k], 1), 0);
+        else ck_assert_int_eq(unsetenv(env_names[k]), 0);
+    }
 }
 
 static void env_set(const char *v) { ck_assert_int_eq(setenv("PX_DEFAULT_EXEC", v, 1), 0); }
@@ -475,8 +481,13 @@ static px_init_options opts_exec(const char *name)
     return o;
 }
 
-/* The default space, its memory space and instance agree with `want`. */
-static void default_is(px_exec_space want)
+static void default_is_on(px_exec_space want, int device);
+
+/* The default space, its memory space and instance agree with `want`, on device 0. */
+static void default_is(px_exec_space want) { default_is_on(want, 0); }
+
+/* The same on `device`. */
+static void default_is_on(px_exec_space want, int device)
 {
     px_exec_space e = PX_EXEC_COUNT;
     TK_OK(px_default_exec_space(&e));
@@ -484,21 +495,25 @@ static void default_is(px_exec_space want)
               px_exec_space_string(want));
     px_space s = {PX_SPACE_KIND_COUNT, 7};
     TK_OK(px_default_space(&s));
-    const px_space ws = want == PX_EXEC_CUDA ? px_device(0) : px_host();
+    const px_space ws = want == PX_EXEC_CUDA ? px_device(device) : px_host();
     ck_assert_int_eq(s.kind, ws.kind);
     ck_assert_int_eq(s.device, ws.device);
     ck_assert(px_space_available(s));
     px_instance *inst = NULL, *again = NULL, *named = NULL;
     TK_OK(px_default_instance(&inst));
     TK_OK(px_default_instance(&again));
-    TK_OK(px_instance_default(want, 0, &named));
+    TK_OK(px_instance_default(want, device, &named));
     ck_assert_ptr_eq(inst, again);
     ck_assert_ptr_eq(inst, named);
     TK_OK(px_instance_exec_space(inst, &e));
     ck_assert_int_eq(e, want);
     int dev = -1;
     TK_OK(px_instance_device(inst, &dev));
-    ck_assert_int_eq(dev, 0);
+    ck_assert_int_eq(dev, device);
+    px_space is = {PX_SPACE_KIND_COUNT, 7};
+    TK_OK(px_instance_space(inst, &is));
+    ck_assert_int_eq(is.kind, ws.kind);
+    ck_assert_int_eq(is.device, ws.device);
     /* Portex's own: it cannot be destroyed. */
     TK_FAIL(px_instance_destroy(&inst), PX_ERR_INVALID_ARGUMENT, "px_instance_destroy");
 }
@@ -668,12 +683,170 @@ START_TEST(default_exec_nested_init)
 }
 END_TEST
 
+/* ---- the default device ----------------------------------------------------------------------- */
+
+static void device_env_set(const char *v) { ck_assert_int_eq(setenv("PX_DEVICE", v, 1), 0); }
+
+static px_init_options opts_device(const char *exec, int device)
+{
+    px_init_options o = opts_exec(exec);
+    o.use_device = true;
+    o.device = device;
+    return o;
+}
+
+/* The backend under test's execution space, named: every device it has can be the default
+ * one, by the option or by PX_DEVICE; the option beats the environment; device 0 is the
+ * default; one past the last is refused (PX_ERR_NO_DEVICE), saying where it came from, the
+ * space and its devices, and nothing is initialised. On serial and OpenMP only device 0
+ * exists; a machine with one GPU takes PX_DEVICE=0 and refuses PX_DEVICE=1. */
+START_TEST(default_device)
+{
+    env_save();
+    const px_exec_space x = tk_exec();
+    const char *name = px_exec_space_string(x);
+    int n = 0;
+    TK_OK(px_exec_space_device_count(x, &n));
+    ck_assert_int_ge(n, 1);
+    for (int d = 0; d < n; ++d) {
+        px_init_options o = opts_device(name, d);
+        TK_OK(px_init(&o));
+        default_is_on(x, d);
+        /* The configuration report says where the default's data is. */
+        px_status st;
+        char *report = print_config(&st);
+        char want[64];
+        if (x == PX_EXEC_CUDA) snprintf(want, sizeof want, "default execution space: %s, data in DEVICE(%d)", name, d);
+        else snprintf(want, sizeof want, "default execution space: %s, data in HOST", name);
+        TK_ASSERT(st == PX_OK && strstr(report, want) != NULL, "no '%s' in:\n%s", want, report);
+        free(report);
+        TK_OK(px_finalize());
+        char v[16];
+        snprintf(v, sizeof v, "%d", d);
+        device_env_set(v);
+        o = opts_exec(name);
+        TK_OK(px_init(&o));
+        default_is_on(x, d);
+        TK_OK(px_finalize());
+        ck_assert_int_eq(unsetenv("PX_DEVICE"), 0);
+    }
+    /* Unset, empty, or use_device false (whatever `device` holds): device 0. */
+    px_init_options o = opts_exec(name);
+    o.device = n + 3;
+    TK_OK(px_init(&o));
+    default_is_on(x, 0);
+    TK_OK(px_finalize());
+    device_env_set("");
+    TK_OK(px_init(&o));
+    default_is_on(x, 0);
+    TK_OK(px_finalize());
+    /* The option beats the environment, a bad or a missing device alike. */
+    const char *const envs[] = {"not-a-device", "-1", "999"};
+    for (size_t k = 0; k < sizeof envs / sizeof envs[0]; ++k) {
+        device_env_set(envs[k]);
+        o = opts_device(name, n - 1);
+        TK_OK(px_init(&o));
+        default_is_on(x, n - 1);
+        TK_OK(px_finalize());
+    }
+    ck_assert_int_eq(unsetenv("PX_DEVICE"), 0);
+
+    /* One past the last device. */
+    char past[16];
+    snprintf(past, sizeof past, "%d", n);
+    o = opts_device(name, n);
+    TK_FAIL(px_init(&o), PX_ERR_NO_DEVICE, "px_init");
+    ck_assert(tk_error_from("px_init"));
+    TK_ERROR_HAS("px_init_options.device");
+    TK_ERROR_HAS(name);
+    TK_ERROR_HAS(n == 1 ? "has device 0" : "devices 0 to");
+    if (x != PX_EXEC_CUDA) TK_ERROR_HAS("device 0 alone");
+    ck_assert(!px_is_initialized());
+    device_env_set(past);
+    o = opts_exec(name);
+    TK_FAIL(px_init(&o), PX_ERR_NO_DEVICE, "px_init");
+    TK_ERROR_HAS("PX_DEVICE");
+    TK_ERROR_HAS(past);
+    ck_assert(!px_is_initialized());
+    /* Without naming the space: it is chosen at px_init then, and checked. */
+    const px_exec_space automatic = px_exec_space_available(PX_EXEC_CUDA)     ? PX_EXEC_CUDA
+                                    : px_exec_space_available(PX_EXEC_OPENMP) ? PX_EXEC_OPENMP
+                                                                              : PX_EXEC_SERIAL;
+    int na = 0;
+    TK_OK(px_exec_space_device_count(automatic, &na));
+    snprintf(past, sizeof past, "%d", na);
+    device_env_set(past);
+    TK_FAIL(px_init(NULL), PX_ERR_NO_DEVICE, "px_init");
+    TK_ERROR_HAS("PX_DEVICE");
+    ck_assert(!px_is_initialized());
+    device_env_set("0");
+    TK_OK(px_init(NULL));
+    default_is_on(automatic, 0);
+    TK_OK(px_finalize());
+    env_restore();
+}
+END_TEST
+
+/* A PX_DEVICE that is not a decimal ordinal, and a negative option, are refused
+ * (PX_ERR_INVALID_ARGUMENT), quoting the value; nothing is initialised. */
+START_TEST(default_device_bad_values)
+{
+    env_save();
+    const char *const bad[] = {"-1", "x", "1x", " 1", "1 ", "0x1", "+1", "1.0", "99999999999999999999"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        device_env_set(bad[k]);
+        TK_FAIL(px_init(NULL), PX_ERR_INVALID_ARGUMENT, "px_init");
+        TK_ERROR_HAS("PX_DEVICE");
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "\"%s\"", bad[k]);
+        TK_ERROR_HAS(quoted);
+        ck_assert(!px_is_initialized());
+    }
+    ck_assert_int_eq(unsetenv("PX_DEVICE"), 0);
+    const int negative[] = {-1, -1000, INT_MIN};
+    for (size_t k = 0; k < sizeof negative / sizeof negative[0]; ++k) {
+        px_init_options o = opts_device(NULL, negative[k]);
+        TK_FAIL(px_init(&o), PX_ERR_INVALID_ARGUMENT, "px_init");
+        TK_ERROR_HAS("px_init_options.device");
+        ck_assert(!px_is_initialized());
+    }
+    /* Still usable afterwards. */
+    TK_OK(px_init(NULL));
+    TK_OK(px_finalize());
+    env_restore();
+}
+END_TEST
+
+/* The first px_init chooses the device; a later one may repeat it but not change it, and a
+ * later PX_DEVICE changes nothing. */
+START_TEST(default_device_nested_init)
+{
+    env_save();
+    px_init_options o = opts_device(px_exec_space_string(tk_exec()), 0);
+    TK_OK(px_init(&o));
+    TK_OK(px_init(&o));
+    TK_OK(px_init(NULL));
+    o.device = 1;
+    TK_FAIL(px_init(&o), PX_ERR_INVALID_ARGUMENT, "px_init");
+    TK_ERROR_HAS("default device 0");
+    o.device = -1;
+    TK_FAIL(px_init(&o), PX_ERR_INVALID_ARGUMENT, "px_init");
+    device_env_set("7");
+    TK_OK(px_init(NULL));
+    default_is_on(tk_exec(), 0);
+    for (int k = 0; k < 4; ++k) TK_OK(px_finalize());   /* the refused calls took no reference */
+    ck_assert(!px_is_initialized());
+    env_restore();
+}
+END_TEST
+
 int main(void)
 {
     TCase *tc = tk_case_bare("core", "core"); /* lifetime is what these tests are about */
     TK_ADD(tc, init_refcount, not_initialized, finalize_busy_names_objects, registry_from_threads,
            status_strings, status_strings_invalid, set_error, last_error, version, print_configuration,
            enum_strings, spaces_available, default_exec_auto, default_exec_env_and_option,
-           default_exec_bad_names, default_exec_unavailable, default_exec_nested_init);
+           default_exec_bad_names, default_exec_unavailable, default_exec_nested_init, default_device,
+           default_device_bad_values, default_device_nested_init);
     return tk_run();
 }

@@ -150,6 +150,81 @@ START_TEST(create_destroy_bad_input)
 }
 END_TEST
 
+/* ---- the memory space of an instance --------------------------------------------------------- */
+
+static void space_is(px_instance *inst, px_space want)
+{
+    px_space s = {PX_SPACE_KIND_COUNT, 99};
+    TK_OK(px_instance_space(inst, &s));
+    TK_ASSERT(s.kind == want.kind && s.device == want.device, "space %s(%d), expected %s(%d)",
+              px_space_kind_string(s.kind), s.device, px_space_kind_string(want.kind), want.device);
+}
+
+/* DEVICE(n) for an instance of GPU n, HOST for serial and OpenMP: the default instance of
+ * every device of every execution space here, created instances and partitions; and a
+ * kernel on an instance runs on a view made in its space. */
+START_TEST(instance_space)
+{
+    for (int e = 0; e < PX_EXEC_COUNT; ++e) {
+        const px_exec_space x = (px_exec_space)e;
+        int n = 0;
+        if (!px_exec_space_available(x)) continue;
+        TK_OK(px_exec_space_device_count(x, &n));
+        for (int d = 0; d < n; ++d) {
+            px_instance *inst = NULL;
+            TK_OK(px_instance_default(x, d, &inst));
+            space_is(inst, x == PX_EXEC_CUDA ? px_device(d) : px_host());
+        }
+    }
+    px_instance *def = tk_inst(), *made = tk_instance("made"), *part[2] = {NULL, NULL};
+    space_is(def, tk_space());
+    space_is(made, tk_space());
+    TK_OK(px_partition(def, 2, NULL, part));
+    space_is(part[0], tk_space());
+    space_is(part[1], tk_space());
+
+    /* y += 2 x on `made`, with x and y where px_instance_space says. */
+    px_space where;
+    TK_OK(px_instance_space(made, &where));
+    const int64_t n = 1000;
+    px_view *x = NULL, *y = NULL;
+    TK_OK(px_view_create_1d(&x, "x", where, PX_F64, n));
+    TK_OK(px_view_create_1d(&y, "y", where, PX_F64, n));
+    const double one = 1.0;
+    TK_OK(px_fill_async(made, x, &one, NULL));
+    axpy_args a = {.a = 2.0};
+    TK_OK(px_view_get_span(x, &a.x));
+    TK_OK(px_view_get_span(y, &a.y));
+    TK_OK(px_parallel_for(made, "axpy", px_range(0, n), PX_KERNEL(axpy), &a));
+    TK_OK(px_instance_fence(made));
+    px_view *h = tk_to_host(y);
+    const double *p = (const double *)tk_data(h);
+    for (int64_t i = 0; i < n; ++i) TK_ASSERT(p[i] == 2.0, "y[%lld] = %g", (long long)i, p[i]);
+    TK_RELEASE(x, y, h);
+    TK_OK(px_instance_destroy(&part[0]));
+    TK_OK(px_instance_destroy(&part[1]));
+    TK_OK(px_instance_destroy(&made));
+}
+END_TEST
+
+START_TEST(instance_space_bad_input)
+{
+    px_space s = px_host();
+    px_instance *in = tk_instance("q");
+    TK_FAIL(px_instance_space(NULL, &s), PX_ERR_INVALID_ARGUMENT, "px_instance_space");
+    TK_ERROR_HAS("NULL");
+    TK_FAIL(px_instance_space(in, NULL), PX_ERR_INVALID_ARGUMENT, "px_instance_space");
+    TK_ERROR_HAS("out");
+    /* Not an instance: refused by its magic number, never followed. */
+    uint64_t junk[16];
+    memset(junk, 0x5a, sizeof junk);
+    TK_FAIL(px_instance_space((const px_instance *)junk, &s), PX_ERR_INVALID_ARGUMENT, "px_instance_space");
+    TK_ERROR_HAS("not a live instance");
+    TK_OK(px_instance_destroy(&in));
+    TK_FAIL(px_instance_space(in, &s), PX_ERR_INVALID_ARGUMENT, "px_instance_space");
+}
+END_TEST
+
 /* ---- fences ----------------------------------------------------------------------------------- */
 
 /* Work issued to an instance is done after its fence, after px_fence_all, and after its
@@ -361,7 +436,8 @@ END_TEST
 int main(void)
 {
     TK_ADD(tk_case("instance", "instance"), default_instance, default_instance_bad_input,
-           create_destroy, create_destroy_bad_input, fence_and_destroy_wait, fence_all_idle);
+           create_destroy, create_destroy_bad_input, instance_space, instance_space_bad_input,
+           fence_and_destroy_wait, fence_all_idle);
     TK_ADD(tk_case("instance", "event"), events_record_query_sync, events_order_instances,
            events_elapsed, events_bad_input);
     return tk_run();

@@ -154,6 +154,120 @@ START_TEST(create_1d)
 }
 END_TEST
 
+/* px_view_create_1d_ex: PX_VIEW_NO_INIT in one call, in the backend's space too; flags 0 is
+ * px_view_create_1d; bad input refused and named. */
+START_TEST(create_1d_ex)
+{
+    for (int k = 0; k < NBUILTIN; ++k) {
+        px_view *v = NULL;
+        TK_OK(px_view_create_1d_ex(&v, "no_init", tk_space(), builtin[k], 1001, PX_VIEW_NO_INIT));
+        px_view_info in = tk_info(v);
+        ck_assert_str_eq(in.label, "no_init");
+        ck_assert_int_eq(in.space.kind, tk_space().kind);
+        ck_assert_int_eq(in.space.device, tk_space().device);
+        ck_assert_int_eq(in.dtype, builtin[k]);
+        ck_assert_int_eq(in.rank, 1);
+        ck_assert_int_eq(in.extent[0], 1001);
+        ck_assert_int_eq(in.stride[0], 1);
+        ck_assert_int_eq(in.layout, PX_LAYOUT_RIGHT);
+        ck_assert(in.contiguous && in.managed);
+        ck_assert_uint_eq(in.bytes, 1001 * builtin_size[k]);
+        /* Usable: what is written is read back. */
+        unsigned char value[8];
+        memset(value, 0x3c + k, sizeof value);
+        TK_OK(px_fill(v, value, NULL));
+        px_view *h = tk_to_host(v);
+        const unsigned char *p = (const unsigned char *)tk_data(h);
+        for (size_t b = 0; b < in.bytes; ++b) TK_ASSERT(p[b] == 0x3c + k, "byte %zu is 0x%02x", b, p[b]);
+        TK_RELEASE(v, h);
+    }
+    /* flags 0: zero-filled, as px_view_create_1d. */
+    px_view *v = NULL;
+    TK_OK(px_view_create_1d_ex(&v, NULL, tk_space(), PX_I64, 77, 0));
+    ck_assert_str_eq(tk_info(v).label, "");
+    px_view *h = tk_to_host(v);
+    for (int i = 0; i < 77; ++i) ck_assert_int_eq(((const int64_t *)tk_data(h))[i], 0);
+    TK_RELEASE(v, h);
+    TK_OK(px_view_create_1d_ex(&v, "empty", tk_space(), PX_F32, 0, PX_VIEW_NO_INIT));
+    ck_assert_int_eq(tk_info(v).size, 0);
+    px_view_release(&v);
+
+    v = (px_view *)&h; /* any non-NULL value: a refusal clears it */
+    const char *const f = "px_view_create_1d_ex";
+    TK_FAIL(px_view_create_1d_ex(&v, "neg", tk_space(), PX_F64, -1, PX_VIEW_NO_INIT), PX_ERR_INVALID_ARGUMENT, f);
+    ck_assert(tk_error_from(f));
+    TK_ERROR_HAS("-1");
+    ck_assert_ptr_null(v);
+    TK_FAIL(px_view_create_1d_ex(&v, "flags", tk_space(), PX_F64, 4, 1u << 1), PX_ERR_INVALID_ARGUMENT, f);
+    ck_assert(tk_error_from(f));
+    TK_ERROR_HAS("0x2");
+    TK_ERROR_HAS("PX_VIEW_NO_INIT");
+    TK_FAIL(px_view_create_1d_ex(&v, "flags", tk_space(), PX_F64, 4, PX_VIEW_NO_INIT | 0x80000000u),
+            PX_ERR_INVALID_ARGUMENT, f);
+    TK_FAIL(px_view_create_1d_ex(&v, "user", tk_space(), PX_USER, 4, 0), PX_ERR_INVALID_ARGUMENT, f);
+    TK_ERROR_HAS("PX_USER");
+    TK_FAIL(px_view_create_1d_ex(&v, "bad", tk_space(), (px_dtype)-1, 4, 0), PX_ERR_INVALID_ARGUMENT, f);
+    TK_FAIL(px_view_create_1d_ex(&v, "bad", tk_space(), PX_DTYPE_COUNT, 4, 0), PX_ERR_INVALID_ARGUMENT, f);
+    TK_FAIL(px_view_create_1d_ex(NULL, "x", tk_space(), PX_F64, 4, PX_VIEW_NO_INIT), PX_ERR_INVALID_ARGUMENT, f);
+    px_space bad = {PX_SPACE_KIND_COUNT, 0};
+    TK_FAIL(px_view_create_1d_ex(&v, "x", bad, PX_F64, 4, PX_VIEW_NO_INIT), PX_ERR_INVALID_ARGUMENT, f);
+    ck_assert(tk_error_from(f));
+    TK_FAIL(px_view_create_1d_ex(&v, "x", tk_space(), PX_F64, INT64_MAX, PX_VIEW_NO_INIT), PX_ERR_OVERFLOW, f);
+    ck_assert(tk_error_from(f));
+    ck_assert_ptr_null(v);
+}
+END_TEST
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+/* A new view is all zeros even where its memory held something before: sizes on both sides
+ * of the OpenMP backend's 256 KiB threshold for filling on its team, element counts that
+ * do not divide among 2 or 3 threads, and elements larger than its 64-byte cut (which then
+ * cuts by bytes). With glibc the host memory is made dirty by malloc itself (M_PERTURB,
+ * and no mmap, whose pages would be zero anyway); device and pinned memory were filled
+ * and released first, so that portex's pools may hand them out again. */
+START_TEST(create_zero_fills_dirty_memory)
+{
+#if defined(__GLIBC__)
+    /* Sanitizers and valgrind have a malloc of their own and ignore this. */
+    (void)mallopt(M_MMAP_MAX, 0);
+    (void)mallopt(M_PERTURB, 0x5a);
+#endif
+    const int64_t counts[] = {1, 4095, 32767, 32771, 131075, 300007};
+    const px_dtype types[] = {PX_U8, PX_F64, PX_USER, PX_USER};
+    const size_t sizes[] = {1, 8, USER_SIZE, 100};
+    px_space spaces[2] = {tk_space(), px_host_pinned()};
+    const int nspaces = tk_is_cuda() ? 2 : 1;
+    for (int sp = 0; sp < nspaces; ++sp)
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t)
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+                const int64_t n = sizes[t] >= 100 && counts[c] > 20011 ? 20011 : counts[c];
+                /* Dirty memory of that size, given back. */
+                px_view *dirty = tk_view_ex("dirty", spaces[sp], types[t], sizes[t], PX_LAYOUT_RIGHT, 1, &n,
+                                            PX_VIEW_NO_INIT);
+                unsigned char value[100];
+                memset(value, 0xa7, sizeof value);
+                TK_OK(px_fill(dirty, value, NULL));
+                px_view_release(&dirty);
+
+                px_view *v = tk_view_ex("zeroed", spaces[sp], types[t], sizes[t], PX_LAYOUT_RIGHT, 1, &n, 0);
+                px_view *h = tk_readable(v);
+                const px_view_info in = tk_info(h);
+                const unsigned char *p = (const unsigned char *)in.data;
+                for (size_t b = 0; b < in.bytes; ++b)
+                    TK_ASSERT(p[b] == 0, "%s view of %lld elements of %zu bytes: byte %zu is 0x%02x",
+                              px_space_kind_string(spaces[sp].kind), (long long)n, sizes[t], b, p[b]);
+                TK_RELEASE(v, h);
+            }
+#if defined(__GLIBC__)
+    (void)mallopt(M_PERTURB, 0);
+    (void)mallopt(M_MMAP_MAX, 65536); /* glibc's default */
+#endif
+}
+END_TEST
+
 START_TEST(create_zero_extent_and_no_init)
 {
     /* Extents of 0 are legal: a view with no element. */
@@ -1185,7 +1299,8 @@ int main(void)
 {
     TCase *tc = tk_case("view", "create");
     tcase_add_loop_test(tc, create_every_dtype_and_rank, 0, NDTYPES * (PX_MAX_RANK + 1));
-    TK_ADD(tc, create_defaults_rank0, create_1d, create_zero_extent_and_no_init, create_layout_stride, labels,
+    TK_ADD(tc, create_defaults_rank0, create_1d, create_1d_ex, create_zero_fills_dirty_memory,
+           create_zero_extent_and_no_init, create_layout_stride, labels,
            dtype_helpers, create_bad_input, create_overflow, create_empty_huge_extents,
            create_count_overflows, create_unknown_flags, create_out_of_memory, retain_release,
            retain_release_threads, info_bad_input, wrap_user_memory, wrap_bad_input, wrap_misaligned);

@@ -126,14 +126,24 @@ typedef struct px_init_options {
     /** NVTX ranges and names for Nsight (CUDA builds): true, or the environment's
        PX_NVTX=1. Off by default: then portex makes no NVTX call. */
     bool nvtx;
+    /** true: the default space and instance (portex/instance.h) are on device `device`
+       of the default execution space, whatever the environment says. false (the
+       default): the environment's PX_DEVICE (a decimal ordinal), else device 0. A device
+       the default execution space does not have makes px_init fail (no fall back):
+       serial and OpenMP have device 0 alone. */
+    bool use_device;
+    /** The device ordinal use_device asks for (a GPU's, from 0); read only when
+       use_device is true. */
+    int device;
 } px_init_options;
 
 /** Initialise portex: backends compiled in, the machine topology.
  * Reference counted: every px_init needs one px_finalize; a second px_init is cheap.
  * opts may be NULL. The first px_init reads the options; a later one refuses a
- * default_exec other than the space in effect (PX_ERR_INVALID_ARGUMENT). CUDA is touched
- * lazily, at the first CUDA instance or allocation (a default_exec of "cuda" asks
- * cudaGetDeviceCount here, and no more).
+ * default_exec other than the space in effect, and a use_device for another device than
+ * the one in effect (PX_ERR_INVALID_ARGUMENT). CUDA is touched lazily, at the first CUDA
+ * instance or allocation (a default_exec of "cuda", or a device asked for by use_device or
+ * PX_DEVICE, asks cudaGetDeviceCount here, and no more).
  * portex itself never aborts or prints; hwloc, which loads the topology here, aborts the
  * process if memory runs out while it does (skip_topology avoids it). */
 PX_API px_status px_init(const px_init_options *opts);

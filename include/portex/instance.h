@@ -51,23 +51,30 @@ typedef struct px_instance px_instance;
  * is there, else OpenMP when it is compiled in, else serial. An unknown name, or a named
  * space that is not available here ("cuda" without a GPU), makes px_init fail with the
  * reason; it never falls back to another space. CUDA stays untouched at px_init unless
- * "cuda" is named (then cudaGetDeviceCount only, no context); when nothing is named, the
- * first of these calls makes the choice (a CUDA build asks cudaGetDeviceCount then) and
- * the choice holds until the last px_finalize.
+ * "cuda" is named or a device is asked for (then cudaGetDeviceCount only, no context);
+ * when neither is, the first of these calls makes the choice (a CUDA build asks
+ * cudaGetDeviceCount then) and the choice holds until the last px_finalize.
+ *
+ * The default device: px_init_options.device (with use_device), else the environment's
+ * PX_DEVICE at the first px_init, else 0. It must be one of the default execution space's
+ * devices, or px_init fails (PX_ERR_NO_DEVICE); serial and OpenMP have device 0 alone, so
+ * PX_DEVICE=1 is refused on them rather than ignored.
  *
  * @code
  *   px_instance *inst;
  *   px_space where;
- *   px_default_instance(&inst);   // the default space's instance on device 0
- *   px_default_space(&where);     // where its data lives: DEVICE(0) on CUDA, else HOST
+ *   px_default_instance(&inst);   // the default space's instance on the default device
+ *   px_default_space(&where);     // where its data lives: DEVICE(n) on CUDA, else HOST
  * @endcode
  *
  * Each returns PX_ERR_NOT_INITIALIZED before px_init. */
 PX_API px_status px_default_exec_space(px_exec_space *out);
-/** The memory space that goes with it: px_device(0) for CUDA, px_host() otherwise. */
+/** The memory space that goes with it: px_device(n) for CUDA, n the default device
+ * (PX_DEVICE, px_init_options.device; 0 unless one was asked for), px_host() otherwise. */
 PX_API px_status px_default_space(px_space *out);
-/** Its default instance on device 0 (px_instance_default(exec, 0, out)): belongs to
- * portex, never destroy it. On CUDA the stream is made here, at the first call. */
+/** Its default instance on the default device (px_instance_default(exec, n, out), n as
+ * px_default_space says; 0 on serial and OpenMP): belongs to portex, never destroy it. On
+ * CUDA the stream is made here, at the first call. */
 PX_API px_status px_default_instance(px_instance **out);
 
 /** What px_instance_create makes. */
@@ -98,6 +105,16 @@ PX_API px_status px_fence_all(void);
 PX_API px_status px_instance_exec_space(const px_instance *inst, px_exec_space *out);
 /** The instance's device ordinal (0 on the host backends). */
 PX_API px_status px_instance_device(const px_instance *inst, int *out);
+/** The memory space the instance's kernels use by default, the one to create their views
+ * in: px_device(n) for an instance of CUDA device n (a stream, a wrapped stream or an SM
+ * partition alike), px_host() for serial and OpenMP instances. Code that is handed an
+ * instance allocates where it runs without asking which backend it is:
+ * @code
+ *   px_space where;
+ *   px_instance_space(inst, &where);
+ *   px_view_create_1d(&x, "x", where, PX_F64, n);
+ * @endcode */
+PX_API px_status px_instance_space(const px_instance *inst, px_space *out);
 /** The instance's label, valid while the instance lives. */
 PX_API px_status px_instance_label(const px_instance *inst, const char **out);
 

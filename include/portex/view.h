@@ -50,9 +50,9 @@ typedef enum px_layout {
 /** "right", "left", "stride"; "unknown" for values outside px_layout; never NULL. */
 PX_API const char *px_layout_string(px_layout layout);
 
-/** Flags of px_view_desc.flags. */
+/** Flags of px_view_desc.flags and px_view_create_1d_ex. */
 enum {
-    PX_VIEW_NO_INIT = 1u << 0 /**< skip zero-filling a new allocation */
+    PX_VIEW_NO_INIT = 1u << 0 /**< skip zero-filling a new allocation (Kokkos' WithoutInitializing) */
 };
 
 /** What a view is. Zero-initialise and set what you need: the defaults are a rank-0 HOST
@@ -73,15 +73,37 @@ typedef struct px_view_desc {
 typedef struct px_view px_view;
 
 /** A new view with its own memory in desc->space. Memory is zero-filled unless
- * PX_VIEW_NO_INIT. An allocation that fails returns PX_ERR_OUT_OF_MEMORY with the space,
- * label and size in the message. */
+ * PX_VIEW_NO_INIT, and the fill has finished when the call returns:
+ *  - HOST and HOST_PINNED: by the OpenMP backend's default team where it is compiled in
+ *    (whatever the default execution space), each thread zeroing the share of the
+ *    elements that a 1-D px_parallel_for over the view gives it on the default instance,
+ *    so that first touch places each page of a HOST view on the NUMA node of the thread
+ *    that will loop over it (pinned pages are placed when they are pinned, at
+ *    allocation); below 256 KiB, and without OpenMP, by the calling thread;
+ *  - DEVICE(n): a cudaMemsetAsync on portex's own allocation stream of device n, waited
+ *    for before the call returns: it waits for no other work, and all work issued
+ *    afterwards, on any instance, sees the zeros.
+ *
+ * An allocation that fails returns PX_ERR_OUT_OF_MEMORY with the space, label and size in
+ * the message. */
 PX_API px_status px_view_create(px_view **out, const px_view_desc *desc);
 
 /** The common case in one call: a new contiguous 1-D view of n elements of a built-in dtype
- * in `space`, zero-filled (px_view_create with rank 1, extent n, LAYOUT_RIGHT). It reads
- * the same in C and C++, where a px_view_desc needs no designated initializers. */
+ * in `space`, zero-filled as px_view_create says (px_view_create with rank 1, extent n,
+ * LAYOUT_RIGHT). It reads the same in C and C++, where a px_view_desc needs no designated
+ * initializers. */
 PX_API px_status px_view_create_1d(px_view **out, const char *label, px_space space, px_dtype dtype,
                                    int64_t n);
+
+/** px_view_create_1d with flags: PX_VIEW_NO_INIT leaves the memory as the allocator gives
+ * it, for a view the program writes in full before reading (the fill would be wasted
+ * time, and on the host its first touch would be the fill's, not the program's):
+ * @code
+ *   px_view_create_1d_ex(&x, "x", space, PX_F64, n, PX_VIEW_NO_INIT);
+ * @endcode
+ * flags 0 is px_view_create_1d; an unknown bit is refused (PX_ERR_INVALID_ARGUMENT). */
+PX_API px_status px_view_create_1d_ex(px_view **out, const char *label, px_space space, px_dtype dtype,
+                                      int64_t n, unsigned flags);
 
 /** An unmanaged view over memory the caller owns and keeps alive longer than the view.
  * data may be NULL only when the view holds no element. For the built-in dtypes it must

@@ -253,6 +253,12 @@ typedef struct px__backend {
     px_status (*copy)(px__queue *q, px__copy_op *op, const char *func);
     /* HOST_FILL after q's earlier work, or the backend's own fill ordered on q. */
     px_status (*fill)(px__queue *q, px__copy_op *op, const char *func);
+    /* Zeroes `bytes` of new host memory (a view's allocation, elements of elem_size bytes)
+       on the threads of this backend's default queue, each its share of the elements as
+       the backend's 1-D loops over them would give it, so that first touch puts each page
+       near the thread that will use it; finished when it returns. NULL: the backend has no
+       threads of its own (the space's zero runs on the calling thread). */
+    px_status (*zero_host)(void *ptr, size_t bytes, size_t elem_size, const char *func);
 
     /* req->n new queues of parent's device, described by descs; on failure none is left. */
     px_status (*partition)(px__queue *parent, const px__partition_request *req, const px__queue_desc *descs,

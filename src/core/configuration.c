@@ -27,8 +27,16 @@ px_status px_print_configuration(FILE *out)
         }
     }
     px_exec_space dflt;
-    if (px_is_initialized() && px_default_exec_space(&dflt) == PX_OK)
-        fprintf(out, "  default execution space: %s\n", px_exec_space_string(dflt));
+    px_space where;
+    if (px_is_initialized() && px_default_exec_space(&dflt) == PX_OK && px_default_space(&where) == PX_OK) {
+        /* The device too: PX_DEVICE may have moved it off GPU 0. */
+        if (where.kind == PX_SPACE_DEVICE)
+            fprintf(out, "  default execution space: %s, data in DEVICE(%d)\n", px_exec_space_string(dflt),
+                    where.device);
+        else
+            fprintf(out, "  default execution space: %s, data in %s\n", px_exec_space_string(dflt),
+                    px_space_kind_string(where.kind));
+    }
     px_tools_info tools;
     if (px_is_initialized() && px_tools_info_get(&tools) == PX_OK)
         fprintf(out, "  profiling: tool library %s%s, NVTX %s, timeline %s\n",

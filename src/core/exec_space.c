@@ -2,7 +2,9 @@
 #include "core/exec_space.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "backends/backends.h"
@@ -56,6 +58,9 @@ bool px_exec_space_available(px_exec_space exec)
    needs it (so that px_init never asks CUDA anything unless CUDA was named). */
 #define DEFAULT_AUTO (-1)
 static atomic_int default_exec = DEFAULT_AUTO;
+/* The default space's and instance's device, checked against the default execution space
+   at the first px_init (0 unless one was asked for). */
+static atomic_int default_device;
 
 static const struct {
     const char *name;
@@ -105,23 +110,91 @@ static px_exec_space default_get(void)
     return (px_exec_space)e;
 }
 
+/* Programs built against earlier headers pass a px_init_options without use_device and
+   device; on LP64 the two sit in what was its tail padding, so that its size, and what
+   those programs pass, stay the same. */
+_Static_assert(sizeof(void *) != 8 || sizeof(px_init_options) == 48, "px_init_options must keep its LP64 size");
+
+/* The device asked for: opts->device when opts->use_device, else the environment's
+   PX_DEVICE, else none (*device -1). *from says which, for the messages. */
+static px_status device_requested(const px_init_options *opts, int *device, const char **from, const char *func)
+{
+    *device = -1;
+    if (opts && opts->use_device) {
+        *from = "px_init_options.device";
+        if (opts->device < 0)
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "px_init_options.device is %d (use_device is true); expected a device ordinal >= 0",
+                             opts->device);
+        *device = opts->device;
+        return PX_OK;
+    }
+    const char *env = getenv("PX_DEVICE");
+    if (!env || !*env) return PX_OK;
+    *from = "the environment's PX_DEVICE";
+    /* Digits only: "-1", " 1", "1x" and "0x1" are mistakes, not device 1. */
+    long n = 0;
+    bool digits = true;
+    for (const char *c = env; *c && digits; ++c) {
+        digits = *c >= '0' && *c <= '9';
+        if (digits && n <= INT_MAX) n = n * 10 + (*c - '0');
+    }
+    if (!digits || n > INT_MAX)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "the environment's PX_DEVICE is \"%s\": not a device ordinal; expected a decimal "
+                         "number >= 0 (0 is the first device)", env);
+    *device = (int)n;
+    return PX_OK;
+}
+
+/* A device asked for must be one of exec's: no fall back to another device or space. */
+static px_status device_check(px_exec_space exec, int device, const char *from, const char *func)
+{
+    const px__backend *be = px__backend_get(exec);
+    int n = 0;
+    PX__TRY(be->device_count(&n));
+    if (device < n) return PX_OK;
+    char ordinals[48] = "device 0";
+    if (n > 1) snprintf(ordinals, sizeof ordinals, "devices 0 to %d", n - 1);
+    return px__error(PX_ERR_NO_DEVICE, func, "%s is %d, but the default execution space, %s, has %s%s", from, device,
+                     px_exec_space_string(exec), ordinals,
+                     be->runs_on_host ? " (serial and OpenMP have device 0 alone: a GPU is chosen only where "
+                                        "the default execution space is CUDA)"
+                                      : "");
+}
+
 px_status px__default_exec_init(const px_init_options *opts, bool first, const char *func)
 {
     const char *name = opts ? opts->default_exec : NULL;
     const char *from = "px_init_options.default_exec";
-    px_exec_space exec;
+    px_exec_space exec = PX_EXEC_SERIAL;
     if (!first) {
-        /* portex runs already: a named space must be the one in effect. */
-        if (!name) return PX_OK;
-        PX__TRY(exec_parse(name, from, &exec, func));
-        const px_exec_space now = default_get();
-        if (exec != now)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "%s is \"%s\", but portex is initialized already with the default execution "
-                             "space %s (the first px_init chooses it; finalize every reference first)",
-                             from, name, px_exec_space_string(now));
+        /* portex runs already: a named space or device must be the one in effect. */
+        if (name) {
+            PX__TRY(exec_parse(name, from, &exec, func));
+            const px_exec_space now = default_get();
+            if (exec != now)
+                return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                                 "%s is \"%s\", but portex is initialized already with the default execution "
+                                 "space %s (the first px_init chooses it; finalize every reference first)",
+                                 from, name, px_exec_space_string(now));
+        }
+        if (opts && opts->use_device) {
+            int device;
+            const char *device_from;
+            PX__TRY(device_requested(opts, &device, &device_from, func));
+            const int now = atomic_load(&default_device);
+            if (device != now)
+                return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                                 "px_init_options.device is %d, but portex is initialized already with the "
+                                 "default device %d (the first px_init chooses it; finalize every reference "
+                                 "first)", opts->device, now);
+        }
         return PX_OK;
     }
+    int device;
+    const char *device_from = NULL;
+    PX__TRY(device_requested(opts, &device, &device_from, func));
     if (!name) {
         const char *env = getenv("PX_DEFAULT_EXEC");
         if (env && *env) {
@@ -143,10 +216,15 @@ px_status px__default_exec_init(const px_init_options *opts, bool first, const c
             return px__error(PX_ERR_NO_DEVICE, func,
                              "%s is \"%s\", but execution space %s has no device on this machine", from,
                              name, px_exec_space_string(exec));
-        atomic_store(&default_exec, (int)exec);
-    } else {
-        atomic_store(&default_exec, DEFAULT_AUTO);
+    } else if (device >= 0) {
+        /* A device can be checked only against a space: choose it now (a CUDA build asks
+           cudaGetDeviceCount). */
+        exec = exec_auto();
     }
+    if (device >= 0) PX__TRY(device_check(exec, device, device_from, func));
+    /* Only now: a refusal above leaves the previous choice as it was. */
+    atomic_store(&default_exec, name || device >= 0 ? (int)exec : DEFAULT_AUTO);
+    atomic_store(&default_device, device >= 0 ? device : 0);
     return PX_OK;
 }
 
@@ -162,7 +240,7 @@ px_status px_default_space(px_space *out)
 {
     PX__ARG(out, "out must not be NULL");
     PX__TRY(px__require_init(__func__));
-    *out = default_get() == PX_EXEC_CUDA ? px_device(0) : px_host();
+    *out = default_get() == PX_EXEC_CUDA ? px_device(atomic_load(&default_device)) : px_host();
     return PX_OK;
 }
 
@@ -171,5 +249,6 @@ px_status px_default_instance(px_instance **out)
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     PX__TRY(px__require_init(__func__));
-    return px__instance_default(default_get(), 0, out, __func__);
+    /* A host space's default device is 0: px_init accepted no other. */
+    return px__instance_default(default_get(), atomic_load(&default_device), out, __func__);
 }

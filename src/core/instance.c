@@ -221,6 +221,16 @@ px_status px_instance_device(const px_instance *inst, int *out)
     return PX_OK;
 }
 
+px_status px_instance_space(const px_instance *inst, px_space *out)
+{
+    PX__TRY(px__instance_check(inst, __func__));
+    PX__ARG(out, "out must not be NULL");
+    /* Kernels of a backend that runs on the host reach host memory; a GPU's reach its own
+       device's memory. */
+    *out = inst->be->runs_on_host ? px_host() : px_device(inst->device);
+    return PX_OK;
+}
+
 px_status px_instance_label(const px_instance *inst, const char **out)
 {
     PX__TRY(px__instance_check(inst, __func__));

@@ -215,6 +215,19 @@ static size_t natural_alignment(size_t es)
     return a;
 }
 
+/* A new allocation's zero-fill. Memory the CPU reaches is zeroed by the OpenMP backend's
+   default team where that backend is compiled in, each thread the share of the elements a
+   1-D loop over the view gives it, so that first touch puts every page on the NUMA node of
+   the thread whose loops will use it (docs/views.md); else, and in a GPU's memory, by the
+   space's own zero. */
+static px_status zero_new(const px__space_ops *ops, px_space space, void *ptr, size_t bytes, size_t elem_size,
+                          const char *func)
+{
+    const px__backend *team = ops->host_access ? px__backend_get(PX_EXEC_OPENMP) : NULL;
+    if (team && team->zero_host) return team->zero_host(ptr, bytes, elem_size, func);
+    return ops->zero(space, ptr, bytes, func);
+}
+
 static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *user_data,
                                 bool wrap, void (*lender_release)(void *ctx), void *lender_ctx,
                                 const char *func)
@@ -254,7 +267,7 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
         px_clear_error(); /* so that only the backend's own reason is quoted below */
         px_status st = ops->alloc(desc->space, bytes, &alloc->ptr, func);
         if (st == PX_OK && !(desc->flags & PX_VIEW_NO_INIT)) {
-            st = ops->zero(desc->space, alloc->ptr, bytes, func);
+            st = zero_new(ops, desc->space, alloc->ptr, bytes, es, func);
             if (st != PX_OK) ops->free(desc->space, alloc->ptr, bytes);
         }
         if (st != PX_OK) {
@@ -296,14 +309,19 @@ px_status px_view_create(px_view **out, const px_view_desc *desc)
     return create_or_wrap(out, desc, NULL, false, NULL, NULL, __func__);
 }
 
-px_status px_view_create_1d(px_view **out, const char *label, px_space space, px_dtype dtype, int64_t n)
+static px_status create_1d(px_view **out, const char *label, px_space space, px_dtype dtype, int64_t n,
+                           unsigned flags, const char *func)
 {
-    PX__ARG(out, "out must not be NULL");
+    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
     *out = NULL;
-    PX__ARG(dtype != PX_USER, "dtype is PX_USER, which needs an element size: use px_view_create");
-    PX__ARG((int)dtype >= 0 && dtype < PX_USER, "dtype is %d; expected a built-in px_dtype (PX_U8 to PX_F64)",
-            (int)dtype);
-    PX__ARG(n >= 0, "n is %lld; expected >= 0", (long long)n);
+    if (dtype == PX_USER)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "dtype is PX_USER, which needs an element size: use px_view_create");
+    if ((int)dtype < 0 || dtype > PX_USER)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "dtype is %d; expected a built-in px_dtype (PX_U8 to PX_F64)",
+                         (int)dtype);
+    if (n < 0) return px__error(PX_ERR_INVALID_ARGUMENT, func, "n is %lld; expected >= 0", (long long)n);
+    if (flags & ~(unsigned)PX_VIEW_NO_INIT)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "flags 0x%x holds unknown bits (known: PX_VIEW_NO_INIT)", flags);
     px_view_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.label = label;
@@ -311,7 +329,19 @@ px_status px_view_create_1d(px_view **out, const char *label, px_space space, px
     desc.dtype = dtype;
     desc.rank = 1;
     desc.extent[0] = n;
-    return create_or_wrap(out, &desc, NULL, false, NULL, NULL, __func__);
+    desc.flags = flags;
+    return create_or_wrap(out, &desc, NULL, false, NULL, NULL, func);
+}
+
+px_status px_view_create_1d(px_view **out, const char *label, px_space space, px_dtype dtype, int64_t n)
+{
+    return create_1d(out, label, space, dtype, n, 0, __func__);
+}
+
+px_status px_view_create_1d_ex(px_view **out, const char *label, px_space space, px_dtype dtype, int64_t n,
+                               unsigned flags)
+{
+    return create_1d(out, label, space, dtype, n, flags, __func__);
 }
 
 px_status px_view_wrap(px_view **out, const px_view_desc *desc, void *data)

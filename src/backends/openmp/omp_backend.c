@@ -134,6 +134,7 @@ const px__backend px__backend_openmp = {
     .launch = px__omp_launch,
     .copy = px__omp_copy,
     .fill = px__omp_fill,
+    .zero_host = px__omp_zero_host,
     .partition = omp_partition,
     .concurrency = omp_concurrency,
     .print_configuration = omp_print_configuration,

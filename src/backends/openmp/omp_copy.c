@@ -1,8 +1,10 @@
 /* Host copies and fills on an OpenMP team: the op is cut into slices, one per thread,
- * each run by the host backends' own copy and fill. Contiguous ops are cut by bytes;
+ * each run by the host backends' own copy and fill. Contiguous ops are cut by elements,
+ * as a 1-D loop over them is (omp_launch.c: part p of the team's parts to thread p);
  * strided ones along the destination's outermost dimension, so that every slice still
  * walks memory in order. Small ops stay on the calling thread: a team costs more than it
- * saves below a few hundred kilobytes. */
+ * saves below a few hundred kilobytes. A new view's zero-fill is such a fill, on the
+ * default queue's team: the threads that will loop over the view touch its pages first. */
 #include "backends/host/host_copy.h"
 #include "backends/openmp/omp_hooks.h"
 #include "backends/openmp/omp_team.h"
@@ -49,7 +51,7 @@ static void run_slice(void *vc, int part)
     else px__host_copy(&s);
 }
 
-static void run(px__queue *q, const px__copy_op *op, bool fill)
+static void run(const px__queue *q, const px__copy_op *op, bool fill)
 {
     slice_ctx c = {.op = op, .nparts = q->nthreads, .fill = fill};
     bool split = q->nthreads > 1 && op->bytes >= PARALLEL_BYTES && op->rank > 0;
@@ -82,5 +84,31 @@ px_status px__omp_fill(px__queue *q, px__copy_op *op, const char *func)
         return px__error(PX_ERR_UNSUPPORTED, func, "the OpenMP backend cannot run fill path %s",
                          px_copy_path_string(op->path));
     run(q, op, true);
+    return PX_OK;
+}
+
+/* Elements up to this size are zeroed as elements, so that the shares match a loop's; a
+   larger (PX_USER) element is cut by bytes, the shares then differ by less than one. */
+#define ZERO_ELEMENT_MAX 64
+
+px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size, const char *func)
+{
+    (void)func;
+    static const unsigned char zeros[ZERO_ELEMENT_MAX];
+    const size_t es = elem_size >= 1 && elem_size <= ZERO_ELEMENT_MAX && bytes % elem_size == 0 ? elem_size : 1;
+    px__copy_op op = {
+        .path = PX_COPY_HOST_FILL,
+        .rank = 1,
+        .extent = {(int64_t)(bytes / es)},
+        .elem_size = es,
+        .count = (int64_t)(bytes / es),
+        .bytes = bytes,
+        .flat = true,
+        .dst = {.data = ptr, .space = {PX_SPACE_HOST, 0}, .stride = {1}},
+        .value = zeros,
+    };
+    /* The default queue's team: the one px_instance_default's queue has (omp_backend.c). */
+    const px__queue team = {.nthreads = px__omp_threads(), .first = 0, .bind_caller = false};
+    run(&team, &op, true);
     return PX_OK;
 }

@@ -8,5 +8,6 @@
 px_status px__omp_launch(px__queue *q, const px__dispatch *d, const char *func);
 px_status px__omp_copy(px__queue *q, px__copy_op *op, const char *func);
 px_status px__omp_fill(px__queue *q, px__copy_op *op, const char *func);
+px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size, const char *func);
 
 #endif /* PX_BACKENDS_OPENMP_OMP_HOOKS_H */
