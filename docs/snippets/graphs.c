@@ -1,5 +1,5 @@
-/* docs/graphs.md's graph built node by node ("build") and its capture ("capture"), on the
- * default execution space. x and y hold n elements; scale multiplies a view by a factor
+/* docs/graphs.md's graph built node by node ("build"), its capture ("capture") and a
+ * circle of children refused ("children"), on the default execution space. x and y hold n elements; scale multiplies a view by a factor
  * (sa: x by 2, sb: y by 3), dot reduces x . y into the one-element view r. Host views
  * stand for pinned memory where there is none (pinned memory is CUDA's). */
 #include <portex/graph.h>
@@ -115,11 +115,25 @@ static void capture(void)
     context_release(&c);
 }
 
+/* The link that would close a circle is refused, and the rest is freed: px_finalize, which
+ * refuses while anything lives, passes at the end of main. */
+static void children(void)
+{
+    px_exec_space exec;
+    CHECK(px_default_exec_space(&exec));
+
+    SNIPPET_BEGIN();
+    /* snippet: children */
+    EXPECT(strstr(px_last_error(), "px_graph_add_child") && strstr(px_last_error(), "cannot hold itself"));
+    EXPECT(a == NULL && b == NULL && c == NULL);
+}
+
 int main(void)
 {
     CHECK(px_init(NULL));
     build();
     capture();
+    children();
     CHECK(px_finalize());
     return 0;
 }

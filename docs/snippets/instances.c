@@ -1,5 +1,6 @@
-/* docs/instances.md: the three calls that give the default execution space ("defaults")
- * and an event that orders one instance's work after another's ("events"). */
+/* docs/instances.md: the three calls that give the default execution space ("defaults"),
+ * a view made where an instance's kernels run ("space") and an event that orders one
+ * instance's work after another's ("events"). */
 #include <ctype.h>
 
 #include "snippet.h"
@@ -31,6 +32,25 @@ static void defaults(void)
     EXPECT(where.kind == PX_SPACE_HOST);   /* the host backends' data lives on the host */
     const char *asked = getenv("PX_DEFAULT_EXEC");
     EXPECT(!asked || names(exec, asked));
+}
+
+static void space(void)
+{
+    enum { n = 100 };
+    px_instance *inst;
+    px_space runs;
+    CHECK(px_default_instance(&inst));
+    CHECK(px_default_space(&runs));
+
+    SNIPPET_BEGIN();
+    /* snippet: space */
+    SNIPPET_END();
+
+    EXPECT(where.kind == runs.kind && where.device == runs.device);
+    px_view_info info;
+    CHECK(px_view_info_get(x, &info));
+    EXPECT(info.space.kind == runs.kind && info.extent[0] == n);
+    CHECK(px_view_release(&x));
 }
 
 static void events(void)
@@ -76,6 +96,7 @@ int main(void)
 {
     CHECK(px_init(NULL));
     defaults();
+    space();
     events();
     CHECK(px_finalize());
     return 0;
