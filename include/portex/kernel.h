@@ -349,9 +349,9 @@ char (&px__mark_size(...))[1];
    C, a call to an undeclared function declares it, returning int (implicit declaration,
    silenced for the generated code, where the assertion then fails): a join returns void. */
 #define PX__JOIN_WORDS(T, op)                                                              \
-    "unknown join " #op " for value type " #T " (no px_join_" #op "_" #T "): the built-in "  \
-    "joins are sum, prod, min, max (float, double, int32_t, int64_t, uint32_t, uint64_t), "  \
-    "minloc, maxloc (px_valloc_f32, _f64, _i32, _i64); define others with PX_JOIN and "     \
+    "unknown join " #op " for value type " #T " (no px_join_" #op "_" #T "): the built-in " \
+    "joins are sum, prod, min, max (float, double, int32_t, int64_t, uint32_t, uint64_t), " \
+    "minloc, maxloc (px_valloc_f32, _f64, _i32, _i64); define others with PX_JOIN and "    \
     "PX_IDENTITY before the kernel"
 #ifdef __cplusplus
 #  define PX__JOIN_CHECK_DECL(name, T, op)                                                 \
@@ -517,7 +517,7 @@ char (&px__mark_size(...))[1];
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i);                               \
     PX__HOST_FOR(name, Args, PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_)))   \
     PX__CUDA_FOR(name, Args, 1, (const Args *a, int64_t i0), (a, i0))                      \
-    PX__DESCRIPTOR(name, FOR, 1, Args, 0, 0, 0, 0)                               \
+    PX__DESCRIPTOR(name, FOR, 1, Args, 0, 0, 0, 0)                                         \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i)
 
 /** As PX_FOR, over a 2-D range (px_mdrange2): indices i and j. */
@@ -526,7 +526,7 @@ char (&px__mark_size(...))[1];
     PX__HOST_FOR(name, Args,                                                               \
                  PX__HOST_LOOP2(&px__p, i_, j_, px__body_##name(&px__args, i_, j_)))       \
     PX__CUDA_FOR(name, Args, 2, (const Args *a, int64_t i0, int64_t i1), (a, i0, i1))      \
-    PX__DESCRIPTOR(name, FOR, 2, Args, 0, 0, 0, 0)                               \
+    PX__DESCRIPTOR(name, FOR, 2, Args, 0, 0, 0, 0)                                         \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j)
 
 /** As PX_FOR, over a 3-D range (px_mdrange3): indices i, j and k. */
@@ -536,7 +536,7 @@ char (&px__mark_size(...))[1];
                  PX__HOST_LOOP3(&px__p, i_, j_, k_, px__body_##name(&px__args, i_, j_, k_)))\
     PX__CUDA_FOR(name, Args, 3, (const Args *a, int64_t i0, int64_t i1, int64_t i2),      \
                  (a, i0, i1, i2))                                                          \
-    PX__DESCRIPTOR(name, FOR, 3, Args, 0, 0, 0, 0)                               \
+    PX__DESCRIPTOR(name, FOR, 3, Args, 0, 0, 0, 0)                                         \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k)
 
 /* ---- parallel_reduce ------------------------------------------------------------------- */
@@ -566,7 +566,7 @@ char (&px__mark_size(...))[1];
     PX__HOST_REDUCE(name, Args, T, op,                                                     \
                     PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_, &px__acc)))  \
     PX__CUDA_REDUCE(name, Args, 1, T, op, (const Args *a, int64_t i0, T *v), (a, i0, v))   \
-    PX__DESCRIPTOR(name, REDUCE, 1, Args, sizeof(T), px__identity_##name,       \
+    PX__DESCRIPTOR(name, REDUCE, 1, Args, sizeof(T), px__identity_##name,                  \
                    px__join_##name, 0)                                                     \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT acc)
 
@@ -578,7 +578,7 @@ char (&px__mark_size(...))[1];
                                    px__body_##name(&px__args, i_, j_, &px__acc)))          \
     PX__CUDA_REDUCE(name, Args, 2, T, op, (const Args *a, int64_t i0, int64_t i1, T *v),   \
                     (a, i0, i1, v))                                                        \
-    PX__DESCRIPTOR(name, REDUCE, 2, Args, sizeof(T), px__identity_##name,       \
+    PX__DESCRIPTOR(name, REDUCE, 2, Args, sizeof(T), px__identity_##name,                  \
                    px__join_##name, 0)                                                     \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, T *PX_RESTRICT acc)
 
@@ -592,7 +592,7 @@ char (&px__mark_size(...))[1];
     PX__CUDA_REDUCE(name, Args, 3, T, op,                                                  \
                     (const Args *a, int64_t i0, int64_t i1, int64_t i2, T *v),             \
                     (a, i0, i1, i2, v))                                                    \
-    PX__DESCRIPTOR(name, REDUCE, 3, Args, sizeof(T), px__identity_##name,       \
+    PX__DESCRIPTOR(name, REDUCE, 3, Args, sizeof(T), px__identity_##name,                  \
                    px__join_##name, 0)                                                     \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k,          \
                    T *PX_RESTRICT acc)
@@ -627,7 +627,7 @@ char (&px__mark_size(...))[1];
     }                                                                                      \
     PX__JOIN_USES_END                                                                      \
     PX__CUDA_SCAN(name, Args, T, op, (const Args *a, int64_t i0, T *v, bool f), (a, i0, v, f)) \
-    PX__DESCRIPTOR(name, SCAN, 1, Args, sizeof(T), px__identity_##name,         \
+    PX__DESCRIPTOR(name, SCAN, 1, Args, sizeof(T), px__identity_##name,                    \
                    px__join_##name, px__host_scan_##name)                                  \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT update, bool final)
 

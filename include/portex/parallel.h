@@ -6,7 +6,10 @@
  * as the call returns. Dispatch is asynchronous on GPU instances: the call returns once
  * the work is queued; fence the instance (or record an event) before reading results on
  * the host. A kernel that was not compiled for the instance's backend returns
- * PX_ERR_NOT_COMPILED with both names. */
+ * PX_ERR_NOT_COMPILED with both names. A kernel of another kind (a reduce kernel handed to
+ * px_parallel_for, ...) does not compile where its kind is in sight (PX_KERNEL in
+ * portex/kernel.h; docs/kernels.md), and is refused with PX_ERR_INVALID_ARGUMENT, naming
+ * both kinds, where it is not. */
 #ifndef PORTEX_PARALLEL_H
 #define PORTEX_PARALLEL_H
 

@@ -311,7 +311,7 @@ PX_EXTERN_C_END
          (result) = px__##p##v, acc = (T *)0)                                               \
         for (int px__##p##s = 0; px__##p##s < 2; ++px__##p##s)                              \
             if (px__##p##s == 1) {                                                          \
-                PX__STATIC_ASSERT(sizeof(T) <= PX_TEAM_VALUE_MAX,                      \
+                PX__STATIC_ASSERT(sizeof(T) <= PX_TEAM_VALUE_MAX,                           \
                                        "a nested reduction's value type exceeds PX_TEAM_VALUE_MAX"); \
                 PX__TEAM_COMBINE(team, T, op, unit, &px__##p##v);                           \
             } else                                                                          \
@@ -447,7 +447,7 @@ static inline px_team px__team_host(const px_team_run *r)
         px__team_loop_##name(*(const Args *)a_, *r_);                                       \
     }                                                                                       \
     PX__CUDA_TEAM_FOR(name, Args)                                                           \
-    PX__TEAM_DESCRIPTOR(name, FOR, Args, 0, 0, 0)                                 \
+    PX__TEAM_DESCRIPTOR(name, FOR, Args, 0, 0, 0)                                           \
     PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team)
 
 /** Defines the team reduction kernel `name`: the body folds its contribution into *acc, a
@@ -476,7 +476,7 @@ static inline px_team px__team_host(const px_team_run *r)
     }                                                                                       \
     PX__JOIN_USES_END                                                                       \
     PX__CUDA_TEAM_REDUCE(name, Args, T, op)                                                 \
-    PX__TEAM_DESCRIPTOR(name, REDUCE, Args, sizeof(T), px__identity_##name,       \
+    PX__TEAM_DESCRIPTOR(name, REDUCE, Args, sizeof(T), px__identity_##name,                 \
                         px__join_##name)                                                    \
     PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team, T *PX_RESTRICT acc)
 

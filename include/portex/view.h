@@ -255,29 +255,33 @@ PX_API px_status px__view_get_span(const px_view *view, px_dtype dtype, int layo
              double *: PX_F64)
 #  define PX__SPAN_ASSOC(S, e) S *: e,
 #  define PX__IS_SPAN_PTR(out) _Generic((out), PX__SPAN_EACH(PX__SPAN_ASSOC, 1) default: 0)
-#  ifdef PX__UNIQUE
 /* The check's result is a constant named once (ok); after it, out itself where it points
    to a span, else a span pointer that keeps the rest free of errors: the assertion is then
    the one message. */
-#    define px_view_get_span(view, out) PX__GET_SPAN_AS(view, out, PX__UNIQUE(px__span_ok_))
-#    define PX__SPAN_PTR(out, ok) _Generic((char(*)[1 + (ok)])0, char(*)[2]: (out), default: (px_span *)0)
-#    define PX__GET_SPAN_AS(view, out, ok)                                                 \
+#  define PX__SPAN_PTR(out, ok) _Generic((char(*)[1 + (ok)])0, char(*)[2]: (out), default: (px_span *)0)
+#  define PX__GET_SPAN_AS(view, out, ok)                                                   \
     ((void)sizeof(struct {                                                                 \
          enum { ok = PX__IS_SPAN_PTR(out) } px__ok;                                        \
          _Static_assert(ok, PX__SPAN_GET_WORDS);                                           \
      }),                                                                                   \
      px__view_get_span((view), PX__SPAN_DTYPE(PX__SPAN_PTR(out, ok)->data),                \
                        (int)sizeof(PX__SPAN_PTR(out, ok)->px__layout), PX__SPAN_PTR(out, ok)))
-#  else
-#    define px_view_get_span(view, out)                                                    \
+/* (Without a unique name: the assertion, then whatever else the compiler finds wrong.) */
+#  define PX__GET_SPAN_ONCE(view, out)                                                     \
     ((void)sizeof(struct {                                                                 \
          _Static_assert(PX__IS_SPAN_PTR(out), PX__SPAN_GET_WORDS);                         \
          char px__ok;                                                                      \
      }),                                                                                   \
      px__view_get_span((view), PX__SPAN_DTYPE((out)->data), (int)sizeof((out)->px__layout), (out)))
-#  endif
 #endif
 /** @endcond */
+#ifndef __cplusplus
+#  ifdef PX__UNIQUE
+#    define px_view_get_span(view, out) PX__GET_SPAN_AS(view, out, PX__UNIQUE(px__span_ok_))
+#  else
+#    define px_view_get_span(view, out) PX__GET_SPAN_ONCE(view, out)
+#  endif
+#endif
 
 /** @def PX_AT1(s, i)
  * Element access in kernels: PX_AT1(x, i), PX_AT2(a, i, j), ... up to PX_AT4, for every
@@ -321,7 +325,7 @@ PX_FUNCTION int64_t px__checked(int64_t i, int64_t n, int dim)
 #  define PX__NOT_1D(s, at) ((int64_t)px__at##at##_rank<PX__LAYOUT(s) != PX__SPAN_1D>::value)
 #else
 #  define PX__NOT_1D(s, at)                                                                \
-    ((int64_t)(0 * sizeof(struct {                                                        \
+    ((int64_t)(0 * sizeof(struct {                                                         \
         _Static_assert(PX__LAYOUT(s) != PX__SPAN_1D, PX__AT_WORDS(at));                    \
         char px__ok;                                                                       \
     })))
@@ -333,11 +337,11 @@ PX_FUNCTION int64_t px__checked(int64_t i, int64_t n, int dim)
     ((s).data[PX__NOT_1D(s, 2) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, PX__UNIT_LAST(s))])
 /** Element (i, j, k) of a 3-D span, as PX_AT1. */
 #define PX_AT3(s, i, j, k)                                                                 \
-    ((s).data[PX__NOT_1D(s, 3) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) +    \
+    ((s).data[PX__NOT_1D(s, 3) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) + \
               PX__IX(s, 2, k, PX__UNIT_LAST(s))])
 /** Element (i, j, k, l) of a 4-D span, as PX_AT1. */
 #define PX_AT4(s, i, j, k, l)                                                              \
-    ((s).data[PX__NOT_1D(s, 4) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) +    \
+    ((s).data[PX__NOT_1D(s, 4) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) + \
               PX__IX(s, 2, k, 0) + PX__IX(s, 3, l, PX__UNIT_LAST(s))])
 
 PX_EXTERN_C_END
