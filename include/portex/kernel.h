@@ -61,6 +61,7 @@
 #include "portex/atomic.h"   /* px_atomic_* for kernel bodies */
 #include "portex/export.h"
 #include "portex/policy.h"
+#include "portex/view.h"     /* spans, PX_AT*; PX__UNIQUE */
 
 PX_EXTERN_C_BEGIN
 
@@ -128,10 +129,26 @@ typedef struct px_kernel {
     px_cuda_team_entry cuda_team;               /**< team kernels: NULL unless compiled by nvcc */
 } px_kernel;
 
-/** The descriptor of a kernel defined in this or another file. */
-#define PX_KERNEL(name) (&px_kernel_##name)
-/** Declares a kernel defined in another file, e.g. in a header shared with the caller. */
-#define PX_DECLARE_KERNEL(name) PX_EXTERN_DECL const px_kernel px_kernel_##name
+/** The descriptor of a kernel defined in this or another file: a `const px_kernel *`.
+ * Where the kernel's kind is visible (the kernel is defined above in this file, or
+ * declared with PX_DECLARE_KERNEL_FOR and its siblings), the expression also carries the
+ * kind in its type, and a dispatch of the wrong kind (a reduce kernel handed to
+ * px_parallel_for, ...) does not compile; elsewhere dispatch refuses it at run time. */
+#define PX_KERNEL(name) (*(const px_kernel(*)[PX__MARK_SIZE(px__kernel_kind_##name)]) & px_kernel_##name)
+/** Declares a kernel defined in another file, e.g. in a header shared with the caller, of
+ * any kind: a dispatch of the wrong kind is refused at run time. */
+#define PX_DECLARE_KERNEL(name)                                                            \
+    PX_EXTERN_DECL const char px__kernel_kind_##name[];                                    \
+    PX_EXTERN_DECL const px_kernel px_kernel_##name
+/** As PX_DECLARE_KERNEL, for a PX_FOR, PX_FOR_2D or PX_FOR_3D kernel: a dispatch of it that
+ * takes another kind (px_parallel_reduce, ...) does not compile. The kernel file that
+ * defines it may include the declaration; one of another kind there does not compile. */
+#define PX_DECLARE_KERNEL_FOR(name) PX__DECLARE_KERNEL_OF_KIND(name, PX__KIND_FOR)
+/** As PX_DECLARE_KERNEL_FOR, for a PX_REDUCE, PX_REDUCE_2D or PX_REDUCE_3D kernel. */
+#define PX_DECLARE_KERNEL_REDUCE(name) PX__DECLARE_KERNEL_OF_KIND(name, PX__KIND_REDUCE)
+/** As PX_DECLARE_KERNEL_FOR, for a PX_SCAN kernel. */
+#define PX_DECLARE_KERNEL_SCAN(name) PX__DECLARE_KERNEL_OF_KIND(name, PX__KIND_SCAN)
+/* (PX_DECLARE_KERNEL_TEAM_FOR and PX_DECLARE_KERNEL_TEAM_REDUCE: portex/team.h.) */
 
 /* ---- Graph conditions ---------------------------------------------------------------- */
 
@@ -212,6 +229,156 @@ PX__LOC_JOINS(px_valloc_i32, INT32_MIN, INT32_MAX)
 PX__LOC_JOINS(px_valloc_i64, INT64_MIN, INT64_MAX)
 
 PX_EXTERN_C_END
+
+/* ---- Compile-time checks --------------------------------------------------------------- */
+
+/** @cond PX_INTERNAL */
+#ifdef __cplusplus
+#  define PX__STATIC_ASSERT(c, m) static_assert(c, m)
+#else
+#  define PX__STATIC_ASSERT(c, m) _Static_assert(c, m)
+#endif
+
+/* A kernel's kind as compile-time checks know it. Each kernel `name` has a marker,
+   px__kernel_kind_<name>: an array of char that is only ever declared, never defined nor
+   read. PX_DECLARE_KERNEL declares it without a bound (kind unknown); the kernel macros and
+   PX_DECLARE_KERNEL_<KIND> declare it with 1 + the kind as its bound. A bound may be added
+   to an array declared without one, in C and C++, so the two kinds of declaration live
+   together in one file, and the marker's type says the kind wherever one with a bound is
+   in sight. PX_KERNEL's expression is an array of as many descriptors as the marker's
+   bound (1 when unknown), which decays to the descriptor's address; its sizeof says the
+   kind to dispatch's check. */
+#define PX__KIND_FOR 1
+#define PX__KIND_REDUCE 2
+#define PX__KIND_SCAN 3
+#define PX__KIND_TEAM_FOR 4
+#define PX__KIND_TEAM_REDUCE 5
+#define PX__KIND_WORDS_FOR "a for kernel (PX_FOR*)"
+#define PX__KIND_WORDS_REDUCE "a reduce kernel (PX_REDUCE*)"
+#define PX__KIND_WORDS_SCAN "a scan kernel (PX_SCAN)"
+#define PX__KIND_WORDS_TEAM_FOR "a team kernel (PX_TEAM_FOR)"
+#define PX__KIND_WORDS_TEAM_REDUCE "a team reduce kernel (PX_TEAM_REDUCE)"
+
+#define PX__DECLARE_KERNEL_OF_KIND(name, k)                                                \
+    PX_EXTERN_DECL const char px__kernel_kind_##name[1 + (k)];                             \
+    PX_EXTERN_DECL const px_kernel px_kernel_##name
+
+/* The bound of a marker: 1 + its kind, or 1 when it has none. */
+#ifdef __cplusplus
+/* (Overloads read through sizeof, not a class template on decltype(m): nvcc's front end
+   writes the host code out again for the host compiler, and there it spelled decltype of
+   one unbounded marker as decltype of another, the first of that type, whose bound had
+   come since.) */
+template <size_t N> char (&px__mark_size(const char (&)[N]))[N];
+char (&px__mark_size(...))[1];
+#  define PX__MARK_SIZE(m) sizeof(px__mark_size(m))
+#else
+/* A marker without a bound is compatible with every bound: with 7, which no kind has. */
+#  define PX__MARK_SIZE(m) sizeof(*_Generic(&(m), const char(*)[7]: (const char(*)[1])0, default: &(m)))
+#endif
+
+/* The marker of a kernel being defined, after checking it against a declaration of
+   another kind. The declaration without a bound first: the check needs a marker to read
+   when nothing declared the kernel before (GCC's -Wredundant-decls counts both as
+   redundant: silenced here, and nowhere else). */
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#  define PX__REDECL_BEGIN _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wredundant-decls\"")
+#  define PX__REDECL_END _Pragma("GCC diagnostic pop")
+#else
+#  define PX__REDECL_BEGIN
+#  define PX__REDECL_END
+#endif
+#define PX__DEFINE_KIND(name, KIND)                                                        \
+    PX__REDECL_BEGIN                                                                       \
+    PX_EXTERN_DECL const char px__kernel_kind_##name[];                                    \
+    PX__STATIC_ASSERT(PX__MARK_SIZE(px__kernel_kind_##name) == 1                           \
+                          || PX__MARK_SIZE(px__kernel_kind_##name) == 1 + PX__KIND_##KIND, \
+                      "kernel " #name " is defined here as " PX__KIND_WORDS_##KIND         \
+                      " but declared as another kind (PX_DECLARE_KERNEL_*)");              \
+    PX_EXTERN_DECL const char px__kernel_kind_##name[1 + PX__KIND_##KIND];                 \
+    PX__REDECL_END
+
+/* Dispatch's check: `kernel` as it is, after refusing to compile when its type says a kind
+   other than WANT. `kstr` is the argument as written, `fn` the function. The kernel
+   expression is named once, as the constant `k`, its size (a pointer's; one descriptor's
+   for an unknown kind; 1 + the kind descriptors' for PX_KERNEL of a known one), because a
+   macro that stringizes the call after expanding it gets the whole expansion as one string
+   (ISO C's -Woverlength-strings past 4095 characters). */
+#define PX__KIND_SIZE(KIND) sizeof(const px_kernel[1 + PX__KIND_##KIND])
+#define PX__KIND_ASSERT(k, kstr, fn, WANT, KIND)                                           \
+    PX__STATIC_ASSERT(PX__KIND_##WANT == PX__KIND_##KIND || k != PX__KIND_SIZE(KIND),      \
+                      fn ": kernel " kstr " is " PX__KIND_WORDS_##KIND ", not " PX__KIND_WORDS_##WANT);
+#define PX__KIND_ASSERTS(k, kstr, fn, WANT)                                                \
+    PX__KIND_ASSERT(k, kstr, fn, WANT, FOR)                                                \
+    PX__KIND_ASSERT(k, kstr, fn, WANT, REDUCE)                                             \
+    PX__KIND_ASSERT(k, kstr, fn, WANT, SCAN)                                               \
+    PX__KIND_ASSERT(k, kstr, fn, WANT, TEAM_FOR)                                           \
+    PX__KIND_ASSERT(k, kstr, fn, WANT, TEAM_REDUCE)
+#ifdef __cplusplus
+/* (A lambda: the one place in a C++ expression that takes static assertions. It captures
+   nothing: sizeof does not use the variables it names.) */
+#  define PX__KERNEL_EXPECT(kernel, kstr, fn, WANT)                                        \
+    ([]() {                                                                                \
+        enum { px__k = sizeof(kernel) };                                                   \
+        PX__KIND_ASSERTS(px__k, kstr, fn, WANT)                                            \
+    }(), (kernel))
+#elif defined(PX__UNIQUE)
+#  define PX__KERNEL_EXPECT(kernel, kstr, fn, WANT)                                        \
+    PX__KERNEL_EXPECT_AS(kernel, kstr, fn, WANT, PX__UNIQUE(px__kernel_kind_is_))
+#  define PX__KERNEL_EXPECT_AS(kernel, kstr, fn, WANT, k)                                  \
+    ((void)sizeof(struct {                                                                 \
+         enum { k = sizeof(kernel) } px__k;                                                \
+         PX__KIND_ASSERTS(k, kstr, fn, WANT)                                               \
+     }),                                                                                   \
+     (kernel))
+#else
+/* (Without a unique name for the constant: one assertion, the kernel named once.) */
+#  define PX__KERNEL_EXPECT(kernel, kstr, fn, WANT)                                        \
+    ((void)sizeof(struct {                                                                 \
+         _Static_assert(sizeof(kernel) < PX__KIND_SIZE(FOR) || sizeof(kernel) == PX__KIND_SIZE(WANT), \
+                        fn ": kernel " kstr " is of another kind, not " PX__KIND_WORDS_##WANT); \
+         char px__ok;                                                                      \
+     }),                                                                                   \
+     (kernel))
+#endif
+
+/* An unknown join (a misspelt op, or a built-in op for a type it has no form for) is
+   refused by name before anything uses it. In C++, a probe template that finds
+   px_join_<op>_<T> or not (the call's arguments depend on the template's parameter, so an
+   undeclared name is no error until instantiation, where it fails the substitution). In
+   C, a call to an undeclared function declares it, returning int (implicit declaration,
+   silenced for the generated code, where the assertion then fails): a join returns void. */
+#define PX__JOIN_WORDS(T, op)                                                              \
+    "unknown join " #op " for value type " #T " (no px_join_" #op "_" #T "): the built-in " \
+    "joins are sum, prod, min, max (float, double, int32_t, int64_t, uint32_t, uint64_t), " \
+    "minloc, maxloc (px_valloc_f32, _f64, _i32, _i64); define others with PX_JOIN and "    \
+    "PX_IDENTITY before the kernel"
+#ifdef __cplusplus
+#  define PX__JOIN_CHECK_DECL(name, T, op)                                                 \
+    template <class V, class = void> struct px__join_probe_##name { enum { value = 0 }; }; \
+    template <class V>                                                                     \
+    struct px__join_probe_##name<V, decltype((void)px_join_##op##_##T((V *)0, (const V *)0))> { \
+        enum { value = 1 };                                                                \
+    };                                                                                     \
+    static_assert(px__join_probe_##name<T>::value, PX__JOIN_WORDS(T, op));
+#  define PX__JOIN_CHECK_STMT(T, op)
+#  define PX__JOIN_USES_BEGIN
+#  define PX__JOIN_USES_END
+#else
+#  define PX__JOIN_CHECK_DECL(name, T, op)
+#  define PX__JOIN_CHECK_STMT(T, op)                                                       \
+    _Static_assert(_Generic(px_join_##op##_##T((T *)0, (const T *)0), int: 0, default: 1), \
+                   PX__JOIN_WORDS(T, op));
+#  if defined(__GNUC__) || defined(__clang__)
+#    define PX__JOIN_USES_BEGIN                                                            \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wimplicit-function-declaration\"")
+#    define PX__JOIN_USES_END _Pragma("GCC diagnostic pop")
+#  else
+#    define PX__JOIN_USES_BEGIN
+#    define PX__JOIN_USES_END
+#  endif
+#endif
+/** @endcond */
 
 /* ---- Host loop nests ----------------------------------------------------------------- */
 
@@ -298,14 +465,22 @@ PX_EXTERN_C_END
 
 #define PX__BODY(name) PX_FUNCTION void px__body_##name
 
-#define PX__DESCRIPTOR(name, kind, R, Args, vsize, identity, join, scan)                   \
+/* KIND: FOR, REDUCE or SCAN. */
+#define PX__DESCRIPTOR(name, KIND, R, Args, vsize, identity, join, scan)                   \
+    PX__DEFINE_KIND(name, KIND)                                                            \
     PX_EXTERN_C const px_kernel px_kernel_##name = {                                       \
-        PX_KERNEL_MAGIC, #name, kind, R, sizeof(Args), vsize,                              \
+        PX_KERNEL_MAGIC, #name, PX_KERNEL_##KIND, R, sizeof(Args), vsize,                  \
         px__host_##name, PX__CUDA_PTR(name), identity, join, scan, 0, 0, 0};
 
-/* Host wrappers of a join, for the descriptor. */
+/* Host wrappers of a join, for the descriptor; the join checked first (between
+   PX__JOIN_USES_BEGIN and _END, as every host use of the join: see PX__JOIN_CHECK_STMT). */
 #define PX__HOST_JOIN(name, T, op)                                                         \
-    static void px__identity_##name(void *v) { px_identity_##op##_##T((T *)v); }          \
+    PX__JOIN_CHECK_DECL(name, T, op)                                                       \
+    static void px__identity_##name(void *v)                                               \
+    {                                                                                      \
+        PX__JOIN_CHECK_STMT(T, op)                                                         \
+        px_identity_##op##_##T((T *)v);                                                    \
+    }                                                                                      \
     static void px__join_##name(void *d, const void *s)                                    \
     {                                                                                      \
         px_join_##op##_##T((T *)d, (const T *)s);                                          \
@@ -342,7 +517,7 @@ PX_EXTERN_C_END
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i);                               \
     PX__HOST_FOR(name, Args, PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_)))   \
     PX__CUDA_FOR(name, Args, 1, (const Args *a, int64_t i0), (a, i0))                      \
-    PX__DESCRIPTOR(name, PX_KERNEL_FOR, 1, Args, 0, 0, 0, 0)                               \
+    PX__DESCRIPTOR(name, FOR, 1, Args, 0, 0, 0, 0)                                         \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i)
 
 /** As PX_FOR, over a 2-D range (px_mdrange2): indices i and j. */
@@ -351,7 +526,7 @@ PX_EXTERN_C_END
     PX__HOST_FOR(name, Args,                                                               \
                  PX__HOST_LOOP2(&px__p, i_, j_, px__body_##name(&px__args, i_, j_)))       \
     PX__CUDA_FOR(name, Args, 2, (const Args *a, int64_t i0, int64_t i1), (a, i0, i1))      \
-    PX__DESCRIPTOR(name, PX_KERNEL_FOR, 2, Args, 0, 0, 0, 0)                               \
+    PX__DESCRIPTOR(name, FOR, 2, Args, 0, 0, 0, 0)                                         \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j)
 
 /** As PX_FOR, over a 3-D range (px_mdrange3): indices i, j and k. */
@@ -361,12 +536,13 @@ PX_EXTERN_C_END
                  PX__HOST_LOOP3(&px__p, i_, j_, k_, px__body_##name(&px__args, i_, j_, k_)))\
     PX__CUDA_FOR(name, Args, 3, (const Args *a, int64_t i0, int64_t i1, int64_t i2),      \
                  (a, i0, i1, i2))                                                          \
-    PX__DESCRIPTOR(name, PX_KERNEL_FOR, 3, Args, 0, 0, 0, 0)                               \
+    PX__DESCRIPTOR(name, FOR, 3, Args, 0, 0, 0, 0)                                         \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k)
 
 /* ---- parallel_reduce ------------------------------------------------------------------- */
 
 #define PX__HOST_REDUCE(name, Args, T, op, loop)                                           \
+    PX__JOIN_USES_BEGIN                                                                    \
     PX__HOST_JOIN(name, T, op)                                                             \
     PX__HOST_LOOP_FN(name, Args, T)                                                        \
     {                                                                                      \
@@ -378,7 +554,8 @@ PX_EXTERN_C_END
     static void px__host_##name(const void *a_, const px_policy *p_, void *r_)            \
     {                                                                                      \
         *(T *)r_ = px__loop_##name(*(const Args *)a_, *p_);                                \
-    }
+    }                                                                                      \
+    PX__JOIN_USES_END
 
 /** Defines the 1-D reduction kernel `name`, whose body follows the macro and folds index
  * i's contribution into *acc, a T, with the join `op` (sum, prod, min, max, minloc,
@@ -389,7 +566,7 @@ PX_EXTERN_C_END
     PX__HOST_REDUCE(name, Args, T, op,                                                     \
                     PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_, &px__acc)))  \
     PX__CUDA_REDUCE(name, Args, 1, T, op, (const Args *a, int64_t i0, T *v), (a, i0, v))   \
-    PX__DESCRIPTOR(name, PX_KERNEL_REDUCE, 1, Args, sizeof(T), px__identity_##name,       \
+    PX__DESCRIPTOR(name, REDUCE, 1, Args, sizeof(T), px__identity_##name,                  \
                    px__join_##name, 0)                                                     \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT acc)
 
@@ -401,7 +578,7 @@ PX_EXTERN_C_END
                                    px__body_##name(&px__args, i_, j_, &px__acc)))          \
     PX__CUDA_REDUCE(name, Args, 2, T, op, (const Args *a, int64_t i0, int64_t i1, T *v),   \
                     (a, i0, i1, v))                                                        \
-    PX__DESCRIPTOR(name, PX_KERNEL_REDUCE, 2, Args, sizeof(T), px__identity_##name,       \
+    PX__DESCRIPTOR(name, REDUCE, 2, Args, sizeof(T), px__identity_##name,                  \
                    px__join_##name, 0)                                                     \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, T *PX_RESTRICT acc)
 
@@ -415,7 +592,7 @@ PX_EXTERN_C_END
     PX__CUDA_REDUCE(name, Args, 3, T, op,                                                  \
                     (const Args *a, int64_t i0, int64_t i1, int64_t i2, T *v),             \
                     (a, i0, i1, i2, v))                                                    \
-    PX__DESCRIPTOR(name, PX_KERNEL_REDUCE, 3, Args, sizeof(T), px__identity_##name,       \
+    PX__DESCRIPTOR(name, REDUCE, 3, Args, sizeof(T), px__identity_##name,                  \
                    px__join_##name, 0)                                                     \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k,          \
                    T *PX_RESTRICT acc)
@@ -429,6 +606,7 @@ PX_EXTERN_C_END
 #define PX_SCAN(name, Args, args, i, T, op, update, final)                                 \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT update,         \
                    bool final);                                                            \
+    PX__JOIN_USES_BEGIN                                                                    \
     PX__HOST_JOIN(name, T, op)                                                             \
     PX__NOINLINE static T px__loop_##name(const Args px__args, const px_policy px__p, T px__acc, \
                                           bool px__final)                                  \
@@ -447,8 +625,9 @@ PX_EXTERN_C_END
         const T px__total = px__loop_##name(*(const Args *)a_, *p_, px__start, true);      \
         if (r_) *(T *)r_ = px__total;                                                      \
     }                                                                                      \
+    PX__JOIN_USES_END                                                                      \
     PX__CUDA_SCAN(name, Args, T, op, (const Args *a, int64_t i0, T *v, bool f), (a, i0, v, f)) \
-    PX__DESCRIPTOR(name, PX_KERNEL_SCAN, 1, Args, sizeof(T), px__identity_##name,         \
+    PX__DESCRIPTOR(name, SCAN, 1, Args, sizeof(T), px__identity_##name,                    \
                    px__join_##name, px__host_scan_##name)                                  \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, T *PX_RESTRICT update, bool final)
 

@@ -6,7 +6,10 @@
  * as the call returns. Dispatch is asynchronous on GPU instances: the call returns once
  * the work is queued; fence the instance (or record an event) before reading results on
  * the host. A kernel that was not compiled for the instance's backend returns
- * PX_ERR_NOT_COMPILED with both names. */
+ * PX_ERR_NOT_COMPILED with both names. A kernel of another kind (a reduce kernel handed to
+ * px_parallel_for, ...) does not compile where its kind is in sight (PX_KERNEL in
+ * portex/kernel.h; docs/kernels.md), and is refused with PX_ERR_INVALID_ARGUMENT, naming
+ * both kinds, where it is not. */
 #ifndef PORTEX_PARALLEL_H
 #define PORTEX_PARALLEL_H
 
@@ -42,5 +45,29 @@ PX_API px_status px_parallel_scan(px_instance *inst, const char *label, px_polic
                                   const px_kernel *kernel, const void *args, void *total);
 
 PX_EXTERN_C_END
+
+/** @cond PX_INTERNAL */
+/* Each dispatch under a macro of its own name that checks the kernel's kind at compile time
+   where PX_KERNEL's type says it (portex/kernel.h, PX_KERNEL), then calls the function (a
+   function-like macro does not expand in its own expansion; `(px_parallel_for)(...)` and
+   `&px_parallel_for` name the function itself). The arguments before the kernel hold no
+   unparenthesized comma; those after it may (__VA_ARGS__: a compound literal). The
+   library's own sources define the functions: no macro there. */
+#ifndef PX_BUILDING_LIBRARY
+#  define px_parallel_for(inst, label, policy, kernel, ...)                                \
+    px_parallel_for(inst, label, policy, PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_for", FOR), \
+                    __VA_ARGS__)
+#  define px_parallel_reduce(inst, label, policy, kernel, ...)                             \
+    px_parallel_reduce(inst, label, policy,                                                \
+                       PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_reduce", REDUCE), __VA_ARGS__)
+#  define px_parallel_reduce_view(inst, label, policy, kernel, ...)                        \
+    px_parallel_reduce_view(inst, label, policy,                                           \
+                            PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_reduce_view", REDUCE), \
+                            __VA_ARGS__)
+#  define px_parallel_scan(inst, label, policy, kernel, ...)                               \
+    px_parallel_scan(inst, label, policy, PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_scan", SCAN), \
+                     __VA_ARGS__)
+#endif
+/** @endcond */
 
 #endif /* PORTEX_PARALLEL_H */

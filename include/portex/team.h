@@ -195,6 +195,27 @@ PX_API px_status px_team_scratch_max(px_instance *inst, int level, size_t *bytes
 
 PX_EXTERN_C_END
 
+/** @cond PX_INTERNAL */
+/* The team dispatches, each under a macro of its own name that checks the kernel's kind at
+   compile time where PX_KERNEL's type says it (portex/kernel.h, PX_KERNEL), then calls the
+   function (a function-like macro does not expand in its own expansion). The arguments
+   before the kernel hold no unparenthesized comma; those after it may (__VA_ARGS__). The
+   library's own sources define the functions: no macro there. */
+#ifndef PX_BUILDING_LIBRARY
+#  define px_parallel_for_team(inst, label, policy, kernel, ...)                            \
+    px_parallel_for_team(inst, label, policy,                                               \
+                         PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_for_team", TEAM_FOR), __VA_ARGS__)
+#  define px_parallel_reduce_team(inst, label, policy, kernel, ...)                         \
+    px_parallel_reduce_team(inst, label, policy,                                            \
+                            PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_reduce_team", TEAM_REDUCE), \
+                            __VA_ARGS__)
+#  define px_parallel_reduce_team_view(inst, label, policy, kernel, ...)                    \
+    px_parallel_reduce_team_view(                                                           \
+        inst, label, policy,                                                                \
+        PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_reduce_team_view", TEAM_REDUCE), __VA_ARGS__)
+#endif
+/** @endcond */
+
 /* ---- Team-level operations inside kernel bodies -------------------------------------------- */
 
 /** @cond PX_INTERNAL */
@@ -220,11 +241,6 @@ PX_EXTERN_C_END
     ((void)(team), (pass) == 1 ? (px_identity_##op##_##T(&(sv)[0]), (lo) = 0, (hi) = (n), 1) \
                    : (pass) == 2 ? ((sv)[1] = (sv)[0], 0) : 0)
 #  define PX__TEAM_BARRIER_IMPL(team) ((void)(team))
-#endif
-#ifdef __cplusplus
-#  define PX__TEAM_STATIC_ASSERT(c, m) static_assert(c, m)
-#else
-#  define PX__TEAM_STATIC_ASSERT(c, m) _Static_assert(c, m)
 #endif
 
 /* The first pass of a nested scan: the totals pass runs on CUDA devices only. */
@@ -295,7 +311,7 @@ PX_EXTERN_C_END
          (result) = px__##p##v, acc = (T *)0)                                               \
         for (int px__##p##s = 0; px__##p##s < 2; ++px__##p##s)                              \
             if (px__##p##s == 1) {                                                          \
-                PX__TEAM_STATIC_ASSERT(sizeof(T) <= PX_TEAM_VALUE_MAX,                      \
+                PX__STATIC_ASSERT(sizeof(T) <= PX_TEAM_VALUE_MAX,                           \
                                        "a nested reduction's value type exceeds PX_TEAM_VALUE_MAX"); \
                 PX__TEAM_COMBINE(team, T, op, unit, &px__##p##v);                           \
             } else                                                                          \
@@ -398,11 +414,19 @@ static inline px_team px__team_host(const px_team_run *r)
     return t;
 }
 
-#define PX__TEAM_DESCRIPTOR(name, kind, Args, vsize, identity, join)                        \
+/* KIND: FOR or REDUCE (the descriptor's kind; the marker's is TEAM_FOR or TEAM_REDUCE). */
+#define PX__TEAM_DESCRIPTOR(name, KIND, Args, vsize, identity, join)                        \
+    PX__DEFINE_KIND(name, TEAM_##KIND)                                                      \
     PX_EXTERN_C const px_kernel px_kernel_##name = {                                        \
-        PX_KERNEL_MAGIC, #name, kind, 1, sizeof(Args), vsize, 0, 0, identity, join, 0,      \
+        PX_KERNEL_MAGIC, #name, PX_KERNEL_##KIND, 1, sizeof(Args), vsize, 0, 0, identity, join, 0, \
         1, px__host_team_##name, PX__CUDA_TEAM_PTR(name)};
 /** @endcond */
+
+/** As PX_DECLARE_KERNEL (portex/kernel.h), for a PX_TEAM_FOR kernel: a dispatch of it that
+ * takes another kind does not compile. */
+#define PX_DECLARE_KERNEL_TEAM_FOR(name) PX__DECLARE_KERNEL_OF_KIND(name, PX__KIND_TEAM_FOR)
+/** As PX_DECLARE_KERNEL_TEAM_FOR, for a PX_TEAM_REDUCE kernel. */
+#define PX_DECLARE_KERNEL_TEAM_REDUCE(name) PX__DECLARE_KERNEL_OF_KIND(name, PX__KIND_TEAM_REDUCE)
 
 /** Defines the team kernel `name`, whose body follows the macro: `args` is a
  * `const Args *` to the dispatch's copy of the arguments, `team` a `const px_team *`. Run it
@@ -423,7 +447,7 @@ static inline px_team px__team_host(const px_team_run *r)
         px__team_loop_##name(*(const Args *)a_, *r_);                                       \
     }                                                                                       \
     PX__CUDA_TEAM_FOR(name, Args)                                                           \
-    PX__TEAM_DESCRIPTOR(name, PX_KERNEL_FOR, Args, 0, 0, 0)                                 \
+    PX__TEAM_DESCRIPTOR(name, FOR, Args, 0, 0, 0)                                           \
     PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team)
 
 /** Defines the team reduction kernel `name`: the body folds its contribution into *acc, a
@@ -433,6 +457,7 @@ static inline px_team px__team_host(const px_team_run *r)
  * PX_SINGLE_PER_TEAM block for a per-team value). Run it with px_parallel_reduce_team. */
 #define PX_TEAM_REDUCE(name, Args, args, team, T, op, acc)                                  \
     PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team, T *PX_RESTRICT acc); \
+    PX__JOIN_USES_BEGIN                                                                     \
     PX__HOST_JOIN(name, T, op)                                                              \
     PX__NOINLINE static T px__team_loop_##name(const Args px__args, const px_team_run px__r) \
     {                                                                                       \
@@ -449,8 +474,9 @@ static inline px_team px__team_host(const px_team_run *r)
     {                                                                                       \
         *(T *)res_ = px__team_loop_##name(*(const Args *)a_, *r_);                          \
     }                                                                                       \
+    PX__JOIN_USES_END                                                                       \
     PX__CUDA_TEAM_REDUCE(name, Args, T, op)                                                 \
-    PX__TEAM_DESCRIPTOR(name, PX_KERNEL_REDUCE, Args, sizeof(T), px__identity_##name,       \
+    PX__TEAM_DESCRIPTOR(name, REDUCE, Args, sizeof(T), px__identity_##name,                 \
                         px__join_##name)                                                    \
     PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team, T *PX_RESTRICT acc)
 

@@ -377,10 +377,24 @@ inline cudaError_t allow_shared(const void *kernel, size_t need, size_t limit)
 
 /* The dynamic shared memory of a block of a team of `team` threads: the reduction slots,
    then level 0 (the team part, then each thread's). */
-inline size_t block_shared(const px_team_run *r, int team)
+__host__ __device__ inline size_t block_shared(const px_team_run *r, int team)
 {
     return PX__TEAM_REDUCE_BYTES + r->scratch_team[0] + r->scratch_thread[0] * (size_t)team;
 }
+
+/* block_shared of a block of `threads` threads, for the occupancy API. A named type, not
+   a lambda: the API is a __host__ __device__ template, and a lambda's call operator is
+   implicitly constexpr and __host__, which nvcc refuses to call from there (warnings 20013
+   and 20015) unless --expt-relaxed-constexpr is given. Host and device, as the template
+   that calls it (only its host side ever runs). */
+struct block_shared_of {
+    const px_team_run *r;
+    int vector_length;
+    __host__ __device__ size_t operator()(int threads) const
+    {
+        return block_shared(r, threads / vector_length > 0 ? threads / vector_length : 1);
+    }
+};
 
 /* A team kernel's resolved shape for one request, remembered per kernel and device: the
    same request (team size, vector length, scratch) gets the same block, shared memory and
@@ -459,9 +473,7 @@ inline cudaError_t resolve_shape(const void *kernel, const px_cuda_launch *l, px
         if (e != cudaSuccess) return e;
         int cap = threads_per_sm / 8 < max_threads ? threads_per_sm / 8 : max_threads;
         if (cap < V) cap = V;
-        const auto smem_of = [=](int threads) -> size_t {
-            return block_shared(r, threads / V > 0 ? threads / V : 1);
-        };
+        const block_shared_of smem_of = {r, V};
         int min_grid = 0, best = 0;
         e = cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &best, kernel, smem_of, cap);
         if (e != cudaSuccess) return e;

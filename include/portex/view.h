@@ -248,13 +248,61 @@ PX_API px_status px_view_span_f64(const px_view *view, px_span_f64 *out);
  * strides (PX_ERR_INVALID_ARGUMENT naming the dimension whose stride is not 1; a 1-D span
  * also needs rank 1). A dimension of extent 0 or 1 counts as unit stride. */
 PX_API px_status px__view_get_span(const px_view *view, px_dtype dtype, int layout, void *out);
+/** @cond PX_INTERNAL */
+/* A name made unique in the translation unit, where the compiler counts (GCC, Clang, nvcc
+   and others): the constant a compile-time check declares inside an expression lives on
+   in the enclosing block, so two checks in one block need two names (portex/kernel.h's
+   dispatch checks use it too). */
+#define PX__CAT(a, b) PX__CAT_(a, b)
+#define PX__CAT_(a, b) a##b
+#ifdef __COUNTER__
+#  define PX__UNIQUE(prefix) PX__CAT(prefix, __COUNTER__)
+#endif
+/* Every span type, as X(type, e) for each (e passed through). */
+#define PX__SPAN_TYPES_OF(X, e, sfx)                                                       \
+    X(px_span_##sfx, e) X(px_span_##sfx##_right, e) X(px_span_##sfx##_left, e)             \
+    X(px_span_##sfx##_1d, e) X(px_span_##sfx##_restrict, e) X(px_span_##sfx##_right_restrict, e) \
+    X(px_span_##sfx##_left_restrict, e) X(px_span_##sfx##_1d_restrict, e)
+#define PX__SPAN_EACH(X, e)                                                                \
+    X(px_span, e) PX__SPAN_TYPES_OF(X, e, u8) PX__SPAN_TYPES_OF(X, e, i32)                 \
+    PX__SPAN_TYPES_OF(X, e, i64) PX__SPAN_TYPES_OF(X, e, u32) PX__SPAN_TYPES_OF(X, e, u64) \
+    PX__SPAN_TYPES_OF(X, e, f32) PX__SPAN_TYPES_OF(X, e, f64)
+#define PX__SPAN_GET_WORDS                                                                 \
+    "px_view_get_span: the second argument must point to a px_span_* type (px_span, "      \
+    "px_span_f64, px_span_f64_right, px_span_f64_1d_restrict, ...; not const)"
 #ifndef __cplusplus
 #  define PX__SPAN_DTYPE(data)                                                             \
     _Generic((data), void *: PX_DTYPE_COUNT, uint8_t *: PX_U8, int32_t *: PX_I32,         \
              int64_t *: PX_I64, uint32_t *: PX_U32, uint64_t *: PX_U64, float *: PX_F32,  \
              double *: PX_F64)
-#  define px_view_get_span(view, out)                                                      \
-    px__view_get_span((view), PX__SPAN_DTYPE((out)->data), (int)sizeof((out)->px__layout), (out))
+#  define PX__SPAN_ASSOC(S, e) S *: e,
+#  define PX__IS_SPAN_PTR(out) _Generic((out), PX__SPAN_EACH(PX__SPAN_ASSOC, 1) default: 0)
+/* The check's result is a constant named once (ok); after it, out itself where it points
+   to a span, else a span pointer that keeps the rest free of errors: the assertion is then
+   the one message. */
+#  define PX__SPAN_PTR(out, ok) _Generic((char(*)[1 + (ok)])0, char(*)[2]: (out), default: (px_span *)0)
+#  define PX__GET_SPAN_AS(view, out, ok)                                                   \
+    ((void)sizeof(struct {                                                                 \
+         enum { ok = PX__IS_SPAN_PTR(out) } px__ok;                                        \
+         _Static_assert(ok, PX__SPAN_GET_WORDS);                                           \
+     }),                                                                                   \
+     px__view_get_span((view), PX__SPAN_DTYPE(PX__SPAN_PTR(out, ok)->data),                \
+                       (int)sizeof(PX__SPAN_PTR(out, ok)->px__layout), PX__SPAN_PTR(out, ok)))
+/* (Without a unique name: the assertion, then whatever else the compiler finds wrong.) */
+#  define PX__GET_SPAN_ONCE(view, out)                                                     \
+    ((void)sizeof(struct {                                                                 \
+         _Static_assert(PX__IS_SPAN_PTR(out), PX__SPAN_GET_WORDS);                         \
+         char px__ok;                                                                      \
+     }),                                                                                   \
+     px__view_get_span((view), PX__SPAN_DTYPE((out)->data), (int)sizeof((out)->px__layout), (out)))
+#endif
+/** @endcond */
+#ifndef __cplusplus
+#  ifdef PX__UNIQUE
+#    define px_view_get_span(view, out) PX__GET_SPAN_AS(view, out, PX__UNIQUE(px__span_ok_))
+#  else
+#    define px_view_get_span(view, out) PX__GET_SPAN_ONCE(view, out)
+#  endif
 #endif
 
 /** @def PX_AT1(s, i)
@@ -289,20 +337,33 @@ PX_FUNCTION int64_t px__checked(int64_t i, int64_t n, int dim)
 #define PX__UNIT_LAST(s) (PX__LAYOUT(s) == PX__SPAN_RIGHT)
 /* Index i of dimension d times its stride; a constant 1 where `unit` (folded away). */
 #define PX__IX(s, d, i, unit) (PX__INDEX(s, d, i) * ((unit) ? (int64_t)1 : (s).stride[d]))
-/* 0, or a compile error (negative array size) when s is a 1-D span. */
-#define PX__NOT_1D(s) ((int64_t)(0 * sizeof(char[PX__LAYOUT(s) == PX__SPAN_1D ? -1 : 1])))
+/* 0, or a compile error naming the mistake when s is a 1-D span (`at`: 2, 3 or 4, the
+   macro). In C a static assertion in a struct in sizeof; in C++ (which defines no type
+   there) one in a class template, whose member is an enumerator: a constant on the device
+   too. */
+#define PX__AT_WORDS(at)                                                                   \
+    "PX_AT" #at " on a 1-D span (px_span_*_1d): PX_AT" #at " needs a " #at "-D span; index a 1-D span with PX_AT1"
+#ifdef __cplusplus
+#  define PX__NOT_1D(s, at) ((int64_t)px__at##at##_rank<PX__LAYOUT(s) != PX__SPAN_1D>::value)
+#else
+#  define PX__NOT_1D(s, at)                                                                \
+    ((int64_t)(0 * sizeof(struct {                                                         \
+        _Static_assert(PX__LAYOUT(s) != PX__SPAN_1D, PX__AT_WORDS(at));                    \
+        char px__ok;                                                                       \
+    })))
+#endif
 
 #define PX_AT1(s, i) ((s).data[PX__IX(s, 0, i, PX__LAYOUT(s) != PX__SPAN_STRIDED)])
 /** Element (i, j) of a 2-D span, as PX_AT1. */
 #define PX_AT2(s, i, j)                                                                    \
-    ((s).data[PX__NOT_1D(s) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, PX__UNIT_LAST(s))])
+    ((s).data[PX__NOT_1D(s, 2) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, PX__UNIT_LAST(s))])
 /** Element (i, j, k) of a 3-D span, as PX_AT1. */
 #define PX_AT3(s, i, j, k)                                                                 \
-    ((s).data[PX__NOT_1D(s) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) +    \
+    ((s).data[PX__NOT_1D(s, 3) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) + \
               PX__IX(s, 2, k, PX__UNIT_LAST(s))])
 /** Element (i, j, k, l) of a 4-D span, as PX_AT1. */
 #define PX_AT4(s, i, j, k, l)                                                              \
-    ((s).data[PX__NOT_1D(s) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) +    \
+    ((s).data[PX__NOT_1D(s, 4) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) + \
               PX__IX(s, 2, k, 0) + PX__IX(s, 3, l, PX__UNIT_LAST(s))])
 
 PX_EXTERN_C_END
@@ -318,10 +379,47 @@ static inline px_dtype px__span_dtype(const uint64_t *) { return PX_U64; }
 static inline px_dtype px__span_dtype(const float *) { return PX_F32; }
 static inline px_dtype px__span_dtype(const double *) { return PX_F64; }
 
+/* PX_AT2..4's check (PX__NOT_1D). */
+#define PX__AT_RANK_CHECK(at)                                                              \
+    template <bool NotOneD> struct px__at##at##_rank {                                     \
+        static_assert(NotOneD, PX__AT_WORDS(at));                                          \
+        enum { value = 0 };                                                                \
+    };
+PX__AT_RANK_CHECK(2)
+PX__AT_RANK_CHECK(3)
+PX__AT_RANK_CHECK(4)
+
+/* Whether S is a span type; the getter below, only for those (any other type is refused
+   by one static assertion, with nothing after it that could fail too). */
+template <class S> struct px__is_span { enum { value = 0 }; };
+#define PX__SPAN_IS(S, e) template <> struct px__is_span<S> { enum { value = 1 }; };
+PX__SPAN_EACH(PX__SPAN_IS, 0)
+#undef PX__SPAN_IS
+template <bool B> struct px__span_ok {};
+
+template <class Span>
+static inline px_status px__get_span(const px_view *view, Span *out, px__span_ok<true>)
+{
+    return px__view_get_span(view, px__span_dtype(out->data), (int)sizeof out->px__layout, out);
+}
+template <class Span>
+static inline px_status px__get_span(const px_view *, Span *, px__span_ok<false>)
+{
+    return PX_ERR_INVALID_ARGUMENT;
+}
+
 template <class Span>
 static inline px_status px_view_get_span(const px_view *view, Span *out)
 {
-    return px__view_get_span(view, px__span_dtype(out->data), (int)sizeof out->px__layout, out);
+    static_assert(px__is_span<Span>::value, PX__SPAN_GET_WORDS);
+    return px__get_span(view, out, px__span_ok<px__is_span<Span>::value != 0>());
+}
+/* Anything but a pointer (a span passed by value, ...). */
+template <class NotAPointer>
+static inline px_status px_view_get_span(const px_view *, NotAPointer)
+{
+    static_assert(sizeof(NotAPointer) == 0, PX__SPAN_GET_WORDS);
+    return PX_ERR_INVALID_ARGUMENT;
 }
 #endif
 
