@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 // What CUDA itself does on two GPUs, raw CUDA only, for the two-GPU hazard and fault tests:
 //
 //   two_gpu_probe enable        how long cudaDeviceEnablePeerAccess takes, each way, while a
@@ -15,13 +16,13 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                              \
-    do {                                                                                   \
-        cudaError_t e_ = (x);                                                              \
-        if (e_ != cudaSuccess) {                                                           \
-            printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));     \
-            return 1;                                                                      \
-        }                                                                                  \
+#define CK(x)                                                                         \
+    do {                                                                              \
+        cudaError_t e_ = (x);                                                         \
+        if (e_ != cudaSuccess) {                                                      \
+            printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+            return 1;                                                                 \
+        }                                                                             \
     } while (0)
 
 __global__ void spin(unsigned long long ns)
@@ -70,7 +71,8 @@ static int enable_probe()
         cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
         const double enable_ms = ms_since(t0);
         const bool busy = cudaEventQuery(done) == cudaErrorNotReady;
-        printf("cudaDeviceEnablePeerAccess(%d -> %d) with a 1 s kernel on GPU 1: %s in %.1f ms; GPU 1's kernel %s\n",
+        printf("cudaDeviceEnablePeerAccess(%d -> %d) with a 1 s kernel on GPU 1: %s in %.1f ms; "
+               "GPU 1's kernel %s\n",
                from, to, cudaGetErrorString(e), enable_ms, busy ? "still running" : "finished");
         (void)cudaGetLastError();
         CK(cudaSetDevice(1));
@@ -90,8 +92,10 @@ static int enable_probe()
     t0 = std::chrono::steady_clock::now();
     e = cudaMemPoolSetAccess(pool, &d, 1);
     const double pool_ms = ms_since(t0);
-    printf("cudaMemPoolSetAccess(GPU 1's pool, GPU 0) with a 1 s kernel on GPU 1: %s in %.1f ms; GPU 1's kernel %s\n",
-           cudaGetErrorString(e), pool_ms, cudaEventQuery(done) == cudaErrorNotReady ? "still running" : "finished");
+    printf("cudaMemPoolSetAccess(GPU 1's pool, GPU 0) with a 1 s kernel on GPU 1: %s in %.1f ms; "
+           "GPU 1's kernel %s\n",
+           cudaGetErrorString(e), pool_ms,
+           cudaEventQuery(done) == cudaErrorNotReady ? "still running" : "finished");
     (void)cudaGetLastError();
     CK(cudaStreamSynchronize(s1));
     return 0;
@@ -118,7 +122,8 @@ static int trap_probe(bool peer)
     CK(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking));
     trap_kernel<<<1, 1, 0, s0>>>();
     cudaError_t e0 = cudaStreamSynchronize(s0);
-    printf("GPU 0 (peer access %s): the trap gives %s\n", peer ? "on" : "off", cudaGetErrorString(e0));
+    printf("GPU 0 (peer access %s): the trap gives %s\n", peer ? "on" : "off",
+           cudaGetErrorString(e0));
     CK(cudaSetDevice(1));
     for (int i = 0; i < n; ++i) h[i] = i;
     cudaError_t a = cudaMemcpyAsync(d1, h, n * sizeof(int), cudaMemcpyHostToDevice, s1);
@@ -140,8 +145,8 @@ static int trap_probe(bool peer)
     cuGetErrorName(c, &cs);
     printf("GPU 1 after GPU 0's trap (peer access %s): copy in %s, kernel %s, host pointer %s, "
            "cuStreamBatchMemOp %s, copy out %s, sync %s; %d wrong elements, flag %u\n",
-           peer ? "on" : "off", cudaGetErrorString(a), cudaGetErrorString(b), cudaGetErrorString(c0), cs,
-           cudaGetErrorString(d), cudaGetErrorString(f), wrong, *flag);
+           peer ? "on" : "off", cudaGetErrorString(a), cudaGetErrorString(b),
+           cudaGetErrorString(c0), cs, cudaGetErrorString(d), cudaGetErrorString(f), wrong, *flag);
     return 0;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 // A control for compute-sanitizer's synccheck on conditional graph nodes, raw CUDA only:
 // the same two kernels with block-wide barriers (__syncthreads, cub::BlockReduce) at the
 // top level of a graph ("top") and inside a WHILE body ("while"). On CUDA 13.0 with
@@ -8,7 +9,14 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 #include <cub/block/block_reduce.cuh>
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); return 1; } } while (0)
+#define CK(x)                                                                         \
+    do {                                                                              \
+        cudaError_t e_ = (x);                                                         \
+        if (e_ != cudaSuccess) {                                                      \
+            printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+            return 1;                                                                 \
+        }                                                                             \
+    } while (0)
 
 __global__ void reduce_kernel(const double *x, int n, double *out)
 {
@@ -36,10 +44,14 @@ static int add_kernels(cudaGraph_t g, double *x, int n, double *out, int *y, cud
     cudaGraphNode_t a, b;
     cudaKernelNodeParams p = {};
     void *sa[] = {&y};
-    p.func = (void *)sync_kernel; p.gridDim = dim3(64); p.blockDim = dim3(256); p.kernelParams = sa;
+    p.func = (void *)sync_kernel;
+    p.gridDim = dim3(64);
+    p.blockDim = dim3(256);
+    p.kernelParams = sa;
     CK(cudaGraphAddKernelNode(&a, g, nullptr, 0, &p));
     void *ra[] = {&x, &n, &out};
-    p.func = (void *)reduce_kernel; p.kernelParams = ra;
+    p.func = (void *)reduce_kernel;
+    p.kernelParams = ra;
     CK(cudaGraphAddKernelNode(&b, g, &a, 1, &p));
     *last = b;
     return 0;
@@ -49,11 +61,17 @@ int main(int argc, char **argv)
 {
     const bool in_while = argc > 1 && argv[1][0] == 'w';
     const int n = 1 << 16;
-    double *x, *out; int *y, *count;
-    CK(cudaMalloc(&x, n * sizeof(double))); CK(cudaMemset(x, 0, n * sizeof(double)));
-    CK(cudaMalloc(&out, sizeof(double))); CK(cudaMemset(out, 0, sizeof(double)));
-    CK(cudaMalloc(&y, 64 * 256 * sizeof(int))); CK(cudaMalloc(&count, sizeof(int))); CK(cudaMemset(count, 0, sizeof(int)));
-    cudaGraph_t g; CK(cudaGraphCreate(&g, 0));
+    double *x, *out;
+    int *y, *count;
+    CK(cudaMalloc(&x, n * sizeof(double)));
+    CK(cudaMemset(x, 0, n * sizeof(double)));
+    CK(cudaMalloc(&out, sizeof(double)));
+    CK(cudaMemset(out, 0, sizeof(double)));
+    CK(cudaMalloc(&y, 64 * 256 * sizeof(int)));
+    CK(cudaMalloc(&count, sizeof(int)));
+    CK(cudaMemset(count, 0, sizeof(int)));
+    cudaGraph_t g;
+    CK(cudaGraphCreate(&g, 0));
     cudaGraphNode_t last;
     if (!in_while) {
         if (add_kernels(g, x, n, out, y, &last)) return 1;
@@ -62,20 +80,31 @@ int main(int argc, char **argv)
         CK(cudaGraphConditionalHandleCreate(&h, g, 1, cudaGraphCondAssignDefault));
         cudaGraphNodeParams cp = {};
         cp.type = cudaGraphNodeTypeConditional;
-        cp.conditional.handle = h; cp.conditional.type = cudaGraphCondTypeWhile; cp.conditional.size = 1;
-        cudaGraphNode_t w; CK(cudaGraphAddNode(&w, g, nullptr, nullptr, 0, &cp));
+        cp.conditional.handle = h;
+        cp.conditional.type = cudaGraphCondTypeWhile;
+        cp.conditional.size = 1;
+        cudaGraphNode_t w;
+        CK(cudaGraphAddNode(&w, g, nullptr, nullptr, 0, &cp));
         cudaGraph_t body = cp.conditional.phGraph_out[0];
         if (add_kernels(body, x, n, out, y, &last)) return 1;
-        cudaGraphNode_t c; cudaKernelNodeParams p = {};
+        cudaGraphNode_t c;
+        cudaKernelNodeParams p = {};
         int iters = 5;
         void *ca[] = {&h, &count, &iters};
-        p.func = (void *)cond_kernel; p.gridDim = dim3(1); p.blockDim = dim3(1); p.kernelParams = ca;
+        p.func = (void *)cond_kernel;
+        p.gridDim = dim3(1);
+        p.blockDim = dim3(1);
+        p.kernelParams = ca;
         CK(cudaGraphAddKernelNode(&c, body, &last, 1, &p));
     }
-    cudaGraphExec_t e; CK(cudaGraphInstantiate(&e, g, 0));
-    cudaStream_t s; CK(cudaStreamCreate(&s));
-    CK(cudaGraphLaunch(e, s)); CK(cudaStreamSynchronize(s));
-    int c = 0; CK(cudaMemcpy(&c, count, sizeof c, cudaMemcpyDeviceToHost));
+    cudaGraphExec_t e;
+    CK(cudaGraphInstantiate(&e, g, 0));
+    cudaStream_t s;
+    CK(cudaStreamCreate(&s));
+    CK(cudaGraphLaunch(e, s));
+    CK(cudaStreamSynchronize(s));
+    int c = 0;
+    CK(cudaMemcpy(&c, count, sizeof c, cudaMemcpyDeviceToHost));
     printf("%s: ok, body ran %d times\n", in_while ? "while" : "top", in_while ? c : 1);
     return 0;
 }

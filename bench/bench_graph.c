@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_graph: a replayed graph on the serial backend against the same calls made directly
  * on a serial instance, in one process, on the same kinds of buffers.
  *
@@ -34,14 +35,14 @@
 #include "bench_util.h"
 
 #ifndef BENCH_BUILD
-#  define BENCH_BUILD "unknown build"
+#define BENCH_BUILD "unknown build"
 #endif
 
 enum { STAGES = 50, AXPY_N = 4096, CHAIN = 100 };
 
 typedef struct bench_ctx {
     px_instance *inst;
-    int batch;                  /* iterations per timed call */
+    int batch; /* iterations per timed call */
     /* 50 axpy */
     double a[STAGES];
     px_span_f64_1d_restrict x, y;
@@ -66,7 +67,8 @@ static void axpy_direct(bench_ctx *c)
     for (int it = 0; it < c->batch; ++it) {
         for (int k = 0; k < STAGES; ++k) {
             const bgs_axpy_args args = {c->a[k], c->x, c->y};
-            CHECK(px_parallel_for(c->inst, "axpy", px_range(0, AXPY_N), PX_KERNEL(bgs_axpy), &args));
+            CHECK(
+                px_parallel_for(c->inst, "axpy", px_range(0, AXPY_N), PX_KERNEL(bgs_axpy), &args));
         }
         CHECK(px_instance_fence(c->inst));
     }
@@ -90,14 +92,14 @@ static void touch_direct(bench_ctx *c)
 /* ---- Timing ------------------------------------------------------------------------------ */
 
 typedef struct result {
-    double graph_ms, direct_ms;  /* medians per timed call */
-    double ratio;                /* median over rounds of graph / direct */
+    double graph_ms, direct_ms; /* medians per timed call */
+    double ratio;               /* median over rounds of graph / direct */
 } result;
 
 /* The two ways of a case for bench_paired: the direct calls, the graph. */
 typedef struct ways {
     bench_ctx *c;
-    void (*f[2])(bench_ctx *);   /* direct, graph */
+    void (*f[2])(bench_ctx *); /* direct, graph */
 } ways;
 
 static double sample_way(int i, void *p)
@@ -108,7 +110,8 @@ static double sample_way(int i, void *p)
     return now_ms() - t0;
 }
 
-static result run_case(bench_ctx *c, void (*graph)(bench_ctx *), void (*direct)(bench_ctx *), int reps)
+static result run_case(bench_ctx *c, void (*graph)(bench_ctx *), void (*direct)(bench_ctx *),
+                       int reps)
 {
     ways w = {c, {direct, graph}};
     const bench_pair r = bench_paired(sample_way, &w, 2, reps);
@@ -118,7 +121,8 @@ static result run_case(bench_ctx *c, void (*graph)(bench_ctx *), void (*direct)(
 static void print_row(const char *name, const char *per, result r, double scale, double target)
 {
     printf("| %-10s | %-26s | %10.3f us | %10.3f us | %5.3f | <= %.2f | %-4s |\n", name, per,
-           r.graph_ms * scale, r.direct_ms * scale, r.ratio, target, r.ratio <= target ? "yes" : "NO");
+           r.graph_ms * scale, r.direct_ms * scale, r.ratio, target,
+           r.ratio <= target ? "yes" : "NO");
 }
 
 /* ---- Set-up ------------------------------------------------------------------------------- */
@@ -161,8 +165,10 @@ int main(int argc, char **argv)
 
     /* Buffers: x, and one y and one count for each way, so that the check compares them. */
     px_view *vx = host_view("x", PX_F64, AXPY_N);
-    px_view *vy[2] = {host_view("y (graph)", PX_F64, AXPY_N), host_view("y (direct)", PX_F64, AXPY_N)};
-    px_view *vcount[2] = {host_view("count (graph)", PX_I64, 1), host_view("count (direct)", PX_I64, 1)};
+    px_view *vy[2] = {host_view("y (graph)", PX_F64, AXPY_N),
+                      host_view("y (direct)", PX_F64, AXPY_N)};
+    px_view *vcount[2] = {host_view("count (graph)", PX_I64, 1),
+                          host_view("count (direct)", PX_I64, 1)};
     px_span_f64_1d_restrict y[2];
     px_span_i64_1d count[2];
     CHECK(px_view_get_span(vx, &c.x));
@@ -218,8 +224,8 @@ int main(int argc, char **argv)
     const result rt = run_case(&c, touch_graph, touch_direct, reps);
 
     printf("bench_graph: portex %s, serial backend: a replayed graph against the same calls on "
-           "the instance\n%s; %d rounds after warm-up, medians%s\n\n", px_version_string(), BENCH_BUILD,
-           reps, quick ? " (--quick)" : "");
+           "the instance\n%s; %d rounds after warm-up, medians%s\n\n",
+           px_version_string(), BENCH_BUILD, reps, quick ? " (--quick)" : "");
     printf("| %-10s | %-26s | %13s | %13s | %5s | %7s | %-4s |\n", "case", "timed", "graph",
            "direct", "ratio", "target", "met?");
     printf("|------------|----------------------------|--------------:|--------------:|------:|"
@@ -229,7 +235,8 @@ int main(int argc, char **argv)
     print_row("50 axpy", per, ra, 1e3 / axpy_batch, 1.10);
     snprintf(per, sizeof per, "per kernel, chain of %d", CHAIN);
     print_row("100 touch", per, rt, 1e3 / ((double)touch_batch * CHAIN), 1.10);
-    printf("\nratio: median over rounds of graph time / direct time (graph and direct back to back)\n");
+    printf("\nratio: median over rounds of graph time / direct time (graph and direct back to "
+           "back)\n");
     if (differ) printf("NOTE: results differed (see stderr); the figures are still printed\n");
 
     CHECK(px_graph_exec_destroy(&c.axpy_exec));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_openmp: portex's OpenMP backend against the same loops written with plain OpenMP,
  * in one process, on the same buffers, with the same threads.
  *
@@ -68,16 +69,16 @@
 #include "bench_util.h"
 
 #if defined(__GNUC__) || defined(__clang__)
-#  define BENCH_NOINLINE __attribute__((noinline))
+#define BENCH_NOINLINE __attribute__((noinline))
 #else
-#  define BENCH_NOINLINE
+#define BENCH_NOINLINE
 #endif
 #ifndef BENCH_BUILD
-#  define BENCH_BUILD "unknown build"
+#define BENCH_BUILD "unknown build"
 #endif
 
-#define MAX_COUNTS 32   /* thread counts in one run */
-#define PAD 8           /* int64 per cache line: the plain scan's partial sums */
+#define MAX_COUNTS 32 /* thread counts in one run */
+#define PAD 8         /* int64 per cache line: the plain scan's partial sums */
 
 /* ---- The plain OpenMP loops: what a C programmer writes without portex --------------------- */
 
@@ -118,8 +119,7 @@ BENCH_NOINLINE static void plain_stencil(int nt, int64_t nx, int64_t ny, double 
 BENCH_NOINLINE static void plain_empty(int nt, int64_t n)
 {
 #pragma omp parallel for schedule(static) num_threads(nt)
-    for (int64_t i = 0; i < n; ++i) {
-    }
+    for (int64_t i = 0; i < n; ++i) {}
 }
 
 /* Inclusive scan in two passes; part holds PAD * (threads + 1) values. Returns the total. */
@@ -174,8 +174,8 @@ static void touch_i64(int nt, int64_t *p, int64_t n, uint64_t seed)
 /* ---- State -------------------------------------------------------------------------------- */
 
 typedef struct bench {
-    int nt;                  /* threads of this configuration */
-    px_instance *inst;       /* the default OpenMP instance: nt threads */
+    int nt;            /* threads of this configuration */
+    px_instance *inst; /* the default OpenMP instance: nt threads */
     /* triad, dot */
     int64_t n;
     double s;
@@ -213,14 +213,14 @@ static void *alloc_bytes(size_t bytes)
 typedef void (*side_fn)(bench *b);
 
 typedef struct timing {
-    double plain, portex;   /* medians, ms per call */
-    double ratio;           /* median over runs of portex / plain */
+    double plain, portex; /* medians, ms per call */
+    double ratio;         /* median over runs of portex / plain */
 } timing;
 
 /* The two sides of a case for bench_paired: `calls` calls of one of them, time per call. */
 typedef struct sides {
     bench *b;
-    side_fn f[2];   /* plain, portex */
+    side_fn f[2]; /* plain, portex */
     int calls;
 } sides;
 
@@ -268,7 +268,10 @@ static void empty_portex(bench *b)
     CHECK(px_parallel_for(b->inst, "empty", px_range(0, b->empty_n), PX_KERNEL(bomp_empty), &args));
 }
 
-static void scan_plain(bench *b) { b->total_plain = plain_scan(b->nt, b->scan_n, b->sin, b->sout, b->spart); }
+static void scan_plain(bench *b)
+{
+    b->total_plain = plain_scan(b->nt, b->scan_n, b->sin, b->sout, b->spart);
+}
 static void scan_portex(bench *b)
 {
     CHECK(px_parallel_scan(b->inst, "scan", px_range(0, b->scan_n), PX_KERNEL(bomp_scan), &b->scan,
@@ -313,8 +316,8 @@ static void run_job(const part_job *j)
 static struct {
     pthread_barrier_t start, done;
     pthread_t thread[2];
-    part_job job[2];     /* what each pthread runs on its partition */
-    part_job whole;      /* the same work as one job on the whole instance */
+    part_job job[2]; /* what each pthread runs on its partition */
+    part_job whole;  /* the same work as one job on the whole instance */
     bool quit;
 } duo;
 
@@ -331,7 +334,8 @@ static void *duo_main(void *arg)
 
 static void duo_start(void)
 {
-    if (pthread_barrier_init(&duo.start, NULL, 3) || pthread_barrier_init(&duo.done, NULL, 3)) exit(2);
+    if (pthread_barrier_init(&duo.start, NULL, 3) || pthread_barrier_init(&duo.done, NULL, 3))
+        exit(2);
     duo.quit = false;
     for (int i = 0; i < 2; ++i)
         if (pthread_create(&duo.thread[i], NULL, duo_main, &duo.job[i])) exit(2);
@@ -366,14 +370,15 @@ typedef struct row {
     int threads;
     char size[32];
     timing t;
-    double bytes;     /* per call, for GB/s; 0: none */
-    double target;    /* the time ratio portex / plain should not exceed */
+    double bytes;  /* per call, for GB/s; 0: none */
+    double target; /* the time ratio portex / plain should not exceed */
 } row;
 
 static row rows[64];
 static int nrows;
 
-static void add_row(const char *name, int threads, const char *size, timing t, double bytes, double target)
+static void add_row(const char *name, int threads, const char *size, timing t, double bytes,
+                    double target)
 {
     if (nrows == (int)(sizeof rows / sizeof rows[0])) return;
     row *r = &rows[nrows++];
@@ -389,8 +394,10 @@ static double gbs(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) 
 
 static void fmt_time(char *buf, size_t len, double ms)
 {
-    if (ms < 1.0) snprintf(buf, len, "%.3f us", ms * 1e3);
-    else snprintf(buf, len, "%.2f ms", ms);
+    if (ms < 1.0)
+        snprintf(buf, len, "%.3f us", ms * 1e3);
+    else
+        snprintf(buf, len, "%.2f ms", ms);
 }
 
 /* Cores of the process's CPU set (hwloc), or 0. */
@@ -454,8 +461,10 @@ static void omp_config(char *threads_line, char *bind_line, size_t len, bool ech
         char *p = line;
         while (*p == ' ') p++;
         p[strcspn(p, "\n")] = '\0';
-        if (!strncmp(p, "OpenMP ", 7)) copy_str(threads_line, len, p);
-        else if (!strncmp(p, "binding:", 8)) copy_str(bind_line, len, p);
+        if (!strncmp(p, "OpenMP ", 7))
+            copy_str(threads_line, len, p);
+        else if (!strncmp(p, "binding:", 8))
+            copy_str(bind_line, len, p);
     }
     fclose(f);
 }
@@ -488,8 +497,10 @@ static int parse_list(const char *s, int *out, int max)
         if (end == s || v < 1 || v > 4096) return -1;
         out[n++] = (int)v;
         s = end;
-        if (*s == ',') s++;
-        else if (*s) return -1;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return -1;
     }
     return n;
 }
@@ -512,11 +523,16 @@ int main(int argc, char **argv)
     int reps = 0;
     const char *threads_arg = NULL, *csv_path = NULL;
     for (int k = 1; k < argc; ++k) {
-        if (!strcmp(argv[k], "--quick")) quick = true;
-        else if (!strcmp(argv[k], "--reps") && k + 1 < argc) reps = atoi(argv[++k]);
-        else if (!strcmp(argv[k], "--threads") && k + 1 < argc) threads_arg = argv[++k];
-        else if (!strcmp(argv[k], "--csv") && k + 1 < argc) csv_path = argv[++k];
-        else usage(argv[0]);
+        if (!strcmp(argv[k], "--quick"))
+            quick = true;
+        else if (!strcmp(argv[k], "--reps") && k + 1 < argc)
+            reps = atoi(argv[++k]);
+        else if (!strcmp(argv[k], "--threads") && k + 1 < argc)
+            threads_arg = argv[++k];
+        else if (!strcmp(argv[k], "--csv") && k + 1 < argc)
+            csv_path = argv[++k];
+        else
+            usage(argv[0]);
     }
     if (reps <= 0) reps = quick ? 5 : 21;
     if (reps < 5) reps = 5;
@@ -539,7 +555,8 @@ int main(int argc, char **argv)
         if (na <= 0) usage(argv[0]);
         for (int i = 0; i < na; ++i) {
             if (asked[i] > cores) {
-                fprintf(stderr, "--threads: %d left out (the process has %d cores)\n", asked[i], cores);
+                fprintf(stderr, "--threads: %d left out (the process has %d cores)\n", asked[i],
+                        cores);
                 continue;
             }
             list[nlist++] = asked[i];
@@ -549,7 +566,7 @@ int main(int argc, char **argv)
         list[nlist++] = cores;
     }
     qsort(list, (size_t)nlist, sizeof list[0], cmp_int);
-    int counts[MAX_COUNTS + 2], ncounts = 0;   /* list + {1, cores}, sorted, unique */
+    int counts[MAX_COUNTS + 2], ncounts = 0; /* list + {1, cores}, sorted, unique */
     {
         int all[MAX_COUNTS + 2], na = 0;
         for (int i = 0; i < nlist; ++i) all[na++] = list[i];
@@ -563,8 +580,8 @@ int main(int argc, char **argv)
     char model[160];
     cpu_model(model, sizeof model);
     printf("bench_openmp: portex OpenMP backend vs plain OpenMP loops, %d runs each after 2 "
-           "warm-ups, medians\n%s\nmachine: %s, %d cores in the process's CPU set\n\n", reps,
-           BENCH_BUILD, model, cores);
+           "warm-ups, medians\n%s\nmachine: %s, %d cores in the process's CPU set\n\n",
+           reps, BENCH_BUILD, model, cores);
 
     FILE *csv = NULL;
     if (csv_path) {
@@ -573,8 +590,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: %s\n", csv_path, strerror(errno));
             return 2;
         }
-        fprintf(csv, "# bench_openmp scaling; %s; %d cores; median time per call, GB/s counting "
-                     "triad 24 B and stencil 16 B per point\n", model, cores);
+        fprintf(csv,
+                "# bench_openmp scaling; %s; %d cores; median time per call, GB/s counting "
+                "triad 24 B and stencil 16 B per point\n",
+                model, cores);
         fprintf(csv, "case,variant,threads,bytes,median_ms,gb_per_s,ratio\n");
     }
 
@@ -662,9 +681,10 @@ int main(int argc, char **argv)
             for (int i = 0; i < 2; ++i) CHECK(px_instance_concurrency(part[i], &parts.shares[i]));
             const int64_t h = b->n / 2;
             for (int i = 0; i < 2; ++i)
-                duo.job[i] = (part_job){part[i], PX_KERNEL(bomp_triad), px_range(i * h, i ? b->n : h),
-                                        &b->triad, sweeps};
-            duo.whole = (part_job){b->inst, PX_KERNEL(bomp_triad), px_range(0, b->n), &b->triad, sweeps};
+                duo.job[i] = (part_job){part[i], PX_KERNEL(bomp_triad),
+                                        px_range(i * h, i ? b->n : h), &b->triad, sweeps};
+            duo.whole =
+                (part_job){b->inst, PX_KERNEL(bomp_triad), px_range(0, b->n), &b->triad, sweeps};
             duo_start();
             if (!same_output(b, duo_whole, duo_parts, b->a, (size_t)b->n * sizeof(double))) {
                 fprintf(stderr, "triad on two partitions: a differs from the whole instance's\n");
@@ -695,22 +715,24 @@ int main(int argc, char **argv)
         CHECK(px_view_get_span(vout, &b->stencil.out));
         const double stencil_bytes = 16.0 * (double)((grid - 2) * (grid - 2));
         if (!same_output(b, stencil_plain, stencil_portex, b->out, grid_bytes)) {
-            fprintf(stderr, "stencil2d, %d threads: portex's out differs from the plain loop's\n", nt);
+            fprintf(stderr, "stencil2d, %d threads: portex's out differs from the plain loop's\n",
+                    nt);
             failed = 1;
         }
         const timing stencil_t = measure(b, stencil_plain, stencil_portex, 1, reps);
         if (main_row) add_row("stencil2d", nt, size_grid, stencil_t, stencil_bytes, 1.05);
         if (part[0]) {
             const int64_t mid = 1 + (grid - 2) / 2;
-            duo.job[0] = (part_job){part[0], PX_KERNEL(bomp_stencil), px_mdrange2(1, mid, 1, grid - 1),
-                                    &b->stencil, sweeps};
-            duo.job[1] = (part_job){part[1], PX_KERNEL(bomp_stencil), px_mdrange2(mid, grid - 1, 1, grid - 1),
-                                    &b->stencil, sweeps};
-            duo.whole = (part_job){b->inst, PX_KERNEL(bomp_stencil), px_mdrange2(1, grid - 1, 1, grid - 1),
-                                   &b->stencil, sweeps};
+            duo.job[0] = (part_job){part[0], PX_KERNEL(bomp_stencil),
+                                    px_mdrange2(1, mid, 1, grid - 1), &b->stencil, sweeps};
+            duo.job[1] = (part_job){part[1], PX_KERNEL(bomp_stencil),
+                                    px_mdrange2(mid, grid - 1, 1, grid - 1), &b->stencil, sweeps};
+            duo.whole = (part_job){b->inst, PX_KERNEL(bomp_stencil),
+                                   px_mdrange2(1, grid - 1, 1, grid - 1), &b->stencil, sweeps};
             duo_start();
             if (!same_output(b, duo_whole, duo_parts, b->out, grid_bytes)) {
-                fprintf(stderr, "stencil2d on two partitions: out differs from the whole instance's\n");
+                fprintf(stderr,
+                        "stencil2d on two partitions: out differs from the whole instance's\n");
                 failed = 1;
             }
             parts.stencil = measure(b, duo_whole, duo_parts, 1, reps);
@@ -728,10 +750,10 @@ int main(int argc, char **argv)
             if (csv) {
                 fprintf(csv, "triad,plain,%d,%.0f,%.6f,%.3f,\n", nt, triad_bytes, triad_t.plain,
                         gbs(triad_bytes, triad_t.plain));
-                fprintf(csv, "triad,portex,%d,%.0f,%.6f,%.3f,%.4f\n", nt, triad_bytes, triad_t.portex,
-                        gbs(triad_bytes, triad_t.portex), triad_t.ratio);
-                fprintf(csv, "stencil2d,plain,%d,%.0f,%.6f,%.3f,\n", nt, stencil_bytes, stencil_t.plain,
-                        gbs(stencil_bytes, stencil_t.plain));
+                fprintf(csv, "triad,portex,%d,%.0f,%.6f,%.3f,%.4f\n", nt, triad_bytes,
+                        triad_t.portex, gbs(triad_bytes, triad_t.portex), triad_t.ratio);
+                fprintf(csv, "stencil2d,plain,%d,%.0f,%.6f,%.3f,\n", nt, stencil_bytes,
+                        stencil_t.plain, gbs(stencil_bytes, stencil_t.plain));
                 fprintf(csv, "stencil2d,portex,%d,%.0f,%.6f,%.3f,%.4f\n", nt, stencil_bytes,
                         stencil_t.portex, gbs(stencil_bytes, stencil_t.portex), stencil_t.ratio);
             }
@@ -742,8 +764,8 @@ int main(int argc, char **argv)
             b->empty_n = nt;
             char size[32];
             snprintf(size, sizeof size, "%d indices", nt);
-            add_row("empty dispatch", nt, size, measure(b, empty_plain, empty_portex, empty_calls, reps), 0,
-                    1.20);
+            add_row("empty dispatch", nt, size,
+                    measure(b, empty_plain, empty_portex, empty_calls, reps), 0, 1.20);
 
             /* ---- scan ---- */
             b->scan_n = (int64_t)1 << lg_scan;
@@ -759,7 +781,9 @@ int main(int argc, char **argv)
             CHECK(px_view_get_span(vsout, &b->scan.out));
             if (!same_output(b, scan_plain, scan_portex, b->sout, scan_bytes) ||
                 b->total_plain != b->total_portex || b->total_plain != b->sout[b->scan_n - 1]) {
-                fprintf(stderr, "scan, %d threads: portex's differs from the plain scan's (totals %lld, %lld)\n",
+                fprintf(stderr,
+                        "scan, %d threads: portex's differs from the plain scan's (totals %lld, "
+                        "%lld)\n",
                         nt, (long long)b->total_portex, (long long)b->total_plain);
                 failed = 1;
             }
@@ -777,12 +801,16 @@ int main(int argc, char **argv)
 
     /* ---- Tables ---- */
     printf("\nportex vs plain OpenMP (%d cores: %s; %s)\n", cores, threads_all, bind_all);
-    if (quick) printf("--quick: smoke-test sizes that fit in the caches; the ratios are not measurements against "
-                      "the targets\n");
+    if (quick)
+        printf("--quick: smoke-test sizes that fit in the caches; the ratios are not measurements "
+               "against "
+               "the targets\n");
     printf("\n");
-    printf("| %-14s | %7s | %-13s | %11s | %11s | %5s | %6s | %-6s | %10s | %11s |\n", "case", "threads",
-           "size", "plain", "portex", "ratio", "target", "met", "plain GB/s", "portex GB/s");
-    printf("|----------------|--------:|---------------|------------:|------------:|------:|-------:|--------|"
+    printf("| %-14s | %7s | %-13s | %11s | %11s | %5s | %6s | %-6s | %10s | %11s |\n", "case",
+           "threads", "size", "plain", "portex", "ratio", "target", "met", "plain GB/s",
+           "portex GB/s");
+    printf("|----------------|--------:|---------------|------------:|------------:|------:|-------"
+           ":|--------|"
            "-----------:|------------:|\n");
     for (int k = 0; k < nrows; ++k) {
         const row *r = &rows[k];
@@ -794,18 +822,23 @@ int main(int argc, char **argv)
             snprintf(gp, sizeof gp, "%.2f", gbs(r->bytes, r->t.plain));
             snprintf(gx, sizeof gx, "%.2f", gbs(r->bytes, r->t.portex));
         }
-        printf("| %-14s | %7d | %-13s | %11s | %11s | %5.3f | %6s | %-6s | %10s | %11s |\n", r->name,
-               r->threads, r->size, tp, tx, r->t.ratio, target, r->t.ratio <= r->target ? "yes" : "**no**",
-               gp, gx);
+        printf("| %-14s | %7d | %-13s | %11s | %11s | %5.3f | %6s | %-6s | %10s | %11s |\n",
+               r->name, r->threads, r->size, tp, tx, r->t.ratio, target,
+               r->t.ratio <= r->target ? "yes" : "**no**", gp, gx);
     }
-    printf("\nratio: median over the runs of portex time / plain time, each pair back to back (target "
-           "<= 1.05 is portex >= 0.95x plain throughput). empty dispatch: time per call, %d calls per "
-           "sample. GB/s: triad 24 B, dot 16 B, stencil 16 B per interior point, scan 16 B per element "
-           "(both scans read the input twice).\n", empty_calls);
+    printf(
+        "\nratio: median over the runs of portex time / plain time, each pair back to back (target "
+        "<= 1.05 is portex >= 0.95x plain throughput). empty dispatch: time per call, %d calls per "
+        "sample. GB/s: triad 24 B, dot 16 B, stencil 16 B per interior point, scan 16 B per "
+        "element "
+        "(both scans read the input twice).\n",
+        empty_calls);
 
     printf("\nscaling (GB/s; ratio = portex time / plain time)\n\n");
-    printf("| threads | triad plain | triad portex | ratio | stencil2d plain | stencil2d portex | ratio |\n");
-    printf("|--------:|------------:|-------------:|------:|----------------:|-----------------:|------:|\n");
+    printf("| threads | triad plain | triad portex | ratio | stencil2d plain | stencil2d portex | "
+           "ratio |\n");
+    printf("|--------:|------------:|-------------:|------:|----------------:|-----------------:|--"
+           "----:|\n");
     const double triad_bytes = 24.0 * (double)((int64_t)1 << lg_n);
     const double stencil_bytes = 16.0 * (double)((grid - 2) * (grid - 2));
     for (int k = 0; k < ncurve; ++k) {
@@ -818,12 +851,15 @@ int main(int argc, char **argv)
     if (csv_path) printf("\nwritten: %s (bench/openmp_scaling_plot.py draws it)\n", csv_path);
 
     if (parts.done) {
-        printf("\npartitions: 2 x px_partition(%d + %d threads), each driven by its own pthread, each "
-               "doing %d sweeps over its half; against the whole instance (%d threads) doing the %d "
-               "sweeps over everything\n\n", parts.shares[0], parts.shares[1], sweeps, cores, sweeps);
-        printf("| %-9s | %-13s | %14s | %12s | %5s | %7s | %-6s |\n", "job", "size", "whole instance",
-               "2 partitions", "ratio", "target", "met");
-        printf("|-----------|---------------|---------------:|-------------:|------:|--------:|--------|\n");
+        printf(
+            "\npartitions: 2 x px_partition(%d + %d threads), each driven by its own pthread, each "
+            "doing %d sweeps over its half; against the whole instance (%d threads) doing the %d "
+            "sweeps over everything\n\n",
+            parts.shares[0], parts.shares[1], sweeps, cores, sweeps);
+        printf("| %-9s | %-13s | %14s | %12s | %5s | %7s | %-6s |\n", "job", "size",
+               "whole instance", "2 partitions", "ratio", "target", "met");
+        printf("|-----------|---------------|---------------:|-------------:|------:|--------:|----"
+               "----|\n");
         const struct {
             const char *name, *size;
             timing t;
@@ -832,15 +868,18 @@ int main(int argc, char **argv)
             char tw[32], tp[32];
             fmt_time(tw, sizeof tw, pr[k].t.plain);
             fmt_time(tp, sizeof tp, pr[k].t.portex);
-            printf("| %-9s | %-13s | %14s | %12s | %5.3f | %7s | %-6s |\n", pr[k].name, pr[k].size, tw, tp,
-                   pr[k].t.ratio, "<= 1.10", pr[k].t.ratio <= 1.10 ? "yes" : "**no**");
+            printf("| %-9s | %-13s | %14s | %12s | %5.3f | %7s | %-6s |\n", pr[k].name, pr[k].size,
+                   tw, tp, pr[k].t.ratio, "<= 1.10", pr[k].t.ratio <= 1.10 ? "yes" : "**no**");
         }
-        printf("\nratio: median over the runs of the partitions' time / the whole instance's, back to "
-               "back; a sample is one job of %d sweeps\n", sweeps);
+        printf(
+            "\nratio: median over the runs of the partitions' time / the whole instance's, back to "
+            "back; a sample is one job of %d sweeps\n",
+            sweeps);
     } else {
         printf("\npartitions: not run (one core)\n");
     }
-    printf("\nresults %s\n", failed ? "DIFFER (see above)"
-                                     : "agree: triad, stencil, scan and partitions bit for bit, dot within 1e-12");
+    printf("\nresults %s\n",
+           failed ? "DIFFER (see above)"
+                  : "agree: triad, stencil, scan and partitions bit for bit, dot within 1e-12");
     return failed;
 }

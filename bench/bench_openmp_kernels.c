@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file of bench_openmp, written as docs/kernels.md tells users to write kernels
  * (PX_AT* accessors). Always compiled as plain C, without OpenMP flags: the OpenMP backend
  * runs these host entries on its threads, so the kernel file needs no OpenMP of its own. */

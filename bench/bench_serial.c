@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_serial: portex's serial backend against plain C loops, in one process, on the same
  * buffers: axpy (1-D for), dot (reduce) and a 5-point 2-D stencil (2-D for), each with
  * strided spans (px_span_f64) and with spans that tell the compiler what the plain loops'
@@ -26,12 +27,12 @@
 #include "bench_util.h"
 
 #if defined(__GNUC__) || defined(__clang__)
-#  define BENCH_NOINLINE __attribute__((noinline))
+#define BENCH_NOINLINE __attribute__((noinline))
 #else
-#  define BENCH_NOINLINE
+#define BENCH_NOINLINE
 #endif
 #ifndef BENCH_BUILD
-#  define BENCH_BUILD "unknown build"
+#define BENCH_BUILD "unknown build"
 #endif
 
 /* ---- The plain loops: what a C programmer writes without portex ------------------------ */
@@ -73,9 +74,9 @@ typedef struct bench_case {
     px_instance *inst;
     int64_t n, nx, ny;
     double a;
-    px_span_f64 x, y;        /* axpy, dot */
-    px_span_f64 in, out;     /* stencil */
-    px_span_f64_1d_restrict x1, y1;           /* the same views, unit stride and restrict */
+    px_span_f64 x, y;               /* axpy, dot */
+    px_span_f64 in, out;            /* stencil */
+    px_span_f64_1d_restrict x1, y1; /* the same views, unit stride and restrict */
     px_span_f64_right_restrict in_r, out_r;
     double dot_plain, dot_portex;
 } bench_case;
@@ -83,8 +84,8 @@ typedef struct bench_case {
 typedef struct bench_row {
     const char *name;
     char size[32];
-    double plain_ms, portex_ms;   /* medians */
-    double ratio;                 /* median over runs of portex / plain, run back to back */
+    double plain_ms, portex_ms; /* medians */
+    double ratio;               /* median over runs of portex / plain, run back to back */
     double plain_min, portex_min;
 } bench_row;
 
@@ -93,8 +94,10 @@ static double sample_side(int i, void *p)
 {
     bench_case *c = p;
     const double t0 = now_ms();
-    if (i) c->portex(c);
-    else c->plain(c);
+    if (i)
+        c->portex(c);
+    else
+        c->plain(c);
     return now_ms() - t0;
 }
 
@@ -252,7 +255,8 @@ int main(int argc, char **argv)
     fill_random(c.out.data, grid * grid, 4);
 
     printf("bench_serial: portex serial backend vs plain C loops, %d runs each after 2 "
-           "warm-ups, medians\n%s\n\n", reps, BENCH_BUILD);
+           "warm-ups, medians\n%s\n\n",
+           reps, BENCH_BUILD);
 
     CHECK(px_view_get_span(views[0], &c.x1));
     CHECK(px_view_get_span(views[1], &c.y1));
@@ -299,7 +303,8 @@ int main(int argc, char **argv)
         } else {
             const double d = defs[k].stencil ? verify(&c, c.out, grid * grid) : verify(&c, c.y, n);
             if (d > 0.0) {
-                fprintf(stderr, "%s: portex differs from the plain loop by %g (relative)\n", c.name, d);
+                fprintf(stderr, "%s: portex differs from the plain loop by %g (relative)\n", c.name,
+                        d);
                 failed = 1;
             }
         }
@@ -308,11 +313,12 @@ int main(int argc, char **argv)
 
     printf("| %-24s | %-12s | %9s | %9s | %5s | %9s | %10s |\n", "case", "size", "plain ms",
            "portex ms", "ratio", "plain min", "portex min");
-    printf("|--------------------------|--------------|----------:|----------:|------:|----------:|-----------:|\n");
+    printf("|--------------------------|--------------|----------:|----------:|------:|----------:|"
+           "-----------:|\n");
     for (int k = 0; k < NCASES; ++k)
         printf("| %-24s | %-12s | %9.2f | %9.2f | %5.3f | %9.2f | %10.2f |\n", rows[k].name,
-               rows[k].size, rows[k].plain_ms, rows[k].portex_ms, rows[k].ratio,
-               rows[k].plain_min, rows[k].portex_min);
+               rows[k].size, rows[k].plain_ms, rows[k].portex_ms, rows[k].ratio, rows[k].plain_min,
+               rows[k].portex_min);
     printf("\nratio: median over the runs of portex / plain, each pair run back to back; "
            "results %s\n",
            failed ? "DIFFER (see above)" : "bit for bit those of the plain loops");

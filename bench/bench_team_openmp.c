@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_team_openmp: the team SpMV of examples/spmv_kernels.c on portex's OpenMP backend
  * against the same product written as a plain `#pragma omp parallel for`, in one process,
  * on the same arrays and threads.
@@ -81,14 +82,17 @@ static double sample(int i, void *p)
     const sides *s = p;
     const double t0 = now_ms();
     for (int c = 0; c < s->calls; ++c) {
-        if (i) portex_spmv(s->b);
-        else s->plain(s->b);
+        if (i)
+            portex_spmv(s->b);
+        else
+            s->plain(s->b);
     }
     return (now_ms() - t0) / s->calls;
 }
 
 /* Checks and times one matrix; false when a result differs. */
-static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int nt, int reps, int calls)
+static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int nt, int reps,
+                         int calls)
 {
     const int64_t n = m->nrows;
     double *x = malloc((size_t)n * sizeof *x), *ref = malloc((size_t)n * sizeof *ref);
@@ -97,19 +101,20 @@ static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int 
     uint64_t seed = 3;
     for (int64_t r = 0; r < n; ++r) {
         x[r] = csr_random(&seed);
-        y_plain[r] = y_px[r] = NAN;   /* a row a side misses fails the check */
+        y_plain[r] = y_px[r] = NAN; /* a row a side misses fails the check */
     }
     csr_spmv_plain(m, x, ref);
 
     spmv_bench b = {m, x, y_plain, y_px, nt, inst, {.nrows = n}, {0}, 0};
     b.policy = spmv_policy(&b.args, (double)m->nnz / (double)n, PX_EXEC_OPENMP);
     int32_t *long_rows = csr_long_rows(m, b.args.max_len, &b.nlong);
-    px_view *v[6] = {bench_host_wrap("row", PX_I32, 1, n + 1, 0, m->row),
-                     bench_host_wrap("col", PX_I32, 1, m->nnz, 0, m->col),
-                     bench_host_wrap("val", PX_F64, 1, m->nnz, 0, m->val),
-                     bench_host_wrap("x", PX_F64, 1, n, 0, x),
-                     bench_host_wrap("y", PX_F64, 1, n, 0, y_px),
-                     bench_host_wrap("long rows", PX_I32, 1, b.nlong > 0 ? b.nlong : 1, 0, long_rows)};
+    px_view *v[6] = {
+        bench_host_wrap("row", PX_I32, 1, n + 1, 0, m->row),
+        bench_host_wrap("col", PX_I32, 1, m->nnz, 0, m->col),
+        bench_host_wrap("val", PX_F64, 1, m->nnz, 0, m->val),
+        bench_host_wrap("x", PX_F64, 1, n, 0, x),
+        bench_host_wrap("y", PX_F64, 1, n, 0, y_px),
+        bench_host_wrap("long rows", PX_I32, 1, b.nlong > 0 ? b.nlong : 1, 0, long_rows)};
     CHECK(px_view_get_span(v[0], &b.args.row));
     CHECK(px_view_get_span(v[1], &b.args.col));
     CHECK(px_view_get_span(v[2], &b.args.val));
@@ -126,8 +131,9 @@ static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int 
     const double d_dy = csr_max_rel_diff(m, x, y_plain, ref);
     const bool ok = d_px <= 1e-12 && d_st <= 1e-12 && d_dy <= 1e-12;
     printf("%s: %lld rows, %lld entries, teams of %lld rows; max relative difference from serial "
-           "C: portex %.3g, static %.3g, dynamic %.3g: %s\n", name, (long long)n,
-           (long long)m->nnz, (long long)b.args.rows_per_team, d_px, d_st, d_dy, ok ? "OK" : "MISMATCH");
+           "C: portex %.3g, static %.3g, dynamic %.3g: %s\n",
+           name, (long long)n, (long long)m->nnz, (long long)b.args.rows_per_team, d_px, d_st, d_dy,
+           ok ? "OK" : "MISMATCH");
     if (ok) {
         const char *sched[2] = {"static", "dynamic,256"};
         void (*plain[2])(const spmv_bench *) = {plain_static, plain_dynamic};
@@ -140,14 +146,14 @@ static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int 
             if (k == 0 || p.base < best_plain) {
                 best_plain = p.base;
                 px_at_best = p.test;
-                q = 1.0 / p.ratio;   /* the median of the per-run ratios */
+                q = 1.0 / p.ratio; /* the median of the per-run ratios */
             }
         }
         const double bytes = (double)m->nnz * 12.0 + (double)(n + 1) * 4.0 + 16.0 * (double)n;
         printf("| %-14s | %2d threads | plain (best) %8.3f ms, %5.1f GB/s | portex %8.3f ms, "
-               "%5.1f GB/s | %.3f | >= 0.90 | %s |\n", name, nt, best_plain,
-               bytes / best_plain * 1e-6, px_at_best, bytes / px_at_best * 1e-6, q,
-               q >= 0.9 ? "met" : "missed");
+               "%5.1f GB/s | %.3f | >= 0.90 | %s |\n",
+               name, nt, best_plain, bytes / best_plain * 1e-6, px_at_best,
+               bytes / px_at_best * 1e-6, q, q >= 0.9 ? "met" : "missed");
     }
     for (int k = 0; k < 6; ++k) CHECK(px_view_release(&v[k]));
     free(long_rows);
@@ -163,8 +169,10 @@ int main(int argc, char **argv)
     bool quick = false;
     int reps = 0;
     for (int k = 1; k < argc; ++k) {
-        if (!strcmp(argv[k], "--quick")) quick = true;
-        else if (!strcmp(argv[k], "--reps") && k + 1 < argc) reps = atoi(argv[++k]);
+        if (!strcmp(argv[k], "--quick"))
+            quick = true;
+        else if (!strcmp(argv[k], "--reps") && k + 1 < argc)
+            reps = atoi(argv[++k]);
         else {
             fprintf(stderr, "usage: %s [--quick] [--reps N]\n", argv[0]);
             return 2;
@@ -178,7 +186,8 @@ int main(int argc, char **argv)
     int nt = 0;
     CHECK(px_instance_concurrency(inst, &nt));
     printf("bench_team_openmp: portex %s team SpMV (OpenMP backend) vs plain OpenMP, %d threads; "
-           "%d timed runs, medians\n", px_version_string(), nt, reps);
+           "%d timed runs, medians\n",
+           px_version_string(), nt, reps);
 
     const int64_t grid = quick ? 512 : 4096;
     const int calls = quick ? 5 : 1;

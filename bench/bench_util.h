@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* What every benchmark program shares: stopping on an error (exit 2), a monotonic clock,
  * medians. Plain C; the including file defines _POSIX_C_SOURCE (clock_gettime) first. */
 #ifndef BENCH_UTIL_H
@@ -10,31 +11,32 @@
 
 #include <portex.h>
 
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        px_status check_st_ = (call);                                                      \
-        if (check_st_ != PX_OK) {                                                          \
+#define CHECK(call)                                                                           \
+    do {                                                                                      \
+        px_status check_st_ = (call);                                                         \
+        if (check_st_ != PX_OK) {                                                             \
             fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, px_status_name(check_st_), \
-                    px_last_error());                                                      \
-            exit(2);                                                                       \
-        }                                                                                  \
+                    px_last_error());                                                         \
+            exit(2);                                                                          \
+        }                                                                                     \
     } while (0)
 
 /* CUDA runtime calls, for the files that include cuda_runtime_api.h first. */
 #ifdef CUDART_VERSION
-#  define CU(call)                                                                         \
-    do {                                                                                   \
-        cudaError_t cu_e_ = (call);                                                        \
-        if (cu_e_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                    cudaGetErrorString(cu_e_));                                            \
-            exit(2);                                                                       \
-        }                                                                                  \
+#define CU(call)                                                          \
+    do {                                                                  \
+        cudaError_t cu_e_ = (call);                                       \
+        if (cu_e_ != cudaSuccess) {                                       \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+                    cudaGetErrorString(cu_e_));                           \
+            exit(2);                                                      \
+        }                                                                 \
     } while (0)
 #endif
 
 /* A host view of e0 elements (rank 1) or e0 x e1 (rank 2) over the caller's array. */
-static inline px_view *bench_host_wrap(const char *label, px_dtype dtype, int rank, int64_t e0, int64_t e1, void *data)
+static inline px_view *bench_host_wrap(const char *label, px_dtype dtype, int rank, int64_t e0,
+                                       int64_t e1, void *data)
 {
     px_view_desc d;
     memset(&d, 0, sizeof d);
@@ -75,7 +77,8 @@ typedef double (*bench_sample_fn)(int i, void *ctx);
 /* `warm` untimed rounds, then `reps` rounds in which each of the nv variants is sampled
  * once, the variant that goes first rotating (so none always runs after the same one);
  * med[i] is variant i's median. Returns 0, or -1 when memory runs out. */
-static inline int bench_rotate(int nv, int warm, int reps, bench_sample_fn sample, void *ctx, double *med)
+static inline int bench_rotate(int nv, int warm, int reps, bench_sample_fn sample, void *ctx,
+                               double *med)
 {
     double *t = (double *)malloc((size_t)nv * (size_t)reps * sizeof *t);
     if (!t) return -1;
@@ -97,9 +100,9 @@ static inline int bench_rotate(int nv, int warm, int reps, bench_sample_fn sampl
  * minima of each, and the median of the per-round ratios sample 1 / sample 0 (a slow phase
  * of a shared machine hits both sides of a round alike). */
 typedef struct bench_pair {
-    double base, test;           /* medians */
+    double base, test; /* medians */
     double base_min, test_min;
-    double ratio;                /* median over rounds of test / base */
+    double ratio; /* median over rounds of test / base */
 } bench_pair;
 
 static inline bench_pair bench_paired(bench_sample_fn sample, void *ctx, int warm, int reps)
@@ -118,13 +121,15 @@ static inline bench_pair bench_paired(bench_sample_fn sample, void *ctx, int war
         for (int k = 0; k < 2; ++k) {
             const int i = (r + k) % 2;
             const double x = sample(i, ctx);
-            if (i) t1[r] = x;
-            else t0[r] = x;
+            if (i)
+                t1[r] = x;
+            else
+                t0[r] = x;
         }
         tr[r] = t1[r] / t0[r];
     }
     bench_pair p;
-    p.base = median(t0, reps);   /* sorts: [0] is the minimum */
+    p.base = median(t0, reps); /* sorts: [0] is the minimum */
     p.test = median(t1, reps);
     p.base_min = t0[0];
     p.test_min = t1[0];

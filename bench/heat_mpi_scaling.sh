@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # examples/heat_mpi's scaling on one node, as in bench/RESULTS.md: strong (one plate, more
 # processes) and weak (one block per process) on the CPU backends with 1 to 16 processes,
 # and the GPU shared by 1 and 2 processes. Every run checks itself (with and without

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Draws the scaling curve that bench_openmp --csv FILE writes: GB/s against threads for
 the STREAM triad and the 2-D stencil, portex beside the plain OpenMP loops, and portex's
 throughput over plain's below.

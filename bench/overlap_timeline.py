@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Draw the overlap pipeline's timeline from the CSV that `overlap --timeline` or
 `bench_overlap --timeline` writes: one row per instance, H2D / compute / D2H of every
 chunk as bars over time (from CUDA event timestamps).

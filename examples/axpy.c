@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* axpy: y = a * x + y with a 1-D parallel_for, checked against a plain C loop. */
 #include <math.h>
 #include <stdlib.h>
@@ -15,11 +16,17 @@ int main(void)
 
     /* x and y where the backend runs; NO_INIT because we overwrite them at once. */
     px_view *x, *y;
-    CHECK(px_view_create(&x, &(px_view_desc){.label = "x", .space = be.space, .dtype = PX_F64,
-                                             .rank = 1, .extent = {n},
+    CHECK(px_view_create(&x, &(px_view_desc){.label = "x",
+                                             .space = be.space,
+                                             .dtype = PX_F64,
+                                             .rank = 1,
+                                             .extent = {n},
                                              .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&y, &(px_view_desc){.label = "y", .space = be.space, .dtype = PX_F64,
-                                             .rank = 1, .extent = {n},
+    CHECK(px_view_create(&y, &(px_view_desc){.label = "y",
+                                             .space = be.space,
+                                             .dtype = PX_F64,
+                                             .rank = 1,
+                                             .extent = {n},
                                              .flags = PX_VIEW_NO_INIT}));
 
     /* Host mirrors: new host views on CUDA, the views themselves on serial. */
@@ -58,7 +65,8 @@ int main(void)
     /* Only rounding may differ (a GPU contracts a * x + y into one fma). */
     int ok = max_rel <= 1e-15;
     printf("axpy: n = %lld, y = %g * x + y, max relative difference from a plain C loop "
-           "%.3g: %s\n", (long long)n, a, max_rel, ok ? "OK" : "MISMATCH");
+           "%.3g: %s\n",
+           (long long)n, a, max_rel, ok ? "OK" : "MISMATCH");
 
     free(expect);
     CHECK(px_view_release(&hx));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* compaction: keep the elements of an array that satisfy a predicate (here: greater than a
  * threshold), in order, with parallel_scan. Checked against a plain C loop. */
 #include <stdlib.h>
@@ -14,11 +15,17 @@ int main(void)
     example_backend be = example_default("compaction");
 
     px_view *in, *out;
-    CHECK(px_view_create(&in, &(px_view_desc){.label = "in", .space = be.space,
-                                              .dtype = PX_F64, .rank = 1, .extent = {n},
+    CHECK(px_view_create(&in, &(px_view_desc){.label = "in",
+                                              .space = be.space,
+                                              .dtype = PX_F64,
+                                              .rank = 1,
+                                              .extent = {n},
                                               .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&out, &(px_view_desc){.label = "out", .space = be.space,
-                                               .dtype = PX_F64, .rank = 1, .extent = {n},
+    CHECK(px_view_create(&out, &(px_view_desc){.label = "out",
+                                               .space = be.space,
+                                               .dtype = PX_F64,
+                                               .rank = 1,
+                                               .extent = {n},
                                                .flags = PX_VIEW_NO_INIT}));
 
     /* Random input, and the expected result from a plain loop. */
@@ -41,8 +48,7 @@ int main(void)
     CHECK(px_view_get_span(out, &args.out));
     int64_t count;
     /* With a total asked for, the call waits for the scan (on this instance only). */
-    CHECK(px_parallel_scan(be.inst, "compact", px_range(0, n), PX_KERNEL(compact), &args,
-                           &count));
+    CHECK(px_parallel_scan(be.inst, "compact", px_range(0, n), PX_KERNEL(compact), &args, &count));
 
     /* Bring back only the kept part: out[0, count) as a subview. */
     int ok = count == expect_count;
@@ -56,17 +62,16 @@ int main(void)
         CHECK(px_view_get_span(hkept, &hks));
         for (int64_t k = 0; k < count; ++k)
             if (hks.data[k] != expect[k]) {
-                printf("compaction: out[%lld] = %.17g, expected %.17g\n", (long long)k,
-                       hks.data[k], expect[k]);
+                printf("compaction: out[%lld] = %.17g, expected %.17g\n", (long long)k, hks.data[k],
+                       expect[k]);
                 ok = 0;
                 break;
             }
         CHECK(px_view_release(&hkept));
         CHECK(px_view_release(&kept));
     }
-    printf("compaction: kept %lld of %lld values > %g (plain C loop: %lld): %s\n",
-           (long long)count, (long long)n, threshold, (long long)expect_count,
-           ok ? "OK" : "MISMATCH");
+    printf("compaction: kept %lld of %lld values > %g (plain C loop: %lld): %s\n", (long long)count,
+           (long long)n, threshold, (long long)expect_count, ok ? "OK" : "MISMATCH");
 
     free(expect);
     CHECK(px_view_release(&hin));

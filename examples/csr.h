@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* CSR matrices on the host for the SpMV example and benchmarks: a 2-D 5-point Laplacian,
  * a power-law matrix, the plain C product and the check of a computed y. Plain C, used by
  * main files only (never by kernel files). 32-bit offsets and indices (nnz < 2^31), the
@@ -12,9 +13,9 @@
 
 typedef struct csr {
     int64_t nrows, nnz;
-    int32_t *row;     /* nrows + 1 */
-    int32_t *col;     /* nnz */
-    double *val;      /* nnz */
+    int32_t *row; /* nrows + 1 */
+    int32_t *col; /* nnz */
+    double *val;  /* nnz */
 } csr;
 
 /* A reproducible random double in (0, 1] (splitmix64), as example_random. */
@@ -62,11 +63,24 @@ static inline csr csr_laplacian2d(int64_t n)
     for (int64_t i = 0; i < n; ++i)
         for (int64_t j = 0; j < n; ++j) {
             m.row[i * n + j] = (int32_t)k;
-            if (i > 0) { m.col[k] = (int32_t)((i - 1) * n + j); m.val[k++] = -1.0; }
-            if (j > 0) { m.col[k] = (int32_t)(i * n + j - 1); m.val[k++] = -1.0; }
-            m.col[k] = (int32_t)(i * n + j); m.val[k++] = 4.0;
-            if (j < n - 1) { m.col[k] = (int32_t)(i * n + j + 1); m.val[k++] = -1.0; }
-            if (i < n - 1) { m.col[k] = (int32_t)((i + 1) * n + j); m.val[k++] = -1.0; }
+            if (i > 0) {
+                m.col[k] = (int32_t)((i - 1) * n + j);
+                m.val[k++] = -1.0;
+            }
+            if (j > 0) {
+                m.col[k] = (int32_t)(i * n + j - 1);
+                m.val[k++] = -1.0;
+            }
+            m.col[k] = (int32_t)(i * n + j);
+            m.val[k++] = 4.0;
+            if (j < n - 1) {
+                m.col[k] = (int32_t)(i * n + j + 1);
+                m.val[k++] = -1.0;
+            }
+            if (i < n - 1) {
+                m.col[k] = (int32_t)((i + 1) * n + j);
+                m.val[k++] = -1.0;
+            }
         }
     m.row[n * n] = (int32_t)k;
     return m;
@@ -147,7 +161,8 @@ static inline void csr_spmv_plain(const csr *m, const double *x, double *y)
  * |a_k x_k| (the scale of its rounding: a Laplacian row sums to about 0, so |y_r| itself
  * is no scale). Summation order differs between backends; 1e-12 is far above what that
  * gives and far below a wrong entry. */
-static inline double csr_max_rel_diff(const csr *m, const double *x, const double *y, const double *ref)
+static inline double csr_max_rel_diff(const csr *m, const double *x, const double *y,
+                                      const double *ref)
 {
     double worst = 0.0;
     for (int64_t r = 0; r < m->nrows; ++r) {
@@ -155,7 +170,7 @@ static inline double csr_max_rel_diff(const csr *m, const double *x, const doubl
         for (int32_t k = m->row[r]; k < m->row[r + 1]; ++k) scale += fabs(m->val[k] * x[m->col[k]]);
         const double d = fabs(y[r] - ref[r]);
         const double rel = scale > 0.0 ? d / scale : d;
-        if (!(rel <= worst)) worst = rel;   /* NaN propagates as a failure */
+        if (!(rel <= worst)) worst = rel; /* NaN propagates as a failure */
     }
     return worst;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* dlpack_torch: the C side of dlpack_torch.py, built as the shared library
  * libdlpack_torch.so (CUDA builds only) and called through ctypes.
  *
@@ -17,9 +18,9 @@
 #include "dlpack_torch_kernels.h"
 
 #if defined(__GNUC__)
-#  define DLT_API __attribute__((visibility("default")))
+#define DLT_API __attribute__((visibility("default")))
 #else
-#  define DLT_API
+#define DLT_API
 #endif
 
 /* One wrapped stream. */
@@ -29,8 +30,8 @@ typedef struct dlt {
 
 DLT_API const char *dlt_last_error(void);
 DLT_API int dlt_open(uint64_t stream, dlt **out);
-DLT_API int dlt_axpy(dlt *h, float a, DLManagedTensor *x, DLManagedTensorVersioned *xv, DLManagedTensor *y,
-                     DLManagedTensorVersioned *yv);
+DLT_API int dlt_axpy(dlt *h, float a, DLManagedTensor *x, DLManagedTensorVersioned *xv,
+                     DLManagedTensor *y, DLManagedTensorVersioned *yv);
 DLT_API int dlt_iota(dlt *h, int64_t rows, int64_t cols, DLManagedTensor **out);
 DLT_API int dlt_close(dlt *h);
 DLT_API void dlt_tensor_delete(DLManagedTensor *t);
@@ -66,7 +67,8 @@ int dlt_open(uint64_t stream, dlt **out)
 /* A view over a tensor given in one of its two forms (the other NULL). The tensor is taken
  * whatever happens: where portex refuses it, its deleter is called here, so that the
  * caller, who renamed the capsule, has nothing left to do. */
-static px_status take(px_view **out, const char *label, DLManagedTensor *t, DLManagedTensorVersioned *tv)
+static px_status take(px_view **out, const char *label, DLManagedTensor *t,
+                      DLManagedTensorVersioned *tv)
 {
     px_status st;
     if (tv) {
@@ -96,11 +98,12 @@ int dlt_axpy(dlt *h, float a, DLManagedTensor *x, DLManagedTensorVersioned *xv, 
     px_view_info xi, yi;
     if (st == PX_OK) st = px_view_info_get(xw, &xi);
     if (st == PX_OK) st = px_view_info_get(yw, &yi);
-    if (st == PX_OK && (xi.rank != 2 || yi.rank != 2 || xi.extent[0] != yi.extent[0] || xi.extent[1] != yi.extent[1])) {
+    if (st == PX_OK && (xi.rank != 2 || yi.rank != 2 || xi.extent[0] != yi.extent[0] ||
+                        xi.extent[1] != yi.extent[1])) {
         dlt_message = "dlt_axpy: x and y must be 2-D tensors of the same shape";
         st = PX_ERR_INVALID_ARGUMENT;
     }
-    if (st == PX_OK) st = px_view_get_span(xw, &args.x);   /* float32 is checked here */
+    if (st == PX_OK) st = px_view_get_span(xw, &args.x); /* float32 is checked here */
     if (st == PX_OK) st = px_view_get_span(yw, &args.y);
     if (st == PX_OK)
         st = px_parallel_for(h->inst, "y = a x + y", px_mdrange2(0, yi.extent[0], 0, yi.extent[1]),
@@ -121,14 +124,20 @@ int dlt_iota(dlt *h, int64_t rows, int64_t cols, DLManagedTensor **out)
     int dev = 0;
     px_status st = px_instance_device(h->inst, &dev);
     if (st != PX_OK) return st;
-    px_view_desc desc = {.label = "portex z", .space = px_device(dev), .dtype = PX_F64, .rank = 2,
-                         .extent = {rows, cols}, .layout = PX_LAYOUT_LEFT, .flags = PX_VIEW_NO_INIT};
+    px_view_desc desc = {.label = "portex z",
+                         .space = px_device(dev),
+                         .dtype = PX_F64,
+                         .rank = 2,
+                         .extent = {rows, cols},
+                         .layout = PX_LAYOUT_LEFT,
+                         .flags = PX_VIEW_NO_INIT};
     px_view *z = NULL;
     st = px_view_create(&z, &desc);
     dlt_iota_args args = {{0}};
     if (st == PX_OK) st = px_view_get_span(z, &args.z);
     if (st == PX_OK)
-        st = px_parallel_for(h->inst, "z = 1000 i + j", px_mdrange2(0, rows, 0, cols), PX_KERNEL(dlt_iota), &args);
+        st = px_parallel_for(h->inst, "z = 1000 i + j", px_mdrange2(0, rows, 0, cols),
+                             PX_KERNEL(dlt_iota), &args);
     if (st == PX_OK) st = px_view_to_dlpack(z, out);
     if (z) px_view_release(&z); /* the tensor keeps it */
     return st;

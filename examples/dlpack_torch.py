@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """dlpack_torch: PyTorch tensors as portex views, and a portex view as a PyTorch tensor,
 through DLPack: no copies, portex's kernels on PyTorch's current stream.
 

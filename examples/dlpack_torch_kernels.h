@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* dlpack_torch: the portex kernels the PyTorch example runs, shared by the kernel file and
  * dlpack_torch.c. Included by C and (with CUDA on) by CUDA C++: keep it valid in both. */
 #ifndef DLPACK_TORCH_KERNELS_H

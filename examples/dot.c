@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* dot: the dot product of two vectors with parallel_reduce, checked against a plain C loop. */
 #include <float.h>
 #include <math.h>
@@ -13,11 +14,17 @@ int main(void)
     example_backend be = example_default("dot");
 
     px_view *x, *y;
-    CHECK(px_view_create(&x, &(px_view_desc){.label = "x", .space = be.space, .dtype = PX_F64,
-                                             .rank = 1, .extent = {n},
+    CHECK(px_view_create(&x, &(px_view_desc){.label = "x",
+                                             .space = be.space,
+                                             .dtype = PX_F64,
+                                             .rank = 1,
+                                             .extent = {n},
                                              .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&y, &(px_view_desc){.label = "y", .space = be.space, .dtype = PX_F64,
-                                             .rank = 1, .extent = {n},
+    CHECK(px_view_create(&y, &(px_view_desc){.label = "y",
+                                             .space = be.space,
+                                             .dtype = PX_F64,
+                                             .rank = 1,
+                                             .extent = {n},
                                              .flags = PX_VIEW_NO_INIT}));
 
     /* Random inputs on the host, then where the backend runs. */
@@ -48,8 +55,8 @@ int main(void)
     /* Every term is positive, so two summation orders differ by at most n * eps * sum. */
     double diff = fabs(result - expect);
     int ok = diff <= (double)n * DBL_EPSILON * expect;
-    printf("dot: n = %lld, x . y = %.15g, plain C loop %.15g, difference %.3g: %s\n",
-           (long long)n, result, expect, diff, ok ? "OK" : "MISMATCH");
+    printf("dot: n = %lld, x . y = %.15g, plain C loop %.15g, difference %.3g: %s\n", (long long)n,
+           result, expect, diff, ok ? "OK" : "MISMATCH");
 
     CHECK(px_view_release(&hx));
     CHECK(px_view_release(&hy));

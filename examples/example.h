@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* What the examples share: stopping on an error, the default backend, random numbers.
  * Plain C, used by the examples' main files only (never by kernel files). */
 #ifndef PORTEX_EXAMPLE_H
@@ -10,14 +11,14 @@
 #include <stdlib.h>
 
 /* Every portex call returns a px_status; px_last_error() says what went wrong. */
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        px_status check_st_ = (call);                                                      \
-        if (check_st_ != PX_OK) {                                                          \
+#define CHECK(call)                                                                           \
+    do {                                                                                      \
+        px_status check_st_ = (call);                                                         \
+        if (check_st_ != PX_OK) {                                                             \
             fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, px_status_name(check_st_), \
-                    px_last_error());                                                      \
-            exit(1);                                                                       \
-        }                                                                                  \
+                    px_last_error());                                                         \
+            exit(1);                                                                          \
+        }                                                                                     \
     } while (0)
 
 /* Where an example runs: portex's default execution space, chosen by px_init (a GPU when
@@ -26,8 +27,8 @@
  * the first), the memory space that goes with it and its default instance. */
 typedef struct example_backend {
     px_exec_space exec;
-    px_space space;      /* DEVICE(n) on CUDA (n: 0, or PX_DEVICE), HOST otherwise */
-    px_instance *inst;   /* the execution space's default instance */
+    px_space space;    /* DEVICE(n) on CUDA (n: 0, or PX_DEVICE), HOST otherwise */
+    px_instance *inst; /* the execution space's default instance */
 } example_backend;
 
 static inline example_backend example_default(const char *example)
@@ -37,7 +38,8 @@ static inline example_backend example_default(const char *example)
     CHECK(px_default_space(&b.space));
     CHECK(px_default_instance(&b.inst));
     if (b.space.kind == PX_SPACE_DEVICE)
-        printf("%s: %s backend, data in DEVICE(%d)\n", example, px_exec_space_string(b.exec), b.space.device);
+        printf("%s: %s backend, data in DEVICE(%d)\n", example, px_exec_space_string(b.exec),
+               b.space.device);
     else
         printf("%s: %s backend, data in %s\n", example, px_exec_space_string(b.exec),
                px_space_kind_string(b.space.kind));

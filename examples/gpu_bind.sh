@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # gpu_bind.sh: run "$@" with this MPI process's GPU, on the cores near it and through the
 # network card near it (docs/mpi.md, "On a cluster"). One process per GPU:
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* graph_interop: one CUDA graph from the user's own stream, raw CUDA and portex together.
  *
  * The user creates a cudaStream_t and wraps it in a portex instance
@@ -26,14 +27,14 @@
 #include "graph_interop_kernels.h"
 #include "graph_interop_raw.h"
 
-#define CUDA_CHECK(call)                                                                   \
-    do {                                                                                   \
-        cudaError_t cuda_err_ = (call);                                                    \
-        if (cuda_err_ != cudaSuccess) {                                                    \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                    cudaGetErrorString(cuda_err_));                                        \
-            exit(1);                                                                       \
-        }                                                                                  \
+#define CUDA_CHECK(call)                                                  \
+    do {                                                                  \
+        cudaError_t cuda_err_ = (call);                                   \
+        if (cuda_err_ != cudaSuccess) {                                   \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+                    cudaGetErrorString(cuda_err_));                       \
+            exit(1);                                                      \
+        }                                                                 \
     } while (0)
 
 typedef struct step_views {
@@ -53,8 +54,7 @@ static px_copy_path issue_step(const step_views *v, int64_t n)
     interop_affine_args args = {.a = 2.0};
     CHECK(px_view_get_span(v->x, &args.x));
     CHECK(px_view_get_span(v->y, &args.y));
-    CHECK(px_parallel_for(v->inst, "y = 2x + i", px_range(0, n), PX_KERNEL(interop_affine),
-                          &args));
+    CHECK(px_parallel_for(v->inst, "y = 2x + i", px_range(0, n), PX_KERNEL(interop_affine), &args));
 
     px_copy_path path;
     CHECK(px_deep_copy_async(v->inst, v->out, v->y, &path));
@@ -101,14 +101,23 @@ int main(int argc, char **argv)
     CHECK(px_instance_from_cuda_stream(&v.inst, v.stream, "user stream"));
     printf("graph_interop: CUDA backend, the user's stream wrapped as instance 'user stream'\n");
 
-    CHECK(px_view_create(&v.x, &(px_view_desc){.label = "x", .space = px_device(0),
-                                               .dtype = PX_F64, .rank = 1, .extent = {n},
+    CHECK(px_view_create(&v.x, &(px_view_desc){.label = "x",
+                                               .space = px_device(0),
+                                               .dtype = PX_F64,
+                                               .rank = 1,
+                                               .extent = {n},
                                                .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&v.y, &(px_view_desc){.label = "y", .space = px_device(0),
-                                               .dtype = PX_F64, .rank = 1, .extent = {n},
+    CHECK(px_view_create(&v.y, &(px_view_desc){.label = "y",
+                                               .space = px_device(0),
+                                               .dtype = PX_F64,
+                                               .rank = 1,
+                                               .extent = {n},
                                                .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&v.out, &(px_view_desc){.label = "out", .space = px_host_pinned(),
-                                                 .dtype = PX_F64, .rank = 1, .extent = {n},
+    CHECK(px_view_create(&v.out, &(px_view_desc){.label = "out",
+                                                 .space = px_host_pinned(),
+                                                 .dtype = PX_F64,
+                                                 .rank = 1,
+                                                 .extent = {n},
                                                  .flags = PX_VIEW_NO_INIT}));
     px_view *hx;
     CHECK(px_view_create_mirror_view(&hx, px_host(), v.x));
@@ -152,7 +161,8 @@ int main(int argc, char **argv)
     }
     bad += replay_bad;
     printf("graph_interop: %d replays of raw CUDA + portex kernel + pinned copy on the user's "
-           "stream, n = %lld: %s\n", replays, (long long)n, bad ? "MISMATCH" : "OK");
+           "stream, n = %lld: %s\n",
+           replays, (long long)n, bad ? "MISMATCH" : "OK");
 
     CHECK(px_graph_exec_destroy(&exec));
     CHECK(px_graph_destroy(&g));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 // graph_interop: plain CUDA, no portex: what another library or the user's own code puts
 // on a stream. graph_interop.c launches it on the stream it wrapped in a portex instance.
 #include "graph_interop_raw.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* graph_interop: a kernel in raw CUDA, launched by the user on the user's stream (the
  * work portex did not issue but captures all the same). Included by C and CUDA C++. */
 #ifndef GRAPH_INTEROP_RAW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* graph_interop_torch: the C side of graph_interop_torch.py, built as the shared library
  * libgraph_interop_torch.so (CUDA builds only) and called through ctypes.
  *
@@ -16,9 +17,9 @@
 #include "graph_interop_kernels.h"
 
 #if defined(__GNUC__)
-#  define GITORCH_API __attribute__((visibility("default")))
+#define GITORCH_API __attribute__((visibility("default")))
 #else
-#  define GITORCH_API
+#define GITORCH_API
 #endif
 
 /* One wrapped stream and what was captured on it. */
@@ -69,8 +70,8 @@ int gitorch_affine(gitorch *h, double a, uint64_t x, uint64_t y, int64_t n)
     int dev = 0;
     px_status st = px_instance_device(h->inst, &dev);
     if (st != PX_OK) return st;
-    px_view_desc desc = {.label = "torch x", .space = px_device(dev), .dtype = PX_F64,
-                         .rank = 1, .extent = {n}};
+    px_view_desc desc = {
+        .label = "torch x", .space = px_device(dev), .dtype = PX_F64, .rank = 1, .extent = {n}};
     px_view *xv = NULL, *yv = NULL;
     st = px_view_wrap(&xv, &desc, (void *)(uintptr_t)x);
     desc.label = "torch y";

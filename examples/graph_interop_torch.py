@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """graph_interop_torch: PyTorch ops and a portex kernel in one CUDA graph, via ctypes.
 
     python3 graph_interop_torch.py path/to/libgraph_interop_torch.so [--replays N]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* graph_jacobi: a whole iterative solve in one graph launch.
  *
  * Laplace's equation on an n x n grid with fixed (Dirichlet) edges -- sin(pi x) along
@@ -68,18 +69,26 @@ int main(int argc, char **argv)
 
     /* The two buffers, the initial field, and the two scalars the loop needs, all in the
      * backend's memory (on CUDA a WHILE body copies and reduces into DEVICE memory only). */
-    px_view_desc desc = {.label = "a", .space = be.space, .dtype = PX_F64, .rank = 2,
-                         .extent = {n, n}, .flags = PX_VIEW_NO_INIT};
+    px_view_desc desc = {.label = "a",
+                         .space = be.space,
+                         .dtype = PX_F64,
+                         .rank = 2,
+                         .extent = {n, n},
+                         .flags = PX_VIEW_NO_INIT};
     px_view *a, *b, *init, *residual, *iters;
     CHECK(px_view_create(&a, &desc));
     desc.label = "b";
     CHECK(px_view_create(&b, &desc));
     desc.label = "init";
     CHECK(px_view_create(&init, &desc));
-    CHECK(px_view_create(&residual, &(px_view_desc){.label = "residual", .space = be.space,
-                                                    .dtype = PX_F64, .rank = 1, .extent = {1}}));
-    CHECK(px_view_create(&iters, &(px_view_desc){.label = "iters", .space = be.space,
-                                                 .dtype = PX_I64, .rank = 1, .extent = {1}}));
+    CHECK(px_view_create(
+        &residual,
+        &(px_view_desc){
+            .label = "residual", .space = be.space, .dtype = PX_F64, .rank = 1, .extent = {1}}));
+    CHECK(px_view_create(
+        &iters,
+        &(px_view_desc){
+            .label = "iters", .space = be.space, .dtype = PX_I64, .rank = 1, .extent = {1}}));
 
     /* Initial field: 0 inside; the edge i = 0 holds sin(pi j / (n - 1)), the others 0. */
     px_view *hfield, *hresidual, *hiters;
@@ -121,10 +130,10 @@ int main(int argc, char **argv)
     CHECK(px_graph_add_while(g, reset, 3, "until converged", 1, &cond, &body, &loop));
     CHECK(px_graph_add_for(body, NULL, 0, "sweep a->b", interior, PX_KERNEL(jacobi_sweep), &ab,
                            &sweep1));
-    CHECK(px_graph_add_for(body, &sweep1, 1, "sweep b->a", interior, PX_KERNEL(jacobi_sweep),
-                           &ba, &sweep2));
-    CHECK(px_graph_add_reduce(body, &sweep2, 1, "max |a - b|", interior,
-                              PX_KERNEL(jacobi_update), &upd, residual, &update));
+    CHECK(px_graph_add_for(body, &sweep1, 1, "sweep b->a", interior, PX_KERNEL(jacobi_sweep), &ba,
+                           &sweep2));
+    CHECK(px_graph_add_reduce(body, &sweep2, 1, "max |a - b|", interior, PX_KERNEL(jacobi_update),
+                              &upd, residual, &update));
     CHECK(px_graph_add_for(body, &update, 1, "count sweeps", px_range(0, 1),
                            PX_KERNEL(jacobi_count), &cnt, &count));
     CHECK(px_graph_cond_from_view(body, cond, residual, PX_CMP_GT, tol, NULL));
@@ -181,8 +190,8 @@ int main(int argc, char **argv)
         CHECK(px_parallel_for(be.inst, "sweep a->b", interior, PX_KERNEL(jacobi_sweep), &ab));
         CHECK(px_parallel_for(be.inst, "sweep b->a", interior, PX_KERNEL(jacobi_sweep), &ba));
         /* Into a host double: waits for the instance, every pass. */
-        CHECK(px_parallel_reduce(be.inst, "max |a - b|", interior, PX_KERNEL(jacobi_update),
-                                 &upd, &host_res));
+        CHECK(px_parallel_reduce(be.inst, "max |a - b|", interior, PX_KERNEL(jacobi_update), &upd,
+                                 &host_res));
         host_iters += 2;
         if (host_iters >= max_iters) host_res = 0.0; /* as jacobi_count does */
     } while (host_res > tol);
@@ -218,7 +227,8 @@ int main(int argc, char **argv)
            (long long)host_iters, host_res, us_host);
     printf("  ratio host / graph: %.2fx\n", us_graph > 0.0 ? us_host / us_graph : 0.0);
     printf("graph_jacobi: field in [%.3g, %.3g], mean %.6f, max difference graph vs host %.3g"
-           "%s%s: %s\n", lo, hi_v, mean, max_diff, converged ? "" : ", NOT CONVERGED",
+           "%s%s: %s\n",
+           lo, hi_v, mean, max_diff, converged ? "" : ", NOT CONVERGED",
            same_iters ? "" : ", SWEEP COUNTS DIFFER", ok ? "OK" : "MISMATCH");
 
     free(graph_field);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* graph_jacobi: the kernels' arguments and declarations, shared by the kernel file and
  * main. Included by C and (with CUDA on) by CUDA C++: keep it valid in both. */
 #ifndef GRAPH_JACOBI_KERNELS_H
@@ -7,7 +8,7 @@
 
 /* One Jacobi sweep over the interior points: out = the mean of in's 4 neighbours. */
 typedef struct jacobi_sweep_args {
-    px_span_f64_right_restrict in, out;   /* 2-D, row-major, two different views */
+    px_span_f64_right_restrict in, out; /* 2-D, row-major, two different views */
 } jacobi_sweep_args;
 PX_DECLARE_KERNEL(jacobi_sweep);
 

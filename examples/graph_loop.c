@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* graph_loop: a time-stepping loop of many small dependent kernels, launched two ways.
  *
  * Each time step is a chain of STAGES small kernels on a ring of n points, each reading
@@ -66,8 +67,12 @@ int main(int argc, char **argv)
     example_backend be = example_default("graph_loop");
 
     /* Two buffers (stage k reads u[k % 2], writes the other) and the initial state. */
-    px_view_desc desc = {.label = "u0", .space = be.space, .dtype = PX_F64, .rank = 1,
-                         .extent = {n}, .flags = PX_VIEW_NO_INIT};
+    px_view_desc desc = {.label = "u0",
+                         .space = be.space,
+                         .dtype = PX_F64,
+                         .rank = 1,
+                         .extent = {n},
+                         .flags = PX_VIEW_NO_INIT};
     px_view *u[2], *init;
     CHECK(px_view_create(&u[0], &desc));
     desc.label = "u1";

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file: kernels only. Compiled as C, or as CUDA when the CUDA backend is on
  * (docs/kernels.md), so it is written in the common subset of C11 and C++. */
 #include "graph_loop_kernels.h"

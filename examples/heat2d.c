@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* heat2d: the 2-D heat equation on a square plate with fixed (Dirichlet) edges, explicit
  * time steps with a 5-point stencil in a 2-D parallel_for over the interior points, two
  * buffers swapped after every step. Checked against the same steps in plain C loops. */
@@ -31,8 +32,12 @@ int main(void)
     example_backend be = example_default("heat2d");
 
     /* Two buffers: each step reads one and writes the other. */
-    px_view_desc desc = {.label = "u0", .space = be.space, .dtype = PX_F64, .rank = 2,
-                         .extent = {nx, ny}, .flags = PX_VIEW_NO_INIT};
+    px_view_desc desc = {.label = "u0",
+                         .space = be.space,
+                         .dtype = PX_F64,
+                         .rank = 2,
+                         .extent = {nx, ny},
+                         .flags = PX_VIEW_NO_INIT};
     px_view *u[2];
     CHECK(px_view_create(&u[0], &desc));
     desc.label = "u1";
@@ -80,8 +85,8 @@ int main(void)
     /* Temperatures are in (0, 1]; only rounding may differ (fma on a GPU). */
     int ok = max_diff <= 1e-12;
     printf("heat2d: %lld x %lld grid, %d steps, mean temperature %.6f, max difference from "
-           "plain C loops %.3g: %s\n", (long long)nx, (long long)ny, steps, mean, max_diff,
-           ok ? "OK" : "MISMATCH");
+           "plain C loops %.3g: %s\n",
+           (long long)nx, (long long)ny, steps, mean, max_diff, ok ? "OK" : "MISMATCH");
 
     free(ref[0]);
     free(ref[1]);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* heat_mpi: heat2d's plate decomposed over MPI processes, with the halo exchange hidden
  * behind the interior's computation.
  *
@@ -40,12 +41,12 @@
 #include "example.h"
 #include "heat2d_kernels.h"
 
-#define MPI_CHECK(call)                                                                    \
-    do {                                                                                   \
-        if ((call) != MPI_SUCCESS) {                                                       \
-            fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #call);              \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                                  \
-        }                                                                                  \
+#define MPI_CHECK(call)                                                       \
+    do {                                                                      \
+        if ((call) != MPI_SUCCESS) {                                          \
+            fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #call); \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                     \
+        }                                                                     \
     } while (0)
 
 /* ---- The problem ------------------------------------------------------------------------ */
@@ -97,8 +98,8 @@ static px_view *box(px_view *v, int64_t b0, int64_t e0, int64_t b1, int64_t e1)
 typedef struct field {
     int64_t i0, j0, li, lj;
     px_view *u[2];
-    px_view *host;          /* a host mirror, to fill and to read back */
-    heat_args args[2];      /* step s reads u[s % 2] and writes the other */
+    px_view *host;     /* a host mirror, to fill and to read back */
+    heat_args args[2]; /* step s reads u[s % 2] and writes the other */
 } field;
 
 static void field_create(field *f, px_space space, int64_t i0, int64_t j0, int64_t li, int64_t lj)
@@ -121,7 +122,8 @@ static void field_reset(field *f)
     px_span_f64 hs;
     CHECK(px_view_get_span(f->host, &hs));
     for (int64_t i = 0; i < f->li + 2; ++i)
-        for (int64_t j = 0; j < f->lj + 2; ++j) PX_AT2(hs, i, j) = initial(f->i0 - 1 + i, f->j0 - 1 + j);
+        for (int64_t j = 0; j < f->lj + 2; ++j)
+            PX_AT2(hs, i, j) = initial(f->i0 - 1 + i, f->j0 - 1 + j);
     CHECK(px_deep_copy(f->u[0], f->host, NULL));
     CHECK(px_deep_copy(f->u[1], f->host, NULL));
 }
@@ -134,21 +136,23 @@ static void field_destroy(field *f)
 }
 
 /* Step s over the points [b0, e0) x [b1, e1) of the block (local indices), on inst. */
-static void stencil(px_instance *inst, const field *f, int s, int64_t b0, int64_t e0, int64_t b1, int64_t e1)
+static void stencil(px_instance *inst, const field *f, int s, int64_t b0, int64_t e0, int64_t b1,
+                    int64_t e1)
 {
     if (b0 >= e0 || b1 >= e1) return;
-    CHECK(px_parallel_for(inst, "heat_step", px_mdrange2(b0, e0, b1, e1), PX_KERNEL(heat_step), &f->args[s % 2]));
+    CHECK(px_parallel_for(inst, "heat_step", px_mdrange2(b0, e0, b1, e1), PX_KERNEL(heat_step),
+                          &f->args[s % 2]));
 }
 
 /* ---- Overlap: a thread of our own drives the compute instance ---------------------------- */
 
 typedef struct overlap {
-    px_instance *part[2];        /* comm (main thread), compute (the thread) */
-    px_event *ghosts_in;         /* on comm: the step's ghosts have arrived */
-    px_event *ring_done;         /* on compute: the step's ring is written */
+    px_instance *part[2]; /* comm (main thread), compute (the thread) */
+    px_event *ghosts_in;  /* on comm: the step's ghosts have arrived */
+    px_event *ring_done;  /* on compute: the step's ring is written */
     pthread_t thread;
     pthread_barrier_t go, issued;
-    const field *f;              /* the thread's work: step s's inner points */
+    const field *f; /* the thread's work: step s's inner points */
     int step;
     int quit;
 } overlap;
@@ -179,7 +183,8 @@ static void overlap_create(overlap *o, px_instance *parent)
     CHECK(px_instance_concurrency(parent, &threads));
     px_exec_space exec;
     CHECK(px_instance_exec_space(parent, &exec));
-    const double weights[2] = {1.0, exec == PX_EXEC_OPENMP && threads > 2 ? (double)(threads - 1) : 1.0};
+    const double weights[2] = {1.0,
+                               exec == PX_EXEC_OPENMP && threads > 2 ? (double)(threads - 1) : 1.0};
     const int priorities[2] = {-1, 0};
     px_partition_options opt;
     memset(&opt, 0, sizeof opt);
@@ -187,7 +192,8 @@ static void overlap_create(overlap *o, px_instance *parent)
     CHECK(px_partition_ex(parent, 2, weights, &opt, o->part));
     CHECK(px_event_create(&o->ghosts_in, COMM(o), 0));
     CHECK(px_event_create(&o->ring_done, COMPUTE(o), 0));
-    if (pthread_barrier_init(&o->go, NULL, 2) != 0 || pthread_barrier_init(&o->issued, NULL, 2) != 0 ||
+    if (pthread_barrier_init(&o->go, NULL, 2) != 0 ||
+        pthread_barrier_init(&o->issued, NULL, 2) != 0 ||
         pthread_create(&o->thread, NULL, compute_thread, o) != 0) {
         fprintf(stderr, "heat_mpi: cannot start the compute thread\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -212,25 +218,26 @@ static void overlap_step(overlap *o, const field *f, px_mpi_halo *halo, int s)
 {
     o->f = f;
     o->step = s;
-    pthread_barrier_wait(&o->go);              /* the thread starts on the inner points */
+    pthread_barrier_wait(&o->go); /* the thread starts on the inner points */
     CHECK(px_mpi_halo_exchange(COMM(o), halo));
     CHECK(px_event_record(o->ghosts_in, COMM(o)));
-    pthread_barrier_wait(&o->issued);          /* compute is ours again */
+    pthread_barrier_wait(&o->issued); /* compute is ours again */
     CHECK(px_instance_wait_event(COMPUTE(o), o->ghosts_in));
     const int64_t li = f->li, lj = f->lj;
-    stencil(COMPUTE(o), f, s, 1, 2, 1, lj + 1);                     /* first row */
-    if (li > 1) stencil(COMPUTE(o), f, s, li, li + 1, 1, lj + 1);   /* last row */
-    stencil(COMPUTE(o), f, s, 2, li, 1, 2);                         /* first column */
-    if (lj > 1) stencil(COMPUTE(o), f, s, 2, li, lj, lj + 1);       /* last column */
+    stencil(COMPUTE(o), f, s, 1, 2, 1, lj + 1);                   /* first row */
+    if (li > 1) stencil(COMPUTE(o), f, s, li, li + 1, 1, lj + 1); /* last row */
+    stencil(COMPUTE(o), f, s, 2, li, 1, 2);                       /* first column */
+    if (lj > 1) stencil(COMPUTE(o), f, s, 2, li, lj, lj + 1);     /* last column */
     CHECK(px_event_record(o->ring_done, COMPUTE(o)));
-    CHECK(px_instance_wait_event(COMM(o), o->ring_done));   /* the next exchange sends it */
+    CHECK(px_instance_wait_event(COMM(o), o->ring_done)); /* the next exchange sends it */
 }
 
 /* ---- The runs --------------------------------------------------------------------------- */
 
 typedef enum mode { EXCHANGE_ALONE, COMPUTE_ALONE, OVERLAP_OFF, OVERLAP_ON, MODES } mode;
 
-static const char *const mode_name[MODES] = {"exchange alone", "compute alone", "overlap off", "overlap on"};
+static const char *const mode_name[MODES] = {"exchange alone", "compute alone", "overlap off",
+                                             "overlap on"};
 
 /* steps steps of mode from the initial temperature; the slowest process's seconds. */
 static double run(mode m, field *f, px_mpi_halo *halo[2], px_instance *inst, overlap *o, int steps)
@@ -240,19 +247,13 @@ static double run(mode m, field *f, px_mpi_halo *halo[2], px_instance *inst, ove
     const double t0 = MPI_Wtime();
     for (int s = 0; s < steps; ++s) {
         switch (m) {
-        case EXCHANGE_ALONE:
-            CHECK(px_mpi_halo_exchange(inst, halo[s % 2]));
-            break;
-        case COMPUTE_ALONE:
-            stencil(inst, f, s, 1, f->li + 1, 1, f->lj + 1);
-            break;
+        case EXCHANGE_ALONE: CHECK(px_mpi_halo_exchange(inst, halo[s % 2])); break;
+        case COMPUTE_ALONE: stencil(inst, f, s, 1, f->li + 1, 1, f->lj + 1); break;
         case OVERLAP_OFF:
-            CHECK(px_mpi_halo_exchange(inst, halo[s % 2]));   /* ghosts of the buffer read */
+            CHECK(px_mpi_halo_exchange(inst, halo[s % 2])); /* ghosts of the buffer read */
             stencil(inst, f, s, 1, f->li + 1, 1, f->lj + 1);
             break;
-        default:
-            overlap_step(o, f, halo[s % 2], s);
-            break;
+        default: overlap_step(o, f, halo[s % 2], s); break;
         }
     }
     CHECK(m == OVERLAP_ON ? px_instance_fence(COMPUTE(o)) : px_instance_fence(inst));
@@ -266,7 +267,8 @@ static double run(mode m, field *f, px_mpi_halo *halo[2], px_instance *inst, ove
 
 /* The one-process run: the whole nx x ny plate stepped by the same kernel, read back into a
    host view. */
-static px_view *one_process_run(px_space space, px_instance *inst, int64_t nx, int64_t ny, int steps)
+static px_view *one_process_run(px_space space, px_instance *inst, int64_t nx, int64_t ny,
+                                int steps)
 {
     field whole;
     field_create(&whole, space, 1, 1, nx - 2, ny - 2);
@@ -293,7 +295,8 @@ static double plain_c_difference(px_view *got, int64_t nx, int64_t ny, int steps
         for (int64_t i = 1; i < nx - 1; ++i)
             for (int64_t j = 1; j < ny - 1; ++j) {
                 const double c = in[i * ny + j];
-                const double nb = in[(i - 1) * ny + j] + in[(i + 1) * ny + j] + in[i * ny + j - 1] + in[i * ny + j + 1];
+                const double nb = in[(i - 1) * ny + j] + in[(i + 1) * ny + j] + in[i * ny + j - 1] +
+                                  in[i * ny + j + 1];
                 out[i * ny + j] = c + ALPHA * (nb - 4.0 * c);
             }
     }
@@ -301,7 +304,8 @@ static double plain_c_difference(px_view *got, int64_t nx, int64_t ny, int steps
     CHECK(px_view_get_span(got, &g));
     double diff = 0.0;
     for (int64_t i = 0; i < nx; ++i)
-        for (int64_t j = 0; j < ny; ++j) diff = fmax(diff, fabs(PX_AT2(g, i, j) - ref[steps % 2][i * ny + j]));
+        for (int64_t j = 0; j < ny; ++j)
+            diff = fmax(diff, fabs(PX_AT2(g, i, j) - ref[steps % 2][i * ny + j]));
     free(ref[0]);
     free(ref[1]);
     return diff;
@@ -310,7 +314,8 @@ static double plain_c_difference(px_view *got, int64_t nx, int64_t ny, int steps
 /* Gathers every process's block of the field after `steps` steps into process 0's `plate`
    (a host view of the whole plate): each block's interior is sent as a strided subview and
    received into its place, a strided subview of the plate. */
-static void gather(field *f, int steps, MPI_Comm cart, const int dims[2], int64_t nx, int64_t ny, px_view *plate)
+static void gather(field *f, int steps, MPI_Comm cart, const int dims[2], int64_t nx, int64_t ny,
+                   px_view *plate)
 {
     enum { TAG = 7 };
     int rank, size;
@@ -342,7 +347,8 @@ static int64_t bit_differences(px_view *a, px_view *b, int64_t nx, int64_t ny)
     CHECK(px_view_get_span(b, &sb));
     int64_t n = 0;
     for (int64_t i = 1; i < nx - 1; ++i)
-        for (int64_t j = 1; j < ny - 1; ++j) n += memcmp(&PX_AT2(sa, i, j), &PX_AT2(sb, i, j), sizeof(double)) != 0;
+        for (int64_t j = 1; j < ny - 1; ++j)
+            n += memcmp(&PX_AT2(sa, i, j), &PX_AT2(sb, i, j), sizeof(double)) != 0;
     return n;
 }
 
@@ -357,7 +363,8 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     int provided = 0;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);   /* MPI from the main thread only */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED,
+                    &provided); /* MPI from the main thread only */
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -390,7 +397,8 @@ int main(int argc, char **argv)
            GPUs in turn, by their rank among the node's processes (docs/mpi.md). */
         MPI_Comm node;
         int local = 0, gpus = 1;
-        MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+        MPI_CHECK(
+            MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
         MPI_CHECK(MPI_Comm_rank(node, &local));
         MPI_CHECK(MPI_Comm_free(&node));
         CHECK(px_exec_space_device_count(exec, &gpus));
@@ -412,13 +420,19 @@ int main(int argc, char **argv)
     block_range(nx - 2, dims[0], coords[0], &i0, &i1);
     block_range(ny - 2, dims[1], coords[1], &j0, &j1);
     if (i1 - i0 < 1 || j1 - j0 < 1) {
-        if (rank == 0) fprintf(stderr, "heat_mpi: %d x %d processes are too many for the plate\n", dims[0], dims[1]);
+        if (rank == 0)
+            fprintf(stderr, "heat_mpi: %d x %d processes are too many for the plate\n", dims[0],
+                    dims[1]);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     if (rank == 0)
-        printf("heat_mpi: %lld x %lld plate, %d steps, %d x %d processes, %s backend, data in %s%s\n", (long long)nx,
-               (long long)ny, steps, dims[0], dims[1], px_exec_space_string(exec), px_space_kind_string(space.kind),
-               exec == PX_EXEC_CUDA ? " (each process's GPU: its rank on the node modulo the node's GPUs)" : "");
+        printf(
+            "heat_mpi: %lld x %lld plate, %d steps, %d x %d processes, %s backend, data in %s%s\n",
+            (long long)nx, (long long)ny, steps, dims[0], dims[1], px_exec_space_string(exec),
+            px_space_kind_string(space.kind),
+            exec == PX_EXEC_CUDA
+                ? " (each process's GPU: its rank on the node modulo the node's GPUs)"
+                : "");
 
     field f;
     field_create(&f, space, i0 + 1, j0 + 1, i1 - i0, j1 - j0);
@@ -437,19 +451,21 @@ int main(int argc, char **argv)
         const double diff = plain_c_difference(one, nx, ny, steps);
         /* Temperatures are in (0, 1]; only rounding may differ (fused multiply-adds). */
         ok = diff <= 1e-12;
-        printf("  one-process run: max difference from plain C loops %.3g (%s)\n", diff, ok ? "OK" : "MISMATCH");
+        printf("  one-process run: max difference from plain C loops %.3g (%s)\n", diff,
+               ok ? "OK" : "MISMATCH");
         plate = make_view("plate", px_host(), nx, ny);
-        CHECK(px_deep_copy(plate, one, NULL));   /* the edges; gather fills the interior */
+        CHECK(px_deep_copy(plate, one, NULL)); /* the edges; gather fills the interior */
     }
     double t[MODES];
     for (int m = 0; m < MODES; ++m) {
-        (void)run((mode)m, &f, halo, inst, &o, steps < 5 ? steps : 5);   /* warm up */
+        (void)run((mode)m, &f, halo, inst, &o, steps < 5 ? steps : 5); /* warm up */
         t[m] = run((mode)m, &f, halo, inst, &o, steps) / (steps ? steps : 1);
         if (check && (m == OVERLAP_OFF || m == OVERLAP_ON)) {
             gather(&f, steps, cart, dims, nx, ny, plate);
             if (rank == 0) {
                 const int64_t n = bit_differences(plate, one, nx, ny);
-                printf("  %-14s: %s the one-process run", mode_name[m], n == 0 ? "bit-identical to" : "DIFFERS from");
+                printf("  %-14s: %s the one-process run", mode_name[m],
+                       n == 0 ? "bit-identical to" : "DIFFERS from");
                 if (n != 0) printf(" at %lld points", (long long)n);
                 printf("\n");
                 ok = ok && n == 0;
@@ -458,16 +474,21 @@ int main(int argc, char **argv)
     }
     MPI_CHECK(MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD));
     if (rank == 0) {
-        for (int m = 0; m < MODES; ++m) printf("  %-14s %9.4f ms per step\n", mode_name[m], 1e3 * t[m]);
+        for (int m = 0; m < MODES; ++m)
+            printf("  %-14s %9.4f ms per step\n", mode_name[m], 1e3 * t[m]);
         /* What the overlap saved, as a share of what the exchange costs by itself (negative:
            the overlap cost more than it hid, e.g. when its thread has no core of its own). */
-        const double hidden = t[EXCHANGE_ALONE] > 0.0 ? (t[OVERLAP_OFF] - t[OVERLAP_ON]) / t[EXCHANGE_ALONE] : 0.0;
+        const double hidden =
+            t[EXCHANGE_ALONE] > 0.0 ? (t[OVERLAP_OFF] - t[OVERLAP_ON]) / t[EXCHANGE_ALONE] : 0.0;
         if (size == 1)
-            printf("  hidden: none to hide (one process: no neighbours); overlap on is %.2fx as fast as off\n",
+            printf("  hidden: none to hide (one process: no neighbours); overlap on is %.2fx as "
+                   "fast as off\n",
                    t[OVERLAP_ON] > 0.0 ? t[OVERLAP_OFF] / t[OVERLAP_ON] : 0.0);
         else
-            printf("  hidden: %.0f%% of the exchange's own time (%.4f ms per step); overlap on is %.2fx as fast as off\n",
-                   100.0 * hidden, 1e3 * t[EXCHANGE_ALONE], t[OVERLAP_ON] > 0.0 ? t[OVERLAP_OFF] / t[OVERLAP_ON] : 0.0);
+            printf("  hidden: %.0f%% of the exchange's own time (%.4f ms per step); overlap on is "
+                   "%.2fx as fast as off\n",
+                   100.0 * hidden, 1e3 * t[EXCHANGE_ALONE],
+                   t[OVERLAP_ON] > 0.0 ? t[OVERLAP_OFF] / t[OVERLAP_ON] : 0.0);
         printf("heat_mpi: %s\n", check ? (ok ? "OK" : "MISMATCH") : "not checked (--no-check)");
     }
 

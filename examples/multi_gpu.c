@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* multi_gpu: a copy chain across every visible GPU, host -> GPU 0 -> GPU 1 -> ... -> host,
  * with a kernel on each GPU that changes the data on its way through; the result is
  * checked against the same steps done on the host.
@@ -35,7 +36,8 @@ int main(void)
 
     CHECK(px_init(NULL));
     int gpus = 0;
-    if (px_exec_space_available(PX_EXEC_CUDA)) CHECK(px_exec_space_device_count(PX_EXEC_CUDA, &gpus));
+    if (px_exec_space_available(PX_EXEC_CUDA))
+        CHECK(px_exec_space_device_count(PX_EXEC_CUDA, &gpus));
     const bool cuda = gpus > 0;
     const int stages = cuda ? (gpus < MAX_STAGES ? gpus : MAX_STAGES) : 1;
     if (!cuda)
@@ -49,10 +51,18 @@ int main(void)
     /* The ends of the chain: pinned host memory with CUDA (DMA), plain HOST otherwise. */
     const px_space host = cuda ? px_host_pinned() : px_host();
     px_view *hin, *hout;
-    CHECK(px_view_create(&hin, &(px_view_desc){.label = "in", .space = host, .dtype = PX_U64, .rank = 1,
-                                               .extent = {n}, .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&hout, &(px_view_desc){.label = "out", .space = host, .dtype = PX_U64, .rank = 1,
-                                                .extent = {n}, .flags = PX_VIEW_NO_INIT}));
+    CHECK(px_view_create(&hin, &(px_view_desc){.label = "in",
+                                               .space = host,
+                                               .dtype = PX_U64,
+                                               .rank = 1,
+                                               .extent = {n},
+                                               .flags = PX_VIEW_NO_INIT}));
+    CHECK(px_view_create(&hout, &(px_view_desc){.label = "out",
+                                                .space = host,
+                                                .dtype = PX_U64,
+                                                .rank = 1,
+                                                .extent = {n},
+                                                .flags = PX_VIEW_NO_INIT}));
     px_span_u64_1d in, out;
     CHECK(px_view_get_span(hin, &in));
     CHECK(px_view_get_span(hout, &out));
@@ -72,10 +82,15 @@ int main(void)
     char where[MAX_STAGES][16];
     for (int g = 0; g < stages; ++g) {
         CHECK(px_instance_default(cuda ? PX_EXEC_CUDA : PX_EXEC_SERIAL, cuda ? g : 0, &inst[g]));
-        if (cuda) snprintf(where[g], sizeof where[g], "GPU %d", g);
-        else snprintf(where[g], sizeof where[g], "serial");
-        CHECK(px_view_create(&x[g], &(px_view_desc){.label = where[g], .space = cuda ? px_device(g) : px_host(),
-                                                    .dtype = PX_U64, .rank = 1, .extent = {n},
+        if (cuda)
+            snprintf(where[g], sizeof where[g], "GPU %d", g);
+        else
+            snprintf(where[g], sizeof where[g], "serial");
+        CHECK(px_view_create(&x[g], &(px_view_desc){.label = where[g],
+                                                    .space = cuda ? px_device(g) : px_host(),
+                                                    .dtype = PX_U64,
+                                                    .rank = 1,
+                                                    .extent = {n},
                                                     .flags = PX_VIEW_NO_INIT}));
     }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* multi_gpu: the kernel's arguments and declaration, shared by the kernel file and main.
  * Included by C and (with CUDA on) by CUDA C++: keep it valid in both. */
 #ifndef MULTI_GPU_KERNELS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* overlap: the kernel file (compiled as C, or as CUDA when CUDA is on). */
 #include "overlap_kernels.h"
 

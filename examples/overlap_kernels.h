@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* overlap: the per-chunk compute kernel, shared by the kernel file and the pipeline.
  * Included by C and (with CUDA on) by CUDA C++: keep it valid in both. */
 #ifndef OVERLAP_KERNELS_H
@@ -6,7 +7,7 @@
 #include <portex.h>
 
 typedef struct overlap_args {
-    px_span_f32_1d x;   /* one chunk, transformed in place */
+    px_span_f32_1d x; /* one chunk, transformed in place */
     float a, b;
 } overlap_args;
 

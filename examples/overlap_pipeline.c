@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The overlap pipeline (see overlap_pipeline.h). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <pthread.h>
@@ -10,10 +11,10 @@
 
 const char *const overlap_stage_names[OVERLAP_STAGES] = {"H2D", "compute", "D2H"};
 
-#define TRY(call)                                                                          \
-    do {                                                                                   \
-        st = (call);                                                                       \
-        if (st != PX_OK) goto done;                                                        \
+#define TRY(call)                   \
+    do {                            \
+        st = (call);                \
+        if (st != PX_OK) goto done; \
     } while (0)
 
 static double now_ms(void)
@@ -26,13 +27,13 @@ static double now_ms(void)
 /* Everything the pipeline allocates, so that one function frees it whatever happened. */
 typedef struct pipeline {
     px_instance *parent;
-    px_instance **part;       /* k */
-    px_view *in, *out;        /* the whole array, in host_space */
-    px_view **slot;           /* k work buffers of the largest chunk, in work_space */
-    px_view **in_c, **out_c, **slot_c;  /* per chunk: subviews */
-    px_event **ev;            /* per chunk: before H2D, after H2D, after compute, after D2H */
-    px_event *origin;         /* recorded first: the timeline's zero */
-    px_copy_path *path;       /* per chunk: H2D and D2H path */
+    px_instance **part;                /* k */
+    px_view *in, *out;                 /* the whole array, in host_space */
+    px_view **slot;                    /* k work buffers of the largest chunk, in work_space */
+    px_view **in_c, **out_c, **slot_c; /* per chunk: subviews */
+    px_event **ev;      /* per chunk: before H2D, after H2D, after compute, after D2H */
+    px_event *origin;   /* recorded first: the timeline's zero */
+    px_copy_path *path; /* per chunk: H2D and D2H path */
 } pipeline;
 
 static void pipeline_free(pipeline *p, const overlap_config *cfg)
@@ -83,7 +84,8 @@ static double median(const double *v, int n)
 
 /* Each stage summed over the chunks of the repetition just run (from its events), and,
    for the last one, its timeline. */
-static px_status stage_times(pipeline *p, const overlap_config *cfg, double stage[OVERLAP_STAGES], FILE *timeline)
+static px_status stage_times(pipeline *p, const overlap_config *cfg, double stage[OVERLAP_STAGES],
+                             FILE *timeline)
 {
     px_status st = PX_OK;
     for (int s = 0; s < OVERLAP_STAGES; ++s) stage[s] = 0.0;
@@ -117,7 +119,8 @@ static px_status issue_chunk(pipeline *p, const overlap_config *cfg, int c)
     if (ev) TRY(px_event_record(e[1], inst));
     TRY(px_view_get_span(p->slot_c[c], &args.x));
     TRY(px_view_info_get(p->slot_c[c], &info));
-    TRY(px_parallel_for(inst, "overlap_scale", px_range(0, info.extent[0]), PX_KERNEL(overlap_scale), &args));
+    TRY(px_parallel_for(inst, "overlap_scale", px_range(0, info.extent[0]),
+                        PX_KERNEL(overlap_scale), &args));
     if (ev) TRY(px_event_record(e[2], inst));
     TRY(px_deep_copy_async(inst, p->out_c[c], p->slot_c[c], &p->path[2 * c + 1]));
     if (ev) TRY(px_event_record(e[3], inst));
@@ -138,7 +141,8 @@ static void *run_lane(void *arg)
 {
     lane *l = arg;
     l->st = PX_OK;
-    for (int c = l->i; c < l->cfg->chunks && l->st == PX_OK; c += l->cfg->k) l->st = issue_chunk(l->p, l->cfg, c);
+    for (int c = l->i; c < l->cfg->chunks && l->st == PX_OK; c += l->cfg->k)
+        l->st = issue_chunk(l->p, l->cfg, c);
     if (l->st != PX_OK) snprintf(l->why, sizeof l->why, "%s", px_last_error());
     return NULL;
 }
@@ -164,7 +168,7 @@ static px_status issue_all(pipeline *p, const overlap_config *cfg)
         lanes[started] = (lane){.p = p, .cfg = cfg, .i = started};
         if (pthread_create(&th[started], NULL, run_lane, &lanes[started]) != 0) st = PX_ERR_SYSTEM;
     }
-    if (st != PX_OK) started--;   /* the one that failed did not start */
+    if (st != PX_OK) started--; /* the one that failed did not start */
     for (int i = 0; i < started; ++i) {
         pthread_join(th[i], NULL);
         if (st == PX_OK && lanes[i].st != PX_OK) {
@@ -185,8 +189,9 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
     memset(res, 0, sizeof *res);
     const int k = cfg->k, chunks = cfg->chunks;
     const int64_t n = cfg->n;
-    const int reps = cfg->repetitions < 1 ? 1 : cfg->repetitions > OVERLAP_MAX_REPS ? OVERLAP_MAX_REPS
-                                                                                 : cfg->repetitions;
+    const int reps = cfg->repetitions < 1                  ? 1
+                     : cfg->repetitions > OVERLAP_MAX_REPS ? OVERLAP_MAX_REPS
+                                                           : cfg->repetitions;
     p.part = calloc((size_t)k, sizeof *p.part);
     p.slot = calloc((size_t)k, sizeof *p.slot);
     p.in_c = calloc((size_t)chunks, sizeof *p.in_c);
@@ -200,7 +205,8 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
     }
 
     /* K instances carved out of the default instance of the device that holds work_space. */
-    TRY(px_instance_default(cfg->exec, cfg->work_space.kind == PX_SPACE_DEVICE ? cfg->work_space.device : 0,
+    TRY(px_instance_default(cfg->exec,
+                            cfg->work_space.kind == PX_SPACE_DEVICE ? cfg->work_space.device : 0,
                             &p.parent));
     px_partition_options popt = {.sm_partition = cfg->sm_partition};
     TRY(px_partition_ex(p.parent, k, NULL, &popt, p.part));
@@ -208,14 +214,16 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
     TRY(view_1d(&p.in, "overlap in", cfg->host_space, n));
     TRY(view_1d(&p.out, "overlap out", cfg->host_space, n));
     const int64_t chunk_max = (n + chunks - 1) / chunks;
-    for (int i = 0; i < k; ++i) TRY(view_1d(&p.slot[i], "overlap slot", cfg->work_space, chunk_max));
+    for (int i = 0; i < k; ++i)
+        TRY(view_1d(&p.slot[i], "overlap slot", cfg->work_space, chunk_max));
     for (int c = 0; c < chunks; ++c) {
         int64_t b = n * c / chunks, e = n * (c + 1) / chunks;
         px_slice whole = px_slice_range(b, e), head = px_slice_range(0, e - b);
         TRY(px_view_subview(&p.in_c[c], p.in, &whole, 1));
         TRY(px_view_subview(&p.out_c[c], p.out, &whole, 1));
         TRY(px_view_subview(&p.slot_c[c], p.slot[c % k], &head, 1));
-        for (int s = 0; s < 4; ++s) TRY(px_event_create(&p.ev[4 * c + s], p.part[c % k], PX_EVENT_TIMING));
+        for (int s = 0; s < 4; ++s)
+            TRY(px_event_create(&p.ev[4 * c + s], p.part[c % k], PX_EVENT_TIMING));
     }
     TRY(px_event_create(&p.origin, p.part[0], PX_EVENT_TIMING));
 
@@ -236,7 +244,8 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
         res->total_ms[r] = now_ms() - t0;
         /* Stage times, from the events, outside the timed part. */
         double one[OVERLAP_STAGES] = {0.0, 0.0, 0.0};
-        if (!cfg->no_stage_events) TRY(stage_times(&p, cfg, one, r == reps - 1 ? cfg->timeline : NULL));
+        if (!cfg->no_stage_events)
+            TRY(stage_times(&p, cfg, one, r == reps - 1 ? cfg->timeline : NULL));
         stage_sum[r] = 0.0;
         for (int s = 0; s < OVERLAP_STAGES; ++s) {
             stage[s][r] = one[s];
@@ -252,7 +261,8 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
     res->path[0] = p.path[0];
     res->path[1] = p.path[1];
     for (int c = 1; c < chunks; ++c)
-        if (p.path[2 * c] != res->path[0] || p.path[2 * c + 1] != res->path[1]) res->paths_uniform = false;
+        if (p.path[2 * c] != res->path[0] || p.path[2 * c + 1] != res->path[1])
+            res->paths_uniform = false;
 
     TRY(px_view_info_get(p.out, &info));
     const float *out = info.data;

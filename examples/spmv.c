@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* spmv: y = A x for a sparse matrix A in CSR form, as team kernels on the default
  * execution space: a team per block of rows, a thread per row, the row's entries over
  * vector lanes; on a GPU the few very long rows a team each, over all its threads and
@@ -19,8 +20,12 @@
 static px_view *upload(example_backend be, const char *label, px_dtype dtype, int64_t n,
                        const void *src, size_t elem)
 {
-    px_view_desc desc = {.label = label, .space = be.space, .dtype = dtype, .rank = 1,
-                         .extent = {n > 0 ? n : 1}, .flags = PX_VIEW_NO_INIT};
+    px_view_desc desc = {.label = label,
+                         .space = be.space,
+                         .dtype = dtype,
+                         .rank = 1,
+                         .extent = {n > 0 ? n : 1},
+                         .flags = PX_VIEW_NO_INIT};
     px_view *v, *h;
     CHECK(px_view_create(&v, &desc));
     CHECK(px_view_create_mirror_view(&h, px_host(), v));
@@ -43,7 +48,7 @@ static bool spmv_check(example_backend be, const char *name, const csr *m, bool 
     uint64_t seed = 11;
     for (int64_t r = 0; r < m->nrows; ++r) {
         x[r] = csr_random(&seed);
-        nan[r] = NAN;   /* y's start: a row the kernels miss fails the check */
+        nan[r] = NAN; /* y's start: a row the kernels miss fails the check */
     }
     csr_spmv_plain(m, x, ref);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* spmv: the CSR sparse matrix-vector product y = A x as a team kernel, shared by the
  * example's main and the benchmarks. Included by C and (with CUDA on) by CUDA C++. */
 #ifndef SPMV_KERNELS_H
@@ -10,16 +11,16 @@
 typedef struct spmv_args {
     int64_t nrows;
     int64_t rows_per_team;
-    int64_t max_len;                 /* spmv_team leaves rows longer than this to spmv_long
+    int64_t max_len; /* spmv_team leaves rows longer than this to spmv_long
                                         (0: no limit) */
     /* Restrict spans: no two of them share memory, so a GPU may read A and x through its
        read-only path. */
-    px_span_i32_1d_restrict row;     /* nrows + 1 offsets into col and val (nnz < 2^31,
+    px_span_i32_1d_restrict row; /* nrows + 1 offsets into col and val (nnz < 2^31,
                                         as cuSPARSE's 32-bit CSR) */
     px_span_i32_1d_restrict col;
     px_span_f64_1d_restrict val, x;
     px_span_f64_1d_restrict y;
-    px_span_i32_1d_restrict long_rows;   /* spmv_long: the rows longer than max_len */
+    px_span_i32_1d_restrict long_rows; /* spmv_long: the rows longer than max_len */
 } spmv_args;
 
 /* y[r] = sum over k in [row[r], row[r+1]) of val[k] * x[col[k]]: a team takes a block of
@@ -61,10 +62,7 @@ static inline px_team_policy spmv_policy(spmv_args *a, double mean_nnz, px_exec_
 
 /* The teams of spmv_long: 8 threads of 32 lanes (a CUDA block of 256, lanes over
  * consecutive entries). */
-static inline px_team_policy spmv_long_policy(int64_t nlong)
-{
-    return px_teams(nlong, 8, 32);
-}
+static inline px_team_policy spmv_long_policy(int64_t nlong) { return px_teams(nlong, 8, 32); }
 
 /* y = A x: spmv_team over every row up to max_len long, then spmv_long over the rest
  * (none: one dispatch). Both asynchronous, on inst. */
@@ -73,7 +71,8 @@ static inline px_status spmv_dispatch(px_instance *inst, px_team_policy policy, 
 {
     px_status st = px_parallel_for_team(inst, "spmv", policy, PX_KERNEL(spmv_team), args);
     if (st == PX_OK && nlong > 0)
-        st = px_parallel_for_team(inst, "spmv_long", spmv_long_policy(nlong), PX_KERNEL(spmv_long), args);
+        st = px_parallel_for_team(inst, "spmv_long", spmv_long_policy(nlong), PX_KERNEL(spmv_long),
+                                  args);
     return st;
 }
 

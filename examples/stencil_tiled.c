@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* stencil_tiled: steps of the 2-D heat equation (heat2d's 5-point stencil) with a team
  * kernel that stages each tile and its halo in level-0 scratch (CUDA shared memory), on
  * the default execution space. Checked against the same steps in plain C and, bit for
@@ -18,8 +19,9 @@ static void step_plain(int64_t nx, int64_t ny, double alpha, const double *in, d
 {
     for (int64_t i = 1; i < nx - 1; ++i)
         for (int64_t j = 1; j < ny - 1; ++j)
-            out[i * ny + j] = stencil_point(in[i * ny + j], in[(i - 1) * ny + j], in[(i + 1) * ny + j],
-                                            in[i * ny + j - 1], in[i * ny + j + 1], alpha);
+            out[i * ny + j] =
+                stencil_point(in[i * ny + j], in[(i - 1) * ny + j], in[(i + 1) * ny + j],
+                              in[i * ny + j - 1], in[i * ny + j + 1], alpha);
 }
 
 /* The wide stencil's reference, likewise. */
@@ -37,9 +39,9 @@ typedef struct buffers {
     size_t bytes;
     px_view *u[2][2];
     px_view *hu;
-    double *hs;          /* hu's elements */
+    double *hs; /* hu's elements */
     double *ref[2];
-    double *flat;        /* the flat kernel's result, copied out of hu */
+    double *flat; /* the flat kernel's result, copied out of hu */
 } buffers;
 
 /* One stencil: `steps` steps of the tiled kernel on u[0], of the flat kernel on u[1] and of
@@ -47,7 +49,8 @@ typedef struct buffers {
  * (so the edges, which no step writes, stay equal). Prints what it found; true when the
  * tiled kernel is within 1e-12 of plain C and bit-identical to the flat one. */
 static int run_stencil(const char *what, example_backend be, buffers *b, int steps, stencil_args a,
-                       px_team_policy tiled, const px_kernel *tiled_k, px_policy interior, const px_kernel *flat_k,
+                       px_team_policy tiled, const px_kernel *tiled_k, px_policy interior,
+                       const px_kernel *flat_k,
                        void (*plain)(int64_t, int64_t, double, const double *, double *))
 {
     const int64_t cells = b->nx * b->ny;
@@ -73,15 +76,18 @@ static int run_stencil(const char *what, example_backend be, buffers *b, int ste
     double max_diff = 0.0;
     for (int64_t k = 0; k < cells; ++k) {
         const double d = fabs(b->hs[k] - expect[k]);
-        if (!(d <= max_diff)) max_diff = d;   /* NaN counts */
+        if (!(d <= max_diff)) max_diff = d; /* NaN counts */
     }
     /* Values are in (0, 1]; only rounding may differ from plain C (fma on a GPU), while the
      * two kernels compute the same expression on the same device: identical bits. */
     const int same_bits = memcmp(b->hs, b->flat, b->bytes) == 0;
     const int ok = max_diff <= 1e-12 && same_bits;
-    printf("stencil_tiled: %s, %lld x %lld grid, %d steps, tiles of %lld x %lld (%lld teams, %zu bytes of "
-           "level-0 scratch each), max difference from plain C %.3g, bit-identical to the flat PX_FOR_2D "
-           "stencil: %s: %s\n", what, (long long)b->nx, (long long)b->ny, steps, (long long)a.tile_i,
+    printf("stencil_tiled: %s, %lld x %lld grid, %d steps, tiles of %lld x %lld (%lld teams, %zu "
+           "bytes of "
+           "level-0 scratch each), max difference from plain C %.3g, bit-identical to the flat "
+           "PX_FOR_2D "
+           "stencil: %s: %s\n",
+           what, (long long)b->nx, (long long)b->ny, steps, (long long)a.tile_i,
            (long long)a.tile_j, (long long)tiled.league_size, tiled.scratch_team[0], max_diff,
            same_bits ? "yes" : "no", ok ? "OK" : "MISMATCH");
     return ok;
@@ -101,8 +107,12 @@ int main(int argc, char **argv)
     example_backend be = example_default("stencil_tiled");
 
     buffers b = {.nx = nx, .ny = ny, .bytes = (size_t)(nx * ny) * sizeof(double)};
-    px_view_desc desc = {.label = "u", .space = be.space, .dtype = PX_F64, .rank = 2,
-                         .extent = {nx, ny}, .flags = PX_VIEW_NO_INIT};
+    px_view_desc desc = {.label = "u",
+                         .space = be.space,
+                         .dtype = PX_F64,
+                         .rank = 2,
+                         .extent = {nx, ny},
+                         .flags = PX_VIEW_NO_INIT};
     for (int k = 0; k < 4; ++k) CHECK(px_view_create(&b.u[k / 2][k % 2], &desc));
     /* A mirror of its own (not create_mirror_view, which on the host would be u[0][0]
      * itself): the results of both kernels pass through it. */
@@ -129,11 +139,12 @@ int main(int argc, char **argv)
         char what[48];
         snprintf(what, sizeof what, "wide stencil (radius %d, 17 points)", WIDE_R);
         ok &= run_stencil(what, be, &b, steps, wa, wide, PX_KERNEL(wide_tiled),
-                          px_mdrange2(WIDE_R, nx - WIDE_R, WIDE_R, ny - WIDE_R), PX_KERNEL(wide_flat),
-                          step_wide_plain);
+                          px_mdrange2(WIDE_R, nx - WIDE_R, WIDE_R, ny - WIDE_R),
+                          PX_KERNEL(wide_flat), step_wide_plain);
     } else {
-        printf("stencil_tiled: wide stencil (radius %d): no interior on a %lld x %lld grid: skipped\n",
-               WIDE_R, (long long)nx, (long long)ny);
+        printf(
+            "stencil_tiled: wide stencil (radius %d): no interior on a %lld x %lld grid: skipped\n",
+            WIDE_R, (long long)nx, (long long)ny);
     }
 
     free(b.ref[0]);

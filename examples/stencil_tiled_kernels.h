@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* stencil_tiled: one explicit step of the 2-D heat equation (heat2d's 5-point stencil),
  * as a team kernel that stages its tile and halo in level-0 scratch, and as a flat
  * PX_FOR_2D kernel for comparison; and the same pair for a wide star stencil of radius 4
@@ -9,12 +10,12 @@
 #include <portex.h>
 
 typedef struct stencil_args {
-    int64_t nx, ny;             /* the grid; the interior [1, nx-1) x [1, ny-1) is written
+    int64_t nx, ny;                /* the grid; the interior [1, nx-1) x [1, ny-1) is written
                                    ([WIDE_R, nx-WIDE_R) x [WIDE_R, ny-WIDE_R) by the wide stencil) */
-    int64_t tile_i, tile_j;     /* a team's tile of interior points (team kernel only) */
-    int64_t tiles_j;            /* tiles across a row of the grid (team kernel only) */
-    double alpha;               /* diffusion number, at most 1/4 (wide stencil: at most 0.15) */
-    px_span_f64_right_restrict in;   /* 2-D, row-major; never the same view as out */
+    int64_t tile_i, tile_j;        /* a team's tile of interior points (team kernel only) */
+    int64_t tiles_j;               /* tiles across a row of the grid (team kernel only) */
+    double alpha;                  /* diffusion number, at most 1/4 (wide stencil: at most 0.15) */
+    px_span_f64_right_restrict in; /* 2-D, row-major; never the same view as out */
     px_span_f64_right_restrict out;
 } stencil_args;
 
@@ -56,7 +57,8 @@ static inline px_team_policy tiled_policy(stencil_args *a, int64_t halo)
     const int64_t ti = (ni + a->tile_i - 1) / a->tile_i;
     a->tiles_j = (nj + a->tile_j - 1) / a->tile_j;
     const px_team_policy p = px_teams(ti * a->tiles_j, (int32_t)a->tile_i, (int32_t)a->tile_j);
-    const size_t staged = (size_t)((a->tile_i + 2 * halo) * (a->tile_j + 2 * halo)) * sizeof(double);
+    const size_t staged =
+        (size_t)((a->tile_i + 2 * halo) * (a->tile_j + 2 * halo)) * sizeof(double);
     return px_team_policy_scratch(p, 0, staged, 0);
 }
 

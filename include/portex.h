@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — performance-portable parallel C. The one header most users need.
  * CUDA interop (streams in and out) is in the opt-in portex/cuda.h, DLPack interop

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The library's include-and-call graph has no circle, and no arrow goes up a layer.
 
 Layers (docs/design.md), each using only itself and those below it:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Helpers shared by the Check suites; see common.h. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 
@@ -20,10 +21,10 @@ px_exec_space tk_exec(void)
 {
     if (backend_cached < 0) {
         const char *b = getenv("PX_TEST_BACKEND");
-        backend_cached = !b                           ? PX_EXEC_SERIAL
-                         : strcmp(b, "cuda") == 0     ? PX_EXEC_CUDA
+        backend_cached = !b                             ? PX_EXEC_SERIAL
+                         : strcmp(b, "cuda") == 0       ? PX_EXEC_CUDA
                          : strncmp(b, "openmp", 6) == 0 ? PX_EXEC_OPENMP
-                                                      : PX_EXEC_SERIAL;
+                                                        : PX_EXEC_SERIAL;
     }
     return (px_exec_space)backend_cached;
 }
@@ -106,7 +107,10 @@ void tk_add_tests(TCase *tc, const TTest *const *tests)
     for (; *tests; ++tests) tcase_add_test(tc, *tests);
 }
 
-void tk_require(const char *suite, tk_requirement why_not) { suite_named(suite)->why_not = why_not; }
+void tk_require(const char *suite, tk_requirement why_not)
+{
+    suite_named(suite)->why_not = why_not;
+}
 
 const char *tk_need_cuda(void)
 {
@@ -131,7 +135,8 @@ void tk_skip_note(const char *fmt, ...)
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     fprintf(stderr, "skip: %s: %s\n", tcase_name(), why);
-    if (skips->count++ == 0) snprintf(skips->first, sizeof skips->first, "%s: %s", tcase_name(), why);
+    if (skips->count++ == 0)
+        snprintf(skips->first, sizeof skips->first, "%s: %s", tcase_name(), why);
 }
 
 /* 77 when the backend under test cannot run here, else 0. */
@@ -139,7 +144,8 @@ static int backend_unavailable(void)
 {
     if (!tk_is_cuda()) return 0;
     if (tk_under_valgrind()) {
-        fprintf(stderr, "skip: the CUDA suites do not run under valgrind (use compute-sanitizer)\n");
+        fprintf(stderr,
+                "skip: the CUDA suites do not run under valgrind (use compute-sanitizer)\n");
         return 77;
     }
     /* No fork for CUDA: a context made before fork() is unusable in the child. */
@@ -159,8 +165,8 @@ static int backend_unavailable(void)
 /* Runs what sr holds; the exit status as tk_run says. */
 static int run_runner(SRunner *sr)
 {
-    void *shared = mmap(NULL, sizeof(skip_record), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                        -1, 0);
+    void *shared =
+        mmap(NULL, sizeof(skip_record), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared != MAP_FAILED) skips = shared;
     skips->count = 0;
     if (tk_is_cuda()) srunner_set_fork_status(sr, CK_NOFORK);
@@ -309,8 +315,7 @@ px_view *tk_view_ex(const char *label, px_space space, px_dtype dtype, size_t el
     return v;
 }
 
-px_view *tk_view(const char *label, px_space space, px_dtype dtype, int rank,
-                 const int64_t *extent)
+px_view *tk_view(const char *label, px_space space, px_dtype dtype, int rank, const int64_t *extent)
 {
     return tk_view_ex(label, space, dtype, 0, PX_LAYOUT_RIGHT, rank, extent, 0);
 }
@@ -465,8 +470,8 @@ void tk_all_are(px_view *v, const void *value, int line)
     px_view *h = tk_readable(v);
     px_view_info in = tk_info(h);
     for (int64_t i = 0; i < in.size; ++i)
-        TK_ASSERT(memcmp(tk_elem(&in, i), value, in.elem_size) == 0, "line %d: element %lld of '%s'",
-                  line, (long long)i, in.label);
+        TK_ASSERT(memcmp(tk_elem(&in, i), value, in.elem_size) == 0,
+                  "line %d: element %lld of '%s'", line, (long long)i, in.label);
     TK_RELEASE(h);
 }
 
@@ -526,7 +531,8 @@ px_copy_path tk_copy(px_instance *inst, px_view *dst, px_view *src, px_copy_path
     return p;
 }
 
-px_copy_path tk_fill(px_instance *inst, px_view *dst, const void *value, px_copy_path want, int line)
+px_copy_path tk_fill(px_instance *inst, px_view *dst, const void *value, px_copy_path want,
+                     int line)
 {
     uint64_t before[PX_COPY_PATH_COUNT];
     tk_counts(before);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Helpers shared by the Check suites.
  *
  * Every test body is written once and runs for the backend named by the environment
@@ -22,9 +23,9 @@
 #include "portex.h"
 
 #if defined(__GNUC__)
-#  define TK_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define TK_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
-#  define TK_PRINTF(f, a)
+#define TK_PRINTF(f, a)
 #endif
 
 /* ---- Backend under test -------------------------------------------------------------- */
@@ -78,10 +79,10 @@ int tk_main(const tk_suite_fn *suites, int nsuites);
 
 /* Ends the current test as skipped, saying why (printf format). Only in the body of a
  * START_TEST: it returns from it. */
-#define TK_SKIP(...)                                                                       \
-    do {                                                                                   \
-        tk_skip_note(__VA_ARGS__);                                                         \
-        return;                                                                            \
+#define TK_SKIP(...)               \
+    do {                           \
+        tk_skip_note(__VA_ARGS__); \
+        return;                    \
     } while (0)
 void tk_skip_note(const char *fmt, ...) TK_PRINTF(1, 2);
 
@@ -89,40 +90,40 @@ void tk_skip_note(const char *fmt, ...) TK_PRINTF(1, 2);
 
 /* ck_assert_msg without its per-call bookkeeping (a mark point each time, a pipe write
  * when forked): cheap enough for per-element checks. The format must be a literal. */
-#define TK_ASSERT(cond, ...)                                                               \
-    do {                                                                                   \
-        if (!(cond)) ck_abort_msg("'" #cond "' failed: " __VA_ARGS__);                     \
+#define TK_ASSERT(cond, ...)                                           \
+    do {                                                               \
+        if (!(cond)) ck_abort_msg("'" #cond "' failed: " __VA_ARGS__); \
     } while (0)
 
 /* expr must return PX_OK; on failure the message carries px_last_error(). */
-#define TK_OK(expr)                                                                        \
-    do {                                                                                   \
-        px_status tk_st_ = (expr);                                                         \
-        TK_ASSERT(tk_st_ == PX_OK, "%s returned %s: %s", #expr, px_status_name(tk_st_),    \
-                  px_last_error());                                                        \
+#define TK_OK(expr)                                                                     \
+    do {                                                                                \
+        px_status tk_st_ = (expr);                                                      \
+        TK_ASSERT(tk_st_ == PX_OK, "%s returned %s: %s", #expr, px_status_name(tk_st_), \
+                  px_last_error());                                                     \
     } while (0)
 
 /* expr must fail with `want`, and px_last_error() must name `func`. */
 #define TK_FAIL(expr, want, func) TK_FAIL2(expr, want, want, func)
 
 /* As TK_FAIL where the headers allow either of two statuses. */
-#define TK_FAIL2(expr, want1, want2, func)                                                 \
-    do {                                                                                   \
-        px_clear_error();                                                                  \
-        px_status tk_st_ = (expr);                                                         \
-        if (tk_st_ != (want1) && tk_st_ != (want2))                                        \
-            ck_abort_msg("%s returned %s, expected %s%s%s (last error: '%s')", #expr,      \
-                         px_status_name(tk_st_), px_status_name(want1),                    \
-                         (want1) == (want2) ? "" : " or ",                                 \
-                         (want1) == (want2) ? "" : px_status_name(want2), px_last_error()); \
-        if (strstr(px_last_error(), (func)) == NULL)                                       \
+#define TK_FAIL2(expr, want1, want2, func)                                                        \
+    do {                                                                                          \
+        px_clear_error();                                                                         \
+        px_status tk_st_ = (expr);                                                                \
+        if (tk_st_ != (want1) && tk_st_ != (want2))                                               \
+            ck_abort_msg("%s returned %s, expected %s%s%s (last error: '%s')", #expr,             \
+                         px_status_name(tk_st_), px_status_name(want1),                           \
+                         (want1) == (want2) ? "" : " or ",                                        \
+                         (want1) == (want2) ? "" : px_status_name(want2), px_last_error());       \
+        if (strstr(px_last_error(), (func)) == NULL)                                              \
             ck_abort_msg("%s: last error '%s' does not name %s", #expr, px_last_error(), (func)); \
     } while (0)
 
 /* The last error contains `needle` (case-insensitive). */
-#define TK_ERROR_HAS(needle)                                                               \
-    TK_ASSERT(tk_contains_ci(px_last_error(), (needle)),                                   \
-              "last error '%s' does not mention '%s'", px_last_error(), (needle))
+#define TK_ERROR_HAS(needle)                                                                      \
+    TK_ASSERT(tk_contains_ci(px_last_error(), (needle)), "last error '%s' does not mention '%s'", \
+              px_last_error(), (needle))
 
 bool tk_contains_ci(const char *haystack, const char *needle);
 
@@ -133,7 +134,9 @@ bool tk_error_from(const char *func);
 
 /* ---- Deterministic random inputs -------------------------------------------------------- */
 
-typedef struct tk_rng { uint64_t s; } tk_rng;
+typedef struct tk_rng {
+    uint64_t s;
+} tk_rng;
 
 static inline tk_rng tk_rng_seed(uint64_t seed)
 {
@@ -191,10 +194,10 @@ px_view *tk_sub1(px_view *v, int64_t off, int64_t n);
 px_view *tk_sub2(px_view *v, int64_t r0, int64_t r1, int64_t c0, int64_t c1);
 
 /* Releases every non-NULL view of the list: TK_RELEASE(a, b, c). */
-#define TK_RELEASE(...)                                                                    \
-    do {                                                                                   \
-        px_view *tk_rel_[] = {__VA_ARGS__};                                                \
-        tk_release_all(tk_rel_, sizeof tk_rel_ / sizeof tk_rel_[0]);                       \
+#define TK_RELEASE(...)                                              \
+    do {                                                             \
+        px_view *tk_rel_[] = {__VA_ARGS__};                          \
+        tk_release_all(tk_rel_, sizeof tk_rel_ / sizeof tk_rel_[0]); \
     } while (0)
 void tk_release_all(px_view **views, size_t n);
 
@@ -228,7 +231,7 @@ void tk_same(px_view *a, px_view *b, int line);
 #define TK_ALL_ARE(v, value) tk_all_are((v), (value), __LINE__)
 void tk_all_are(px_view *v, const void *value, int line);
 /* A 2-D view `big` (any space) holds `block` at (r0, c0) and `before` everywhere else. */
-#define TK_BLOCK_IN(big, before, block, r0, c0)                                            \
+#define TK_BLOCK_IN(big, before, block, r0, c0) \
     tk_block_in((big), (before), (block), (r0), (c0), __LINE__)
 void tk_block_in(px_view *big, px_view *before, px_view *block, int64_t r0, int64_t c0, int line);
 
@@ -270,17 +273,17 @@ typedef struct tk_werr {
 } tk_werr;
 
 /* expr (a px_status) must be PX_OK; not evaluated after a failure. */
-#define TK_W_OK(w, expr)                                                                   \
-    do {                                                                                   \
-        if (!(w)->failed) {                                                                \
-            px_status tk_wst_ = (expr);                                                    \
-            if (tk_wst_ != PX_OK)                                                          \
+#define TK_W_OK(w, expr)                                                                       \
+    do {                                                                                       \
+        if (!(w)->failed) {                                                                    \
+            px_status tk_wst_ = (expr);                                                        \
+            if (tk_wst_ != PX_OK)                                                              \
                 tk_w_fail((w), "%s: %s: %s", #expr, px_status_name(tk_wst_), px_last_error()); \
-        }                                                                                  \
+        }                                                                                      \
     } while (0)
-#define TK_W_CHECK(w, cond, ...)                                                           \
-    do {                                                                                   \
-        if (!(w)->failed && !(cond)) tk_w_fail((w), __VA_ARGS__);                          \
+#define TK_W_CHECK(w, cond, ...)                                  \
+    do {                                                          \
+        if (!(w)->failed && !(cond)) tk_w_fail((w), __VA_ARGS__); \
     } while (0)
 void tk_w_fail(tk_werr *w, const char *fmt, ...) TK_PRINTF(2, 3);
 

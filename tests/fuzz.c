@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The harness of the seeded random API tests: see fuzz.h. */
 #include "fuzz.h"
 
@@ -23,7 +24,10 @@ uint64_t g_seed, g_call;
 
 /* ---- A run ------------------------------------------------------------------------------- */
 
-uint64_t fuzz_seed(int i) { return (uint64_t)tk_env_ll("PX_FUZZ_SEED", 0, LLONG_MAX, 1) + (uint64_t)i; }
+uint64_t fuzz_seed(int i)
+{
+    return (uint64_t)tk_env_ll("PX_FUZZ_SEED", 0, LLONG_MAX, 1) + (uint64_t)i;
+}
 
 long long fuzz_iters(long long dflt)
 {
@@ -50,12 +54,13 @@ void fuzz_report(void)
     for (int i = 0; i < nfindings; ++i) {
         char line[1024];
         snprintf(line, sizeof line, "\n  %.190s: %llu times; first at seed %llu, call %llu: %.760s",
-                 findings[i].key, (unsigned long long)findings[i].count, (unsigned long long)findings[i].seed,
-                 (unsigned long long)findings[i].call, findings[i].first);
+                 findings[i].key, (unsigned long long)findings[i].count,
+                 (unsigned long long)findings[i].seed, (unsigned long long)findings[i].call,
+                 findings[i].first);
         strncat(summary, line, sizeof summary - strlen(summary) - 1);
     }
-    TK_ASSERT(nfindings == 0, "seed %llu: %d kinds of findings:%s", (unsigned long long)g_seed, nfindings,
-              summary);
+    TK_ASSERT(nfindings == 0, "seed %llu: %d kinds of findings:%s", (unsigned long long)g_seed,
+              nfindings, summary);
 }
 
 /* ---- Random choices ------------------------------------------------------------------------ */
@@ -77,7 +82,8 @@ bool fuzz_choose(const fuzz_kind *kinds, int n)
             const size_t len = strlen(kinds[k].name);
             kind_on[k] = false;
             for (const char *p = only; (p = strstr(p, kinds[k].name)) != NULL; p += len)
-                if ((p == only || p[-1] == ',') && (p[len] == ',' || p[len] == '\0')) kind_on[k] = true;
+                if ((p == only || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+                    kind_on[k] = true;
         }
         if (kind_on[k]) weight_on += kinds[k].weight;
     }
@@ -125,7 +131,8 @@ void found(const char *func, const char *kind, const char *fmt, ...)
 static void say(const char *fmt, va_list ap)
 {
     vsnprintf(g_op, sizeof g_op, fmt, ap);
-    tk_watch("seed %llu, call %llu: %s", (unsigned long long)g_seed, (unsigned long long)g_call, g_op);
+    tk_watch("seed %llu, call %llu: %s", (unsigned long long)g_seed, (unsigned long long)g_call,
+             g_op);
     if (g_trace) fprintf(stderr, "[%llu] %s\n", (unsigned long long)g_call, g_op);
 }
 
@@ -146,7 +153,10 @@ void op_again(const char *fmt, ...)
     va_end(ap);
 }
 
-static bool status_listed(px_status st) { return strcmp(px_status_name(st), "PX_UNKNOWN_STATUS") != 0; }
+static bool status_listed(px_status st)
+{
+    return strcmp(px_status_name(st), "PX_UNKNOWN_STATUS") != 0;
+}
 
 bool judge(const char *func, px_status st, int exp, const char *why)
 {
@@ -173,7 +183,8 @@ bool judge_status(const char *func, px_status st, px_status want, const char *wh
     const bool ok = judge(func, st, want == PX_OK ? EXP_OK : EXP_FAIL, why);
     if (!ok && want != PX_OK && st != want) {
         char kind[200];
-        snprintf(kind, sizeof kind, "refused with another status than %s (%s)", px_status_name(want), why);
+        snprintf(kind, sizeof kind, "refused with another status than %s (%s)",
+                 px_status_name(want), why);
         found(func, kind, "%s: '%s'", px_status_name(st), px_last_error());
     }
     return ok;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The harness of the seeded random API tests (test_fuzz, test_fuzz_graph): the random
  * stream, the call about to be made (for the trace, the watchdog and reports), checking a
  * call's status against what the test's model predicts, and findings: what calls did that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Helpers of the hazard suites (test_cuda_faults, test_isolation, test_hazards), GPU only:
  * CUDA checks, a monotonic clock, a watchdog that names the step that hung, a host
  * function that holds a stream until released, and instances, views and copies with
@@ -19,10 +20,10 @@
 #include "common.h"
 #include "portex/cuda.h"
 
-#define CU_OK(expr)                                                                        \
-    do {                                                                                   \
-        cudaError_t cu_e_ = (expr);                                                        \
-        TK_ASSERT(cu_e_ == cudaSuccess, "%s: %s", #expr, cudaGetErrorString(cu_e_));       \
+#define CU_OK(expr)                                                                  \
+    do {                                                                             \
+        cudaError_t cu_e_ = (expr);                                                  \
+        TK_ASSERT(cu_e_ == cudaSuccess, "%s: %s", #expr, cudaGetErrorString(cu_e_)); \
     } while (0)
 
 static inline double hz_now(void)
@@ -100,7 +101,7 @@ static inline void hz_step(const char *fmt, ...)
 
 typedef struct hz_blocker {
     atomic_int release;
-    atomic_int state;   /* 0 not started, 1 holding, 2 released, 3 timed out */
+    atomic_int state; /* 0 not started, 1 holding, 2 released, 3 timed out */
     double timeout_s;
 } hz_blocker;
 
@@ -149,8 +150,8 @@ static inline cudaStream_t hz_stream(const px_instance *in)
 }
 
 /* A view without zero-filling (the test writes what it needs). */
-static inline px_view *hz_view(const char *label, px_space sp, px_dtype dt, px_layout layout, int rank,
-                               const int64_t *extent)
+static inline px_view *hz_view(const char *label, px_space sp, px_dtype dt, px_layout layout,
+                               int rank, const int64_t *extent)
 {
     px_view_desc d = tk_desc(label, sp, dt, rank, extent);
     d.layout = layout;
@@ -165,7 +166,8 @@ static inline px_view *hz_view1(const char *label, px_space sp, px_dtype dt, int
     return hz_view(label, sp, dt, PX_LAYOUT_RIGHT, 1, &n);
 }
 
-static inline void hz_copy(px_instance *in, px_view *dst, const px_view *src, px_copy_path want, int line)
+static inline void hz_copy(px_instance *in, px_view *dst, const px_view *src, px_copy_path want,
+                           int line)
 {
     px_copy_path p = PX_COPY_PATH_COUNT;
     TK_OK(px_deep_copy_async(in, dst, src, &p));
@@ -226,7 +228,7 @@ static inline px_staging_config *hz_saved_cfg(void)
 
 static inline void hz_setup(void)
 {
-    hz_watchdog(120);   /* each test arms its own, tighter bound */
+    hz_watchdog(120); /* each test arms its own, tighter bound */
     hz_step("setup");
     tk_setup();
     TK_OK(px_staging_get(hz_saved_cfg()));

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # kokkos-tools' own connectors, built from their public source, unmodified, report a
 # portex example: simple-kernel-timer (its reader lists the kernels), space-time-stack
 # (kernels and views by label), memory-hwm (loads, hears allocations, reports) and

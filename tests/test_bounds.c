@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* PX_BOUNDS_CHECK on the serial backend: a bad index in a kernel is recorded, element 0
  * is used instead, and the next dispatch or fence returns PX_ERR_INVALID_ARGUMENT naming
  * it. Built with -DPX_BOUNDS_CHECK; registered for the serial backend only. */
@@ -7,7 +8,7 @@
 #include "k_bounds.h"
 
 #ifndef PX_BOUNDS_CHECK
-#  error "test_bounds must be compiled with PX_BOUNDS_CHECK"
+#error "test_bounds must be compiled with PX_BOUNDS_CHECK"
 #endif
 
 /* Dispatch, then fence: the violation is reported by one of the two. */
@@ -21,7 +22,8 @@ static px_status dispatch_and_fence(px_policy p, const px_kernel *k, const shift
 
 static bool names_reporter(void)
 {
-    return strstr(px_last_error(), "px_parallel_for") || strstr(px_last_error(), "px_instance_fence");
+    return strstr(px_last_error(), "px_parallel_for") ||
+           strstr(px_last_error(), "px_instance_fence");
 }
 
 START_TEST(bounds_1d)
@@ -46,7 +48,7 @@ START_TEST(bounds_1d)
     px_status st = dispatch_and_fence(px_range(0, n), PX_KERNEL(bounds_shift), &a);
     TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "%s: %s", px_status_name(st), px_last_error());
     TK_ASSERT(names_reporter(), "'%s' names neither px_parallel_for nor px_instance_fence",
-                  px_last_error());
+              px_last_error());
     TK_ERROR_HAS("11"); /* the bad index (and the extent) */
     for (int64_t i = 0; i + 1 < n; ++i) ck_assert(yd[i] == xd[i + 1]);
     ck_assert(yd[n - 1] == xd[0]); /* element 0 instead */

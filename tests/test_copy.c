@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* px_deep_copy / _async / _query and px_fill / _async: data, the path taken and counted,
  * and every kind of mismatch. */
 #include <stdio.h>
@@ -301,7 +302,8 @@ static px_view *tagged(px_dtype dt, size_t es, int64_t rows, int64_t cols)
 /* Copies src into dst, two views of whole's memory that overlap. Portex may refuse, naming
  * the function and changing nothing; else dst must hold what src held before, and nothing
  * else of whole may change. Returns whether the copy was made. */
-static bool overlapping_copy(px_instance *inst, px_view *whole, px_view *dst, px_view *src, const char *what)
+static bool overlapping_copy(px_instance *inst, px_view *whole, px_view *dst, px_view *src,
+                             const char *what)
 {
     px_view *w0 = tk_to_host(whole), *d0 = tk_to_host(dst), *s0 = tk_to_host(src);
     const char *func = inst ? "px_deep_copy_async" : "px_deep_copy";
@@ -315,28 +317,34 @@ static bool overlapping_copy(px_instance *inst, px_view *whole, px_view *dst, px
     /* What the query says is what the copy does, and what it counts. */
     if (st == PX_OK) {
         TK_ASSERT(qst == PX_OK && p == q, "%s, %s: the copy took %s, the query said %s", what, func,
-                  px_copy_path_string(p), qst == PX_OK ? px_copy_path_string(q) : px_status_name(qst));
+                  px_copy_path_string(p),
+                  qst == PX_OK ? px_copy_path_string(q) : px_status_name(qst));
         tk_counted(before, p, 1, __LINE__);
     }
     px_view *w1 = tk_to_host(whole);
     const px_view_info i0 = tk_info(w0), i1 = tk_info(w1), id = tk_info(d0);
     if (st != PX_OK) {
-        TK_ASSERT(tk_error_from(func), "%s, %s: %s: '%s' does not name %s", what, func, px_status_name(st),
-                  px_last_error(), func);
-        TK_ASSERT(memcmp(i0.data, i1.data, i0.bytes) == 0, "%s, %s: refused but changed memory", what, func);
+        TK_ASSERT(tk_error_from(func), "%s, %s: %s: '%s' does not name %s", what, func,
+                  px_status_name(st), px_last_error(), func);
+        TK_ASSERT(memcmp(i0.data, i1.data, i0.bytes) == 0, "%s, %s: refused but changed memory",
+                  what, func);
     } else {
         px_view *d1 = tk_to_host(dst);
         const px_view_info a = tk_info(d1), b = tk_info(s0);
         for (int64_t k = 0; k < a.size; ++k)
-            TK_ASSERT(tag_of(tk_elem(&a, k), a.elem_size) == tag_of(tk_elem(&b, k), b.elem_size),
-                      "%s, %s (path %s): destination element %lld holds tag %llu, the source held %llu", what,
-                      func, px_copy_path_string(p), (long long)k, (unsigned long long)tag_of(tk_elem(&a, k), a.elem_size),
-                      (unsigned long long)tag_of(tk_elem(&b, k), b.elem_size));
+            TK_ASSERT(
+                tag_of(tk_elem(&a, k), a.elem_size) == tag_of(tk_elem(&b, k), b.elem_size),
+                "%s, %s (path %s): destination element %lld holds tag %llu, the source held %llu",
+                what, func, px_copy_path_string(p), (long long)k,
+                (unsigned long long)tag_of(tk_elem(&a, k), a.elem_size),
+                (unsigned long long)tag_of(tk_elem(&b, k), b.elem_size));
         for (int64_t k = 0; k < i0.size; ++k) {
             if (memcmp(tk_elem(&i0, k), tk_elem(&i1, k), i0.elem_size) == 0) continue;
             bool in_dst = false;
-            for (int64_t j = 0; j < id.size && !in_dst; ++j) in_dst = tag_of(tk_elem(&id, j), id.elem_size) == (uint64_t)k;
-            TK_ASSERT(in_dst, "%s, %s: element %lld outside the destination changed", what, func, (long long)k);
+            for (int64_t j = 0; j < id.size && !in_dst; ++j)
+                in_dst = tag_of(tk_elem(&id, j), id.elem_size) == (uint64_t)k;
+            TK_ASSERT(in_dst, "%s, %s: element %lld outside the destination changed", what, func,
+                      (long long)k);
         }
         TK_RELEASE(d1);
     }
@@ -363,15 +371,15 @@ START_TEST(copy_overlapping_views)
             bool done[2];
             for (int form = 0; form < 2; ++form) {
                 px_view *w = tagged(user ? PX_USER : PX_I64, user ? 3 : 8, 4, 8);
-                px_view *dst = tk_sub2(w, shifts[c].dr0, shifts[c].dr0 + shifts[c].rows, shifts[c].dc0,
-                                       shifts[c].dc0 + shifts[c].cols);
-                px_view *src = tk_sub2(w, shifts[c].sr0, shifts[c].sr0 + shifts[c].rows, shifts[c].sc0,
-                                       shifts[c].sc0 + shifts[c].cols);
+                px_view *dst = tk_sub2(w, shifts[c].dr0, shifts[c].dr0 + shifts[c].rows,
+                                       shifts[c].dc0, shifts[c].dc0 + shifts[c].cols);
+                px_view *src = tk_sub2(w, shifts[c].sr0, shifts[c].sr0 + shifts[c].rows,
+                                       shifts[c].sc0, shifts[c].sc0 + shifts[c].cols);
                 done[form] = overlapping_copy(form ? tk_inst() : NULL, w, dst, src, shifts[c].what);
                 TK_RELEASE(dst, src, w);
             }
-            TK_ASSERT(done[0] == done[1], "%s: the blocking copy was %s, the asynchronous one %s", shifts[c].what,
-                      done[0] ? "made" : "refused", done[1] ? "made" : "refused");
+            TK_ASSERT(done[0] == done[1], "%s: the blocking copy was %s, the asynchronous one %s",
+                      shifts[c].what, done[0] ? "made" : "refused", done[1] ? "made" : "refused");
         }
     /* Contiguous rows from a strided view of the same memory: element (i, j) of the source
        at offset i + 3 j, of the destination at 8 + 8 i + j. */
@@ -384,16 +392,19 @@ START_TEST(copy_overlapping_views)
         d.stride[0] = 1;
         d.stride[1] = 3;
         TK_OK(px_view_wrap(&src, &d, tk_info(w).data));
-        made[form] = overlapping_copy(form ? tk_inst() : NULL, w, dst, src, "strided source into rows");
+        made[form] =
+            overlapping_copy(form ? tk_inst() : NULL, w, dst, src, "strided source into rows");
         TK_RELEASE(src, dst, w);
     }
-    TK_ASSERT(made[0] == made[1], "strided source: the blocking copy was %s, the asynchronous one %s",
+    TK_ASSERT(made[0] == made[1],
+              "strided source: the blocking copy was %s, the asynchronous one %s",
               made[0] ? "made" : "refused", made[1] ? "made" : "refused");
     /* In place: a 5 x 5 view into its transpose (the same memory, the other layout). */
     bool done[2];
     for (int form = 0; form < 2; ++form) {
         px_view *w = tagged(PX_I64, 8, 5, 5);
-        px_view *t = tk_wrap("transpose", tk_space(), PX_I64, 0, PX_LAYOUT_LEFT, 2, tk_info(w).extent, tk_info(w).data);
+        px_view *t = tk_wrap("transpose", tk_space(), PX_I64, 0, PX_LAYOUT_LEFT, 2,
+                             tk_info(w).extent, tk_info(w).data);
         done[form] = overlapping_copy(form ? tk_inst() : NULL, w, t, w, "transpose in place");
         TK_RELEASE(t, w);
     }
@@ -428,14 +439,17 @@ START_TEST(copy_mismatch)
     /* Other rank, same number of elements. */
     int64_t n24 = 24;
     px_view *v24 = tk_view1("v24", px_host(), PX_I32, n24);
-    TK_FAIL2(px_deep_copy(m46, v24, NULL), PX_ERR_EXTENTS_MISMATCH, PX_ERR_INVALID_ARGUMENT, "px_deep_copy");
-    TK_FAIL2(px_deep_copy_query(v24, m46, &p), PX_ERR_EXTENTS_MISMATCH, PX_ERR_INVALID_ARGUMENT, "px_deep_copy_query");
+    TK_FAIL2(px_deep_copy(m46, v24, NULL), PX_ERR_EXTENTS_MISMATCH, PX_ERR_INVALID_ARGUMENT,
+             "px_deep_copy");
+    TK_FAIL2(px_deep_copy_query(v24, m46, &p), PX_ERR_EXTENTS_MISMATCH, PX_ERR_INVALID_ARGUMENT,
+             "px_deep_copy_query");
 
     /* Other element size. */
     const int64_t e46b[2] = {4, 6};
     px_view *f46 = tk_view("f46", px_host(), PX_F64, 2, e46b);
     TK_FAIL(px_deep_copy(m46, f46, NULL), PX_ERR_TYPE_MISMATCH, "px_deep_copy");
-    TK_FAIL(px_deep_copy_async(tk_inst(), f46, m46, NULL), PX_ERR_TYPE_MISMATCH, "px_deep_copy_async");
+    TK_FAIL(px_deep_copy_async(tk_inst(), f46, m46, NULL), PX_ERR_TYPE_MISMATCH,
+            "px_deep_copy_async");
     TK_FAIL(px_deep_copy_query(f46, m46, &p), PX_ERR_TYPE_MISMATCH, "px_deep_copy_query");
     px_view_desc ud = tk_desc("u46", px_host(), PX_USER, 2, e46b);
     ud.elem_size = 5;
@@ -448,8 +462,10 @@ START_TEST(copy_mismatch)
     TK_FAIL(px_deep_copy(NULL, b, NULL), PX_ERR_INVALID_ARGUMENT, "px_deep_copy");
     TK_FAIL(px_deep_copy(a, gone, NULL), PX_ERR_INVALID_ARGUMENT, "px_deep_copy");
     TK_FAIL(px_deep_copy_async(NULL, a, a, NULL), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_async");
-    TK_FAIL(px_deep_copy_async(tk_inst(), NULL, a, NULL), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_async");
-    TK_FAIL(px_deep_copy_async(tk_inst(), a, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_async");
+    TK_FAIL(px_deep_copy_async(tk_inst(), NULL, a, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_deep_copy_async");
+    TK_FAIL(px_deep_copy_async(tk_inst(), a, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_deep_copy_async");
     TK_FAIL(px_deep_copy_query(NULL, a, &p), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_query");
     TK_FAIL(px_deep_copy_query(a, NULL, &p), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_query");
     TK_FAIL(px_deep_copy_query(a, a, NULL), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_query");
@@ -482,7 +498,8 @@ START_TEST(fill_every_dtype)
         memcpy(value, &x, 8);
     }
 
-    TK_FILL(async ? tk_inst() : NULL, v, value, tk_is_cuda() ? PX_COPY_CUDA_FILL : PX_COPY_HOST_FILL);
+    TK_FILL(async ? tk_inst() : NULL, v, value,
+            tk_is_cuda() ? PX_COPY_CUDA_FILL : PX_COPY_HOST_FILL);
     ck_assert_uint_eq(tk_info(v).elem_size, es);
     TK_ALL_ARE(v, value);
     px_view_release(&v);
@@ -513,10 +530,10 @@ START_TEST(fill_subview)
                 int32_t got;
                 memcpy(&got, tk_elem(&hi, (i * 5 + j) * 6 + k), 4);
                 int32_t want = (i >= 1 && i < 3 && j == 2 && k >= 1) ? val
-                               : (i == 3 && j == 4 && k == 5)       ? val2
-                                                                    : 0;
+                               : (i == 3 && j == 4 && k == 5)        ? val2
+                                                                     : 0;
                 TK_ASSERT(got == want, "(%lld,%lld,%lld) = %d", (long long)i, (long long)j,
-                              (long long)k, got);
+                          (long long)k, got);
             }
     px_view_release(&h);
     px_view_release(&pt);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Library lifetime, status codes, errors, version, configuration report, execution spaces
  * and the default execution space. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
@@ -80,7 +81,8 @@ START_TEST(finalize_busy_names_objects)
     TK_FAIL(px_finalize(), PX_ERR_BUSY, "px_finalize");
     /* "px_finalize: still alive: ...", the function first as in every message (the
        substring test above is also met by "... call px_finalize again"). */
-    TK_ASSERT(tk_error_from("px_finalize"), "'%s' does not start with 'px_finalize: '", px_last_error());
+    TK_ASSERT(tk_error_from("px_finalize"), "'%s' does not start with 'px_finalize: '",
+              px_last_error());
     TK_ERROR_HAS("leaky_view");
     TK_ERROR_HAS("leaky_inst");
     TK_ERROR_HAS("event");
@@ -97,7 +99,7 @@ START_TEST(finalize_busy_names_objects)
     px_view_release(&sub);
     TK_FAIL(px_finalize(), PX_ERR_BUSY, "px_finalize");
     TK_ASSERT(!tk_contains_ci(px_last_error(), "leaky_view"), "released view still named: %s",
-                  px_last_error());
+              px_last_error());
     TK_ERROR_HAS("leaky_inst");
 
     TK_OK(px_event_destroy(&ev));
@@ -153,14 +155,19 @@ START_TEST(registry_from_threads)
         ck_assert_int_eq(pthread_create(&th[t], NULL, registry_worker, &jobs[t]), 0);
     }
     for (int t = 0; t < NT; ++t) ck_assert_int_eq(pthread_join(th[t], NULL), 0);
-    for (int t = 0; t < NT; ++t) TK_ASSERT(!jobs[t].err.failed, "thread %d: %s", t, jobs[t].err.msg);
+    for (int t = 0; t < NT; ++t)
+        TK_ASSERT(!jobs[t].err.failed, "thread %d: %s", t, jobs[t].err.msg);
     TK_OK(px_finalize()); /* nothing left alive */
 }
 END_TEST
 
 /* ---- status codes --------------------------------------------------------------------------- */
 
-typedef struct status_row { px_status st; const char *name; const char *msg; } status_row;
+typedef struct status_row {
+    px_status st;
+    const char *name;
+    const char *msg;
+} status_row;
 static const status_row status_rows[] = {
 #define ROW(name, value, msg) {PX_##name, "PX_" #name, msg},
     PX_STATUS_MAP(ROW)
@@ -214,7 +221,8 @@ static void *thread_errors(void *arg)
 START_TEST(set_error)
 {
     px_clear_error();
-    ck_assert_int_eq(px_set_error(PX_ERR_COMM, "px_mpi_send", "rank %d: %s", 7, "invalid rank"), PX_ERR_COMM);
+    ck_assert_int_eq(px_set_error(PX_ERR_COMM, "px_mpi_send", "rank %d: %s", 7, "invalid rank"),
+                     PX_ERR_COMM);
     ck_assert_str_eq(px_last_error(), "px_mpi_send: rank 7: invalid rank");
     ck_assert_int_eq(px_set_error(PX_ERR_BACKEND, NULL, "%s", "x"), PX_ERR_BACKEND);
     ck_assert_str_eq(px_last_error(), "portex: x");
@@ -434,12 +442,12 @@ START_TEST(spaces_available)
                   "last error '%s' does not name px_exec_space_check", px_last_error());
         st = px_space_check(px_device(0));
         TK_ASSERT(st == PX_ERR_UNSUPPORTED || st == PX_ERR_NO_DEVICE, "DEVICE(0): %s",
-                      px_status_name(st));
+                  px_status_name(st));
     }
     px_status st = px_space_check(px_device(-1));
     TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT || st == PX_ERR_NO_DEVICE ||
-                      (!cuda && st == PX_ERR_UNSUPPORTED),
-                  "DEVICE(-1): %s", px_status_name(st));
+                  (!cuda && st == PX_ERR_UNSUPPORTED),
+              "DEVICE(-1): %s", px_status_name(st));
     TK_OK(px_finalize());
 }
 END_TEST
@@ -465,8 +473,10 @@ static void env_save(void)
 static void env_restore(void)
 {
     for (int k = 0; k < 2; ++k) {
-        if (env_had[k]) ck_assert_int_eq(setenv(env_names[k], env_saved[k], 1), 0);
-        else ck_assert_int_eq(unsetenv(env_names[k]), 0);
+        if (env_had[k])
+            ck_assert_int_eq(setenv(env_names[k], env_saved[k], 1), 0);
+        else
+            ck_assert_int_eq(unsetenv(env_names[k]), 0);
     }
 }
 
@@ -580,7 +590,7 @@ START_TEST(default_exec_env_and_option)
         const px_exec_space x = (px_exec_space)e;
         if (!px_exec_space_available(x)) continue;
         char name[16];
-        snprintf(name, sizeof name, "%s", px_exec_space_string(x));   /* "CUDA": any case */
+        snprintf(name, sizeof name, "%s", px_exec_space_string(x)); /* "CUDA": any case */
         o = opts_exec(name);
         env_set("serial");
         TK_OK(px_init(&o));
@@ -642,7 +652,8 @@ START_TEST(default_exec_unavailable)
         px_init_options o = opts_exec(names[k]);
         TK_FAIL(px_init(&o), why, "px_init");
         TK_ERROR_HAS(names[k]);
-        TK_ASSERT(tk_contains_ci(px_last_error(), "not compiled") || tk_contains_ci(px_last_error(), "no device"),
+        TK_ASSERT(tk_contains_ci(px_last_error(), "not compiled") ||
+                      tk_contains_ci(px_last_error(), "no device"),
                   "no reason in '%s'", px_last_error());
         ck_assert(!px_is_initialized());
         env_set(names[k]);
@@ -677,7 +688,7 @@ START_TEST(default_exec_nested_init)
     env_set("cuda");
     TK_OK(px_init(NULL));
     default_is(PX_EXEC_SERIAL);
-    for (int k = 0; k < 5; ++k) TK_OK(px_finalize());   /* the refused calls took no reference */
+    for (int k = 0; k < 5; ++k) TK_OK(px_finalize()); /* the refused calls took no reference */
     ck_assert(!px_is_initialized());
     env_restore();
 }
@@ -716,8 +727,10 @@ START_TEST(default_device)
         px_status st;
         char *report = print_config(&st);
         char want[64];
-        if (x == PX_EXEC_CUDA) snprintf(want, sizeof want, "default execution space: %s, data in DEVICE(%d)", name, d);
-        else snprintf(want, sizeof want, "default execution space: %s, data in HOST", name);
+        if (x == PX_EXEC_CUDA)
+            snprintf(want, sizeof want, "default execution space: %s, data in DEVICE(%d)", name, d);
+        else
+            snprintf(want, sizeof want, "default execution space: %s, data in HOST", name);
         TK_ASSERT(st == PX_OK && strstr(report, want) != NULL, "no '%s' in:\n%s", want, report);
         free(report);
         TK_OK(px_finalize());
@@ -792,7 +805,8 @@ END_TEST
 START_TEST(default_device_bad_values)
 {
     env_save();
-    const char *const bad[] = {"-1", "x", "1x", " 1", "1 ", "0x1", "+1", "1.0", "99999999999999999999"};
+    const char *const bad[] = {
+        "-1", "x", "1x", " 1", "1 ", "0x1", "+1", "1.0", "99999999999999999999"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
         device_env_set(bad[k]);
         TK_FAIL(px_init(NULL), PX_ERR_INVALID_ARGUMENT, "px_init");
@@ -834,7 +848,7 @@ START_TEST(default_device_nested_init)
     device_env_set("7");
     TK_OK(px_init(NULL));
     default_is_on(tk_exec(), 0);
-    for (int k = 0; k < 4; ++k) TK_OK(px_finalize());   /* the refused calls took no reference */
+    for (int k = 0; k < 4; ++k) TK_OK(px_finalize()); /* the refused calls took no reference */
     ck_assert(!px_is_initialized());
     env_restore();
 }
@@ -844,9 +858,10 @@ int main(void)
 {
     TCase *tc = tk_case_bare("core", "core"); /* lifetime is what these tests are about */
     TK_ADD(tc, init_refcount, not_initialized, finalize_busy_names_objects, registry_from_threads,
-           status_strings, status_strings_invalid, set_error, last_error, version, print_configuration,
-           enum_strings, spaces_available, default_exec_auto, default_exec_env_and_option,
-           default_exec_bad_names, default_exec_unavailable, default_exec_nested_init, default_device,
-           default_device_bad_values, default_device_nested_init);
+           status_strings, status_strings_invalid, set_error, last_error, version,
+           print_configuration, enum_strings, spaces_available, default_exec_auto,
+           default_exec_env_and_option, default_exec_bad_names, default_exec_unavailable,
+           default_exec_nested_init, default_device, default_device_bad_values,
+           default_device_nested_init);
     return tk_run();
 }

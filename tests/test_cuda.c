@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* CUDA interop (portex/cuda.h): wrapping the caller's stream and handing out portex's.
  * Built and registered only with CUDA; skips (77) without a GPU. */
 #include <stdlib.h>
@@ -33,9 +34,11 @@ START_TEST(wrap_user_stream)
     double x = 2.5;
     TK_OK(px_fill_async(in, v, &x, NULL));
     /* The caller's copy on the same stream runs after portex's fill. */
-    CU_OK(cudaMemcpyAsync(host, tk_info(v).data, (size_t)n * sizeof *host, cudaMemcpyDeviceToHost, s));
+    CU_OK(cudaMemcpyAsync(host, tk_info(v).data, (size_t)n * sizeof *host, cudaMemcpyDeviceToHost,
+                          s));
     CU_OK(cudaStreamSynchronize(s));
-    for (int64_t i = 0; i < n; ++i) TK_ASSERT(host[i] == 2.5, "host[%lld] = %g", (long long)i, host[i]);
+    for (int64_t i = 0; i < n; ++i)
+        TK_ASSERT(host[i] == 2.5, "host[%lld] = %g", (long long)i, host[i]);
 
     /* The caller's memset first, then portex's copy to a host view. */
     CU_OK(cudaMemsetAsync(tk_info(v).data, 0, (size_t)n * sizeof(double), s));
@@ -74,8 +77,10 @@ START_TEST(wrap_default_streams)
         TK_OK(px_deep_copy_async(in, h, v, NULL));
         TK_OK(px_instance_fence(in));
         const double *hd = (const double *)tk_data(h);
-        for (int64_t i = 0; i < n; ++i) TK_ASSERT(hd[i] == 7.0, "h[%lld] = %g", (long long)i, hd[i]);
-        TK_FAIL(px_graph_capture_begin(in, PX_CAPTURE_THREAD_LOCAL), PX_ERR_UNSUPPORTED, "px_graph_capture_begin");
+        for (int64_t i = 0; i < n; ++i)
+            TK_ASSERT(hd[i] == 7.0, "h[%lld] = %g", (long long)i, hd[i]);
+        TK_FAIL(px_graph_capture_begin(in, PX_CAPTURE_THREAD_LOCAL), PX_ERR_UNSUPPORTED,
+                "px_graph_capture_begin");
         TK_OK(px_instance_destroy(&in));
         px_view_release(&v);
         px_view_release(&h);
@@ -115,7 +120,8 @@ START_TEST(stream_of_instances)
     TK_FAIL2(px_instance_cuda_stream(ser, &a), PX_ERR_INVALID_ARGUMENT, PX_ERR_UNSUPPORTED,
              "px_instance_cuda_stream");
     TK_FAIL(px_instance_cuda_stream(NULL, &a), PX_ERR_INVALID_ARGUMENT, "px_instance_cuda_stream");
-    TK_FAIL(px_instance_cuda_stream(mine, NULL), PX_ERR_INVALID_ARGUMENT, "px_instance_cuda_stream");
+    TK_FAIL(px_instance_cuda_stream(mine, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_instance_cuda_stream");
     TK_OK(px_instance_destroy(&mine));
 }
 END_TEST
@@ -126,9 +132,11 @@ END_TEST
 START_TEST(events_across_openmp_and_cuda)
 {
     px_instance *omp = NULL, *gpu = tk_inst();
-    if (px_instance_default(PX_EXEC_OPENMP, 0, &omp) != PX_OK) TK_SKIP("the OpenMP backend is not compiled in");
+    if (px_instance_default(PX_EXEC_OPENMP, 0, &omp) != PX_OK)
+        TK_SKIP("the OpenMP backend is not compiled in");
     const int64_t n = 16 << 20; /* 128 MiB of doubles: the GPU's part takes milliseconds */
-    px_view *dev = tk_view1("dev", px_device(0), PX_F64, n), *pin = tk_view1("pin", px_host_pinned(), PX_F64, n);
+    px_view *dev = tk_view1("dev", px_device(0), PX_F64, n),
+            *pin = tk_view1("pin", px_host_pinned(), PX_F64, n);
     px_view *host = tk_view1("host", px_host(), PX_F64, n);
     px_event *from_gpu = NULL, *from_omp = NULL;
     TK_OK(px_event_create(&from_gpu, gpu, 0));
@@ -161,7 +169,8 @@ END_TEST
 
 int main(void)
 {
-    TK_ADD(tk_case("cuda", "interop"), wrap_user_stream, wrap_default_streams, wrap_bad_streams, stream_of_instances);
+    TK_ADD(tk_case("cuda", "interop"), wrap_user_stream, wrap_default_streams, wrap_bad_streams,
+           stream_of_instances);
     TK_ADD(tk_case("cuda", "events"), events_across_openmp_and_cuda);
     tk_require("cuda", tk_need_cuda);
     return tk_run();

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A sticky CUDA error never hangs anything (GPU only).
  *
  * A kernel that traps loses the device's context for the rest of the process, so every
@@ -55,11 +56,11 @@ static const int64_t BIG = (int64_t)256 << 20;
         const double run_t_ = hz_now();                                                    \
         (st) = (expr);                                                                     \
         run_secs = hz_now() - run_t_;                                                      \
-        fprintf(stderr, "            -> %s in %.3f s%s%s\n", px_status_name(st), run_secs,  \
-                (st) != PX_OK ? ": " : "", (st) != PX_OK ? px_last_error() : "");         \
+        fprintf(stderr, "            -> %s in %.3f s%s%s\n", px_status_name(st), run_secs, \
+                (st) != PX_OK ? ": " : "", (st) != PX_OK ? px_last_error() : "");          \
     } while (0)
 
-static double run_secs;   /* the last RUN's duration */
+static double run_secs; /* the last RUN's duration */
 
 static void init_portex(void)
 {
@@ -74,7 +75,7 @@ typedef struct world {
     px_instance *in;
     cudaStream_t s;
     px_view *dev, *host;
-    px_view *extra[6];   /* more views to release before px_finalize */
+    px_view *extra[6]; /* more views to release before px_finalize */
     int nextra;
 } world;
 
@@ -117,7 +118,8 @@ static void aftermath(world *w, bool probe_reinit)
     px_status st;
     px_copy_path p;
     RUN(st, px_instance_fence(w->in));
-    TK_ASSERT(st == PX_ERR_LAUNCH, "the fence after the fault returned %s: %s", px_status_name(st), px_last_error());
+    TK_ASSERT(st == PX_ERR_LAUNCH, "the fence after the fault returned %s: %s", px_status_name(st),
+              px_last_error());
     RUN(st, px_instance_fence(w->in));
     TK_ASSERT(st == PX_ERR_LAUNCH, "a second fence returned %s", px_status_name(st));
     RUN(st, px_deep_copy_async(w->in, w->host, w->dev, &p));
@@ -141,7 +143,8 @@ static void aftermath(world *w, bool probe_reinit)
     TK_ASSERT(run_secs < 1.0, "px_staging_set (new shape) took %.3f s", run_secs);
 
     RUN(st, px_instance_destroy(&w->in));
-    TK_ASSERT(w->in == NULL, "px_instance_destroy left the handle (it returned %s)", px_status_name(st));
+    TK_ASSERT(w->in == NULL, "px_instance_destroy left the handle (it returned %s)",
+              px_status_name(st));
     RUN(st, px_view_release(&w->dev));
     TK_OK(st);
     RUN(st, px_view_release(&w->host));
@@ -152,7 +155,8 @@ static void aftermath(world *w, bool probe_reinit)
     }
     RUN(st, px_finalize());
     TK_ASSERT(st != PX_ERR_BUSY, "px_finalize: %s", px_last_error());
-    TK_ASSERT(!px_is_initialized(), "px_finalize returned %s and left portex initialised", px_status_name(st));
+    TK_ASSERT(!px_is_initialized(), "px_finalize returned %s and left portex initialised",
+              px_status_name(st));
     if (!probe_reinit) return;
 
     /* Again: portex starts, and each call returns (the context is still lost). */
@@ -219,7 +223,8 @@ START_TEST(trap_in_graph)
     px_status st;
     RUN(st, px_graph_launch(e, w.in));
     RUN(st, px_graph_exec_destroy(&e));
-    TK_ASSERT(st == PX_ERR_LAUNCH, "destroying the executable graph after the fault returned %s", px_status_name(st));
+    TK_ASSERT(st == PX_ERR_LAUNCH, "destroying the executable graph after the fault returned %s",
+              px_status_name(st));
     TK_ASSERT(e == NULL, "px_graph_exec_destroy left the handle");
     RUN(st, px_graph_destroy(&g));
     TK_OK(st);
@@ -274,14 +279,16 @@ START_TEST(trap_while_waiting)
     init_portex();
     world w;
     world_make(&w, true);
-    px_view *dev2 = world_extra(&w, "dev2", px_device(0), BIG), *host2 = world_extra(&w, "host2", px_host(), BIG);
+    px_view *dev2 = world_extra(&w, "dev2", px_device(0), BIG),
+            *host2 = world_extra(&w, "host2", px_host(), BIG);
     px_view *dev3 = world_extra(&w, "dev3", px_device(0), (int64_t)64 << 20);
     px_view *host3 = world_extra(&w, "host3", px_host(), (int64_t)64 << 20);
     memset(tk_data(host2), 0x77, (size_t)BIG);
     px_instance *j = hz_instance(0, "second");
     const cudaStream_t sj = hz_stream(j);
 
-    hz_step("a kernel that traps after 1 s; staged copies queued behind it and on a second instance");
+    hz_step(
+        "a kernel that traps after 1 s; staged copies queued behind it and on a second instance");
     CU_OK(hz_spin_trap(0, w.s, 1000000000ull));
     cudaEvent_t trap_done = hz_mark(0, w.s);
     HZ_COPY(w.in, w.host, w.dev, PX_COPY_CUDA_STAGED);
@@ -294,19 +301,23 @@ START_TEST(trap_while_waiting)
     TK_OK(px_staging_get(&now));
     const px_staging_config other = hz_other_shape(now);
     RUN(st, px_staging_set(&other));
-    TK_ASSERT(st == PX_ERR_BUSY, "px_staging_set with copies waiting returned %s", px_status_name(st));
+    TK_ASSERT(st == PX_ERR_BUSY, "px_staging_set with copies waiting returned %s",
+              px_status_name(st));
     TK_ASSERT(run_secs < 1.0, "px_staging_set refusing took %.3f s", run_secs);
     TK_ASSERT(queued_before, "premise: the trap had fired before the copies were queued");
 
     hz_step("wait for the trap");
     const double t = hz_now();
     cudaError_t q;
-    while ((q = cudaEventQuery(trap_done)) == cudaErrorNotReady && hz_now() - t < 10.0) hz_sleep_ms(1);
-    TK_ASSERT(q != cudaErrorNotReady && q != cudaSuccess, "the trap did not fire (%s)", cudaGetErrorName(q));
+    while ((q = cudaEventQuery(trap_done)) == cudaErrorNotReady && hz_now() - t < 10.0)
+        hz_sleep_ms(1);
+    TK_ASSERT(q != cudaErrorNotReady && q != cudaSuccess, "the trap did not fire (%s)",
+              cudaGetErrorName(q));
     /* Nothing has learned of the fault yet: the copies' host parts are still waiting. */
     px_staging_config c;
     RUN(st, px_staging_get(&c));
-    TK_ASSERT(st == PX_OK && run_secs < 1.0, "px_staging_get: %s in %.3f s", px_status_name(st), run_secs);
+    TK_ASSERT(st == PX_OK && run_secs < 1.0, "px_staging_get: %s in %.3f s", px_status_name(st),
+              run_secs);
     RUN(st, px_instance_fence(j));
     TK_ASSERT(st != PX_OK, "the second instance's fence succeeded after the fault");
     RUN(st, px_instance_destroy(&j));
@@ -342,7 +353,7 @@ END_TEST
    round trip may then fail, but with the fault's error and at once, never hanging and
    never handing back wrong data as if it were right. */
 static void gpu1_round_trip(px_instance *g1, px_view *d1, px_view *a, px_view *b, const char *when,
-                                 bool after_trap)
+                            bool after_trap)
 {
     hz_step("GPU 1: staged round trip, %s", when);
     memset(tk_data(b), 0xEE, (size_t)BIG);
@@ -354,16 +365,19 @@ static void gpu1_round_trip(px_instance *g1, px_view *d1, px_view *a, px_view *b
     const px_status fs = px_instance_fence(g1);
     if (st == PX_OK) st = fs;
     const double took = hz_now() - t;
-    fprintf(stderr, "            -> %s in %.1f ms%s%s\n", px_status_name(st), took * 1e3, st != PX_OK ? ": " : "",
-            st != PX_OK ? px_last_error() : "");
+    fprintf(stderr, "            -> %s in %.1f ms%s%s\n", px_status_name(st), took * 1e3,
+            st != PX_OK ? ": " : "", st != PX_OK ? px_last_error() : "");
     TK_ASSERT(took < 3.0, "GPU 1's 256 MiB round trip %s took %.3f s", when, took);
     if (st == PX_OK || !after_trap) {
         TK_ASSERT(st == PX_OK, "GPU 1's round trip %s: %s", when, px_last_error());
-        TK_ASSERT(in == PX_COPY_CUDA_STAGED && out == PX_COPY_CUDA_STAGED, "GPU 1's round trip %s took %s and %s",
-                  when, px_copy_path_string(in), px_copy_path_string(out));
-        TK_ASSERT(memcmp(tk_data(b), tk_data(a), (size_t)BIG) == 0, "GPU 1's round trip %s is wrong", when);
+        TK_ASSERT(in == PX_COPY_CUDA_STAGED && out == PX_COPY_CUDA_STAGED,
+                  "GPU 1's round trip %s took %s and %s", when, px_copy_path_string(in),
+                  px_copy_path_string(out));
+        TK_ASSERT(memcmp(tk_data(b), tk_data(a), (size_t)BIG) == 0,
+                  "GPU 1's round trip %s is wrong", when);
     } else {
-        TK_ASSERT(st == PX_ERR_LAUNCH, "GPU 1's round trip %s failed with %s, not the fault's PX_ERR_LAUNCH: %s", when,
+        TK_ASSERT(st == PX_ERR_LAUNCH,
+                  "GPU 1's round trip %s failed with %s, not the fault's PX_ERR_LAUNCH: %s", when,
                   px_status_name(st), px_last_error());
     }
 }
@@ -373,7 +387,7 @@ START_TEST(two_gpu)
     hz_step("two_gpu: setup");
     init_portex();
     world w;
-    world_make(&w, true);   /* the pool is made with GPU 0 current */
+    world_make(&w, true); /* the pool is made with GPU 0 current */
     px_instance *g1 = hz_instance(1, "gpu1");
     px_view *d1 = world_extra(&w, "d1", px_device(1), BIG);
     px_view *a = world_extra(&w, "a", px_host(), BIG), *b = world_extra(&w, "b", px_host(), BIG);
@@ -407,11 +421,13 @@ START_TEST(two_gpu)
         RUN(st, px_instance_create(&tmp, &id));
         if (tmp != NULL) {
             RUN(st, px_instance_destroy(&tmp));
-            TK_ASSERT(tmp == NULL, "px_instance_destroy left the handle (it returned %s)", px_status_name(st));
+            TK_ASSERT(tmp == NULL, "px_instance_destroy left the handle (it returned %s)",
+                      px_status_name(st));
         }
     }
     RUN(st, px_instance_destroy(&g1));
-    TK_ASSERT(g1 == NULL, "px_instance_destroy left the handle (it returned %s)", px_status_name(st));
+    TK_ASSERT(g1 == NULL, "px_instance_destroy left the handle (it returned %s)",
+              px_status_name(st));
     /* GPU 0's aftermath, then px_init again: each call returns (the contexts stay lost). */
     aftermath(&w, true);
 }
@@ -420,16 +436,16 @@ END_TEST
 /* ---- One process per scenario ------------------------------------------------------------------ */
 
 static const char *const scenarios[] = {
-    "trap_queued", "trap_reported", "trap_reported_cold", "trap_while_waiting", "trap_other_instance", "two_gpu",
-    "trap_in_graph",
+    "trap_queued",         "trap_reported", "trap_reported_cold", "trap_while_waiting",
+    "trap_other_instance", "two_gpu",       "trap_in_graph",
 };
 enum { NSCENARIOS = sizeof scenarios / sizeof scenarios[0] };
 
 static const char *chosen;
 
-#define ADD_IF_CHOSEN(tc, test)                                                            \
-    do {                                                                                   \
-        if (strcmp(chosen, #test) == 0) tcase_add_test((tc), test);                        \
+#define ADD_IF_CHOSEN(tc, test)                                     \
+    do {                                                            \
+        if (strcmp(chosen, #test) == 0) tcase_add_test((tc), test); \
     } while (0)
 
 static Suite *faults_suite(void)
@@ -468,7 +484,9 @@ static int run_each(void)
         }
         const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         fprintf(stderr, "test_cuda_faults: %s: %s\n", scenarios[k],
-                rc == 0 ? "passed" : rc == 77 ? "skipped" : "FAILED");
+                rc == 0    ? "passed"
+                : rc == 77 ? "skipped"
+                           : "FAILED");
         if (rc != 77) ++ran;
         if (rc != 0 && rc != 77) ++failed;
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* DLPack interop (portex/dlpack.h): views exported as tensors (fields for every dtype,
  * layout and subview; the view kept until the deleter), tensors taken as views (shape,
  * strides, byte_offset, the deleter called exactly once when the last view, subview or
@@ -14,8 +15,9 @@
 #include "portex/dlpack.h"
 
 static const px_dtype builtin[] = {PX_U8, PX_I32, PX_I64, PX_U32, PX_U64, PX_F32, PX_F64};
-static const DLDataType builtin_dl[] = {{kDLUInt, 8, 1},   {kDLInt, 32, 1},   {kDLInt, 64, 1},  {kDLUInt, 32, 1},
-                                        {kDLUInt, 64, 1},  {kDLFloat, 32, 1}, {kDLFloat, 64, 1}};
+static const DLDataType builtin_dl[] = {{kDLUInt, 8, 1},  {kDLInt, 32, 1},  {kDLInt, 64, 1},
+                                        {kDLUInt, 32, 1}, {kDLUInt, 64, 1}, {kDLFloat, 32, 1},
+                                        {kDLFloat, 64, 1}};
 #define NBUILTIN 7
 
 /* ---- A producer of tensors: the test's own, as PyTorch or NumPy would be ------------------- */
@@ -31,15 +33,18 @@ typedef struct lent {
     atomic_int deleted;
 } lent;
 
-static void lent_delete(DLManagedTensor *self) { atomic_fetch_add(&((lent *)self->manager_ctx)->deleted, 1); }
+static void lent_delete(DLManagedTensor *self)
+{
+    atomic_fetch_add(&((lent *)self->manager_ctx)->deleted, 1);
+}
 static void lent_delete_v(DLManagedTensorVersioned *self)
 {
     atomic_fetch_add(&((lent *)self->manager_ctx)->deleted, 1);
 }
 
 /* A tensor of `ndim` dimensions over data (strides NULL: none given). */
-static void lent_init(lent *l, void *data, DLDevice dev, DLDataType dt, int ndim, const int64_t *shape,
-                      const int64_t *strides)
+static void lent_init(lent *l, void *data, DLDevice dev, DLDataType dt, int ndim,
+                      const int64_t *shape, const int64_t *strides)
 {
     memset(l, 0, sizeof *l);
     atomic_init(&l->deleted, 0);
@@ -68,7 +73,9 @@ static void lent_init(lent *l, void *data, DLDevice dev, DLDataType dt, int ndim
 static DLDevice dl_device(px_space s)
 {
     DLDevice d;
-    d.device_type = s.kind == PX_SPACE_HOST ? kDLCPU : s.kind == PX_SPACE_HOST_PINNED ? kDLCUDAHost : kDLCUDA;
+    d.device_type = s.kind == PX_SPACE_HOST          ? kDLCPU
+                    : s.kind == PX_SPACE_HOST_PINNED ? kDLCUDAHost
+                                                     : kDLCUDA;
     d.device_id = s.kind == PX_SPACE_DEVICE ? s.device : 0;
     return d;
 }
@@ -86,12 +93,14 @@ static int deleted(lent *l) { return atomic_load(&l->deleted); }
 /* Both entry points on the same tensor, one after the other (n = 0: legacy, 1: versioned). */
 static px_status take(int n, px_view **out, const char *label, lent *l)
 {
-    return n ? px_view_from_dlpack_versioned(out, label, &l->mv) : px_view_from_dlpack(out, label, &l->m);
+    return n ? px_view_from_dlpack_versioned(out, label, &l->mv)
+             : px_view_from_dlpack(out, label, &l->m);
 }
 static const char *const take_name[2] = {"px_view_from_dlpack", "px_view_from_dlpack_versioned"};
 
 /* A HOST view of doubles holding 10 * flat index + 0.5, copied into `space`. */
-static px_view *counting(const char *label, px_space space, px_layout layout, int rank, const int64_t *extent)
+static px_view *counting(const char *label, px_space space, px_layout layout, int rank,
+                         const int64_t *extent)
 {
     px_view *h = tk_view_ex(label, px_host(), PX_F64, 0, layout, rank, extent, 0);
     px_view_info hi = tk_info(h);
@@ -242,12 +251,14 @@ START_TEST(export_refusals)
     DLManagedTensorVersioned *tv = NULL;
     px_view *v = tk_view1("v", tk_space(), PX_F32, 8);
     TK_FAIL(px_view_to_dlpack(v, NULL), PX_ERR_INVALID_ARGUMENT, "px_view_to_dlpack");
-    TK_FAIL(px_view_to_dlpack_versioned(v, NULL), PX_ERR_INVALID_ARGUMENT, "px_view_to_dlpack_versioned");
+    TK_FAIL(px_view_to_dlpack_versioned(v, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_view_to_dlpack_versioned");
     t = (DLManagedTensor *)&t; /* a refusal clears *out */
     TK_FAIL(px_view_to_dlpack(NULL, &t), PX_ERR_INVALID_ARGUMENT, "px_view_to_dlpack");
     ck_assert_ptr_null(t);
     tv = (DLManagedTensorVersioned *)&tv;
-    TK_FAIL(px_view_to_dlpack_versioned(NULL, &tv), PX_ERR_INVALID_ARGUMENT, "px_view_to_dlpack_versioned");
+    TK_FAIL(px_view_to_dlpack_versioned(NULL, &tv), PX_ERR_INVALID_ARGUMENT,
+            "px_view_to_dlpack_versioned");
     ck_assert_ptr_null(tv);
     ck_assert_int_eq(tk_info(v).use_count, 1);
 
@@ -264,7 +275,8 @@ START_TEST(export_refusals)
 
     /* A handle that is no view. */
     int64_t not_a_view[64] = {0};
-    TK_FAIL(px_view_to_dlpack((px_view *)not_a_view, &t), PX_ERR_INVALID_ARGUMENT, "px_view_to_dlpack");
+    TK_FAIL(px_view_to_dlpack((px_view *)not_a_view, &t), PX_ERR_INVALID_ARGUMENT,
+            "px_view_to_dlpack");
     ck_assert_ptr_null(t);
     TK_RELEASE(v, u);
 }
@@ -351,10 +363,10 @@ START_TEST(take_strides_and_layouts)
     } cases[] = {
         {3, {2, 3, 4}, {12, 4, 1}, PX_LAYOUT_RIGHT, true},
         {3, {2, 3, 4}, {1, 2, 6}, PX_LAYOUT_LEFT, true},
-        {3, {2, 1, 4}, {4, 99, 1}, PX_LAYOUT_RIGHT, true},  /* extent 1: any stride */
-        {2, {3, 4}, {8, 1}, PX_LAYOUT_STRIDE, false},       /* padded rows */
-        {2, {4, 3}, {1, 5}, PX_LAYOUT_STRIDE, false},       /* padded columns */
-        {2, {3, 4}, {0, 1}, PX_LAYOUT_STRIDE, false},       /* broadcast rows */
+        {3, {2, 1, 4}, {4, 99, 1}, PX_LAYOUT_RIGHT, true}, /* extent 1: any stride */
+        {2, {3, 4}, {8, 1}, PX_LAYOUT_STRIDE, false},      /* padded rows */
+        {2, {4, 3}, {1, 5}, PX_LAYOUT_STRIDE, false},      /* padded columns */
+        {2, {3, 4}, {0, 1}, PX_LAYOUT_STRIDE, false},      /* broadcast rows */
         {1, {10}, {3}, PX_LAYOUT_STRIDE, false},
         {1, {10}, {1}, PX_LAYOUT_RIGHT, true},
     };
@@ -364,7 +376,8 @@ START_TEST(take_strides_and_layouts)
         px_view *v = NULL;
         TK_OK(px_view_from_dlpack(&v, "strided", &l.m));
         px_view_info in = tk_info(v);
-        TK_ASSERT(in.layout == cases[k].layout, "case %zu: layout %s", k, px_layout_string(in.layout));
+        TK_ASSERT(in.layout == cases[k].layout, "case %zu: layout %s", k,
+                  px_layout_string(in.layout));
         TK_ASSERT(in.contiguous == cases[k].contiguous, "case %zu", k);
         ck_assert_int_eq(in.rank, cases[k].ndim);
         px_span_f32 s;
@@ -372,11 +385,13 @@ START_TEST(take_strides_and_layouts)
         /* Every element is where the tensor's strides put it. */
         for (int64_t i = 0; i < cases[k].shape[0]; ++i)
             for (int64_t j = 0; j < (cases[k].ndim > 1 ? cases[k].shape[1] : 1); ++j) {
-                const int64_t off = i * cases[k].strides[0] + (cases[k].ndim > 1 ? j * cases[k].strides[1] : 0);
-                const float got = cases[k].ndim == 1 ? PX_AT1(s, i) : cases[k].ndim == 2 ? PX_AT2(s, i, j)
-                                                                                           : PX_AT3(s, i, j, 0);
-                TK_ASSERT(got == buf[off], "case %zu (%lld, %lld): %g, want %g", k, (long long)i, (long long)j,
-                          (double)got, (double)buf[off]);
+                const int64_t off =
+                    i * cases[k].strides[0] + (cases[k].ndim > 1 ? j * cases[k].strides[1] : 0);
+                const float got = cases[k].ndim == 1   ? PX_AT1(s, i)
+                                  : cases[k].ndim == 2 ? PX_AT2(s, i, j)
+                                                       : PX_AT3(s, i, j, 0);
+                TK_ASSERT(got == buf[off], "case %zu (%lld, %lld): %g, want %g", k, (long long)i,
+                          (long long)j, (double)got, (double)buf[off]);
             }
         TK_RELEASE(v);
         ck_assert_int_eq(deleted(&l), 1);
@@ -576,16 +591,16 @@ END_TEST
 /* ---- Refusals: the tensor is still the caller's (no deleter call), *out is NULL ----------------- */
 
 /* Runs both entry points on l, expecting `want` naming the function and `needle`. */
-#define REFUSED(l, want, needle)                                                            \
-    do {                                                                                    \
-        for (int n_ = 0; n_ < 2; ++n_) {                                                    \
-            px_view *v_ = (px_view *)&(l);                                                  \
-            TK_FAIL(take(n_, &v_, "refused", &(l)), (want), take_name[n_]);                 \
-            TK_ASSERT(tk_error_from(take_name[n_]), "'%s'", px_last_error());               \
-            TK_ERROR_HAS(needle);                                                           \
-            ck_assert_ptr_null(v_);                                                         \
-        }                                                                                   \
-        ck_assert_int_eq(deleted(&(l)), 0);                                                 \
+#define REFUSED(l, want, needle)                                              \
+    do {                                                                      \
+        for (int n_ = 0; n_ < 2; ++n_) {                                      \
+            px_view *v_ = (px_view *)&(l);                                    \
+            TK_FAIL(take(n_, &v_, "refused", &(l)), (want), take_name[n_]);   \
+            TK_ASSERT(tk_error_from(take_name[n_]), "'%s'", px_last_error()); \
+            TK_ERROR_HAS(needle);                                             \
+            ck_assert_ptr_null(v_);                                           \
+        }                                                                     \
+        ck_assert_int_eq(deleted(&(l)), 0);                                   \
     } while (0)
 
 START_TEST(take_refusals)
@@ -598,12 +613,14 @@ START_TEST(take_refusals)
     /* Arguments. */
     lent_init(&l, buf, cpu(), dl_f64(), 2, shape, NULL);
     TK_FAIL(px_view_from_dlpack(NULL, "x", &l.m), PX_ERR_INVALID_ARGUMENT, "px_view_from_dlpack");
-    TK_FAIL(px_view_from_dlpack_versioned(NULL, "x", &l.mv), PX_ERR_INVALID_ARGUMENT, "px_view_from_dlpack_versioned");
+    TK_FAIL(px_view_from_dlpack_versioned(NULL, "x", &l.mv), PX_ERR_INVALID_ARGUMENT,
+            "px_view_from_dlpack_versioned");
     v = (px_view *)&l;
     TK_FAIL(px_view_from_dlpack(&v, "x", NULL), PX_ERR_INVALID_ARGUMENT, "px_view_from_dlpack");
     ck_assert_ptr_null(v);
     v = (px_view *)&l;
-    TK_FAIL(px_view_from_dlpack_versioned(&v, "x", NULL), PX_ERR_INVALID_ARGUMENT, "px_view_from_dlpack_versioned");
+    TK_FAIL(px_view_from_dlpack_versioned(&v, "x", NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_view_from_dlpack_versioned");
     ck_assert_ptr_null(v);
 
     /* Rank and shape. */
@@ -633,11 +650,19 @@ START_TEST(take_refusals)
         DLDataType t;
         const char *name;
     } types[] = {
-        {{kDLBool, 8, 1}, "bool8"},       {{kDLComplex, 64, 1}, "complex64"}, {{kDLComplex, 128, 1}, "complex128"},
-        {{kDLFloat, 16, 1}, "float16"},   {{kDLBfloat, 16, 1}, "bfloat16"},   {{kDLInt, 8, 1}, "int8"},
-        {{kDLInt, 16, 1}, "int16"},       {{kDLUInt, 16, 1}, "uint16"},       {{kDLFloat, 32, 4}, "4 lanes"},
-        {{kDLUInt, 8, 0}, "0 lanes"},     {{kDLOpaqueHandle, 64, 1}, "opaque"},
-        {{kDLFloat8_e4m3fn, 8, 1}, "float8_e4m3fn"}, {{kDLFloat4_e2m1fn, 4, 1}, "float4_e2m1fn"},
+        {{kDLBool, 8, 1}, "bool8"},
+        {{kDLComplex, 64, 1}, "complex64"},
+        {{kDLComplex, 128, 1}, "complex128"},
+        {{kDLFloat, 16, 1}, "float16"},
+        {{kDLBfloat, 16, 1}, "bfloat16"},
+        {{kDLInt, 8, 1}, "int8"},
+        {{kDLInt, 16, 1}, "int16"},
+        {{kDLUInt, 16, 1}, "uint16"},
+        {{kDLFloat, 32, 4}, "4 lanes"},
+        {{kDLUInt, 8, 0}, "0 lanes"},
+        {{kDLOpaqueHandle, 64, 1}, "opaque"},
+        {{kDLFloat8_e4m3fn, 8, 1}, "float8_e4m3fn"},
+        {{kDLFloat4_e2m1fn, 4, 1}, "float4_e2m1fn"},
         {{200, 32, 1}, "type code 200"},
     };
     for (size_t k = 0; k < sizeof types / sizeof types[0]; ++k) {
@@ -651,9 +676,15 @@ START_TEST(take_refusals)
         int32_t type;
         const char *name;
     } devices[] = {
-        {kDLCUDAManaged, "kDLCUDAManaged"}, {kDLROCM, "kDLROCM"},     {kDLROCMHost, "kDLROCMHost"},
-        {kDLOpenCL, "kDLOpenCL"},           {kDLMetal, "kDLMetal"},   {kDLOneAPI, "kDLOneAPI"},
-        {kDLExtDev, "kDLExtDev"},           {0, "device type 0"},     {99, "device type 99"},
+        {kDLCUDAManaged, "kDLCUDAManaged"},
+        {kDLROCM, "kDLROCM"},
+        {kDLROCMHost, "kDLROCMHost"},
+        {kDLOpenCL, "kDLOpenCL"},
+        {kDLMetal, "kDLMetal"},
+        {kDLOneAPI, "kDLOneAPI"},
+        {kDLExtDev, "kDLExtDev"},
+        {0, "device type 0"},
+        {99, "device type 99"},
         {-5, "device type -5"},
     };
     for (size_t k = 0; k < sizeof devices / sizeof devices[0]; ++k) {
@@ -695,7 +726,8 @@ START_TEST(take_refusals)
     for (uint32_t major = 0; major < 4; major += 2) {
         l.mv.version.major = major;
         v = (px_view *)&l;
-        TK_FAIL(px_view_from_dlpack_versioned(&v, "x", &l.mv), PX_ERR_UNSUPPORTED, "px_view_from_dlpack_versioned");
+        TK_FAIL(px_view_from_dlpack_versioned(&v, "x", &l.mv), PX_ERR_UNSUPPORTED,
+                "px_view_from_dlpack_versioned");
         TK_ERROR_HAS("version");
         TK_ERROR_HAS("call its deleter");
         ck_assert_ptr_null(v);
@@ -703,10 +735,12 @@ START_TEST(take_refusals)
     l.mv.version.major = 1;
     l.mv.version.minor = 99; /* a later minor version: enumerations added, same layout */
     l.mv.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
-    TK_FAIL(px_view_from_dlpack_versioned(&v, "x", &l.mv), PX_ERR_UNSUPPORTED, "px_view_from_dlpack_versioned");
+    TK_FAIL(px_view_from_dlpack_versioned(&v, "x", &l.mv), PX_ERR_UNSUPPORTED,
+            "px_view_from_dlpack_versioned");
     TK_ERROR_HAS("read-only");
     ck_assert_int_eq(deleted(&l), 0);
-    l.mv.flags = DLPACK_FLAG_BITMASK_IS_COPIED | DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED | (UINT64_C(1) << 40);
+    l.mv.flags = DLPACK_FLAG_BITMASK_IS_COPIED | DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED |
+                 (UINT64_C(1) << 40);
     TK_OK(px_view_from_dlpack_versioned(&v, "copied", &l.mv));
     TK_RELEASE(v);
     ck_assert_int_eq(deleted(&l), 1);
@@ -783,10 +817,11 @@ END_TEST
 int main(void)
 {
     TCase *tc = tk_case("dlpack", "export");
-    TK_ADD(tc, export_every_dtype, export_layouts_and_subviews, export_outlives_handle, export_refusals);
+    TK_ADD(tc, export_every_dtype, export_layouts_and_subviews, export_outlives_handle,
+           export_refusals);
     tc = tk_case("dlpack", "take");
-    TK_ADD(tc, take_host_tensor, take_strides_and_layouts, take_byte_offset, kernel_over_taken_tensors,
-           graph_holds_tensor, round_trip, take_refusals);
+    TK_ADD(tc, take_host_tensor, take_strides_and_layouts, take_byte_offset,
+           kernel_over_taken_tensors, graph_holds_tensor, round_trip, take_refusals);
     tc = tk_case_bare("dlpack", "take_uninitialized");
     TK_ADD(tc, take_before_init);
     tc = tk_case("dlpack_cuda", "cuda");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Fault injection: every host allocation portex makes for itself (and, on CUDA, its pinned
  * allocations and thread starts) fails once, in turn, during a scenario that touches every
  * part of the library. Each run must end either with a status whose message names the
@@ -23,15 +24,15 @@ typedef struct outcome {
 } outcome;
 
 /* Runs expr; on failure records it and jumps to the scenario's cleanup. */
-#define STEP(o, expr)                                                                      \
-    do {                                                                                   \
-        const px_status st_ = (expr);                                                      \
-        if (st_ != PX_OK) {                                                                \
-            (o)->failed = true;                                                            \
-            snprintf((o)->message, sizeof (o)->message, "%s", px_last_error());            \
-            snprintf((o)->call, sizeof (o)->call, "%s", #expr);                            \
-            goto cleanup;                                                                  \
-        }                                                                                  \
+#define STEP(o, expr)                                                          \
+    do {                                                                       \
+        const px_status st_ = (expr);                                          \
+        if (st_ != PX_OK) {                                                    \
+            (o)->failed = true;                                                \
+            snprintf((o)->message, sizeof(o)->message, "%s", px_last_error()); \
+            snprintf((o)->call, sizeof(o)->call, "%s", #expr);                 \
+            goto cleanup;                                                      \
+        }                                                                      \
     } while (0)
 
 static void release_all(px_view **views, int n)
@@ -125,7 +126,8 @@ static void scenario(px_exec_space exec, px_space space, outcome *o)
         red_args_double ra;
         STEP(o, px_view_span_f64(v[8], &ra.x));
         double sum = 0;
-        STEP(o, px_parallel_reduce(parts[2], "sum", px_range(0, 1000), PX_KERNEL(red_sum_double), &ra, &sum));
+        STEP(o, px_parallel_reduce(parts[2], "sum", px_range(0, 1000), PX_KERNEL(red_sum_double),
+                                   &ra, &sum));
         STEP(o, px_fence_all());
 
         /* Results: rows 0..29 of the mirror hold what rows 7..36 held. */
@@ -133,8 +135,8 @@ static void scenario(px_exec_space exec, px_space space, outcome *o)
         for (int64_t i = 0; i < 30; ++i)
             for (int64_t j = 0; j < C; ++j) {
                 const double want = (double)(j * R + i + 7) * 0.5 + 1.0;
-                TK_ASSERT(m[i * C + j] == want, "mirror(%lld, %lld) = %g, expected %g", (long long)i, (long long)j,
-                          m[i * C + j], want);
+                TK_ASSERT(m[i * C + j] == want, "mirror(%lld, %lld) = %g, expected %g",
+                          (long long)i, (long long)j, m[i * C + j], want);
             }
         TK_ASSERT(sum == 1000 * 3.25 * 3, "sum %g", sum);
     }
@@ -146,7 +148,8 @@ cleanup:
     if (inst) (void)px_instance_destroy(&inst);
     if (px_is_initialized()) {
         const px_status st = px_finalize();
-        TK_ASSERT(st == PX_OK, "px_finalize after the run: %s: %s", px_status_name(st), px_last_error());
+        TK_ASSERT(st == PX_OK, "px_finalize after the run: %s: %s", px_status_name(st),
+                  px_last_error());
     }
 }
 
@@ -160,12 +163,14 @@ START_TEST(every_allocation_fails_once)
         px__fault_inject(n);
         scenario(exec, space, &o);
         const uint64_t seen = px__fault_inject(0);
-        if (getenv("PX_TEST_VERBOSE")) printf("%llu: %s\n", (unsigned long long)n, o.failed ? o.message : "(completed)");
+        if (getenv("PX_TEST_VERBOSE"))
+            printf("%llu: %s\n", (unsigned long long)n, o.failed ? o.message : "(completed)");
         if (o.failed) {
             /* The message names a public function, and the status came from the call. */
-            TK_ASSERT(strncmp(o.message, "px_", 3) == 0 && strstr(o.message, "px__") == NULL,
-                      "allocation %llu: %s failed with a message that names no public function: '%s'",
-                      (unsigned long long)n, o.call, o.message);
+            TK_ASSERT(
+                strncmp(o.message, "px_", 3) == 0 && strstr(o.message, "px__") == NULL,
+                "allocation %llu: %s failed with a message that names no public function: '%s'",
+                (unsigned long long)n, o.call, o.message);
         }
         if (seen < n) {
             /* The fault point was never reached: the scenario ran whole. */
@@ -174,7 +179,8 @@ START_TEST(every_allocation_fails_once)
         }
     }
     TK_ASSERT(n > 20, "only %llu allocations: the hook is not reached", (unsigned long long)n);
-    printf("%s: %llu allocation sites failed in turn\n", px_exec_space_string(exec), (unsigned long long)(n - 1));
+    printf("%s: %llu allocation sites failed in turn\n", px_exec_space_string(exec),
+           (unsigned long long)(n - 1));
 }
 END_TEST
 

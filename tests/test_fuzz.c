@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A seeded random sequence of public API calls on the serial backend, with valid and
  * invalid arguments: library lifetime; views (create, wrap, subview, mirrors, retain and
  * release, info, spans) of every rank, extent, stride, dtype, flag, layout and space,
@@ -161,7 +162,8 @@ static const char *view_name(const px_view *v)
     if (!v) return "NULL";
     if (v == (const px_view *)FOREIGN) return "foreign";
     for (int i = 0; i < NSLOTS; ++i)
-        if (fz.views[i].live && fz.views[i].v == v) return fz.views[i].label[0] ? fz.views[i].label : "''";
+        if (fz.views[i].live && fz.views[i].v == v)
+            return fz.views[i].label[0] ? fz.views[i].label : "''";
     return "?";
 }
 
@@ -274,7 +276,8 @@ static void check_info(const char *func, const mview *m)
     memset(&in, 0xa5, sizeof in);
     const px_status st = px_view_info_get(m->v, &in);
     if (st != PX_OK) {
-        found("px_view_info_get", "refused a live view", "%s: %s", px_status_name(st), px_last_error());
+        found("px_view_info_get", "refused a live view", "%s: %s", px_status_name(st),
+              px_last_error());
         return;
     }
     char bad[160] = "";
@@ -288,7 +291,8 @@ static void check_info(const char *func, const mview *m)
     else if (in.rank != m->rank)
         snprintf(bad, sizeof bad, "rank %d, expected %d", in.rank, m->rank);
     else if (in.size != m->size)
-        snprintf(bad, sizeof bad, "size %lld, expected %lld", (long long)in.size, (long long)m->size);
+        snprintf(bad, sizeof bad, "size %lld, expected %lld", (long long)in.size,
+                 (long long)m->size);
     else if (in.bytes != (size_t)m->size * m->es)
         snprintf(bad, sizeof bad, "bytes %zu", in.bytes);
     else if (in.space.kind != PX_SPACE_HOST || in.space.device != 0)
@@ -304,12 +308,13 @@ static void check_info(const char *func, const mview *m)
     if (!bad[0] && m->size > 0) {
         for (int d = 0; d < m->rank && !bad[0]; ++d)
             if (m->extent[d] > 1 && in.stride[d] != m->stride[d])
-                snprintf(bad, sizeof bad, "stride[%d] %lld, expected %lld", d, (long long)in.stride[d],
-                         (long long)m->stride[d]);
+                snprintf(bad, sizeof bad, "stride[%d] %lld, expected %lld", d,
+                         (long long)in.stride[d], (long long)m->stride[d]);
         if (!bad[0] && (unsigned char *)in.data != m->data)
             snprintf(bad, sizeof bad, "data %p, expected %p", in.data, (void *)m->data);
         if (!bad[0] && in.contiguous != contiguous_of(m, &aliased))
-            snprintf(bad, sizeof bad, "contiguous %d, the elements say otherwise", (int)in.contiguous);
+            snprintf(bad, sizeof bad, "contiguous %d, the elements say otherwise",
+                     (int)in.contiguous);
     }
     if (!bad[0] && m->layout_exact && in.layout != m->layout)
         snprintf(bad, sizeof bad, "layout %d, expected %d", (int)in.layout, (int)m->layout);
@@ -339,7 +344,8 @@ static bool space_valid(px_space s)
 
 static bool space_usable(px_space s)
 {
-    return space_valid(s) && (s.kind == PX_SPACE_DEVICE ? s.device == 0 && fz.avail[2] : fz.avail[s.kind]);
+    return space_valid(s) &&
+           (s.kind == PX_SPACE_DEVICE ? s.device == 0 && fz.avail[2] : fz.avail[s.kind]);
 }
 
 /* What px_view_create must do with d: EXP_OK, EXP_FAIL (why says why), EXP_ANY, or
@@ -350,7 +356,8 @@ static int judge_desc(const px_view_desc *d, shape *s, const char **why)
     *why = "";
     if (!initialized()) return *why = "not initialized", EXP_FAIL;
     if (d->rank < 0 || d->rank > PX_MAX_RANK) return *why = "rank out of range", EXP_FAIL;
-    if ((int)d->dtype < 0 || d->dtype >= PX_DTYPE_COUNT) return *why = "dtype out of range", EXP_FAIL;
+    if ((int)d->dtype < 0 || d->dtype >= PX_DTYPE_COUNT)
+        return *why = "dtype out of range", EXP_FAIL;
     if (d->dtype == PX_USER) {
         if (d->elem_size == 0) return *why = "PX_USER with elem_size 0", EXP_FAIL;
         s->es = d->elem_size;
@@ -359,10 +366,12 @@ static int judge_desc(const px_view_desc *d, shape *s, const char **why)
         if (d->elem_size != 0 && d->elem_size != s->es)
             return *why = "elem_size of a built-in dtype", EXP_FAIL;
     }
-    if ((int)d->layout < 0 || d->layout > PX_LAYOUT_STRIDE) return *why = "layout out of range", EXP_FAIL;
+    if ((int)d->layout < 0 || d->layout > PX_LAYOUT_STRIDE)
+        return *why = "layout out of range", EXP_FAIL;
     for (int k = 0; k < d->rank; ++k) {
         if (d->extent[k] < 0) return *why = "negative extent", EXP_FAIL;
-        if (d->layout == PX_LAYOUT_STRIDE && d->stride[k] < 0) return *why = "negative stride", EXP_FAIL;
+        if (d->layout == PX_LAYOUT_STRIDE && d->stride[k] < 0)
+            return *why = "negative stride", EXP_FAIL;
     }
     if (!space_valid(d->space)) return *why = "space out of range", EXP_FAIL;
     if (!space_usable(d->space)) return *why = "space not available here", EXP_FAIL;
@@ -389,8 +398,9 @@ static int judge_desc(const px_view_desc *d, shape *s, const char **why)
     if (d->layout == PX_LAYOUT_STRIDE) {
         for (int k = 0; k < d->rank && !over; ++k) {
             uint64_t last;
-            over = __builtin_mul_overflow((uint64_t)d->extent[k] - 1, (uint64_t)d->stride[k], &last) ||
-                   __builtin_add_overflow(span, last, &span);
+            over =
+                __builtin_mul_overflow((uint64_t)d->extent[k] - 1, (uint64_t)d->stride[k], &last) ||
+                __builtin_add_overflow(span, last, &span);
         }
     } else {
         span = count;
@@ -453,10 +463,11 @@ static const char *gen_label(char *buf, size_t n)
 
 static px_space gen_space(bool wild)
 {
-    static const px_space odd[] = {{PX_SPACE_KIND_COUNT, 0}, {(px_space_kind)-1, 0},    {PX_SPACE_HOST, 1},
-                                   {PX_SPACE_HOST, -1},      {PX_SPACE_HOST_PINNED, 0}, {PX_SPACE_DEVICE, 0},
-                                   {PX_SPACE_DEVICE, 63},    {PX_SPACE_DEVICE, 64},     {PX_SPACE_DEVICE, -1},
-                                   {(px_space_kind)99, 0}};
+    static const px_space odd[] = {{PX_SPACE_KIND_COUNT, 0},  {(px_space_kind)-1, 0},
+                                   {PX_SPACE_HOST, 1},        {PX_SPACE_HOST, -1},
+                                   {PX_SPACE_HOST_PINNED, 0}, {PX_SPACE_DEVICE, 0},
+                                   {PX_SPACE_DEVICE, 63},     {PX_SPACE_DEVICE, 64},
+                                   {PX_SPACE_DEVICE, -1},     {(px_space_kind)99, 0}};
     const px_space s = wild && chance(30) ? PICK(odd) : px_host();
     /* The model knows the host's memory only: where a GPU makes DEVICE or HOST_PINNED
        usable (the GPU machine), those spaces are the CUDA suites' business. */
@@ -467,11 +478,14 @@ static void gen_desc(px_view_desc *d, char *label, size_t label_size)
 {
     static const int odd_rank[] = {-1, PX_MAX_RANK + 1, 100, INT_MIN, INT_MAX};
     static const int odd_dtype[] = {PX_DTYPE_COUNT, -1, 1000};
-    static const size_t odd_es[] = {0, SIZE_MAX, SIZE_MAX / 2 + 1, (size_t)1 << 62, (size_t)1 << 40};
+    static const size_t odd_es[] = {0, SIZE_MAX, SIZE_MAX / 2 + 1, (size_t)1 << 62,
+                                    (size_t)1 << 40};
     static const int odd_layout[] = {PX_LAYOUT_STRIDE + 1, -1, 77};
     memset(d, 0, sizeof *d);
     const bool wild = chance(25);
-    d->rank = wild && chance(25) ? PICK(odd_rank) : chance(12) ? (int)rnd(5, PX_MAX_RANK) : (int)rnd(0, 4);
+    d->rank = wild && chance(25) ? PICK(odd_rank)
+              : chance(12)       ? (int)rnd(5, PX_MAX_RANK)
+                                 : (int)rnd(0, 4);
     d->dtype = wild && chance(25) ? (px_dtype)PICK(odd_dtype) : (px_dtype)rnd(0, PX_USER);
     if (d->dtype == PX_USER)
         d->elem_size = wild && chance(30) ? PICK(odd_es) : (size_t)rnd(1, 24);
@@ -479,13 +493,14 @@ static void gen_desc(px_view_desc *d, char *label, size_t label_size)
         d->elem_size = (size_t)rnd(1, 16);
     else if (chance(15))
         d->elem_size = px_dtype_size(d->dtype);
-    d->layout = wild && chance(25) ? (px_layout)PICK(odd_layout) : (px_layout)rnd(0, PX_LAYOUT_STRIDE);
+    d->layout =
+        wild && chance(25) ? (px_layout)PICK(odd_layout) : (px_layout)rnd(0, PX_LAYOUT_STRIDE);
     const int frank = d->rank >= 0 && d->rank <= PX_MAX_RANK ? d->rank : PX_MAX_RANK;
     for (int k = 0; k < PX_MAX_RANK; ++k) {
         /* Past the rank, and strides of other layouts: anything (portex must ignore them). */
         d->extent[k] = k < frank ? gen_extent(wild, frank) : rnd(INT64_MIN, INT64_MAX);
-        d->stride[k] =
-            d->layout == PX_LAYOUT_STRIDE && k < frank ? gen_stride(wild) : rnd(INT64_MIN, INT64_MAX);
+        d->stride[k] = d->layout == PX_LAYOUT_STRIDE && k < frank ? gen_stride(wild)
+                                                                  : rnd(INT64_MIN, INT64_MAX);
     }
     if (d->layout == PX_LAYOUT_STRIDE && !wild && chance(30)) {
         /* Dense strides of another dimension order: a strided view that is contiguous. */
@@ -539,16 +554,19 @@ static void op_view_create(void)
     const int slot = slot_for_new();
     const bool null_out = chance(3);
     px_view *v = (px_view *)FOREIGN;
-    op("px_view_create(rank %d, dtype %d, es %zu, layout %d, extents %lld %lld %lld %lld, strides %lld %lld "
+    op("px_view_create(rank %d, dtype %d, es %zu, layout %d, extents %lld %lld %lld %lld, strides "
+       "%lld %lld "
        "%lld %lld, "
        "flags %#x, space %d(%d)%s)",
-       d.rank, (int)d.dtype, d.elem_size, (int)d.layout, (long long)d.extent[0], (long long)d.extent[1],
-       (long long)d.extent[2], (long long)d.extent[3], (long long)d.stride[0], (long long)d.stride[1],
-       (long long)d.stride[2], (long long)d.stride[3], d.flags, (int)d.space.kind, d.space.device,
+       d.rank, (int)d.dtype, d.elem_size, (int)d.layout, (long long)d.extent[0],
+       (long long)d.extent[1], (long long)d.extent[2], (long long)d.extent[3],
+       (long long)d.stride[0], (long long)d.stride[1], (long long)d.stride[2],
+       (long long)d.stride[3], d.flags, (int)d.space.kind, d.space.device,
        null_out ? ", out NULL" : "");
     const px_status st = px_view_create(null_out ? NULL : &v, &d);
     if (!judge("px_view_create", st, null_out ? EXP_FAIL : exp, null_out ? "out is NULL" : why)) {
-        if (!null_out && v != NULL) found("px_view_create", "failed leaving *out set", "%p", (void *)v);
+        if (!null_out && v != NULL)
+            found("px_view_create", "failed leaving *out set", "%p", (void *)v);
         return;
     }
     if (null_out) return;
@@ -630,15 +648,17 @@ static void op_view_wrap(void)
         size_t off = (size_t)rnd(0, (int64_t)(g->len - need));
         if (chance(80)) off -= off % al;
         data = g->lo + off;
-        if (al > 1 && ((uintptr_t)data % al) != 0 && exp == EXP_OK) exp = EXP_FAIL, why = "misaligned data";
+        if (al > 1 && ((uintptr_t)data % al) != 0 && exp == EXP_OK)
+            exp = EXP_FAIL, why = "misaligned data";
     }
     px_view *v = (px_view *)FOREIGN;
-    op("px_view_wrap(rank %d, dtype %d, es %zu, layout %d, extents %lld %lld %lld, strides %lld %lld %lld, "
+    op("px_view_wrap(rank %d, dtype %d, es %zu, layout %d, extents %lld %lld %lld, strides %lld "
+       "%lld %lld, "
        "flags %#x, space %d(%d), data %s+%td)",
-       d.rank, (int)d.dtype, d.elem_size, (int)d.layout, (long long)d.extent[0], (long long)d.extent[1],
-       (long long)d.extent[2], (long long)d.stride[0], (long long)d.stride[1], (long long)d.stride[2],
-       d.flags, (int)d.space.kind, d.space.device, data ? (reuse ? "shared" : "buffer") : "NULL",
-       data && g ? data - g->lo : 0);
+       d.rank, (int)d.dtype, d.elem_size, (int)d.layout, (long long)d.extent[0],
+       (long long)d.extent[1], (long long)d.extent[2], (long long)d.stride[0],
+       (long long)d.stride[1], (long long)d.stride[2], d.flags, (int)d.space.kind, d.space.device,
+       data ? (reuse ? "shared" : "buffer") : "NULL", data && g ? data - g->lo : 0);
     const px_status st = px_view_wrap(&v, &d, data);
     const bool ok = judge("px_view_wrap", st, exp, why);
     if (!ok && v != NULL) found("px_view_wrap", "failed leaving *out set", "%p", (void *)v);
@@ -698,7 +718,8 @@ static int sub_model(const mview *src, const px_slice *sl, mview *m, const char 
             continue;
         }
         const int64_t end = sl[k].end == PX_END ? e : sl[k].end;
-        if (sl[k].begin < 0 || sl[k].begin > end || end > e) return *why = "range out of range", EXP_FAIL;
+        if (sl[k].begin < 0 || sl[k].begin > end || end > e)
+            return *why = "range out of range", EXP_FAIL;
         m->extent[m->rank] = end - sl[k].begin;
         m->stride[m->rank] = src->stride[k];
         empty = empty || m->extent[m->rank] == 0;
@@ -732,10 +753,12 @@ static void op_subview(void)
     mview *src;
     px_view *sv = view_arg(&src);
     const int srank = src ? src->rank : (int)rnd(0, 3);
-    int nslices =
-        chance(92) ? srank : (int)PICK(((const int[]){-1, 0, srank + 1, srank - 1, PX_MAX_RANK + 1}));
+    int nslices = chance(92)
+                      ? srank
+                      : (int)PICK(((const int[]){-1, 0, srank + 1, srank - 1, PX_MAX_RANK + 1}));
     px_slice sl[PX_MAX_RANK + 1];
-    for (int k = 0; k <= PX_MAX_RANK; ++k) sl[k] = gen_slice(src && k < src->rank ? src->extent[k] : 4);
+    for (int k = 0; k <= PX_MAX_RANK; ++k)
+        sl[k] = gen_slice(src && k < src->rank ? src->extent[k] : 4);
     const bool null_slices = chance(4), null_out = chance(3);
 
     int exp = EXP_OK;
@@ -761,11 +784,13 @@ static void op_subview(void)
                  (long long)sl[k].end);
         strncat(desc, one, sizeof desc - strlen(desc) - 1);
     }
-    op("px_view_subview(%s, src %s, slices%s%s, n %d)", null_out ? "NULL" : "&out", view_name(sv), desc,
-       null_slices ? " NULL" : "", nslices);
-    const px_status st = px_view_subview(null_out ? NULL : &out, sv, null_slices ? NULL : sl, nslices);
+    op("px_view_subview(%s, src %s, slices%s%s, n %d)", null_out ? "NULL" : "&out", view_name(sv),
+       desc, null_slices ? " NULL" : "", nslices);
+    const px_status st =
+        px_view_subview(null_out ? NULL : &out, sv, null_slices ? NULL : sl, nslices);
     if (!judge("px_view_subview", st, exp, why)) {
-        if (!null_out && out != NULL) found("px_view_subview", "failed leaving *out set", "%p", (void *)out);
+        if (!null_out && out != NULL)
+            found("px_view_subview", "failed leaving *out set", "%p", (void *)out);
         return;
     }
     if (exp != EXP_OK) {
@@ -813,7 +838,8 @@ static void op_mirror(void)
     if (as_view) {
         /* HOST from HOST: the same view, one more reference. */
         if (out != sv)
-            found(func, "made a new view in the view's own space", "%p for %p", (void *)out, (void *)sv);
+            found(func, "made a new view in the view's own space", "%p for %p", (void *)out,
+                  (void *)sv);
         fz.slot[slot] = src;
         src->refs++;
         return;
@@ -891,7 +917,8 @@ static void op_info_span(void)
     static const char *const names[] = {"px_view_span",     "px_view_span_u8",  "px_view_span_i32",
                                         "px_view_span_i64", "px_view_span_u32", "px_view_span_u64",
                                         "px_view_span_f32", "px_view_span_f64"};
-    static const px_dtype types[] = {PX_DTYPE_COUNT, PX_U8, PX_I32, PX_I64, PX_U32, PX_U64, PX_F32, PX_F64};
+    static const px_dtype types[] = {PX_DTYPE_COUNT, PX_U8,  PX_I32, PX_I64,
+                                     PX_U32,         PX_U64, PX_F32, PX_F64};
     const int t = kind - 1;
     px_span sp; /* every typed span has px_span's layout */
     memset(&sp, 0xa5, sizeof sp);
@@ -909,12 +936,13 @@ static void op_info_span(void)
     default: st = px_view_span_f64(v, (px_span_f64 *)(void *)out); break;
     }
     const bool valid = m && !null_out && (t == 0 || types[t] == m->dtype);
-    if (!judge(names[t], st, valid ? EXP_OK : EXP_FAIL, "no view, no out, or another dtype") || !valid)
+    if (!judge(names[t], st, valid ? EXP_OK : EXP_FAIL, "no view, no out, or another dtype") ||
+        !valid)
         return;
     bool bad = sp.rank != m->rank || (m->size > 0 && (unsigned char *)sp.data != m->data);
     for (int d = 0; d < m->rank && !bad; ++d)
-        bad =
-            sp.extent[d] != m->extent[d] || (m->size > 0 && m->extent[d] > 1 && sp.stride[d] != m->stride[d]);
+        bad = sp.extent[d] != m->extent[d] ||
+              (m->size > 0 && m->extent[d] > 1 && sp.stride[d] != m->stride[d]);
     if (bad) found(names[t], "gave a span that differs from the view", "rank %d", (int)sp.rank);
 }
 
@@ -937,7 +965,8 @@ static bool overlap(const mview *a, const mview *b)
     for (int64_t i = 0; i < a->size; ++i) memset(mask + (elem_at(a, i) - a->reg->lo), 1, a->es);
     bool hit = false;
     for (int64_t i = 0; i < b->size && !hit; ++i)
-        for (size_t k = 0; k < b->es && !hit; ++k) hit = mask[elem_at(b, i) - b->reg->lo + (ptrdiff_t)k];
+        for (size_t k = 0; k < b->es && !hit; ++k)
+            hit = mask[elem_at(b, i) - b->reg->lo + (ptrdiff_t)k];
     free(mask);
     return hit;
 }
@@ -985,8 +1014,8 @@ static px_instance *inst_arg(bool *live)
 
 /* One copy (form 0 blocking, 1 asynchronous on in, 2 the query) from sv into dv, whose
    models are sm and dm (NULL: no view), checked. */
-static void copy_between(int form, px_instance *in, bool inst_live, mview *dm, px_view *dv, mview *sm,
-                         px_view *sv)
+static void copy_between(int form, px_instance *in, bool inst_live, mview *dm, px_view *dv,
+                         mview *sm, px_view *sv)
 {
     const bool null_path = chance(form == 2 ? 5 : 30);
     static const char *const funcs[] = {"px_deep_copy", "px_deep_copy_async", "px_deep_copy_query"};
@@ -1001,8 +1030,9 @@ static void copy_between(int form, px_instance *in, bool inst_live, mview *dm, p
         exp = EXP_FAIL, why = "path is NULL";
     else if (!same_shape(dm, sm))
         exp = EXP_FAIL, why = "shapes differ";
-    const bool ov = exp == EXP_OK && form != 2 && overlap(dm, sm) &&
-                    !(dm->data == sm->data && same_order(dm, sm)); /* the same elements: nothing to do */
+    const bool ov =
+        exp == EXP_OK && form != 2 && overlap(dm, sm) &&
+        !(dm->data == sm->data && same_order(dm, sm)); /* the same elements: nothing to do */
     if (ov) exp = EXP_ANY; /* refused, or copied as if through a copy of the source */
 
     unsigned char *dsnap = NULL, *ssnap = NULL, *want = NULL;
@@ -1091,8 +1121,9 @@ static void op_copy_overlap(void)
     mview a, b;
     px_view *av = NULL, *bv = NULL;
     const char *why = "";
-    if (v->rank == 2 && v->extent[0] == v->extent[1] && v->layout_exact && v->layout != PX_LAYOUT_STRIDE &&
-        (uintptr_t)v->data % align_of(v->dtype) == 0 && chance(40)) {
+    if (v->rank == 2 && v->extent[0] == v->extent[1] && v->layout_exact &&
+        v->layout != PX_LAYOUT_STRIDE && (uintptr_t)v->data % align_of(v->dtype) == 0 &&
+        chance(40)) {
         /* The transpose: the same memory with the other layout. */
         px_view_desc d = tk_desc("transpose", px_host(), v->dtype, 2, v->extent);
         d.elem_size = v->dtype == PX_USER ? v->es : 0;
@@ -1159,7 +1190,8 @@ static void op_fill(void)
     if (exp == EXP_OK) {
         was = snapshot(m->reg);
         want = snapshot(m->reg);
-        for (int64_t i = 0; i < m->size; ++i) memcpy(want + (elem_at(m, i) - m->reg->lo), value, m->es);
+        for (int64_t i = 0; i < m->size; ++i)
+            memcpy(want + (elem_at(m, i) - m->reg->lo), value, m->es);
     }
     px_copy_path path = PX_COPY_PATH_COUNT;
     op("%s(%s%s, value%s)", func,
@@ -1173,14 +1205,16 @@ static void op_fill(void)
     if (judge(func, st, exp, why) && exp == EXP_OK) {
         const px_copy_path p = m->size ? PX_COPY_HOST_FILL : PX_COPY_NONE;
         if (!null_path && path != p)
-            found(func, "took another path than the documented one", "%s", px_copy_path_string(path));
+            found(func, "took another path than the documented one", "%s",
+                  px_copy_path_string(path));
     }
     if (want) {
         const unsigned char *expect = st == PX_OK ? want : was;
         for (size_t b = 0; b < m->reg->len; ++b)
             if (m->reg->lo[b] != expect[b]) {
                 found(func, st == PX_OK ? "filled wrongly" : "changed memory although it failed",
-                      "byte %zu of the view's memory is %u, expected %u", b, m->reg->lo[b], expect[b]);
+                      "byte %zu of the view's memory is %u, expected %u", b, m->reg->lo[b],
+                      expect[b]);
                 memcpy(m->reg->lo, expect, m->reg->len);
                 break;
             }
@@ -1235,11 +1269,12 @@ static void op_instance(void)
         else if (d.device != 0)
             exp = EXP_FAIL, why = "no such device";
         px_instance *in = (px_instance *)FOREIGN;
-        op("px_instance_create(exec %d, device %d, priority %d%s%s)", (int)d.exec, d.device, d.priority,
-           null_out ? ", out NULL" : "", null_desc ? ", desc NULL" : "");
+        op("px_instance_create(exec %d, device %d, priority %d%s%s)", (int)d.exec, d.device,
+           d.priority, null_out ? ", out NULL" : "", null_desc ? ", desc NULL" : "");
         const px_status st = px_instance_create(null_out ? NULL : &in, null_desc ? NULL : &d);
         if (!judge("px_instance_create", st, exp, why)) {
-            if (!null_out && in) found("px_instance_create", "failed leaving *out set", "%p", (void *)in);
+            if (!null_out && in)
+                found("px_instance_create", "failed leaving *out set", "%p", (void *)in);
             return;
         }
         if (null_out) return;
@@ -1292,7 +1327,8 @@ static void op_instance(void)
             exp = EXP_FAIL, why = "no such device";
         px_instance *in = NULL;
         op("px_instance_default(%d, %d%s)", (int)e, dev, null_out ? ", NULL" : "");
-        if (judge("px_instance_default", px_instance_default(e, dev, null_out ? NULL : &in), exp, why) &&
+        if (judge("px_instance_default", px_instance_default(e, dev, null_out ? NULL : &in), exp,
+                  why) &&
             e == PX_EXEC_SERIAL && !null_out) {
             if (fz.def && in != fz.def)
                 found("px_instance_default", "gave another instance", "%p, before %p", (void *)in,
@@ -1311,7 +1347,11 @@ static void op_instance(void)
         px_exec_space e;
         int dev = -1, sm = -1;
         const char *lab;
-        op("instance queries(%s%s)", live ? "inst" : in ? "foreign" : "NULL", null_out ? ", NULL" : "");
+        op("instance queries(%s%s)",
+           live ? "inst"
+           : in ? "foreign"
+                : "NULL",
+           null_out ? ", NULL" : "");
         const int exp = live && !null_out ? EXP_OK : EXP_FAIL;
         if (judge("px_instance_exec_space", px_instance_exec_space(in, null_out ? NULL : &e), exp,
                   "bad argument") &&
@@ -1323,7 +1363,8 @@ static void op_instance(void)
             dev != 0)
             found("px_instance_device", "gave another device", "%d", dev);
         px_clear_error();
-        judge("px_instance_label", px_instance_label(in, null_out ? NULL : &lab), exp, "bad argument");
+        judge("px_instance_label", px_instance_label(in, null_out ? NULL : &lab), exp,
+              "bad argument");
         px_clear_error();
         if (judge("px_instance_sm_count", px_instance_sm_count(in, null_out ? NULL : &sm), exp,
                   "bad argument") &&
@@ -1376,8 +1417,9 @@ static void op_partition(void)
        : parent ? "foreign"
                 : "NULL",
        n, with_w ? "given" : "NULL", null_out ? ", out NULL" : "");
-    const px_status st = with_opts ? px_partition_ex(parent, n, with_w ? w : NULL, &o, null_out ? NULL : out)
-                                   : px_partition(parent, n, with_w ? w : NULL, null_out ? NULL : out);
+    const px_status st =
+        with_opts ? px_partition_ex(parent, n, with_w ? w : NULL, &o, null_out ? NULL : out)
+                  : px_partition(parent, n, with_w ? w : NULL, null_out ? NULL : out);
     if (!judge(func, st, exp, why)) {
         for (int i = 0; i < nw && !null_out && n >= 1; ++i)
             if (out[i] != NULL && out[i] != (px_instance *)FOREIGN) {
@@ -1394,7 +1436,8 @@ static void op_partition(void)
         snprintf(want, sizeof want, "/part%d", i);
         if (px_instance_exec_space(out[i], &e) != PX_OK || e != PX_EXEC_SERIAL ||
             px_instance_label(out[i], &lab) != PX_OK || !strstr(lab, want))
-            found(func, "made a wrong partition", "out[%d]: exec %d, label '%s'", i, (int)e, lab ? lab : "");
+            found(func, "made a wrong partition", "out[%d]: exec %d, label '%s'", i, (int)e,
+                  lab ? lab : "");
         const int s = inst_free();
         if (s >= 0 && chance(70))
             fz.inst[s] = out[i];
@@ -1426,7 +1469,8 @@ static void op_event(void)
         static const unsigned odd[] = {2u, 0x80000000u, PX_EVENT_TIMING | 4u, ~0u};
         const unsigned flags = chance(90) ? (unsigned)rnd(0, 1) : PICK(odd);
         const bool null_out = chance(4);
-        const int exp = live && !null_out && (flags & ~(unsigned)PX_EVENT_TIMING) == 0 ? EXP_OK : EXP_FAIL;
+        const int exp =
+            live && !null_out && (flags & ~(unsigned)PX_EVENT_TIMING) == 0 ? EXP_OK : EXP_FAIL;
         px_event *out = (px_event *)FOREIGN;
         op("px_event_create(%s, %s, flags %#x)", null_out ? "NULL" : "&out", iname, flags);
         if (judge("px_event_create", px_event_create(null_out ? NULL : &out, in, flags), exp,
@@ -1441,7 +1485,8 @@ static void op_event(void)
     } else if (r == 1) {
         op("px_event_destroy(%s)", evl ? "&ev" : ev ? "&foreign" : "&NULL");
         px_event *p = ev;
-        if (judge("px_event_destroy", px_event_destroy(&p), evl ? EXP_OK : EXP_FAIL, "no event") && evl) {
+        if (judge("px_event_destroy", px_event_destroy(&p), evl ? EXP_OK : EXP_FAIL, "no event") &&
+            evl) {
             if (p) found("px_event_destroy", "left the handle set", "%p", (void *)p);
             fz.ev[e].ev = NULL;
         }
@@ -1452,8 +1497,8 @@ static void op_event(void)
             fz.ev[e].recorded = true;
     } else if (r == 3) {
         op("px_instance_wait_event(%s, %s)", iname, evl ? "ev" : "bad");
-        judge("px_instance_wait_event", px_instance_wait_event(in, ev), evl && live ? EXP_OK : EXP_FAIL,
-              "no event or instance");
+        judge("px_instance_wait_event", px_instance_wait_event(in, ev),
+              evl && live ? EXP_OK : EXP_FAIL, "no event or instance");
     } else if (r == 4) {
         bool done = false;
         const bool null_done = chance(5);
@@ -1463,7 +1508,8 @@ static void op_event(void)
             !done)
             found("px_event_query", "says a serial event is pending", "%s", "");
         op("px_event_synchronize(%s)", evl ? "ev" : "bad");
-        judge("px_event_synchronize", px_event_synchronize(ev), evl ? EXP_OK : EXP_FAIL, "no event");
+        judge("px_event_synchronize", px_event_synchronize(ev), evl ? EXP_OK : EXP_FAIL,
+              "no event");
     } else {
         const int e2 = event_pick();
         px_event *ev2 = e2 >= 0 ? fz.ev[e2].ev : NULL;
@@ -1495,7 +1541,8 @@ static int64_t gen_begin(void)
 
 static int64_t gen_tile(void)
 {
-    static const int64_t odd[] = {INT64_MAX, INT64_MAX - 1, INT64_MAX - 3, (int64_t)1 << 62, -1, INT64_MIN};
+    static const int64_t odd[] = {INT64_MAX, INT64_MAX - 1, INT64_MAX - 3, (int64_t)1 << 62,
+                                  -1,        INT64_MIN};
     const int r = (int)rnd(0, 9);
     return r < 4 ? 0 : r < 8 ? rnd(1, 5) : PICK(odd);
 }
@@ -1520,21 +1567,26 @@ static px_policy gen_policy(int krank)
 
 static void op_dispatch(void)
 {
-    static const px_kernel *const fors[3] = {&px_kernel_fz_for1, &px_kernel_fz_for2, &px_kernel_fz_for3};
+    static const px_kernel *const fors[3] = {&px_kernel_fz_for1, &px_kernel_fz_for2,
+                                             &px_kernel_fz_for3};
     static const px_kernel *const reds[3] = {&px_kernel_fz_reduce1, &px_kernel_fz_reduce2,
                                              &px_kernel_fz_reduce3};
-    static const char *const funcs[] = {"px_parallel_for", "px_parallel_reduce", "px_parallel_reduce_view",
-                                        "px_parallel_scan"};
+    static const char *const funcs[] = {"px_parallel_for", "px_parallel_reduce",
+                                        "px_parallel_reduce_view", "px_parallel_scan"};
     const int kind = (int)rnd(0, 3);
     const int krank = kind == 3 ? 1 : (int)rnd(1, 3);
-    const px_kernel *k = kind == 0 ? fors[krank - 1] : kind == 3 ? &px_kernel_fz_scan : reds[krank - 1];
+    const px_kernel *k = kind == 0   ? fors[krank - 1]
+                         : kind == 3 ? &px_kernel_fz_scan
+                                     : reds[krank - 1];
     px_kernel bad;
     const char *kwhy = NULL;
     switch (rnd(0, 24)) {
     case 0: k = NULL, kwhy = "kernel is NULL"; break;
     case 1: bad = *k, bad.magic = 0, k = &bad, kwhy = "not a kernel"; break;
     case 2: bad = *k, bad.host = NULL, k = &bad, kwhy = "no host entry"; break;
-    case 3: k = kind == 0 ? reds[krank - 1] : fors[krank - 1], kwhy = "another kind of kernel"; break;
+    case 3:
+        k = kind == 0 ? reds[krank - 1] : fors[krank - 1], kwhy = "another kind of kernel";
+        break;
     default: break;
     }
     px_policy p = gen_policy(krank);
@@ -1593,14 +1645,16 @@ static void op_dispatch(void)
     }
     uint64_t result = 0x5a5a5a5a5a5a5a5aull;
     unsigned char *was = rm && exp == EXP_OK ? snapshot(rm->reg) : NULL;
-    op("%s(%s, %s, policy rank %d it %d [%lld,%lld) [%lld,%lld) [%lld,%lld) tiles %lld %lld %lld%s%s)",
+    op("%s(%s, %s, policy rank %d it %d [%lld,%lld) [%lld,%lld) [%lld,%lld) tiles %lld %lld "
+       "%lld%s%s)",
        funcs[kind],
        live ? "inst"
        : in ? "foreign"
             : "NULL",
-       k ? k->name : "NULL", (int)p.rank, (int)p.iterate, (long long)p.begin[0], (long long)p.end[0],
-       (long long)p.begin[1], (long long)p.end[1], (long long)p.begin[2], (long long)p.end[2],
-       (long long)p.tile[0], (long long)p.tile[1], (long long)p.tile[2], null_args ? ", args NULL" : "",
+       k ? k->name : "NULL", (int)p.rank, (int)p.iterate, (long long)p.begin[0],
+       (long long)p.end[0], (long long)p.begin[1], (long long)p.end[1], (long long)p.begin[2],
+       (long long)p.end[2], (long long)p.tile[0], (long long)p.tile[1], (long long)p.tile[2],
+       null_args ? ", args NULL" : "",
        kind == 2                  ? view_name(rv)
        : kind == 1 && null_result ? ", result NULL"
                                   : "");
@@ -1618,10 +1672,11 @@ static void op_dispatch(void)
     }
     const char *func = funcs[kind];
     if (kind == 0 && (fz.calls != count || fz.sums != hsum))
-        found(func, "visited the wrong indices", "%llu calls, expected %llu", (unsigned long long)fz.calls,
-              (unsigned long long)count);
+        found(func, "visited the wrong indices", "%llu calls, expected %llu",
+              (unsigned long long)fz.calls, (unsigned long long)count);
     if (kind == 1 && result != hsum) found(func, "reduced the wrong indices", "%s", "");
-    if (kind == 3 && (fz.calls != count || fz.sums != prefix_sum || (!null_result && result != hsum)))
+    if (kind == 3 &&
+        (fz.calls != count || fz.sums != prefix_sum || (!null_result && result != hsum)))
         found(func, "scanned the wrong indices", "%llu final calls, expected %llu",
               (unsigned long long)fz.calls, (unsigned long long)count);
     if (kind == 2) {
@@ -1641,7 +1696,8 @@ static void op_lifetime(void)
     if (chance(50) && fz.init_refs < 4) {
         px_init_options o = {.skip_topology = chance(90)};
         op("px_init(%s)", o.skip_topology ? "skip_topology" : "topology");
-        if (judge("px_init", px_init(chance(20) && o.skip_topology ? NULL : &o), EXP_OK, "")) fz.init_refs++;
+        if (judge("px_init", px_init(chance(20) && o.skip_topology ? NULL : &o), EXP_OK, ""))
+            fz.init_refs++;
         return;
     }
     int exp = EXP_OK;
@@ -1653,13 +1709,14 @@ static void op_lifetime(void)
     op("px_finalize() with %d references, %d objects alive", fz.init_refs, live_objects());
     if (judge("px_finalize", px_finalize(), exp, why) && --fz.init_refs == 0) fz.def = NULL;
     if (px_is_initialized() != initialized())
-        found("px_is_initialized", "disagrees with the references held", "%d", (int)px_is_initialized());
+        found("px_is_initialized", "disagrees with the references held", "%d",
+              (int)px_is_initialized());
 }
 
 static void op_misc(void)
 {
-    static const px_status odd_st[] = {(px_status)1, (px_status)-15, (px_status)-1000, (px_status)INT_MIN,
-                                       (px_status)INT_MAX};
+    static const px_status odd_st[] = {(px_status)1, (px_status)-15, (px_status)-1000,
+                                       (px_status)INT_MIN, (px_status)INT_MAX};
     char *p = NULL;
     switch (rnd(0, 9)) {
     case 0: {
@@ -1672,10 +1729,12 @@ static void op_misc(void)
     case 1: {
         const int d = (int)rnd(-3, PX_DTYPE_COUNT + 3);
         op("px_dtype_string(%d)", d);
-        const size_t want = d >= 0 && d < PX_USER ? (size_t)((const int[]){1, 4, 8, 4, 8, 4, 8})[d] : 0;
+        const size_t want =
+            d >= 0 && d < PX_USER ? (size_t)((const int[]){1, 4, 8, 4, 8, 4, 8})[d] : 0;
         if (!px_dtype_string((px_dtype)d) || px_dtype_size((px_dtype)d) != want)
             found("px_dtype_size", "gave a wrong size", "%d: %zu", d, px_dtype_size((px_dtype)d));
-        if (!px_layout_string((px_layout)rnd(-3, 5)) || !px_space_kind_string((px_space_kind)rnd(-3, 5)) ||
+        if (!px_layout_string((px_layout)rnd(-3, 5)) ||
+            !px_space_kind_string((px_space_kind)rnd(-3, 5)) ||
             !px_exec_space_string((px_exec_space)rnd(-3, 5)) ||
             !px_copy_path_string((px_copy_path)rnd(-3, 15)) ||
             !px_copy_path_description((px_copy_path)rnd(-3, 15)))
@@ -1700,15 +1759,16 @@ static void op_misc(void)
         const int exp = null_out || !space_valid(s) ? EXP_FAIL : EXP_OK;
         if (judge("px_space_memory", st, exp, "no out or no space") && exp == EXP_OK &&
             s.kind == PX_SPACE_HOST && ms.bytes_in_use != fz.base_bytes + model_bytes())
-            found("px_space_memory", "counts bytes that are not in use", "%zu, expected %zu", ms.bytes_in_use,
-                  fz.base_bytes + model_bytes());
+            found("px_space_memory", "counts bytes that are not in use", "%zu, expected %zu",
+                  ms.bytes_in_use, fz.base_bytes + model_bytes());
         break;
     }
     case 4: {
         int a, b, c;
         const bool nul = chance(30);
         op("px_version(%s)", nul ? "NULL" : "");
-        judge("px_version", px_version(&a, nul ? NULL : &b, &c), nul ? EXP_FAIL : EXP_OK, "NULL argument");
+        judge("px_version", px_version(&a, nul ? NULL : &b, &c), nul ? EXP_FAIL : EXP_OK,
+              "NULL argument");
         if (!px_version_string()) found("px_version_string", "returned NULL", "%s", "");
         break;
     }
@@ -1749,18 +1809,21 @@ static void op_misc(void)
         const px_exec_space e = (px_exec_space)rnd(-1, 3);
         op("px_exec_space_device_count(%d)", (int)e);
         judge("px_exec_space_device_count", px_exec_space_device_count(e, &n),
-              e == PX_EXEC_SERIAL || e == PX_EXEC_OPENMP || (e == PX_EXEC_CUDA && fz.cuda_compiled) ? EXP_ANY
-                                                                                              : EXP_FAIL,
+              e == PX_EXEC_SERIAL || e == PX_EXEC_OPENMP || (e == PX_EXEC_CUDA && fz.cuda_compiled)
+                  ? EXP_ANY
+                  : EXP_FAIL,
               "exec out of range");
         break;
     }
     case 8: {
         px_staging_config cfg = {(size_t)rnd(0, 1 << 20), (int)rnd(-2, 3), (int)rnd(-2, 70)};
         const bool invalid = (cfg.chunk_bytes && cfg.chunk_bytes < ((size_t)64 << 10)) ||
-                             (cfg.buffers && cfg.buffers < 2) || cfg.threads < 0 || cfg.threads > 64;
+                             (cfg.buffers && cfg.buffers < 2) || cfg.threads < 0 ||
+                             cfg.threads > 64;
         if (!invalid && fz.cuda_compiled) break; /* it would change the global configuration */
         op("px_staging_set(%zu, %d, %d)", cfg.chunk_bytes, cfg.buffers, cfg.threads);
-        judge("px_staging_set", px_staging_set(chance(10) ? NULL : &cfg), EXP_FAIL, "invalid or no CUDA");
+        judge("px_staging_set", px_staging_set(chance(10) ? NULL : &cfg), EXP_FAIL,
+              "invalid or no CUDA");
         op("px_staging_get(NULL)");
         judge("px_staging_get", px_staging_get(NULL), EXP_FAIL, "NULL argument");
         break;
@@ -1768,7 +1831,8 @@ static void op_misc(void)
     default:
         op("px_is_initialized()");
         if (px_is_initialized() != initialized())
-            found("px_is_initialized", "disagrees with the references held", "%d", (int)px_is_initialized());
+            found("px_is_initialized", "disagrees with the references held", "%d",
+                  (int)px_is_initialized());
         break;
     }
     free(p);
@@ -1840,7 +1904,8 @@ START_TEST(fuzz_api)
     fz.cuda_compiled = px_exec_space_check(PX_EXEC_CUDA) != PX_ERR_UNSUPPORTED;
     px_clear_error();
 
-    TK_ASSERT(fuzz_choose(kinds, NKINDS), "PX_FUZZ_OPS='%s' names no kind of call", getenv("PX_FUZZ_OPS"));
+    TK_ASSERT(fuzz_choose(kinds, NKINDS), "PX_FUZZ_OPS='%s' names no kind of call",
+              getenv("PX_FUZZ_OPS"));
     tk_watchdog_start(5);
     for (g_call = 0; g_call < (uint64_t)iters; ++g_call) one_call();
     g_call = (uint64_t)iters;
@@ -1848,7 +1913,8 @@ START_TEST(fuzz_api)
     tk_watchdog_stop();
 
     TK_OK(px_space_memory(px_host(), &ms));
-    TK_ASSERT(ms.bytes_in_use == fz.base_bytes, "%zu bytes of HOST memory still in use after the cleanup",
+    TK_ASSERT(ms.bytes_in_use == fz.base_bytes,
+              "%zu bytes of HOST memory still in use after the cleanup",
               ms.bytes_in_use - fz.base_bytes);
     fuzz_report();
 }

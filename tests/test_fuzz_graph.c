@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A seeded random sequence of graph and tools-region calls on the backend under test, with
  * valid and invalid arguments: graphs built node by node in random orders (kernels,
  * copies and fills, those that move nothing included, empty and host nodes, children,
@@ -35,7 +36,16 @@
 #include "k_graph.h"
 #include "portex/graph.h"
 
-enum { FUZZ_SEEDS = 4, NPOOL = 6, NSLOTS = 8, NEXECS = 6, NINSTS = 2, MAXDEPS = 8, MAXDEPTH = 2, MAXNODES = 32 };
+enum {
+    FUZZ_SEEDS = 4,
+    NPOOL = 6,
+    NSLOTS = 8,
+    NEXECS = 6,
+    NINSTS = 2,
+    MAXDEPS = 8,
+    MAXDEPTH = 2,
+    MAXNODES = 32
+};
 #define ITERS_DEFAULT 5000
 #define WORK_MAX 4000 /* nodes a launch of one graph may run (children copied, loops unrolled) */
 #define DEFAULT_INST NINSTS
@@ -43,9 +53,9 @@ enum { FUZZ_SEEDS = 4, NPOOL = 6, NSLOTS = 8, NEXECS = 6, NINSTS = 2, MAXDEPS = 
 /* ---- The model ------------------------------------------------------------------------------ */
 
 typedef enum mkind {
-    M_INC,   /* view += d over [b, e): g_inc (I64) or g_axpb in place (F64) */
-    M_FILL,  /* every element of view = value's bits */
-    M_COPY,  /* view = src, element by element (bits) */
+    M_INC,  /* view += d over [b, e): g_inc (I64) or g_axpb in place (F64) */
+    M_FILL, /* every element of view = value's bits */
+    M_COPY, /* view = src, element by element (bits) */
     M_EMPTY,
     M_HOST,  /* counts a call */
     M_CHILD, /* a child graph, or what px_graph_add_captured recorded */
@@ -62,11 +72,11 @@ typedef enum mkind {
 typedef struct prog prog;
 typedef struct pnode {
     mkind kind;
-    int view, src;   /* INC, FILL, COPY: pool views (COPY: view is dst); loop nodes: the counter */
-    int64_t value;   /* INC: d; FILL, CFILL: the element's bits */
-    int64_t b, e;    /* INC: the range */
-    bool noop;       /* FILL, COPY: moves nothing */
-    int cond;        /* WHILE, IF: the condition's id; COUNT, CMP: the one set */
+    int view, src; /* INC, FILL, COPY: pool views (COPY: view is dst); loop nodes: the counter */
+    int64_t value; /* INC: d; FILL, CFILL: the element's bits */
+    int64_t b, e;  /* INC: the range */
+    bool noop;     /* FILL, COPY: moves nothing */
+    int cond;      /* WHILE, IF: the condition's id; COUNT, CMP: the one set */
     unsigned initial;
     int64_t limit;
     prog *sub;
@@ -86,7 +96,7 @@ typedef struct mnode {
     int deps[MAXDEPS], ndeps;
     mgraph *child; /* CHILD, and how many of its nodes the node copied */
     int child_n;
-    mgraph *body;  /* WHILE, IF */
+    mgraph *body; /* WHILE, IF */
     px_graph_cond_t *cond;
 } mnode;
 
@@ -215,7 +225,10 @@ static bool any_node(const mgraph *g, int count, bool (*visit)(const mnode *n))
 static bool is_conditional(const mnode *n) { return n->body != NULL; }
 static bool is_host(const mnode *n) { return n->p.kind == M_HOST; }
 static bool holds_capture(const mnode *n) { return n->child && n->child->kind == G_CAPTURED; }
-static bool has_conditionals(const mgraph *g, int count) { return any_node(g, count, is_conditional); }
+static bool has_conditionals(const mgraph *g, int count)
+{
+    return any_node(g, count, is_conditional);
+}
 
 /* Whether g holds target through children or bodies, counting every node each graph has
    now: the references that keep graphs alive. */
@@ -286,13 +299,19 @@ static int kernel_of(const pnode *x)
 static int core_kind(mkind k)
 {
     switch (k) {
-    case M_INC: case M_COUNT: case M_STEP: case M_CMP: return M_INC;
+    case M_INC:
+    case M_COUNT:
+    case M_STEP:
+    case M_CMP: return M_INC;
     case M_CFILL: return M_FILL;
     default: return (int)k;
     }
 }
 
-static bool moves_nothing(const pnode *x) { return (x->kind == M_FILL || x->kind == M_COPY) && x->noop; }
+static bool moves_nothing(const pnode *x)
+{
+    return (x->kind == M_FILL || x->kind == M_COPY) && x->noop;
+}
 
 /* graph_exec.c's same_shape: kinds, kernels, no-op copies, dependencies, children as
    copied and bodies whole, recursively. */
@@ -301,7 +320,8 @@ static bool core_same(const mgraph *was, int wn, const mgraph *now, int nn)
     if (was->native != now->native || wn != nn) return false;
     for (int i = 0; i < wn; ++i) {
         const mnode *x = was->nodes[i], *y = now->nodes[i];
-        if (core_kind(x->p.kind) != core_kind(y->p.kind) || kernel_of(&x->p) != kernel_of(&y->p)) return false;
+        if (core_kind(x->p.kind) != core_kind(y->p.kind) || kernel_of(&x->p) != kernel_of(&y->p))
+            return false;
         if (moves_nothing(&x->p) != moves_nothing(&y->p) || x->ndeps != y->ndeps) return false;
         if (memcmp(x->deps, y->deps, (size_t)x->ndeps * sizeof *x->deps) != 0) return false;
         if (x->child && !core_same(x->child, x->child_n, y->child, y->child_n)) return false;
@@ -317,8 +337,10 @@ static bool host_same(const prog *a, const prog *b)
     if (a->n != b->n) return false;
     for (int i = 0; i < a->n; ++i) {
         const pnode *x = &a->nodes[i], *y = &b->nodes[i];
-        const int kx = moves_nothing(x) ? M_EMPTY : core_kind(x->kind), ky = moves_nothing(y) ? M_EMPTY : core_kind(y->kind);
-        if (kx != ky || kernel_of(x) != kernel_of(y) || (x->sub == NULL) != (y->sub == NULL)) return false;
+        const int kx = moves_nothing(x) ? M_EMPTY : core_kind(x->kind),
+                  ky = moves_nothing(y) ? M_EMPTY : core_kind(y->kind);
+        if (kx != ky || kernel_of(x) != kernel_of(y) || (x->sub == NULL) != (y->sub == NULL))
+            return false;
         if (x->sub && !host_same(x->sub, y->sub)) return false;
     }
     return true;
@@ -366,7 +388,8 @@ static void run_prog(const prog *p)
             for (int64_t k = 0; k < v->n; ++k) v->shadow[k] = (uint64_t)x->value;
             break;
         case M_COPY:
-            if (x->src != x->view) memcpy(v->shadow, fz.pool[x->src].shadow, (size_t)v->n * sizeof *v->shadow);
+            if (x->src != x->view)
+                memcpy(v->shadow, fz.pool[x->src].shadow, (size_t)v->n * sizeof *v->shadow);
             break;
         case M_EMPTY: break;
         case M_HOST: fz.host_calls++; break;
@@ -411,8 +434,10 @@ static void verify(const char *func)
             uint64_t got;
             memcpy(&got, tk_elem(&in, k), sizeof got);
             if (got != m->shadow[k]) {
-                found(func, "left a view other than the model says", "view %d (%s, %lld elements)[%lld] = %llu, "
-                      "expected %llu", i, px_dtype_string(m->dtype), (long long)m->n, (long long)k,
+                found(func, "left a view other than the model says",
+                      "view %d (%s, %lld elements)[%lld] = %llu, "
+                      "expected %llu",
+                      i, px_dtype_string(m->dtype), (long long)m->n, (long long)k,
                       (unsigned long long)got, (unsigned long long)m->shadow[k]);
                 m->shadow[k] = got;
             }
@@ -421,7 +446,8 @@ static void verify(const char *func)
     }
     const long long calls = atomic_load(&host_calls);
     if (calls != fz.host_calls) {
-        found(func, "ran host nodes another number of times", "%lld, expected %lld", calls, (long long)fz.host_calls);
+        found(func, "ran host nodes another number of times", "%lld, expected %lld", calls,
+              (long long)fz.host_calls);
         fz.host_calls = calls;
     }
 }
@@ -617,7 +643,8 @@ static void op_graph(void)
     if (!fz.slot[s]) {
         px_graph *g = NULL;
         op("px_graph_create(slot %d)", s);
-        if (judge("px_graph_create", px_graph_create(&g, tk_exec(), 0, chance(80) ? "fz" : NULL), EXP_OK, ""))
+        if (judge("px_graph_create", px_graph_create(&g, tk_exec(), 0, chance(80) ? "fz" : NULL),
+                  EXP_OK, ""))
             fz.slot[s] = mgraph_new(G_TOP, g, NULL), fz.slot[s]->held = true;
         return;
     }
@@ -626,7 +653,8 @@ static void op_graph(void)
         if (b) {
             px_graph *h = b->g;
             op("px_graph_destroy(a body)");
-            judge_status("px_graph_destroy", px_graph_destroy(&h), PX_ERR_INVALID_ARGUMENT, "a body");
+            judge_status("px_graph_destroy", px_graph_destroy(&h), PX_ERR_INVALID_ARGUMENT,
+                         "a body");
             return;
         }
     }
@@ -652,13 +680,15 @@ static px_status captured_fn(px_instance *inst, void *data)
     if (j->misuse & 1) {
         px_graph *g = NULL;
         op("px_graph_capture_end(the lent instance)");
-        judge_status("px_graph_capture_end", px_graph_capture_end(inst, &g), PX_ERR_CAPTURING, "lent instance");
+        judge_status("px_graph_capture_end", px_graph_capture_end(inst, &g), PX_ERR_CAPTURING,
+                     "lent instance");
         if (g) px_graph_destroy(&g);
     }
     if (j->misuse & 2) {
         px_instance *copy = inst;
         op("px_instance_destroy(the lent instance)");
-        judge_status("px_instance_destroy", px_instance_destroy(&copy), PX_ERR_CAPTURING, "lent instance");
+        judge_status("px_instance_destroy", px_instance_destroy(&copy), PX_ERR_CAPTURING,
+                     "lent instance");
         if (copy == NULL) return PX_OK; /* gone: nothing more can be issued on it */
     }
     if (j->misuse) issue(inst, j->rec);
@@ -679,7 +709,8 @@ static const char *body_refuses(const mgraph *child)
 static void add_node(int which)
 {
     mgraph *t = pick_graph(true);
-    if (t == NULL || t->n >= MAXNODES || work(root_of(t), root_of(t)->n, WORK_MAX) >= WORK_MAX) return;
+    if (t == NULL || t->n >= MAXNODES || work(root_of(t), root_of(t)->n, WORK_MAX) >= WORK_MAX)
+        return;
     px_graph_node *dh[MAXDEPS];
     int di[MAXDEPS];
     bool bad = false;
@@ -695,7 +726,9 @@ static void add_node(int which)
     mgraph *child = NULL;
     mgraph *rec = NULL;
     switch (which >= 0 ? which : rnd(0, 9)) {
-    case 0: case 1: case 2: {
+    case 0:
+    case 1:
+    case 2: {
         func = "px_graph_add_for";
         p.kind = M_INC;
         p.view = (int)rnd(0, NPOOL - 1);
@@ -705,12 +738,13 @@ static void add_node(int which)
         p.e = chance(70) ? n : rnd(p.b, n);
         inc_args a;
         const px_kernel *k = inc_kernel(p.view, &a, p.value);
-        op("px_graph_add_for(%d nodes, %d deps, inc view %d [%lld, %lld) by %lld)", t->n, nd, p.view,
-           (long long)p.b, (long long)p.e, (long long)p.value);
+        op("px_graph_add_for(%d nodes, %d deps, inc view %d [%lld, %lld) by %lld)", t->n, nd,
+           p.view, (long long)p.b, (long long)p.e, (long long)p.value);
         st = px_graph_add_for(t->g, deps, nd, NULL, px_range(p.b, p.e), k, &a, &h);
         break;
     }
-    case 3: case 4: {
+    case 3:
+    case 4: {
         func = "px_graph_add_fill";
         p.kind = M_FILL;
         p.view = (int)rnd(0, NPOOL - 1);
@@ -722,7 +756,8 @@ static void add_node(int which)
         st = px_graph_add_fill(t->g, deps, nd, fz.pool[p.view].v, &p.value, &h);
         break;
     }
-    case 5: case 6: {
+    case 5:
+    case 6: {
         func = "px_graph_add_copy";
         p.kind = M_COPY;
         p.src = (int)rnd(0, NPOOL - 1);
@@ -743,7 +778,8 @@ static void add_node(int which)
         } else {
             func = "px_graph_add_host";
             p.kind = M_HOST;
-            if (want == PX_OK && t->kind == G_BODY) want = PX_ERR_INVALID_ARGUMENT, why = "a host node in a body";
+            if (want == PX_OK && t->kind == G_BODY)
+                want = PX_ERR_INVALID_ARGUMENT, why = "a host node in a body";
             op("px_graph_add_host(%d nodes, %d deps)", t->n, nd);
             st = px_graph_add_host(t->g, deps, nd, "host", host_fn, NULL, &h);
         }
@@ -766,20 +802,25 @@ static void add_node(int which)
         else if (want == PX_OK && has_conditionals(child, child->n))
             want = PX_ERR_UNSUPPORTED, why = "a child with WHILE or IF nodes";
         else if (want == PX_OK &&
-                 work(child, child->n, WORK_MAX) + work(root_of(t), root_of(t)->n, WORK_MAX) >= WORK_MAX)
+                 work(child, child->n, WORK_MAX) + work(root_of(t), root_of(t)->n, WORK_MAX) >=
+                     WORK_MAX)
             return; /* launches would take long */
         op("px_graph_add_child(%d nodes, %d deps, a graph of %d nodes (%s))", t->n, nd, child->n,
-           child->kind == G_CAPTURED ? "captured" : child->kind == G_BODY ? "a body" : "explicit");
+           child->kind == G_CAPTURED ? "captured"
+           : child->kind == G_BODY   ? "a body"
+                                     : "explicit");
         st = px_graph_add_child(t->g, deps, nd, child->g, &h);
         break;
     }
     default: {
         func = "px_graph_add_captured";
         p.kind = M_CHILD;
-        if (want == PX_OK && t->kind == G_BODY) want = PX_ERR_INVALID_ARGUMENT, why = "captured work in a body";
+        if (want == PX_OK && t->kind == G_BODY)
+            want = PX_ERR_INVALID_ARGUMENT, why = "captured work in a body";
         rec = mgraph_new(G_CAPTURED, NULL, NULL);
         cap_job j = {rec, chance(20) ? (int)rnd(1, 3) : 0};
-        op("px_graph_add_captured(%d nodes, %d deps%s%s)", t->n, nd, j.misuse & 1 ? ", ending the capture" : "",
+        op("px_graph_add_captured(%d nodes, %d deps%s%s)", t->n, nd,
+           j.misuse & 1 ? ", ending the capture" : "",
            j.misuse & 2 ? ", destroying the instance" : "");
         st = px_graph_add_captured(t->g, deps, nd, NULL, captured_fn, &j, &h);
         op_again("px_graph_add_captured(%d nodes, %d deps) returned", t->n, nd);
@@ -821,8 +862,10 @@ static void op_loop(void)
     px_graph_node *h = NULL;
     if (!is_while) {
         op("px_graph_add_if(%d nodes, %d deps, initial %u)", t->n, nd, initial);
-        if (!judge_status("px_graph_add_if", px_graph_add_if(t->g, nd ? dh : NULL, nd, NULL, initial, &cond, &body, &h),
-                          want, "a captured graph, or a dependency of another graph"))
+        if (!judge_status(
+                "px_graph_add_if",
+                px_graph_add_if(t->g, nd ? dh : NULL, nd, NULL, initial, &cond, &body, &h), want,
+                "a captured graph, or a dependency of another graph"))
             return;
         const pnode p = {.kind = M_IF, .cond = ++fz.next_cond, .initial = initial};
         mnode *n = mnode_add(t, &p, h, di, nd);
@@ -843,7 +886,8 @@ static void op_loop(void)
     fz.counters[c] = (mcounter){cv, f64, 0, 0.0};
     const pnode pf = {.kind = M_CFILL, .view = c, .value = 0};
     op("px_graph_add_fill(%d nodes, %d deps, a loop counter)", t->n, nd);
-    if (!judge_status("px_graph_add_fill", px_graph_add_fill(t->g, nd ? dh : NULL, nd, cv, &pf.value, &h), want,
+    if (!judge_status("px_graph_add_fill",
+                      px_graph_add_fill(t->g, nd ? dh : NULL, nd, cv, &pf.value, &h), want,
                       "a captured graph, or a dependency of another graph"))
         return;
     mnode_add(t, &pf, h, di, nd);
@@ -851,8 +895,8 @@ static void op_loop(void)
     const int64_t limit = rnd(0, 3);
     px_graph_node *fill = h;
     op("px_graph_add_while(after the counter's fill, initial %u)", initial);
-    if (!judge("px_graph_add_while", px_graph_add_while(t->g, &fill, 1, NULL, initial, &cond, &body, &h), EXP_OK,
-               ""))
+    if (!judge("px_graph_add_while",
+               px_graph_add_while(t->g, &fill, 1, NULL, initial, &cond, &body, &h), EXP_OK, ""))
         return;
     const pnode pw = {.kind = M_WHILE, .cond = ++fz.next_cond, .initial = initial};
     mnode *w = mnode_add(t, &pw, h, &fi, 1);
@@ -867,7 +911,9 @@ static void op_loop(void)
         a.limit = limit;
         a.cond = cv_handle;
         op("px_graph_add_for(a loop body, count to %lld)", (long long)limit);
-        if (!judge("px_graph_add_for", px_graph_add_for(body, NULL, 0, "count", px_range(0, 1), PX_KERNEL(g_count), &a, &h),
+        if (!judge("px_graph_add_for",
+                   px_graph_add_for(body, NULL, 0, "count", px_range(0, 1), PX_KERNEL(g_count), &a,
+                                    &h),
                    EXP_OK, ""))
             return;
         const pnode pc = {.kind = M_COUNT, .view = c, .cond = pw.cond, .limit = limit};
@@ -880,7 +926,8 @@ static void op_loop(void)
     a.a = 1.0;
     a.b = 1.0;
     op("px_graph_add_for(a loop body, step)");
-    if (!judge("px_graph_add_for", px_graph_add_for(body, NULL, 0, "step", px_range(0, 1), PX_KERNEL(g_axpb), &a, &h),
+    if (!judge("px_graph_add_for",
+               px_graph_add_for(body, NULL, 0, "step", px_range(0, 1), PX_KERNEL(g_axpb), &a, &h),
                EXP_OK, ""))
         return;
     const pnode ps = {.kind = M_STEP, .view = c};
@@ -959,7 +1006,8 @@ static void op_launch(void)
     }
     const bool profile = what == 1;
     op("%s(exec %d, instance %d)", profile ? "px_graph_profile" : "px_graph_launch", i, in);
-    const px_status st = profile ? px_graph_profile(x->e, inst, fz.sink) : px_graph_launch(x->e, inst);
+    const px_status st =
+        profile ? px_graph_profile(x->e, inst, fz.sink) : px_graph_launch(x->e, inst);
     const char *func = profile ? "px_graph_profile" : "px_graph_launch";
     if (!judge_status(func, st, want, "a capturing instance")) return;
     run_prog(profile && fz.cuda ? x->base : x->p);
@@ -984,9 +1032,12 @@ static const mnode *setter_node(const mexec *x, int *index)
 static bool settable(const mexec *x, const mnode *n, int index, int kind, const char **why)
 {
     *why = "";
-    if (index < 0) *why = "a node exec does not have";
-    else if (x->graph->kind == G_CAPTURED) *why = "a node of a captured graph";
-    else if (core_kind(n->p.kind) != kind) *why = "a node of another kind";
+    if (index < 0)
+        *why = "a node exec does not have";
+    else if (x->graph->kind == G_CAPTURED)
+        *why = "a node of a captured graph";
+    else if (core_kind(n->p.kind) != kind)
+        *why = "a node of another kind";
     return (*why)[0] == '\0';
 }
 
@@ -1006,7 +1057,8 @@ static void op_set(void)
         int64_t bits = 0;
         if (ok) {
             const bool counter = run->kind == M_CFILL;
-            const px_dtype dt = counter ? (fz.counters[run->view].f64 ? PX_F64 : PX_I64) : fz.pool[run->view].dtype;
+            const px_dtype dt =
+                counter ? (fz.counters[run->view].f64 ? PX_F64 : PX_I64) : fz.pool[run->view].dtype;
             bits = fill_bits(dt, counter ? rnd(0, 3) : small_value());
         }
         op("px_graph_exec_set_fill(exec %d, node %d)", i, index);
@@ -1031,11 +1083,13 @@ static void op_set(void)
                 want = PX_ERR_EXTENTS_MISMATCH, why = "extents differ";
             else if (d->dtype != rd->dtype || s->dtype != rs->dtype)
                 want = PX_ERR_INVALID_ARGUMENT, why = "element types differ from the node's";
-            else if (d->n != rd->n || d->strided != rd->strided || s->strided != rs->strided || noop != run->noop)
+            else if (d->n != rd->n || d->strided != rd->strided || s->strided != rs->strided ||
+                     noop != run->noop)
                 want = PX_ERR_INVALID_ARGUMENT, why = "another copy";
         }
         op("px_graph_exec_set_copy(exec %d, node %d, view %d <- view %d)", i, index, dst, src);
-        if (judge_status("px_graph_exec_set_copy", px_graph_exec_set_copy(x->e, n->h, d->v, s->v), want, why)) {
+        if (judge_status("px_graph_exec_set_copy", px_graph_exec_set_copy(x->e, n->h, d->v, s->v),
+                         want, why)) {
             run->view = dst;
             run->src = src;
             run->noop = d->n == 0 || dst == src;
@@ -1050,7 +1104,11 @@ static void op_set(void)
         inc_kernel(ok ? run->view : 0, &a, d);
         op("px_graph_exec_set_args(exec %d, node %d, d %lld)", i, index, (long long)d);
         const px_status st = px_graph_exec_set_args(x->e, n->h, &a);
-        if (judge("px_graph_exec_set_args", st, !ok ? EXP_FAIL : fz.cuda && run->b == run->e ? EXP_ANY : EXP_OK, why) &&
+        if (judge("px_graph_exec_set_args", st,
+                  !ok                           ? EXP_FAIL
+                  : fz.cuda && run->b == run->e ? EXP_ANY
+                                                : EXP_OK,
+                  why) &&
             ok)
             run->value = d;
         break;
@@ -1066,7 +1124,8 @@ static void op_set(void)
             b = e;
             e = t;
         }
-        op("px_graph_exec_set_policy(exec %d, node %d, [%lld, %lld))", i, index, (long long)b, (long long)e);
+        op("px_graph_exec_set_policy(exec %d, node %d, [%lld, %lld))", i, index, (long long)b,
+           (long long)e);
         const px_status st = px_graph_exec_set_policy(x->e, n->h, px_range(b, e));
         const int exp = !ok || reversed ? EXP_FAIL : fz.cuda ? EXP_ANY : EXP_OK;
         if (judge("px_graph_exec_set_policy", st, exp, reversed ? "begin after end" : why) && ok) {
@@ -1083,7 +1142,9 @@ static void op_update(void)
     const int i = live_exec();
     if (i < 0) return;
     mexec *x = &fz.exec[i];
-    mgraph *g = chance(5) ? pick_body() : chance(25) && x->graph->held ? x->graph : pick_graph(false);
+    mgraph *g = chance(5)                      ? pick_body()
+                : chance(25) && x->graph->held ? x->graph
+                                               : pick_graph(false);
     if (g == NULL) return;
     px_status want = PX_OK;
     const char *why = "";
@@ -1121,10 +1182,12 @@ static void op_capture(void)
            and a capture that lasts across calls is relaxed: in the other modes CUDA
            refuses this thread's allocations and synchronous copies meanwhile. */
         const int in = fz.cuda || chance(70) ? (int)rnd(0, NINSTS - 1) : DEFAULT_INST;
-        const px_capture_mode modes[] = {PX_CAPTURE_THREAD_LOCAL, PX_CAPTURE_GLOBAL, PX_CAPTURE_RELAXED};
+        const px_capture_mode modes[] = {PX_CAPTURE_THREAD_LOCAL, PX_CAPTURE_GLOBAL,
+                                         PX_CAPTURE_RELAXED};
         const px_capture_mode mode = fz.cuda ? PX_CAPTURE_RELAXED : PICK(modes);
         op("px_graph_capture_begin(instance %d, mode %d)", in, (int)mode);
-        if (judge("px_graph_capture_begin", px_graph_capture_begin(instance(in), mode), EXP_OK, "")) {
+        if (judge("px_graph_capture_begin", px_graph_capture_begin(instance(in), mode), EXP_OK,
+                  "")) {
             fz.capturing = in;
             fz.capture = mgraph_new(G_CAPTURED, NULL, NULL);
         }
@@ -1138,12 +1201,14 @@ static void op_capture(void)
         op("px_instance_fence(a capturing instance)");
         judge_status("px_instance_fence", px_instance_fence(inst), PX_ERR_CAPTURING, "capturing");
         op("px_graph_capture_begin(a capturing instance)");
-        judge_status("px_graph_capture_begin", px_graph_capture_begin(inst, PX_CAPTURE_THREAD_LOCAL),
-                     PX_ERR_CAPTURING, "capturing");
+        judge_status("px_graph_capture_begin",
+                     px_graph_capture_begin(inst, PX_CAPTURE_THREAD_LOCAL), PX_ERR_CAPTURING,
+                     "capturing");
     } else if (r == 6 && fz.capturing != DEFAULT_INST) {
         px_instance *copy = inst;
         op("px_instance_destroy(a capturing instance)");
-        judge_status("px_instance_destroy", px_instance_destroy(&copy), PX_ERR_CAPTURING, "capturing");
+        judge_status("px_instance_destroy", px_instance_destroy(&copy), PX_ERR_CAPTURING,
+                     "capturing");
     } else {
         px_graph *g = NULL;
         op("px_graph_capture_end(instance %d, %d nodes recorded)", fz.capturing, fz.capture->n);
@@ -1154,7 +1219,8 @@ static void op_capture(void)
         fz.capture = NULL;
         int count = -1;
         if (px_graph_node_count(g, &count) != PX_OK || count != m->n)
-            found("px_graph_node_count", "counted other nodes than were captured", "%d, expected %d", count, m->n);
+            found("px_graph_node_count", "counted other nodes than were captured",
+                  "%d, expected %d", count, m->n);
         const int s = free_slot();
         if (s >= 0) {
             m->held = true;
@@ -1176,8 +1242,10 @@ static void op_dot(void)
     judge("px_graph_dot", px_graph_dot(g->g, fz.sink), EXP_OK, "");
     int count = -1;
     op("px_graph_node_count");
-    if (judge("px_graph_node_count", px_graph_node_count(g->g, &count), EXP_OK, "") && count != g->n)
-        found("px_graph_node_count", "counted other nodes than were added", "%d, expected %d", count, g->n);
+    if (judge("px_graph_node_count", px_graph_node_count(g->g, &count), EXP_OK, "") &&
+        count != g->n)
+        found("px_graph_node_count", "counted other nodes than were added", "%d, expected %d",
+              count, g->n);
 }
 
 static void op_region(void)
@@ -1291,7 +1359,8 @@ static void op_lifetime(void)
     }
     if (r < 6) {
         op("px_finalize(%d references, views alive)", fz.init_refs);
-        if (judge_status("px_finalize", px_finalize(), fz.init_refs > 1 ? PX_OK : PX_ERR_BUSY, "views alive"))
+        if (judge_status("px_finalize", px_finalize(), fz.init_refs > 1 ? PX_OK : PX_ERR_BUSY,
+                         "views alive"))
             fz.init_refs--;
         return;
     }
@@ -1302,9 +1371,11 @@ static void op_lifetime(void)
     }
     if (chance(30)) {
         op("px_graph_capture_begin(the default instance, before px_finalize)");
-        judge("px_graph_capture_begin", px_graph_capture_begin(tk_inst(), PX_CAPTURE_THREAD_LOCAL), EXP_OK, "");
+        judge("px_graph_capture_begin", px_graph_capture_begin(tk_inst(), PX_CAPTURE_THREAD_LOCAL),
+              EXP_OK, "");
         op("px_finalize(the default instance captured)");
-        judge_status("px_finalize", px_finalize(), PX_ERR_CAPTURING, "the default instance is captured");
+        judge_status("px_finalize", px_finalize(), PX_ERR_CAPTURING,
+                     "the default instance is captured");
         if (!px_is_initialized()) found("px_finalize", "tore down while refusing", "%s", "");
         px_graph *g = NULL;
         op("px_graph_capture_end(the default instance)");
@@ -1316,13 +1387,14 @@ static void op_lifetime(void)
     fz.init_refs = 0;
     fz.regions = 0;
     op("px_region_push(not initialized)");
-    judge_status("px_region_push", px_region_push("early"), PX_ERR_NOT_INITIALIZED, "not initialized");
+    judge_status("px_region_push", px_region_push("early"), PX_ERR_NOT_INITIALIZED,
+                 "not initialized");
     op("px_region_pop(not initialized)");
     judge_status("px_region_pop", px_region_pop(), PX_ERR_NOT_INITIALIZED, "not initialized");
     px_graph *g = NULL;
     op("px_graph_create(not initialized)");
-    judge_status("px_graph_create", px_graph_create(&g, tk_exec(), 0, "early"), PX_ERR_NOT_INITIALIZED,
-                 "not initialized");
+    judge_status("px_graph_create", px_graph_create(&g, tk_exec(), 0, "early"),
+                 PX_ERR_NOT_INITIALIZED, "not initialized");
     op("px_init(after the last px_finalize)");
     TK_OK(px_init(&o));
     fz.init_refs = 1;
@@ -1332,9 +1404,10 @@ static void op_lifetime(void)
 /* ---- The test ------------------------------------------------------------------------------------ */
 
 static const fuzz_kind kinds[] = {
-    {"graph", 8, op_graph},    {"node", 30, op_node}, {"child", 10, op_child},   {"loop", 4, op_loop},
-    {"exec", 8, op_exec},      {"launch", 12, op_launch}, {"set", 10, op_set},  {"update", 6, op_update},
-    {"capture", 8, op_capture}, {"dot", 2, op_dot},   {"region", 6, op_region}, {"lifetime", 1, op_lifetime},
+    {"graph", 8, op_graph}, {"node", 30, op_node},    {"child", 10, op_child},
+    {"loop", 4, op_loop},   {"exec", 8, op_exec},     {"launch", 12, op_launch},
+    {"set", 10, op_set},    {"update", 6, op_update}, {"capture", 8, op_capture},
+    {"dot", 2, op_dot},     {"region", 6, op_region}, {"lifetime", 1, op_lifetime},
 };
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -1349,7 +1422,8 @@ START_TEST(fuzz_graphs)
     fz.sink = fopen("/dev/null", "w");
     ck_assert_ptr_nonnull(fz.sink);
     atomic_store(&host_calls, 0);
-    TK_ASSERT(fuzz_choose(kinds, NKINDS), "PX_FUZZ_OPS='%s' names no kind of call", getenv("PX_FUZZ_OPS"));
+    TK_ASSERT(fuzz_choose(kinds, NKINDS), "PX_FUZZ_OPS='%s' names no kind of call",
+              getenv("PX_FUZZ_OPS"));
     setup_run();
     tk_watchdog_start(20);
     for (g_call = 0; g_call < (uint64_t)iters; ++g_call) fuzz_one(kinds, NKINDS);

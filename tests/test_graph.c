@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Graphs (portex/graph.h) and graph conditions (px_cond_set, portex/kernel.h) on the
  * backend under test: every node kind, orders that give wrong numbers when violated,
  * launching an executable graph many times, changing it between launches, updating it
@@ -113,8 +114,8 @@ static void all_f64(px_view *v, double want, int line)
     const px_view_info in = tk_info(h);
     const double *x = (const double *)in.data;
     for (int64_t i = 0; i < in.size; ++i)
-        TK_ASSERT(x[i] == want, "line %d: '%s'[%lld] = %.17g, expected %.17g", line, in.label, (long long)i,
-                  x[i], want);
+        TK_ASSERT(x[i] == want, "line %d: '%s'[%lld] = %.17g, expected %.17g", line, in.label,
+                  (long long)i, x[i], want);
     TK_RELEASE(h);
 }
 
@@ -125,8 +126,8 @@ static void all_i64(px_view *v, int64_t want, int line)
     const px_view_info in = tk_info(h);
     const int64_t *x = (const int64_t *)in.data;
     for (int64_t i = 0; i < in.size; ++i)
-        TK_ASSERT(x[i] == want, "line %d: '%s'[%lld] = %lld, expected %lld", line, in.label, (long long)i,
-                  (long long)x[i], (long long)want);
+        TK_ASSERT(x[i] == want, "line %d: '%s'[%lld] = %lld, expected %lld", line, in.label,
+                  (long long)i, (long long)x[i], (long long)want);
     TK_RELEASE(h);
 }
 
@@ -301,8 +302,8 @@ START_TEST(scan_node_after_its_input)
         px_view *ho = tk_readable(out);
         const int64_t *o = (const int64_t *)tk_data(ho);
         for (int64_t i = 0; i < n; ++i)
-            TK_ASSERT(o[i] == i * (i - 1) / 2 + launch * i, "launch %d: out[%lld] = %lld", launch, (long long)i,
-                      (long long)o[i]);
+            TK_ASSERT(o[i] == i * (i - 1) / 2 + launch * i, "launch %d: out[%lld] = %lld", launch,
+                      (long long)i, (long long)o[i]);
         TK_RELEASE(ho);
     }
     TK_OK(px_graph_exec_destroy(&e));
@@ -331,12 +332,14 @@ START_TEST(copy_and_fill_nodes)
     TK_OK(px_graph_add_fill(g, NULL, 0, f, &seven, NULL));
     px_graph_exec *e = instantiate(g);
     launch_fenced(e, tk_inst());
-    for (int64_t i = 0; i < n; ++i) TK_ASSERT(o[i] == 2.0 * (double)i + 1.0, "ho[%lld] = %g", (long long)i, o[i]);
+    for (int64_t i = 0; i < n; ++i)
+        TK_ASSERT(o[i] == 2.0 * (double)i + 1.0, "ho[%lld] = %g", (long long)i, o[i]);
     ALL_F64(f, 7.0);
     for (int64_t i = 0; i < n; ++i) s[i] = -(double)i;
     launch_fenced(e, tk_inst());
     for (int64_t i = 0; i < n; ++i)
-        TK_ASSERT(o[i] == -2.0 * (double)i + 1.0, "second launch: ho[%lld] = %g", (long long)i, o[i]);
+        TK_ASSERT(o[i] == -2.0 * (double)i + 1.0, "second launch: ho[%lld] = %g", (long long)i,
+                  o[i]);
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&g));
     TK_RELEASE(hs, ho, d, f);
@@ -378,7 +381,8 @@ START_TEST(host_node_runs_in_order)
         ck_assert_int_eq(nlog, 2 * launch);
         ck_assert_int_eq(log[2 * launch - 2], 1);
         ck_assert_int_eq(log[2 * launch - 1], 2);
-        TK_ASSERT(second.seen == (double)launch, "launch %d: the host node saw %g", launch, second.seen);
+        TK_ASSERT(second.seen == (double)launch, "launch %d: the host node saw %g", launch,
+                  second.seen);
     }
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&g));
@@ -435,12 +439,13 @@ START_TEST(fan_out_fan_in)
     }
     TK_OK(px_graph_add_empty(g, br, B, &join));
     g_sum_args s = {sf(y)};
-    TK_OK(px_graph_add_reduce(g, &join, 1, "sum", px_range(0, B * n), PX_KERNEL(g_sum), &s, res, NULL));
+    TK_OK(px_graph_add_reduce(g, &join, 1, "sum", px_range(0, B * n), PX_KERNEL(g_sum), &s, res,
+                              NULL));
     px_graph_exec *e = instantiate(g);
     for (int k = 1; k <= 3; ++k) {
         launch_fenced(e, tk_inst());
-        TK_ASSERT(getf(res, 0) == 10.0 * (double)n * k, "launch %d: sum %.17g, expected %.17g", k, getf(res, 0),
-                  10.0 * (double)n * k);
+        TK_ASSERT(getf(res, 0) == 10.0 * (double)n * k, "launch %d: sum %.17g, expected %.17g", k,
+                  getf(res, 0), 10.0 * (double)n * k);
     }
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&g));
@@ -549,9 +554,11 @@ START_TEST(child_in_body_and_top_level)
     TK_OK(px_graph_add_while(g, &f, 1, "loop", 1, &c, &body, &loop));
     TK_OK(px_graph_add_child(body, NULL, 0, child, &first));
     g_count_args ca = {si(counter), 3, cond_of(c)};
-    TK_OK(px_graph_add_for(body, &first, 1, "count", px_range(0, 1), PX_KERNEL(g_count), &ca, NULL));
+    TK_OK(
+        px_graph_add_for(body, &first, 1, "count", px_range(0, 1), PX_KERNEL(g_count), &ca, NULL));
     /* At the top level, unordered with the loop (after the fill only): refused. */
-    TK_FAIL(px_graph_add_child(g, &f, 1, child, &top), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
+    TK_FAIL(px_graph_add_child(g, &f, 1, child, &top), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_child");
     TK_ERROR_HAS("WHILE or IF");
     ck_assert_ptr_null(top);
     ck_assert_int_eq(count_of(g), 2);
@@ -635,8 +642,8 @@ END_TEST
  * explicit nodes. fn runs once, when the node is added. */
 typedef struct cap_work {
     int64_t n;
-    g_axpb_args twice;  /* y = 2x */
-    px_view *y, *z;     /* then z = y (a copy) */
+    g_axpb_args twice; /* y = 2x */
+    px_view *y, *z;    /* then z = y (a copy) */
     int calls;
     bool fail;
 } cap_work;
@@ -707,7 +714,8 @@ START_TEST(captured_node_failure_adds_nothing)
     px_graph_node *n = NULL;
     px_clear_error();
     const px_status st = px_graph_add_captured(g, NULL, 0, "bad", cap_fn, &cw, &n);
-    TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "returned %s: %s", px_status_name(st), px_last_error());
+    TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "returned %s: %s", px_status_name(st),
+              px_last_error());
     TK_ASSERT(strcmp(px_last_error(), "") != 0, "no error text");
     ck_assert_int_eq(cw.calls, 1);
     ck_assert_int_eq(count_of(g), 1);
@@ -735,11 +743,13 @@ START_TEST(dot_output)
     g_sum_args s = {sf(xf)};
     px_graph_node *k = NULL, *wn = NULL;
     TK_OK(px_graph_add_for(g, NULL, 0, "stage_alpha", px_range(0, 4), PX_KERNEL(g_inc), &a, &k));
-    TK_OK(px_graph_add_reduce(g, &k, 1, "stage_beta", px_range(0, 4), PX_KERNEL(g_sum), &s, r, NULL));
+    TK_OK(
+        px_graph_add_reduce(g, &k, 1, "stage_beta", px_range(0, 4), PX_KERNEL(g_sum), &s, r, NULL));
     px_graph_cond_t *c = NULL;
     px_graph *body = NULL;
     TK_OK(px_graph_add_while(g, &k, 1, "loop_gamma", 0, &c, &body, &wn));
-    TK_OK(px_graph_add_for(body, NULL, 0, "body_delta", px_range(0, 4), PX_KERNEL(g_inc), &a, NULL));
+    TK_OK(
+        px_graph_add_for(body, NULL, 0, "body_delta", px_range(0, 4), PX_KERNEL(g_inc), &a, NULL));
     memfile m;
     mem_open(&m);
     TK_OK(px_graph_dot(g, m.f));
@@ -772,8 +782,8 @@ START_TEST(profile_output)
     char *json = mem_close(&m);
     TK_ASSERT(strstr(json, "\"nodes\"") != NULL, "no \"nodes\" in:\n%s", json);
     TK_ASSERT(strstr(json, "\"total_us\"") != NULL, "no \"total_us\" in:\n%s", json);
-    TK_ASSERT(strstr(json, "prof_first") != NULL && strstr(json, "prof_second") != NULL, "labels missing:\n%s",
-              json);
+    TK_ASSERT(strstr(json, "prof_first") != NULL && strstr(json, "prof_second") != NULL,
+              "labels missing:\n%s", json);
     TK_ASSERT(strstr(json, "profiled") != NULL, "graph label missing:\n%s", json);
     free(json);
     TK_OK(px_instance_fence(tk_inst()));
@@ -792,8 +802,8 @@ END_TEST
 
 /* fill(counter, 0) -> WHILE(initial) { counter += 1; cond = counter < limit }, then a node
  * after the loop that copies the counter to `after`. Returns the exec. */
-static px_graph_exec *counting_loop(px_view *counter, px_view *after, unsigned initial, int64_t limit,
-                                    px_graph **gout)
+static px_graph_exec *counting_loop(px_view *counter, px_view *after, unsigned initial,
+                                    int64_t limit, px_graph **gout)
 {
     px_graph *g = new_graph("counting");
     const int64_t zero = 0;
@@ -822,8 +832,8 @@ static void check_loop(unsigned initial, int64_t limit, int64_t want)
     px_graph_exec *e = counting_loop(counter, after, initial, limit, &g);
     for (int k = 0; k < 2; ++k) { /* every launch starts again at `initial` */
         launch_fenced(e, tk_inst());
-        TK_ASSERT(geti(counter, 0) == want, "launch %d: %lld passes, expected %lld", k, (long long)geti(counter, 0),
-                  (long long)want);
+        TK_ASSERT(geti(counter, 0) == want, "launch %d: %lld passes, expected %lld", k,
+                  (long long)geti(counter, 0), (long long)want);
         TK_ASSERT(geti(after, 0) == want, "launch %d: the node after the loop saw %lld", k,
                   (long long)geti(after, 0));
     }
@@ -947,7 +957,8 @@ START_TEST(reduce_in_if_body)
     px_graph_cond_t *c = NULL;
     px_graph *body = NULL;
     TK_OK(px_graph_add_if(g, &a, 1, "if", 1, &c, &body, NULL));
-    TK_OK(px_graph_add_reduce(body, NULL, 0, "inside", px_range(0, n), PX_KERNEL(g_sum), &s, inside, NULL));
+    TK_OK(px_graph_add_reduce(body, NULL, 0, "inside", px_range(0, n), PX_KERNEL(g_sum), &s, inside,
+                              NULL));
     px_graph_exec *e = instantiate(g);
     launch_fenced(e, tk_inst());
     TK_ASSERT(getf(top, 0) == 64.0, "top-level sum %g", getf(top, 0));
@@ -967,8 +978,8 @@ START_TEST(cond_from_view_comparisons)
         double start, step, threshold;
         int64_t passes;
     } cases[] = {
-        {PX_CMP_LT, 0, 1, 5, 5},  {PX_CMP_LE, 0, 1, 5, 6},  {PX_CMP_GT, 10, -1, 5, 5},
-        {PX_CMP_GE, 10, -1, 5, 6}, {PX_CMP_EQ, 0, 1, 1, 2},  {PX_CMP_EQ, 0, 1, 7, 1},
+        {PX_CMP_LT, 0, 1, 5, 5},   {PX_CMP_LE, 0, 1, 5, 6}, {PX_CMP_GT, 10, -1, 5, 5},
+        {PX_CMP_GE, 10, -1, 5, 6}, {PX_CMP_EQ, 0, 1, 1, 2}, {PX_CMP_EQ, 0, 1, 7, 1},
         {PX_CMP_NE, 0, 1, 3, 3},
     };
     px_view *s = vf("s", 1), *passes = vi("passes", 1);
@@ -988,8 +999,9 @@ START_TEST(cond_from_view_comparisons)
         TK_OK(px_graph_cond_from_view(body, c, s, cases[i].cmp, cases[i].threshold, NULL));
         px_graph_exec *e = instantiate(g);
         launch_fenced(e, tk_inst());
-        TK_ASSERT(geti(passes, 0) == cases[i].passes, "case %zu (cmp %d, threshold %g): %lld passes, expected %lld",
-                  i, (int)cases[i].cmp, cases[i].threshold, (long long)geti(passes, 0),
+        TK_ASSERT(geti(passes, 0) == cases[i].passes,
+                  "case %zu (cmp %d, threshold %g): %lld passes, expected %lld", i,
+                  (int)cases[i].cmp, cases[i].threshold, (long long)geti(passes, 0),
                   (long long)cases[i].passes);
         TK_OK(px_graph_exec_destroy(&e));
         TK_OK(px_graph_destroy(&g));
@@ -1038,7 +1050,8 @@ START_TEST(if_set_by_kernel)
     g_cond_args ca;
     ca.v = si(flag);
     memset(&ca.cond, 0, sizeof ca.cond);
-    TK_OK(px_graph_add_for(g, NULL, 0, "decide", px_range(0, 1), PX_KERNEL(g_cond_nonzero), &ca, &decide));
+    TK_OK(px_graph_add_for(g, NULL, 0, "decide", px_range(0, 1), PX_KERNEL(g_cond_nonzero), &ca,
+                           &decide));
     TK_OK(px_graph_add_if(g, &decide, 1, "if flag", 1, &c, &body, NULL));
     g_inc_args a = inc_args(v, 1);
     TK_OK(px_graph_add_for(body, NULL, 0, "v+1", px_range(0, 16), PX_KERNEL(g_inc), &a, NULL));
@@ -1195,14 +1208,17 @@ START_TEST(set_refused)
     TK_FAIL(px_graph_exec_set_args(e, k, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_args");
     TK_FAIL(px_graph_exec_set_args(NULL, k, &a), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_args");
     TK_FAIL(px_graph_exec_set_args(e, NULL, &a), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_args");
-    TK_FAIL(px_graph_exec_set_policy(e, f, px_range(0, 8)), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_policy");
+    TK_FAIL(px_graph_exec_set_policy(e, f, px_range(0, 8)), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_exec_set_policy");
     TK_FAIL(px_graph_exec_set_policy(e, k, px_mdrange2(0, 2, 0, 4)), PX_ERR_INVALID_ARGUMENT,
             "px_graph_exec_set_policy");
     TK_FAIL(px_graph_exec_set_copy(e, k, w, v), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_copy");
-    TK_FAIL2(px_graph_exec_set_copy(e, c, small, v), PX_ERR_INVALID_ARGUMENT, PX_ERR_EXTENTS_MISMATCH,
-             "px_graph_exec_set_copy");
-    TK_FAIL(px_graph_exec_set_copy(e, c, NULL, v), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_copy");
-    TK_FAIL(px_graph_exec_set_fill(e, k, &(double){1.0}), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_fill");
+    TK_FAIL2(px_graph_exec_set_copy(e, c, small, v), PX_ERR_INVALID_ARGUMENT,
+             PX_ERR_EXTENTS_MISMATCH, "px_graph_exec_set_copy");
+    TK_FAIL(px_graph_exec_set_copy(e, c, NULL, v), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_exec_set_copy");
+    TK_FAIL(px_graph_exec_set_fill(e, k, &(double){1.0}), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_exec_set_fill");
     TK_FAIL(px_graph_exec_set_fill(e, f, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_fill");
     TK_FAIL(px_graph_exec_set_args(e, wn, &a), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_args");
 
@@ -1225,7 +1241,8 @@ static px_graph *fill_axpb_graph(px_view *x, px_view *y, double value, double a,
     px_graph_node *f = NULL;
     g_axpb_args ar = axpb(x, y, a, b);
     TK_OK(px_graph_add_fill(g, NULL, 0, x, &value, &f));
-    TK_OK(px_graph_add_for(g, &f, 1, "axpb", px_range(0, tk_info(x).size), PX_KERNEL(g_axpb), &ar, NULL));
+    TK_OK(px_graph_add_for(g, &f, 1, "axpb", px_range(0, tk_info(x).size), PX_KERNEL(g_axpb), &ar,
+                           NULL));
     return g;
 }
 
@@ -1269,15 +1286,16 @@ static void expect_refused_update(px_graph_exec *e, px_graph *from, int want_nod
     rep.node = -99;
     px_clear_error();
     const px_status st = px_graph_exec_update(e, from, &rep);
-    TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "%s: update returned %s: %s", what, px_status_name(st), px_last_error());
+    TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "%s: update returned %s: %s", what, px_status_name(st),
+              px_last_error());
     TK_ASSERT(strstr(px_last_error(), "px_graph_exec_update") != NULL, "%s: last error '%s'", what,
               px_last_error());
     TK_ASSERT(rep.reason[0] != '\0', "%s: empty reason (node %d)", what, rep.node);
     if (want_node == -2)
         TK_ASSERT(rep.node >= -1, "%s: report names node %d (%s)", what, rep.node, rep.reason);
     else
-        TK_ASSERT(rep.node == want_node, "%s: report names node %d, expected %d (%s)", what, rep.node, want_node,
-                  rep.reason);
+        TK_ASSERT(rep.node == want_node, "%s: report names node %d, expected %d (%s)", what,
+                  rep.node, want_node, rep.reason);
     /* The report is optional. */
     TK_FAIL(px_graph_exec_update(e, from, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_update");
 }
@@ -1392,8 +1410,8 @@ START_TEST(update_from_capture)
     px_graph_update_report rep;
     memset(&rep, 0, sizeof rep);
     const px_status st = px_graph_exec_update(e, g2, &rep);
-    TK_ASSERT(st == PX_OK, "update: %s: %s (node %d: %s)", px_status_name(st), px_last_error(), rep.node,
-              rep.reason);
+    TK_ASSERT(st == PX_OK, "update: %s: %s (node %d: %s)", px_status_name(st), px_last_error(),
+              rep.node, rep.reason);
     TK_OK(px_graph_destroy(&g2));
     launch_fenced(e, in);
     ALL_F64(y, 4.0);
@@ -1452,7 +1470,8 @@ START_TEST(exec_destroy_waits)
     px_graph_node *prev = NULL;
     for (int i = 0; i < 8; ++i) {
         px_graph_node *k = NULL;
-        TK_OK(px_graph_add_for(g, prev ? &prev : NULL, prev ? 1 : 0, "inc", px_range(0, n), PX_KERNEL(g_inc), &a, &k));
+        TK_OK(px_graph_add_for(g, prev ? &prev : NULL, prev ? 1 : 0, "inc", px_range(0, n),
+                               PX_KERNEL(g_inc), &a, &k));
         prev = k;
     }
     px_graph_exec *e = instantiate(g);
@@ -1467,7 +1486,8 @@ START_TEST(exec_destroy_waits)
     TK_OK(px_deep_copy_async(other, h, v, NULL));
     TK_OK(px_instance_fence(other));
     const int64_t *x = (const int64_t *)tk_data(h);
-    for (int64_t i = 0; i < n; ++i) TK_ASSERT(x[i] == 8, "v[%lld] = %lld", (long long)i, (long long)x[i]);
+    for (int64_t i = 0; i < n; ++i)
+        TK_ASSERT(x[i] == 8, "v[%lld] = %lld", (long long)i, (long long)x[i]);
     TK_OK(px_instance_destroy(&other));
     TK_OK(px_instance_destroy(&in));
     TK_RELEASE(h, v);
@@ -1521,7 +1541,8 @@ START_TEST(two_execs_of_one_graph)
     TK_OK(px_instance_fence(ia));
     TK_OK(px_instance_fence(ib));
     ALL_F64(x, 2.0);
-    TK_ASSERT(getf(r, 0) == 2.0 * (double)n, "sum %.17g, expected %.17g", getf(r, 0), 2.0 * (double)n);
+    TK_ASSERT(getf(r, 0) == 2.0 * (double)n, "sum %.17g, expected %.17g", getf(r, 0),
+              2.0 * (double)n);
     TK_OK(px_graph_exec_destroy(&e1));
     launch_fenced(e2, ia);
     TK_ASSERT(getf(r, 0) == 3.0 * (double)n, "sum %.17g after e1 went", getf(r, 0));
@@ -1586,7 +1607,8 @@ START_TEST(child_with_conditional_refused)
     px_graph *inner = NULL;
     px_graph_exec *e = counting_loop(counter, after, 1, 3, &inner);
     px_graph *outer = new_graph("outer");
-    TK_FAIL(px_graph_add_child(outer, NULL, 0, inner, NULL), PX_ERR_UNSUPPORTED, "px_graph_add_child");
+    TK_FAIL(px_graph_add_child(outer, NULL, 0, inner, NULL), PX_ERR_UNSUPPORTED,
+            "px_graph_add_child");
     ck_assert_int_eq(count_of(outer), 0);
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&outer));
@@ -1617,13 +1639,15 @@ static void capture_and_replay(px_instance *in)
     ck_assert_ptr_nonnull(g);
     ck_assert_int_eq(count_of(g), 4);
     TK_OK(px_instance_fence(in));
-    for (int64_t i = 0; i < n; ++i) TK_ASSERT(o[i] == 0.0, "ran during the capture: ho[%lld] = %g", (long long)i, o[i]);
+    for (int64_t i = 0; i < n; ++i)
+        TK_ASSERT(o[i] == 0.0, "ran during the capture: ho[%lld] = %g", (long long)i, o[i]);
     ALL_F64(f, 0.0);
     ALL_F64(d, 0.0);
     px_graph_exec *e = instantiate(g);
     TK_OK(px_graph_destroy(&g));
     launch_fenced(e, in);
-    for (int64_t i = 0; i < n; ++i) TK_ASSERT(o[i] == 3.0 * (double)i + 1.0, "ho[%lld] = %g", (long long)i, o[i]);
+    for (int64_t i = 0; i < n; ++i)
+        TK_ASSERT(o[i] == 3.0 * (double)i + 1.0, "ho[%lld] = %g", (long long)i, o[i]);
     ALL_F64(f, -2.0);
     for (int64_t i = 0; i < n; ++i) s[i] = 1.0;
     launch_fenced(e, in);
@@ -1671,7 +1695,8 @@ START_TEST(capture_reduce_and_scan)
     launch_fenced(e, inst);
     px_view *ho = tk_readable(out);
     const int64_t *o = (const int64_t *)tk_data(ho);
-    for (int64_t i = 0; i < n; ++i) TK_ASSERT(o[i] == i, "out[%lld] = %lld", (long long)i, (long long)o[i]);
+    for (int64_t i = 0; i < n; ++i)
+        TK_ASSERT(o[i] == i, "out[%lld] = %lld", (long long)i, (long long)o[i]);
     TK_RELEASE(ho);
     TK_ASSERT(getf(r, 0) == 0.5 * (double)n, "sum %g", getf(r, 0));
     TK_OK(px_graph_exec_destroy(&e));
@@ -1686,8 +1711,10 @@ START_TEST(capture_nested_refused)
     px_view *v = vi("v", 4);
     g_inc_args a = inc_args(v, 1);
     TK_OK(px_graph_capture_begin(in, PX_CAPTURE_THREAD_LOCAL));
-    TK_FAIL(px_graph_capture_begin(in, PX_CAPTURE_THREAD_LOCAL), PX_ERR_CAPTURING, "px_graph_capture_begin");
-    TK_FAIL(px_graph_capture_begin(in, PX_CAPTURE_RELAXED), PX_ERR_CAPTURING, "px_graph_capture_begin");
+    TK_FAIL(px_graph_capture_begin(in, PX_CAPTURE_THREAD_LOCAL), PX_ERR_CAPTURING,
+            "px_graph_capture_begin");
+    TK_FAIL(px_graph_capture_begin(in, PX_CAPTURE_RELAXED), PX_ERR_CAPTURING,
+            "px_graph_capture_begin");
     /* The first capture goes on. */
     TK_OK(px_parallel_for(in, "inc", px_range(0, 4), PX_KERNEL(g_inc), &a));
     px_graph *g = NULL;
@@ -1750,7 +1777,8 @@ START_TEST(capture_end_other_thread_refused)
     TK_OK(px_parallel_for(in, "inc", px_range(0, 4), PX_KERNEL(g_inc), &a));
     end_job j = {in, NULL, PX_OK, ""};
     end_from_thread(&j);
-    TK_ASSERT(j.st == PX_ERR_CAPTURING, "end from another thread: %s: %s", px_status_name(j.st), j.error);
+    TK_ASSERT(j.st == PX_ERR_CAPTURING, "end from another thread: %s: %s", px_status_name(j.st),
+              j.error);
     TK_ASSERT(strstr(j.error, "px_graph_capture_end") != NULL, "error '%s'", j.error);
     ck_assert_ptr_null(j.graph);
     px_graph *g = NULL;
@@ -1863,10 +1891,11 @@ START_TEST(deps_from_other_graph_refused)
     TK_OK(px_graph_add_for(h, NULL, 0, "in h", px_range(0, 4), PX_KERNEL(g_inc), &a, &hn));
     TK_OK(px_graph_add_for(g, NULL, 0, "in g", px_range(0, 4), PX_KERNEL(g_inc), &a, &gn));
     px_graph_node *both[2] = {gn, hn};
-    TK_FAIL(px_graph_add_for(g, &hn, 1, "x", px_range(0, 4), PX_KERNEL(g_inc), &a, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_for");
+    TK_FAIL(px_graph_add_for(g, &hn, 1, "x", px_range(0, 4), PX_KERNEL(g_inc), &a, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_for");
     TK_FAIL(px_graph_add_empty(g, both, 2, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_empty");
-    TK_FAIL(px_graph_add_fill(g, &hn, 1, v, &(int64_t){0}, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_fill");
+    TK_FAIL(px_graph_add_fill(g, &hn, 1, v, &(int64_t){0}, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_fill");
     TK_FAIL(px_graph_add_host(g, &hn, 1, NULL, host_probe_fn, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
             "px_graph_add_host");
     /* A body's node is of another graph than the body's owner. */
@@ -1899,10 +1928,10 @@ START_TEST(body_refuses_host_node)
     TK_OK(px_graph_add_if(g, NULL, 0, "if", 0, &ci, &ibody, NULL));
     int log[16], nlog = 0;
     host_probe p = {log, &nlog, 1, NULL, 0.0};
-    TK_FAIL(px_graph_add_host(body, NULL, 0, "host", host_probe_fn, &p, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_host");
-    TK_FAIL(px_graph_add_host(ibody, NULL, 0, "host", host_probe_fn, &p, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_host");
+    TK_FAIL(px_graph_add_host(body, NULL, 0, "host", host_probe_fn, &p, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_host");
+    TK_FAIL(px_graph_add_host(ibody, NULL, 0, "host", host_probe_fn, &p, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_host");
     ck_assert_int_eq(count_of(body), 0);
     ck_assert_int_eq(count_of(ibody), 0);
     /* The top level takes it. */
@@ -1933,11 +1962,14 @@ START_TEST(body_refuses_captured_node)
     TK_OK(px_graph_add_if(g, NULL, 0, "if", 0, &ci, &ibody, NULL));
     px_clear_error();
     px_status st = px_graph_add_captured(body, NULL, 0, "captured", cap_nothing, NULL, NULL);
-    TK_ASSERT(st != PX_OK, "a captured node was added to a WHILE body (%d nodes in it now)", count_of(body));
-    TK_ASSERT(strstr(px_last_error(), "px_graph_add_captured") != NULL, "error '%s'", px_last_error());
+    TK_ASSERT(st != PX_OK, "a captured node was added to a WHILE body (%d nodes in it now)",
+              count_of(body));
+    TK_ASSERT(strstr(px_last_error(), "px_graph_add_captured") != NULL, "error '%s'",
+              px_last_error());
     px_clear_error();
     st = px_graph_add_captured(ibody, NULL, 0, "captured", cap_nothing, NULL, NULL);
-    TK_ASSERT(st != PX_OK, "a captured node was added to an IF body (%d nodes in it now)", count_of(ibody));
+    TK_ASSERT(st != PX_OK, "a captured node was added to an IF body (%d nodes in it now)",
+              count_of(ibody));
     ck_assert_int_eq(count_of(body), 0);
     ck_assert_int_eq(count_of(ibody), 0);
     TK_OK(px_graph_destroy(&g));
@@ -1983,8 +2015,10 @@ START_TEST(destroy_body_refused)
     g_count_args ca = {si(counter), 4, cond_of(c)};
     TK_OK(px_graph_add_for(body, NULL, 0, "count", px_range(0, 1), PX_KERNEL(g_count), &ca, NULL));
     /* Nor can a body be a child, or its own graph be a child of it. */
-    TK_FAIL(px_graph_add_child(g, NULL, 0, body, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
-    TK_FAIL(px_graph_add_child(body, NULL, 0, g, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
+    TK_FAIL(px_graph_add_child(g, NULL, 0, body, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_child");
+    TK_FAIL(px_graph_add_child(body, NULL, 0, g, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_child");
     TK_FAIL(px_graph_add_child(g, NULL, 0, g, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
     px_graph_exec *e = instantiate(g);
     launch_fenced(e, tk_inst());
@@ -2000,9 +2034,10 @@ START_TEST(null_args_create_destroy)
 {
     px_graph *none = NULL;
     TK_FAIL(px_graph_create(NULL, tk_exec(), 0, "x"), PX_ERR_INVALID_ARGUMENT, "px_graph_create");
-    TK_FAIL(px_graph_create(&none, PX_EXEC_COUNT, 0, "x"), PX_ERR_INVALID_ARGUMENT, "px_graph_create");
-    TK_FAIL2(px_graph_create(&none, tk_exec(), 1000, "x"), PX_ERR_NO_DEVICE, PX_ERR_INVALID_ARGUMENT,
-             "px_graph_create");
+    TK_FAIL(px_graph_create(&none, PX_EXEC_COUNT, 0, "x"), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_create");
+    TK_FAIL2(px_graph_create(&none, tk_exec(), 1000, "x"), PX_ERR_NO_DEVICE,
+             PX_ERR_INVALID_ARGUMENT, "px_graph_create");
     ck_assert_ptr_null(none);
     TK_FAIL(px_graph_destroy(NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_destroy");
     TK_FAIL(px_graph_destroy(&none), PX_ERR_INVALID_ARGUMENT, "px_graph_destroy");
@@ -2022,35 +2057,45 @@ START_TEST(null_args_add_nodes)
     px_graph_node *k = NULL;
     TK_OK(px_graph_add_for(g, NULL, 0, "k", px_range(0, 4), PX_KERNEL(g_inc), &a, &k));
     const px_policy p = px_range(0, 4);
-    TK_FAIL(px_graph_add_for(NULL, NULL, 0, "k", p, PX_KERNEL(g_inc), &a, NULL), PX_ERR_INVALID_ARGUMENT,
+    TK_FAIL(px_graph_add_for(NULL, NULL, 0, "k", p, PX_KERNEL(g_inc), &a, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_for");
+    TK_FAIL(px_graph_add_for(g, NULL, 0, "k", p, NULL, &a, NULL), PX_ERR_INVALID_ARGUMENT,
             "px_graph_add_for");
-    TK_FAIL(px_graph_add_for(g, NULL, 0, "k", p, NULL, &a, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_for");
-    TK_FAIL(px_graph_add_for(g, NULL, 0, "k", p, PX_KERNEL(g_inc), NULL, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_for");
-    TK_FAIL(px_graph_add_reduce(NULL, NULL, 0, "r", p, PX_KERNEL(g_sum), &s, r, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_reduce");
-    TK_FAIL(px_graph_add_reduce(g, NULL, 0, "r", p, PX_KERNEL(g_sum), &s, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_reduce");
+    TK_FAIL(px_graph_add_for(g, NULL, 0, "k", p, PX_KERNEL(g_inc), NULL, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_for");
+    TK_FAIL(px_graph_add_reduce(NULL, NULL, 0, "r", p, PX_KERNEL(g_sum), &s, r, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_reduce");
+    TK_FAIL(px_graph_add_reduce(g, NULL, 0, "r", p, PX_KERNEL(g_sum), &s, NULL, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_reduce");
     TK_FAIL(px_graph_add_reduce(g, NULL, 0, "r", p, NULL, &s, r, NULL), PX_ERR_INVALID_ARGUMENT,
             "px_graph_add_reduce");
-    TK_FAIL(px_graph_add_scan(NULL, NULL, 0, "s", p, PX_KERNEL(g_scan_excl), &sc, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_scan");
-    TK_FAIL(px_graph_add_scan(g, NULL, 0, "s", p, PX_KERNEL(g_scan_excl), NULL, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_scan");
-    TK_FAIL(px_graph_add_copy(NULL, NULL, 0, v, v, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_copy");
-    TK_FAIL(px_graph_add_copy(g, NULL, 0, NULL, v, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_copy");
-    TK_FAIL(px_graph_add_copy(g, NULL, 0, v, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_copy");
-    TK_FAIL(px_graph_add_fill(NULL, NULL, 0, v, &(int64_t){0}, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_fill");
-    TK_FAIL(px_graph_add_fill(g, NULL, 0, NULL, &(int64_t){0}, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_fill");
-    TK_FAIL(px_graph_add_fill(g, NULL, 0, v, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_fill");
-    TK_FAIL(px_graph_add_host(NULL, NULL, 0, "h", host_probe_fn, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
+    TK_FAIL(px_graph_add_scan(NULL, NULL, 0, "s", p, PX_KERNEL(g_scan_excl), &sc, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_scan");
+    TK_FAIL(px_graph_add_scan(g, NULL, 0, "s", p, PX_KERNEL(g_scan_excl), NULL, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_scan");
+    TK_FAIL(px_graph_add_copy(NULL, NULL, 0, v, v, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_copy");
+    TK_FAIL(px_graph_add_copy(g, NULL, 0, NULL, v, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_copy");
+    TK_FAIL(px_graph_add_copy(g, NULL, 0, v, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_copy");
+    TK_FAIL(px_graph_add_fill(NULL, NULL, 0, v, &(int64_t){0}, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_fill");
+    TK_FAIL(px_graph_add_fill(g, NULL, 0, NULL, &(int64_t){0}, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_fill");
+    TK_FAIL(px_graph_add_fill(g, NULL, 0, v, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_fill");
+    TK_FAIL(px_graph_add_host(NULL, NULL, 0, "h", host_probe_fn, NULL, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_host");
+    TK_FAIL(px_graph_add_host(g, NULL, 0, "h", NULL, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
             "px_graph_add_host");
-    TK_FAIL(px_graph_add_host(g, NULL, 0, "h", NULL, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_host");
     TK_FAIL(px_graph_add_empty(NULL, NULL, 0, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_empty");
-    TK_FAIL(px_graph_add_child(NULL, NULL, 0, g, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
-    TK_FAIL(px_graph_add_child(g, NULL, 0, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
-    TK_FAIL(px_graph_add_captured(NULL, NULL, 0, "c", cap_nothing, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_captured");
+    TK_FAIL(px_graph_add_child(NULL, NULL, 0, g, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_child");
+    TK_FAIL(px_graph_add_child(g, NULL, 0, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_child");
+    TK_FAIL(px_graph_add_captured(NULL, NULL, 0, "c", cap_nothing, NULL, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_captured");
     TK_FAIL(px_graph_add_captured(g, NULL, 0, "c", NULL, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
             "px_graph_add_captured");
     TK_FAIL(px_graph_node_uses(NULL, &v, 1), PX_ERR_INVALID_ARGUMENT, "px_graph_node_uses");
@@ -2088,12 +2133,16 @@ START_TEST(null_args_conditionals)
     px_graph *body2 = NULL;
     TK_FAIL(px_graph_add_while(NULL, NULL, 0, "w", 1, &c2, &body2, NULL), PX_ERR_INVALID_ARGUMENT,
             "px_graph_add_while");
-    TK_FAIL(px_graph_add_if(NULL, NULL, 0, "i", 1, &c2, &body2, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_if");
+    TK_FAIL(px_graph_add_if(NULL, NULL, 0, "i", 1, &c2, &body2, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_if");
     TK_FAIL(px_graph_add_while(g, NULL, 0, "w", 1, NULL, &body2, NULL), PX_ERR_INVALID_ARGUMENT,
             "px_graph_add_while");
-    TK_FAIL(px_graph_add_while(g, NULL, 0, "w", 1, &c2, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_while");
-    TK_FAIL(px_graph_add_if(g, NULL, 0, "i", 1, NULL, &body2, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_if");
-    TK_FAIL(px_graph_add_if(g, NULL, 0, "i", 1, &c2, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_if");
+    TK_FAIL(px_graph_add_while(g, NULL, 0, "w", 1, &c2, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_while");
+    TK_FAIL(px_graph_add_if(g, NULL, 0, "i", 1, NULL, &body2, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_if");
+    TK_FAIL(px_graph_add_if(g, NULL, 0, "i", 1, &c2, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_if");
     ck_assert_int_eq(count_of(g), 1);
     TK_OK(px_graph_destroy(&g));
     TK_RELEASE(v, r);
@@ -2168,20 +2217,21 @@ START_TEST(wrong_kernel_kind_refused)
     g_axpb_args a = axpb(x, x, 1.0, 1.0);
     g_scan_args sc = {si(iv), si(iv)};
     const px_policy p = px_range(0, 8);
-    TK_FAIL(px_graph_add_for(g, NULL, 0, NULL, p, PX_KERNEL(g_sum), &s, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_for");
-    TK_FAIL(px_graph_add_for(g, NULL, 0, NULL, p, PX_KERNEL(g_scan_excl), &sc, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_for");
-    TK_FAIL(px_graph_add_reduce(g, NULL, 0, NULL, p, PX_KERNEL(g_axpb), &a, r, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_reduce");
-    TK_FAIL(px_graph_add_scan(g, NULL, 0, NULL, p, PX_KERNEL(g_sum), &s, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_scan");
-    TK_FAIL(px_graph_add_for(g, NULL, 0, NULL, px_mdrange2(0, 2, 0, 4), PX_KERNEL(g_axpb), &a, NULL),
+    TK_FAIL(px_graph_add_for(g, NULL, 0, NULL, p, PX_KERNEL(g_sum), &s, NULL),
             PX_ERR_INVALID_ARGUMENT, "px_graph_add_for");
+    TK_FAIL(px_graph_add_for(g, NULL, 0, NULL, p, PX_KERNEL(g_scan_excl), &sc, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_for");
+    TK_FAIL(px_graph_add_reduce(g, NULL, 0, NULL, p, PX_KERNEL(g_axpb), &a, r, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_reduce");
+    TK_FAIL(px_graph_add_scan(g, NULL, 0, NULL, p, PX_KERNEL(g_sum), &s, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_scan");
+    TK_FAIL(
+        px_graph_add_for(g, NULL, 0, NULL, px_mdrange2(0, 2, 0, 4), PX_KERNEL(g_axpb), &a, NULL),
+        PX_ERR_INVALID_ARGUMENT, "px_graph_add_for");
     /* A reduction result too small for the value (an I64 view of 0 elements). */
     px_view *empty = vi("empty", 0);
-    TK_FAIL(px_graph_add_reduce(g, NULL, 0, NULL, p, PX_KERNEL(g_sum), &s, empty, NULL), PX_ERR_INVALID_ARGUMENT,
-            "px_graph_add_reduce");
+    TK_FAIL(px_graph_add_reduce(g, NULL, 0, NULL, p, PX_KERNEL(g_sum), &s, empty, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_reduce");
     ck_assert_int_eq(count_of(g), 0);
     TK_OK(px_graph_destroy(&g));
     TK_RELEASE(x, r, iv, empty);
@@ -2192,11 +2242,14 @@ END_TEST
 START_TEST(cuda_memory_rules)
 {
     if (!tk_is_cuda()) TK_SKIP("CUDA graphs only: on serial every view is the graph's memory");
-    px_view *pageable = tk_view1("pageable", px_host(), PX_F64, 8), *dev = vf("dev", 8), *r = vf("r", 1);
+    px_view *pageable = tk_view1("pageable", px_host(), PX_F64, 8), *dev = vf("dev", 8),
+            *r = vf("r", 1);
     px_view *hr = tk_view1("hr", px_host(), PX_F64, 1);
     px_graph *g = new_graph("cuda");
-    TK_FAIL(px_graph_add_copy(g, NULL, 0, dev, pageable, NULL), PX_ERR_CAPTURE_PAGEABLE, "px_graph_add_copy");
-    TK_FAIL(px_graph_add_copy(g, NULL, 0, pageable, dev, NULL), PX_ERR_CAPTURE_PAGEABLE, "px_graph_add_copy");
+    TK_FAIL(px_graph_add_copy(g, NULL, 0, dev, pageable, NULL), PX_ERR_CAPTURE_PAGEABLE,
+            "px_graph_add_copy");
+    TK_FAIL(px_graph_add_copy(g, NULL, 0, pageable, dev, NULL), PX_ERR_CAPTURE_PAGEABLE,
+            "px_graph_add_copy");
     TK_FAIL(px_graph_add_fill(g, NULL, 0, pageable, &(double){1.0}, NULL), PX_ERR_CAPTURE_PAGEABLE,
             "px_graph_add_fill");
     g_sum_args s = {sf(dev)};
@@ -2212,7 +2265,8 @@ START_TEST(cuda_memory_rules)
     /* Capture refuses pageable memory too, and goes on. */
     px_instance *in = tk_instance("cap");
     TK_OK(px_graph_capture_begin(in, PX_CAPTURE_THREAD_LOCAL));
-    TK_FAIL(px_deep_copy_async(in, dev, pageable, NULL), PX_ERR_CAPTURE_PAGEABLE, "px_deep_copy_async");
+    TK_FAIL(px_deep_copy_async(in, dev, pageable, NULL), PX_ERR_CAPTURE_PAGEABLE,
+            "px_deep_copy_async");
     px_graph *cg = NULL;
     TK_OK(px_graph_capture_end(in, &cg));
     TK_OK(px_graph_destroy(&cg));
@@ -2225,33 +2279,39 @@ END_TEST
 
 int main(void)
 {
-    TK_ADD(tk_case("graph", "build"), create_and_introspect, empty_graph_launches, for_node_runs_at_launch,
-           reduce_node_into_view, scan_node_after_its_input, copy_and_fill_nodes, host_node_runs_in_order,
-           upload_then_launch, dot_output, profile_output);
+    TK_ADD(tk_case("graph", "build"), create_and_introspect, empty_graph_launches,
+           for_node_runs_at_launch, reduce_node_into_view, scan_node_after_its_input,
+           copy_and_fill_nodes, host_node_runs_in_order, upload_then_launch, dot_output,
+           profile_output);
     TK_ADD(tk_case("graph", "order"), diamond_order, fan_out_fan_in, launch_many_times);
-    TK_ADD(tk_case("graph", "child"), child_twice_in_sequence, child_in_body_and_top_level, nested_child_copies_ordered,
-           child_copied_when_added,
-           captured_node_between_nodes, captured_node_failure_adds_nothing);
-    TK_ADD(tk_case("graph_cond", "while"), while_zero_iterations, while_one_iteration, while_many_iterations);
+    TK_ADD(tk_case("graph", "child"), child_twice_in_sequence, child_in_body_and_top_level,
+           nested_child_copies_ordered, child_copied_when_added, captured_node_between_nodes,
+           captured_node_failure_adds_nothing);
+    TK_ADD(tk_case("graph_cond", "while"), while_zero_iterations, while_one_iteration,
+           while_many_iterations);
     TK_ADD(tk_case("graph_cond", "while_host_set"), cond_set_outside_launch_ignored);
-    TK_ADD(tk_case("graph_cond", "while_from_view"), while_cond_from_view, while_reduction_residual);
+    TK_ADD(tk_case("graph_cond", "while_from_view"), while_cond_from_view,
+           while_reduction_residual);
     TK_ADD(tk_case("graph_cond", "reduce_in_body"), reduce_in_if_body);
-    TK_ADD(tk_case("graph_cond", "if"), if_initial_value, if_set_by_kernel, cond_from_view_comparisons);
-    TK_ADD(tk_case("graph_exec", "set"), set_args_next_launch, set_policy_next_launch, set_copy_next_launch,
-           set_fill_next_launch, set_refused);
-    TK_ADD(tk_case("graph_exec", "update"), update_same_shape, update_refuses_node_count, update_refuses_other_kind,
-           update_refuses_other_kernel, update_refuses_other_dependencies, update_from_capture);
+    TK_ADD(tk_case("graph_cond", "if"), if_initial_value, if_set_by_kernel,
+           cond_from_view_comparisons);
+    TK_ADD(tk_case("graph_exec", "set"), set_args_next_launch, set_policy_next_launch,
+           set_copy_next_launch, set_fill_next_launch, set_refused);
+    TK_ADD(tk_case("graph_exec", "update"), update_same_shape, update_refuses_node_count,
+           update_refuses_other_kind, update_refuses_other_kernel,
+           update_refuses_other_dependencies, update_from_capture);
     TK_ADD(tk_case("graph_exec", "lifetime"), lifetime_views_and_graph_released, exec_destroy_waits,
            exec_on_two_instances, two_execs_of_one_graph, conditional_graph_one_exec_at_a_time,
            child_with_conditional_refused, child_cycle_refused);
     TK_ADD(tk_case("graph_capture", "capture"), capture_new_instance, capture_default_instance,
            capture_reduce_and_scan, captured_graph_takes_no_nodes);
     TK_ADD(tk_case("graph_capture", "misuse"), capture_nested_refused, capture_end_without_begin,
-           capture_end_other_thread_refused, capture_relaxed_end_other_thread, capture_refuses_fence_and_destroy);
+           capture_end_other_thread_refused, capture_relaxed_end_other_thread,
+           capture_refuses_fence_and_destroy);
     TK_ADD(tk_case("graph_errors", "errors"), deps_from_other_graph_refused, body_refuses_host_node,
-           body_refuses_captured_node, body_refuses_host_memory, destroy_body_refused, wrong_kernel_kind_refused,
-           cuda_memory_rules);
-    TK_ADD(tk_case("graph_errors", "null"), null_args_create_destroy, null_args_add_nodes, null_args_conditionals,
-           null_args_introspection, null_args_exec_and_capture);
+           body_refuses_captured_node, body_refuses_host_memory, destroy_body_refused,
+           wrong_kernel_kind_refused, cuda_memory_rules);
+    TK_ADD(tk_case("graph_errors", "null"), null_args_create_destroy, null_args_add_nodes,
+           null_args_conditionals, null_args_introspection, null_args_exec_and_capture);
     return tk_run();
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Graphs (portex/graph.h) at their edges, on the backend under test: copies and fills
  * that move nothing, children that would hold their own parent, the instance
  * px_graph_add_captured lends its callback, what a WHILE or IF body takes (the same
@@ -67,8 +68,8 @@ static px_graph_node *add_inc(px_graph *g, px_graph_node *dep, px_view *v, int64
 {
     const g_inc_args a = inc_args(v, d);
     px_graph_node *n = NULL;
-    TK_OK(px_graph_add_for(g, dep ? &dep : NULL, dep ? 1 : 0, "inc", px_range(0, tk_info(v).size), PX_KERNEL(g_inc),
-                           &a, &n));
+    TK_OK(px_graph_add_for(g, dep ? &dep : NULL, dep ? 1 : 0, "inc", px_range(0, tk_info(v).size),
+                           PX_KERNEL(g_inc), &a, &n));
     return n;
 }
 
@@ -80,8 +81,8 @@ static void all_i64(px_view *v, int64_t want, int line)
     const px_view_info in = tk_info(h);
     const int64_t *x = (const int64_t *)in.data;
     for (int64_t i = 0; i < in.size; ++i)
-        TK_ASSERT(x[i] == want, "line %d: '%s'[%lld] = %lld, expected %lld", line, in.label, (long long)i,
-                  (long long)x[i], (long long)want);
+        TK_ASSERT(x[i] == want, "line %d: '%s'[%lld] = %lld, expected %lld", line, in.label,
+                  (long long)i, (long long)x[i], (long long)want);
     TK_RELEASE(h);
 }
 
@@ -225,9 +226,11 @@ START_TEST(circle_through_body_refused)
     px_graph_cond_t *cond = NULL;
     px_graph *body = NULL;
     TK_OK(px_graph_add_while(a, NULL, 0, "while", 0, &cond, &body, NULL));
-    TK_FAIL(px_graph_add_child(body, NULL, 0, d, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
+    TK_FAIL(px_graph_add_child(body, NULL, 0, d, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_child");
     TK_ERROR_HAS("cannot hold itself");
-    TK_FAIL(px_graph_add_child(body, NULL, 0, a, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
+    TK_FAIL(px_graph_add_child(body, NULL, 0, a, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_add_child");
     TK_FAIL(px_graph_add_child(a, NULL, 0, a, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
     ck_assert_int_eq(count_of(body), 0);
     ck_assert_int_eq(count_of(a), 1);
@@ -283,9 +286,11 @@ START_TEST(lent_instance_protected)
     px_graph_node *n = NULL;
     TK_OK(px_graph_add_captured(g, NULL, 0, "lent", lent_fn, &j, &n));
     TK_ASSERT(j.end == PX_ERR_CAPTURING, "px_graph_capture_end returned %s", px_status_name(j.end));
-    TK_ASSERT(strncmp(j.end_msg, "px_graph_capture_end: ", 22) == 0 && strstr(j.end_msg, "px_graph_add_captured"),
+    TK_ASSERT(strncmp(j.end_msg, "px_graph_capture_end: ", 22) == 0 &&
+                  strstr(j.end_msg, "px_graph_add_captured"),
               "message '%s'", j.end_msg);
-    TK_ASSERT(j.destroy == PX_ERR_CAPTURING, "px_instance_destroy returned %s", px_status_name(j.destroy));
+    TK_ASSERT(j.destroy == PX_ERR_CAPTURING, "px_instance_destroy returned %s",
+              px_status_name(j.destroy));
     TK_ASSERT(strncmp(j.destroy_msg, "px_instance_destroy: ", 21) == 0 &&
                   strstr(j.destroy_msg, "px_graph_add_captured"),
               "message '%s'", j.destroy_msg);
@@ -346,7 +351,8 @@ START_TEST(body_refuses_captured_children)
     TK_OK(px_graph_add_if(g, NULL, 0, "if", 1, &ic, &ibody, NULL));
     px_graph *bodies[2] = {wbody, ibody};
     for (int i = 0; i < 2; ++i) {
-        TK_FAIL(px_graph_add_child(bodies[i], NULL, 0, cap, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_add_child");
+        TK_FAIL(px_graph_add_child(bodies[i], NULL, 0, cap, NULL), PX_ERR_INVALID_ARGUMENT,
+                "px_graph_add_child");
         TK_ERROR_HAS("came from a capture");
         TK_FAIL(px_graph_add_child(bodies[i], NULL, 0, holder, NULL), PX_ERR_INVALID_ARGUMENT,
                 "px_graph_add_child");
@@ -372,7 +378,8 @@ START_TEST(body_same_rule_node_and_child)
     const px_space spaces[2] = {tk_space(), host_side()};
     for (int s = 0; s < 2; ++s) {
         /* device <- device, then device <- host (a graph moves device memory). */
-        px_view *src = tk_view1("src", spaces[s], PX_I64, 16), *dst = tk_view1("dst", tk_space(), PX_I64, 16);
+        px_view *src = tk_view1("src", spaces[s], PX_I64, 16),
+                *dst = tk_view1("dst", tk_space(), PX_I64, 16);
         TK_OK(px_fill(src, &(int64_t){6}, NULL));
         TK_OK(px_fill(dst, &(int64_t){0}, NULL));
         px_graph *g = new_graph("g"), *child = new_graph("child");
@@ -390,8 +397,8 @@ START_TEST(body_same_rule_node_and_child)
         const px_status child_st = px_graph_add_child(as_child, NULL, 0, child, NULL);
         TK_ASSERT((node_st == PX_OK) == (child_st == PX_OK),
                   "%s memory: the body %s the copy node (%s) but %s the child holding it (%s)",
-                  px_space_kind_string(spaces[s].kind), node_st == PX_OK ? "takes" : "refuses", node_msg,
-                  child_st == PX_OK ? "takes" : "refuses", px_last_error());
+                  px_space_kind_string(spaces[s].kind), node_st == PX_OK ? "takes" : "refuses",
+                  node_msg, child_st == PX_OK ? "takes" : "refuses", px_last_error());
         /* Device memory is what a body is for. */
         if (s == 0) ck_assert_int_eq(node_st, PX_OK);
         if (node_st == PX_OK) {
@@ -426,7 +433,8 @@ START_TEST(set_copy_checks_types)
     px_graph_node *n = NULL;
     TK_OK(px_graph_add_copy(g, NULL, 0, a, b, &n));
     px_graph_exec *e = instantiate(g);
-    TK_FAIL(px_graph_exec_set_copy(e, n, i1, i2), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_copy");
+    TK_FAIL(px_graph_exec_set_copy(e, n, i1, i2), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_exec_set_copy");
     TK_ERROR_HAS("element types");
     TK_FAIL(px_graph_exec_set_copy(e, n, a, i2), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_copy");
     TK_FAIL(px_graph_exec_set_copy(e, n, i1, b), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_copy");
@@ -465,7 +473,8 @@ START_TEST(update_after_graph_grows)
     launch_fenced(e);
     ALL_I64(x, 10);
     TK_FAIL(px_graph_exec_update(e, g, &r), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_update");
-    TK_ASSERT(r.node == -1 && strstr(r.reason, "nodes") != NULL, "report %d '%s'", r.node, r.reason);
+    TK_ASSERT(r.node == -1 && strstr(r.reason, "nodes") != NULL, "report %d '%s'", r.node,
+              r.reason);
     px_graph *w = new_graph("w");
     add_inc(w, NULL, x, 100);
     px_graph_cond_t *wc = NULL;
@@ -505,10 +514,14 @@ END_TEST
 
 int main(void)
 {
-    TK_ADD(tk_case("graph_noop", "noop"), noop_nodes_launch, noop_nodes_set, noop_nodes_update, noop_not_captured);
-    TK_ADD(tk_case("graph_ownership", "circles"), circle_closed_later_refused, circle_through_body_refused);
-    TK_ADD(tk_case("graph_lent", "lent"), lent_instance_protected, lent_graph_destroyed_by_callback);
-    TK_ADD(tk_case("graph_body", "body"), body_refuses_captured_children, body_same_rule_node_and_child);
+    TK_ADD(tk_case("graph_noop", "noop"), noop_nodes_launch, noop_nodes_set, noop_nodes_update,
+           noop_not_captured);
+    TK_ADD(tk_case("graph_ownership", "circles"), circle_closed_later_refused,
+           circle_through_body_refused);
+    TK_ADD(tk_case("graph_lent", "lent"), lent_instance_protected,
+           lent_graph_destroyed_by_callback);
+    TK_ADD(tk_case("graph_body", "body"), body_refuses_captured_children,
+           body_same_rule_node_and_child);
     TK_ADD(tk_case("graph_change", "change"), set_copy_checks_types, update_after_graph_grows,
            finalize_while_default_captured);
     return tk_run();

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Memory lifetime and ordering where work is still queued (GPU only):
  *
  *   released_pageable_held   a pageable view released while a staged copy into (or out of)
@@ -63,7 +64,7 @@ START_TEST(released_pageable_held)
         TK_OK(px_fill_async(in, d, &poison, NULL));
     }
     TK_OK(px_instance_fence(in));
-    const size_t base = hz_host_in_use();   /* p included */
+    const size_t base = hz_host_in_use(); /* p included */
 
     hz_step("a 2 s kernel, the staged copy behind it, the pageable view released");
     CU_OK(hz_spin(0, s, 2000000000ull));
@@ -117,21 +118,29 @@ START_TEST(released_pageable_held)
         device_right = memcmp(tk_data(back), want, (size_t)n) == 0;
         TK_OK(px_view_release(&back));
     }
-    fprintf(stderr, "  HOST bytes in use: base %zu, after release %zu, meanwhile %zu, after fence %zu, %.3f ms later %zu\n",
+    fprintf(stderr,
+            "  HOST bytes in use: base %zu, after release %zu, meanwhile %zu, after fence %zu, "
+            "%.3f ms later %zu\n",
             base, after_release, during, after_fence, late * 1e3, later);
 
-    TK_ASSERT(after_release == base, "HOST bytes in use dropped from %zu to %zu at the release, with the copy queued",
+    TK_ASSERT(after_release == base,
+              "HOST bytes in use dropped from %zu to %zu at the release, with the copy queued",
               base, after_release);
-    TK_ASSERT(during == base + NOTHER * (size_t)n, "HOST bytes in use %zu while the copy waited, expected %zu", during,
+    TK_ASSERT(during == base + NOTHER * (size_t)n,
+              "HOST bytes in use %zu while the copy waited, expected %zu", during,
               base + NOTHER * (size_t)n);
-    TK_ASSERT(which < 0, "host memory allocated after the release changed (buffer %d: view at byte %zu, malloc at byte %zu)",
+    TK_ASSERT(which < 0,
+              "host memory allocated after the release changed (buffer %d: view at byte %zu, "
+              "malloc at byte %zu)",
               which, bad_other, bad_raw);
     TK_ASSERT(device_right, "the device got other bytes than the released view held");
     TK_ASSERT(running, "premise: the 2 s kernel had finished before the other memory was written");
-    TK_ASSERT(later == returned, "the released view's %lld bytes never came back (%zu in use, expected %zu)",
+    TK_ASSERT(later == returned,
+              "the released view's %lld bytes never came back (%zu in use, expected %zu)",
               (long long)n, later, returned);
     TK_ASSERT(after_fence == returned,
-              "px_instance_fence returned before the released view's %lld bytes did (%zu in use, expected %zu; "
+              "px_instance_fence returned before the released view's %lld bytes did (%zu in use, "
+              "expected %zu; "
               "back %.3f ms later)",
               (long long)n, after_fence, returned, late * 1e3);
 
@@ -182,7 +191,8 @@ START_TEST(strided_staged_waits)
     TK_OK(px_instance_fence(in));
     fprintf(stderr, "  the strided-staged call took %.1f ms\n", call * 1e3);
 
-    TK_ASSERT(running, "premise: the 1 s kernel had finished before the strided-staged copy was issued");
+    TK_ASSERT(running,
+              "premise: the 1 s kernel had finished before the strided-staged copy was issued");
     const uint64_t *av = tk_data(a), *pv = tk_data(p), *bv = tk_data(back);
     int64_t stale = 0, wrong = 0, first_i = -1, first_j = -1;
     for (int64_t j = 0; j < C; ++j)
@@ -193,13 +203,18 @@ START_TEST(strided_staged_waits)
                 first_i = i;
                 first_j = j;
             }
-            if (got == poison) ++stale; else ++wrong;
+            if (got == poison)
+                ++stale;
+            else
+                ++wrong;
         }
     TK_ASSERT(stale == 0 && wrong == 0,
-              "dst differs from what the staged copy wrote into its source: %lld elements stale (the source's "
+              "dst differs from what the staged copy wrote into its source: %lld elements stale "
+              "(the source's "
               "old contents), %lld otherwise wrong; first at (%lld, %lld)",
               (long long)stale, (long long)wrong, (long long)first_i, (long long)first_j);
-    TK_ASSERT(memcmp(pv, av, (size_t)(R * C) * 8) == 0, "the staged copy into the pageable source is wrong");
+    TK_ASSERT(memcmp(pv, av, (size_t)(R * C) * 8) == 0,
+              "the staged copy into the pageable source is wrong");
 
     CU_OK(cudaEventDestroy(slow));
     px_view *all[] = {a, src, p, dst, back};
@@ -214,7 +229,7 @@ START_TEST(free_during_capture)
 {
     hz_watchdog(60);
     hz_step("free_during_capture: setup");
-    const int64_t n = (int64_t)8 << 20;   /* 64 MiB of uint64 */
+    const int64_t n = (int64_t)8 << 20; /* 64 MiB of uint64 */
     const size_t bytes = (size_t)n * 8;
     cudaStream_t s = NULL;
     CU_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -228,7 +243,7 @@ START_TEST(free_during_capture)
     const uint64_t *hv = tk_data(h);
     for (int64_t i = 0; i < n; ++i) want += HZ_MIX(i, hv[i]);
     px_view *v = hz_view1("v", px_device(0), PX_U64, n);
-    px_view *sum = tk_view1("sum", px_device(0), PX_U64, 1);   /* zero-filled */
+    px_view *sum = tk_view1("sum", px_device(0), PX_U64, 1); /* zero-filled */
     px_view *sum_h = hz_view1("sum_h", px_host(), PX_U64, 1);
     HZ_COPY(ws, v, h, PX_COPY_CUDA_STAGED);
     TK_OK(px_instance_fence(ws));
@@ -272,7 +287,8 @@ START_TEST(free_during_capture)
        a sanitizer, can miss the 1.5 s window: then it did not run). */
     if (running) {
         TK_ASSERT(w0 + bytes <= v0 || v0 + bytes <= w0,
-                  "w [%#lx, +%zu) was given memory of v [%#lx, +%zu), released while a kernel still read it",
+                  "w [%#lx, +%zu) was given memory of v [%#lx, +%zu), released while a kernel "
+                  "still read it",
                   (unsigned long)w0, bytes, (unsigned long)v0, bytes);
         TK_ASSERT(got == want, "the kernel read %#llx, expected %#llx: v's memory changed under it",
                   (unsigned long long)got, (unsigned long long)want);
@@ -325,10 +341,13 @@ START_TEST(destroy_while_capturing)
     CU_OK(cudaStreamIsCapturing(s, &cs));
     cudaGraph_t g = NULL;
     CU_OK(cudaStreamEndCapture(s, &g));
-    TK_ASSERT(st == PX_ERR_CAPTURING, "px_instance_destroy during a capture returned %s: %s", px_status_name(st), msg);
-    TK_ASSERT(strstr(msg, "px_instance_destroy") != NULL, "the error does not name px_instance_destroy: %s", msg);
+    TK_ASSERT(st == PX_ERR_CAPTURING, "px_instance_destroy during a capture returned %s: %s",
+              px_status_name(st), msg);
+    TK_ASSERT(strstr(msg, "px_instance_destroy") != NULL,
+              "the error does not name px_instance_destroy: %s", msg);
     TK_ASSERT(in == was, "the refused destroy cleared the caller's handle");
-    TK_ASSERT(cs == cudaStreamCaptureStatusActive, "the refused destroy broke the capture (status %d)", (int)cs);
+    TK_ASSERT(cs == cudaStreamCaptureStatusActive,
+              "the refused destroy broke the capture (status %d)", (int)cs);
     ck_assert_ptr_nonnull(g);
 
     hz_step("after the capture: the graph, staged copies, fence, destroy");
@@ -338,11 +357,13 @@ START_TEST(destroy_while_capturing)
     HZ_COPY(in, back, d, PX_COPY_CUDA_STAGED);
     TK_OK(px_instance_fence(in));
     const uint32_t *bv = tk_data(back);
-    for (int64_t i = 0; i < n; ++i) TK_ASSERT(bv[i] == v, "the captured fill: [%lld] = %#x", (long long)i, bv[i]);
+    for (int64_t i = 0; i < n; ++i)
+        TK_ASSERT(bv[i] == v, "the captured fill: [%lld] = %#x", (long long)i, bv[i]);
     HZ_COPY(in, d, h, PX_COPY_CUDA_STAGED);
     HZ_COPY(in, back, d, PX_COPY_CUDA_STAGED);
     TK_OK(px_instance_fence(in));
-    TK_ASSERT(memcmp(tk_data(back), tk_data(h), (size_t)n * 4) == 0, "a staged round trip after the capture is wrong");
+    TK_ASSERT(memcmp(tk_data(back), tk_data(h), (size_t)n * 4) == 0,
+              "a staged round trip after the capture is wrong");
     CU_OK(cudaGraphExecDestroy(ge));
     CU_OK(cudaGraphDestroy(g));
     px_view *all[] = {d, h, back};
@@ -356,7 +377,7 @@ END_TEST
 /* ---- capture_beside_pinning --------------------------------------------------------------------- */
 
 typedef struct pinner {
-    px_instance *in;         /* another instance: its first staged copy builds the pool */
+    px_instance *in; /* another instance: its first staged copy builds the pool */
     px_view *dev, *host;
     atomic_int go, done;
     px_copy_path path;
@@ -364,13 +385,14 @@ typedef struct pinner {
     char err[512];
 } pinner;
 
-#define P_TRY(expr)                                                                        \
-    do {                                                                                   \
-        const px_status p_st_ = (expr);                                                    \
-        if (p_st_ != PX_OK) {                                                              \
-            snprintf(pn->err, sizeof pn->err, "%s: %s: %s", #expr, px_status_name(p_st_), px_last_error()); \
-            goto out;                                                                      \
-        }                                                                                  \
+#define P_TRY(expr)                                                                       \
+    do {                                                                                  \
+        const px_status p_st_ = (expr);                                                   \
+        if (p_st_ != PX_OK) {                                                             \
+            snprintf(pn->err, sizeof pn->err, "%s: %s: %s", #expr, px_status_name(p_st_), \
+                     px_last_error());                                                    \
+            goto out;                                                                     \
+        }                                                                                 \
     } while (0)
 
 static void *pinner_main(void *arg)
@@ -383,7 +405,7 @@ static void *pinner_main(void *arg)
         goto out;
     }
     for (int k = 0; k < 8; ++k) {
-        const int64_t n = (int64_t)4096 << (2 * (k % 6));   /* 4 KiB to 4 MiB */
+        const int64_t n = (int64_t)4096 << (2 * (k % 6)); /* 4 KiB to 4 MiB */
         px_view_desc d = tk_desc("pinned meanwhile", px_host_pinned(), PX_U8, 1, &n);
         px_view *v = NULL;
         P_TRY(px_view_create(&v, &d));
@@ -419,7 +441,8 @@ START_TEST(capture_beside_pinning)
     tk_rng r = tk_rng_seed(36000);
     tk_random_bytes(&r, tk_data(pn.host), (size_t)n);
     const int64_t m = ((int64_t)1 << 20) + 1;
-    px_view *filled = hz_view1("filled", px_device(0), PX_U32, m), *filled_h = hz_view1("filled_h", px_host(), PX_U32, m);
+    px_view *filled = hz_view1("filled", px_device(0), PX_U32, m),
+            *filled_h = hz_view1("filled_h", px_host(), PX_U32, m);
     /* An empty pool: the copy on the other thread makes it (pinned allocations). */
     const px_staging_config other = hz_other_shape(*hz_saved_cfg());
     TK_OK(px_staging_set(&other));
@@ -439,11 +462,15 @@ START_TEST(capture_beside_pinning)
     if (finished) ck_assert_int_eq(pthread_join(th, NULL), 0);
 
     TK_ASSERT(rc == 0, "pthread_create: %d", rc);
-    TK_ASSERT(finished, "the other thread did not finish within 30 s (%d pinned cycles)", pn.cycles);
+    TK_ASSERT(finished, "the other thread did not finish within 30 s (%d pinned cycles)",
+              pn.cycles);
     TK_ASSERT(pn.err[0] == '\0', "on the other thread, during the capture: %s", pn.err);
-    TK_ASSERT(pn.path == PX_COPY_CUDA_STAGED, "the other thread's copy took %s", px_copy_path_string(pn.path));
-    TK_ASSERT(fill_st == PX_OK, "the captured fill: %s: %s", px_status_name(fill_st), px_last_error());
-    TK_ASSERT(end == cudaSuccess, "cudaStreamEndCapture: %s (the capture was invalidated)", cudaGetErrorName(end));
+    TK_ASSERT(pn.path == PX_COPY_CUDA_STAGED, "the other thread's copy took %s",
+              px_copy_path_string(pn.path));
+    TK_ASSERT(fill_st == PX_OK, "the captured fill: %s: %s", px_status_name(fill_st),
+              px_last_error());
+    TK_ASSERT(end == cudaSuccess, "cudaStreamEndCapture: %s (the capture was invalidated)",
+              cudaGetErrorName(end));
     ck_assert_ptr_nonnull(g);
 
     hz_step("replay the graph; check both threads' results");
@@ -453,10 +480,12 @@ START_TEST(capture_beside_pinning)
     HZ_COPY(ia, filled_h, filled, PX_COPY_CUDA_STAGED);
     TK_OK(px_instance_fence(ia));
     const uint32_t *fv = tk_data(filled_h);
-    for (int64_t i = 0; i < m; ++i) TK_ASSERT(fv[i] == v, "the captured fill: [%lld] = %#x", (long long)i, fv[i]);
+    for (int64_t i = 0; i < m; ++i)
+        TK_ASSERT(fv[i] == v, "the captured fill: [%lld] = %#x", (long long)i, fv[i]);
     HZ_COPY(ib, back, pn.dev, PX_COPY_CUDA_STAGED);
     TK_OK(px_instance_fence(ib));
-    TK_ASSERT(memcmp(tk_data(back), tk_data(pn.host), (size_t)n) == 0, "the other thread's staged copy is wrong");
+    TK_ASSERT(memcmp(tk_data(back), tk_data(pn.host), (size_t)n) == 0,
+              "the other thread's staged copy is wrong");
 
     CU_OK(cudaGraphExecDestroy(ge));
     CU_OK(cudaGraphDestroy(g));
@@ -490,7 +519,8 @@ START_TEST(peer_fill_ordered)
         const uint32_t w = 0x01020304u;
         TK_OK(px_fill_async(g1, x, &w, NULL));
         const px_status ws = px_fill_async(g0, x, &w, NULL);
-        TK_ASSERT(ws == PX_OK || ws == PX_ERR_UNSUPPORTED, "warm-up fill from GPU 0: %s", px_last_error());
+        TK_ASSERT(ws == PX_OK || ws == PX_ERR_UNSUPPORTED, "warm-up fill from GPU 0: %s",
+                  px_last_error());
         if (ws == PX_ERR_UNSUPPORTED) {
             char why[256];
             snprintf(why, sizeof why, "%s", px_last_error());
@@ -530,13 +560,17 @@ START_TEST(peer_fill_ordered)
     for (int64_t i = 0; i < n; ++i) {
         const uint32_t want = (i >= n / 4 && i < n / 2) ? v3 : v2;
         if (bv[i] == want) continue;
-        if (bv[i] == v1) ++late; else ++wrong;
+        if (bv[i] == v1)
+            ++late;
+        else
+            ++wrong;
     }
     TK_ASSERT(running, "premise: GPU 1's kernel had finished before GPU 0's fills were queued");
-    TK_ASSERT(late == 0 && wrong == 0,
-              "x after the fills: %lld elements hold GPU 1's earlier fill (GPU 0's fill ran first), %lld "
-              "otherwise wrong",
-              (long long)late, (long long)wrong);
+    TK_ASSERT(
+        late == 0 && wrong == 0,
+        "x after the fills: %lld elements hold GPU 1's earlier fill (GPU 0's fill ran first), %lld "
+        "otherwise wrong",
+        (long long)late, (long long)wrong);
     TK_OK(px_view_release(&back));
     TK_OK(px_fence_all());
     CU_OK(cudaEventDestroy(slow));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Execution instances and events on the backend under test. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ START_TEST(default_instance)
     px_instance *c = a;
     px_status st = px_instance_destroy(&c);
     TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "destroying the default instance: %s",
-                  px_status_name(st));
+              px_status_name(st));
     ck_assert_ptr_nonnull(strstr(px_last_error(), "px_instance_destroy"));
     TK_OK(px_instance_fence(a));
 }
@@ -38,9 +39,12 @@ END_TEST
 START_TEST(default_instance_bad_input)
 {
     px_instance *a = NULL;
-    TK_FAIL(px_instance_default(tk_exec(), 0, NULL), PX_ERR_INVALID_ARGUMENT, "px_instance_default");
-    TK_FAIL(px_instance_default(PX_EXEC_COUNT, 0, &a), PX_ERR_INVALID_ARGUMENT, "px_instance_default");
-    TK_FAIL(px_instance_default((px_exec_space)-1, 0, &a), PX_ERR_INVALID_ARGUMENT, "px_instance_default");
+    TK_FAIL(px_instance_default(tk_exec(), 0, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_instance_default");
+    TK_FAIL(px_instance_default(PX_EXEC_COUNT, 0, &a), PX_ERR_INVALID_ARGUMENT,
+            "px_instance_default");
+    TK_FAIL(px_instance_default((px_exec_space)-1, 0, &a), PX_ERR_INVALID_ARGUMENT,
+            "px_instance_default");
     TK_FAIL2(px_instance_default(tk_exec(), -1, &a), PX_ERR_INVALID_ARGUMENT, PX_ERR_NO_DEVICE,
              "px_instance_default");
     int n = 0;
@@ -81,8 +85,8 @@ START_TEST(create_destroy)
     TK_OK(px_instance_label(in, &label));
     char want[64];
     snprintf(want, sizeof want, "%s:0", px_exec_space_string(tk_exec()));
-    TK_ASSERT(strlen(label) == strlen(want) && tk_contains_ci(label, want),
-                  "label '%s', want '%s'", label, want);
+    TK_ASSERT(strlen(label) == strlen(want) && tk_contains_ci(label, want), "label '%s', want '%s'",
+              label, want);
     TK_OK(px_instance_destroy(&in));
 
     /* Priorities are clamped, never refused. */
@@ -118,9 +122,11 @@ START_TEST(create_destroy_bad_input)
     TK_FAIL(px_instance_create(&in, &d), PX_ERR_INVALID_ARGUMENT, "px_instance_create");
     d.exec = tk_exec();
     d.device = 1000;
-    TK_FAIL2(px_instance_create(&in, &d), PX_ERR_NO_DEVICE, PX_ERR_INVALID_ARGUMENT, "px_instance_create");
+    TK_FAIL2(px_instance_create(&in, &d), PX_ERR_NO_DEVICE, PX_ERR_INVALID_ARGUMENT,
+             "px_instance_create");
     d.device = -1;
-    TK_FAIL2(px_instance_create(&in, &d), PX_ERR_INVALID_ARGUMENT, PX_ERR_NO_DEVICE, "px_instance_create");
+    TK_FAIL2(px_instance_create(&in, &d), PX_ERR_INVALID_ARGUMENT, PX_ERR_NO_DEVICE,
+             "px_instance_create");
     ck_assert_ptr_null(in);
     /* CUDA on a build or machine without it. */
     if (!px_exec_space_available(PX_EXEC_CUDA)) {
@@ -218,7 +224,8 @@ START_TEST(instance_space_bad_input)
     /* Not an instance: refused by its magic number, never followed. */
     uint64_t junk[16];
     memset(junk, 0x5a, sizeof junk);
-    TK_FAIL(px_instance_space((const px_instance *)junk, &s), PX_ERR_INVALID_ARGUMENT, "px_instance_space");
+    TK_FAIL(px_instance_space((const px_instance *)junk, &s), PX_ERR_INVALID_ARGUMENT,
+            "px_instance_space");
     TK_ERROR_HAS("not a live instance");
     TK_OK(px_instance_destroy(&in));
     TK_FAIL(px_instance_space(in, &s), PX_ERR_INVALID_ARGUMENT, "px_instance_space");
@@ -259,7 +266,7 @@ START_TEST(fence_and_destroy_wait)
         const double *y = (const double *)tk_data(h);
         for (int64_t i = 0; i < n; ++i)
             TK_ASSERT(y[i] == x[i] * (1.0 + 3.0 * (how + 1)), "how %d: y[%lld] = %g", how,
-                          (long long)i, y[i]);
+                      (long long)i, y[i]);
         px_view_release(&h);
     }
     TK_OK(px_fence_all());
@@ -326,7 +333,8 @@ START_TEST(events_order_instances)
     a1.a = 2.0; /* y = 2 x, several times to make A's work long */
     TK_OK(px_view_span_f64(dx, &a1.x));
     TK_OK(px_view_span_f64(dy, &a1.y));
-    for (int k = 0; k < 4; ++k) TK_OK(px_parallel_for(ia, "A", px_range(0, n), PX_KERNEL(axpy), &a1));
+    for (int k = 0; k < 4; ++k)
+        TK_OK(px_parallel_for(ia, "A", px_range(0, n), PX_KERNEL(axpy), &a1));
     TK_OK(px_event_record(ev, ia));
     TK_OK(px_instance_wait_event(ib, ev));
     a2.a = 1.0; /* z = y */
@@ -339,7 +347,8 @@ START_TEST(events_order_instances)
     TK_OK(px_instance_fence(ib));
     const double *z = (const double *)tk_data(hz);
     for (int64_t i = 0; i < n; ++i)
-        if (z[i] != 8.0 * x[i]) ck_abort_msg("z[%lld] = %g, want %g", (long long)i, z[i], 8.0 * x[i]);
+        if (z[i] != 8.0 * x[i])
+            ck_abort_msg("z[%lld] = %g, want %g", (long long)i, z[i], 8.0 * x[i]);
 
     TK_OK(px_event_destroy(&ev));
     TK_OK(px_instance_destroy(&ia));

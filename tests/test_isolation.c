@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* One slow instance holds up no one else (GPU only).
  *
  * Instance A runs a kernel that keeps its stream busy for seconds; meanwhile:
@@ -33,7 +34,7 @@
 #include "hz_util.h"
 #include "k_hazards.h"
 
-static const uint64_t SLOW_NS = 2000000000ull;   /* A's kernel: 2 s */
+static const uint64_t SLOW_NS = 2000000000ull; /* A's kernel: 2 s */
 static const int64_t COPY_BYTES = ((int64_t)64 << 20) + 4093;
 
 /* ---- B is not held up by A ----------------------------------------------------------------- */
@@ -50,7 +51,8 @@ START_TEST(slow_instance_holds_up_no_one)
     const int64_t n = COPY_BYTES;
     px_view *hA = hz_view1("hA", px_host(), PX_U8, n), *hB = hz_view1("hB", px_host(), PX_U8, n);
     px_view *rA = hz_view1("rA", px_host(), PX_U8, n), *rB = hz_view1("rB", px_host(), PX_U8, n);
-    px_view *dA = hz_view1("dA", px_device(0), PX_U8, n), *dB = hz_view1("dB", px_device(0), PX_U8, n);
+    px_view *dA = hz_view1("dA", px_device(0), PX_U8, n),
+            *dB = hz_view1("dB", px_device(0), PX_U8, n);
     px_view *old_dev = hz_view1("old_dev", px_device(0), PX_U8, (int64_t)64 << 20);
     px_view *old_pin = hz_view1("old_pin", px_host_pinned(), PX_U8, (int64_t)1 << 20);
     px_view *zeros = hz_view1("zeros", px_host(), PX_U8, (int64_t)64 << 20);
@@ -98,7 +100,8 @@ START_TEST(slow_instance_holds_up_no_one)
     hz_step("release a DEVICE view, create another");
     t = hz_now();
     TK_OK(px_view_release(&old_dev));
-    px_view *new_dev = tk_view1("new_dev", px_device(0), PX_U8, (int64_t)64 << 20);   /* zero-filled */
+    px_view *new_dev =
+        tk_view1("new_dev", px_device(0), PX_U8, (int64_t)64 << 20); /* zero-filled */
     const double dev_realloc = hz_now() - t;
     hz_step("release a HOST_PINNED view, create another");
     t = hz_now();
@@ -120,15 +123,21 @@ START_TEST(slow_instance_holds_up_no_one)
     fprintf(stderr,
             "  A's staged call %.2f ms; B: in %.2f ms, out %.2f ms; re-allocation: DEVICE %.2f ms, "
             "HOST_PINNED %.2f ms; px_staging_set %.3f ms (%s); A's kernel %s\n",
-            a_call * 1e3, b_in * 1e3, b_out * 1e3, dev_realloc * 1e3, pin_realloc * 1e3, busy_time * 1e3,
-            px_status_name(busy), a_running ? "still running" : "done");
-    TK_ASSERT(b_in < 0.5, "B's 64 MiB staged copy to the device and fence took %.3f s behind A's kernel", b_in);
-    TK_ASSERT(b_out < 0.5, "B's 64 MiB staged copy to the host and fence took %.3f s behind A's kernel", b_out);
-    TK_ASSERT(dev_realloc < 0.1, "releasing and re-creating a 64 MiB DEVICE view took %.3f s", dev_realloc);
-    TK_ASSERT(pin_realloc < 0.1, "releasing and re-creating a 1 MiB HOST_PINNED view took %.3f s", pin_realloc);
-    TK_ASSERT(busy == PX_ERR_BUSY, "px_staging_set with A's copy queued returned %s", px_status_name(busy));
+            a_call * 1e3, b_in * 1e3, b_out * 1e3, dev_realloc * 1e3, pin_realloc * 1e3,
+            busy_time * 1e3, px_status_name(busy), a_running ? "still running" : "done");
+    TK_ASSERT(b_in < 0.5,
+              "B's 64 MiB staged copy to the device and fence took %.3f s behind A's kernel", b_in);
+    TK_ASSERT(b_out < 0.5,
+              "B's 64 MiB staged copy to the host and fence took %.3f s behind A's kernel", b_out);
+    TK_ASSERT(dev_realloc < 0.1, "releasing and re-creating a 64 MiB DEVICE view took %.3f s",
+              dev_realloc);
+    TK_ASSERT(pin_realloc < 0.1, "releasing and re-creating a 1 MiB HOST_PINNED view took %.3f s",
+              pin_realloc);
+    TK_ASSERT(busy == PX_ERR_BUSY, "px_staging_set with A's copy queued returned %s",
+              px_status_name(busy));
     TK_ASSERT(busy_time < 0.1, "px_staging_set refusing took %.3f s", busy_time);
-    TK_ASSERT(a_running, "premise: A's 2 s kernel had already finished; the timings above prove nothing");
+    TK_ASSERT(a_running,
+              "premise: A's 2 s kernel had already finished; the timings above prove nothing");
     TK_ASSERT(memcmp(tk_data(rB), tk_data(hB), (size_t)n) == 0, "B's data came back wrong");
     const size_t z = hz_first_not(tk_data(zeros), 0, (size_t)64 << 20);
     TK_ASSERT(z == (size_t)64 << 20, "the new DEVICE view is not zero-filled at byte %zu", z);
@@ -149,25 +158,30 @@ START_TEST(slow_instance_holds_up_no_one)
     TK_OK(px_staging_get(&got));
     const double get_time = hz_now() - t;
     t = hz_now();
-    TK_OK(px_staging_set(&got));   /* the same shape: nothing to do */
+    TK_OK(px_staging_set(&got)); /* the same shape: nothing to do */
     const double same_time = hz_now() - t;
     const px_staging_config reshape = hz_other_shape(got);
     t = hz_now();
-    TK_OK(px_staging_set(&reshape));   /* a new shape: the pool is freed */
+    TK_OK(px_staging_set(&reshape)); /* a new shape: the pool is freed */
     const double reshape_time = hz_now() - t;
     t = hz_now();
-    TK_OK(px_staging_set(&got));   /* back: the pool is empty, nothing to free */
+    TK_OK(px_staging_set(&got)); /* back: the pool is empty, nothing to free */
     const double back_time = hz_now() - t;
     const bool a_running2 = hz_running(slow2);
-    fprintf(stderr, "  px_staging_get %.3f ms; set: same %.3f ms, new shape %.3f ms, back %.3f ms; A's kernel %s\n",
+    fprintf(stderr,
+            "  px_staging_get %.3f ms; set: same %.3f ms, new shape %.3f ms, back %.3f ms; A's "
+            "kernel %s\n",
             get_time * 1e3, same_time * 1e3, reshape_time * 1e3, back_time * 1e3,
             a_running2 ? "still running" : "done");
     TK_ASSERT(get_time < 0.1, "px_staging_get took %.3f s while A ran", get_time);
     TK_ASSERT(same_time < 0.1, "px_staging_set (same shape) took %.3f s while A ran", same_time);
-    TK_ASSERT(reshape_time < 1.0,
-              "px_staging_set (new shape, pool freed) took %.3f s while A ran: it waited for the device", reshape_time);
+    TK_ASSERT(
+        reshape_time < 1.0,
+        "px_staging_set (new shape, pool freed) took %.3f s while A ran: it waited for the device",
+        reshape_time);
     TK_ASSERT(back_time < 0.1, "px_staging_set (pool empty) took %.3f s while A ran", back_time);
-    TK_ASSERT(a_running2, "premise: A's 3 s kernel had already finished; the timings above prove nothing");
+    TK_ASSERT(a_running2,
+              "premise: A's 3 s kernel had already finished; the timings above prove nothing");
     TK_OK(px_instance_fence(A));
 
     CU_OK(cudaEventDestroy(slow));
@@ -197,13 +211,13 @@ static void *fencer_main(void *arg)
 }
 
 /* What another thread does while px_fence_all waits; the first failure in `err`. */
-#define OP(expr)                                                                           \
-    do {                                                                                   \
-        const px_status op_st_ = (expr);                                                   \
-        if (op_st_ != PX_OK) {                                                             \
+#define OP(expr)                                                                                  \
+    do {                                                                                          \
+        const px_status op_st_ = (expr);                                                          \
+        if (op_st_ != PX_OK) {                                                                    \
             snprintf(err, errsize, "%s: %s: %s", #expr, px_status_name(op_st_), px_last_error()); \
-            return false;                                                                  \
-        }                                                                                  \
+            return false;                                                                         \
+        }                                                                                         \
     } while (0)
 
 static bool views_come_and_go(char *err, size_t errsize)
@@ -211,7 +225,7 @@ static bool views_come_and_go(char *err, size_t errsize)
     const px_space spaces[3] = {px_host(), px_host_pinned(), px_device(0)};
     for (int k = 0; k < 4; ++k)
         for (int s = 0; s < 3; ++s) {
-            const int64_t n = (int64_t)65536 << (2 * k);   /* 64 KiB to 4 MiB */
+            const int64_t n = (int64_t)65536 << (2 * k); /* 64 KiB to 4 MiB */
             px_view_desc d = tk_desc("meanwhile", spaces[s], PX_U8, 1, &n);
             px_view *v = NULL;
             OP(px_view_create(&v, &d));
@@ -236,7 +250,8 @@ static bool instances_and_events(char *err, size_t errsize)
         OP(px_event_destroy(&e));
         /* A staged round trip on it, fenced. */
         const int64_t n = ((int64_t)4 << 20) + 17;
-        px_view_desc hd = tk_desc("h", px_host(), PX_U8, 1, &n), dd = tk_desc("d", px_device(0), PX_U8, 1, &n);
+        px_view_desc hd = tk_desc("h", px_host(), PX_U8, 1, &n),
+                     dd = tk_desc("d", px_device(0), PX_U8, 1, &n);
         px_view *h = NULL, *h2 = NULL, *dv = NULL;
         OP(px_view_create(&h, &hd));
         OP(px_view_create(&h2, &hd));
@@ -272,7 +287,8 @@ START_TEST(fence_all_blocks_no_one)
     hz_blocker bk;
     hz_blocker_init(&bk, 20.0);
     CU_OK(cudaLaunchHostFunc(s, hz_blocker_fn, &bk));
-    TK_ASSERT(hz_blocker_wait_holding(&bk, 10.0), "the host function did not start (state %d)", atomic_load(&bk.state));
+    TK_ASSERT(hz_blocker_wait_holding(&bk, 10.0), "the host function did not start (state %d)",
+              atomic_load(&bk.state));
 
     hz_step("px_fence_all on another thread");
     fencer f;
@@ -296,17 +312,19 @@ START_TEST(fence_all_blocks_no_one)
     while (!atomic_load(&f.done) && hz_now() - t_rel < 10.0) hz_sleep_ms(1);
     const bool returned = atomic_load(&f.done);
     if (returned) ck_assert_int_eq(pthread_join(th, NULL), 0);
-    fprintf(stderr, "  meanwhile: %.1f ms (%s); fence_all %s\n", took * 1e3, ok ? "all succeeded" : err,
-            returned ? "returned once released" : "did not return");
+    fprintf(stderr, "  meanwhile: %.1f ms (%s); fence_all %s\n", took * 1e3,
+            ok ? "all succeeded" : err, returned ? "returned once released" : "did not return");
 
     TK_ASSERT(returned, "px_fence_all did not return within 10 s of the stream's release");
     TK_ASSERT(f.status == PX_OK, "px_fence_all returned %s: %s", px_status_name(f.status), f.err);
     TK_ASSERT(ok, "%s", err);
-    TK_ASSERT(took < 1.0, "creating and releasing views, instances and events took %.3f s while px_fence_all waited",
-              took);
+    TK_ASSERT(
+        took < 1.0,
+        "creating and releasing views, instances and events took %.3f s while px_fence_all waited",
+        took);
     TK_ASSERT(blocked_before && blocked_after,
-              "premise: px_fence_all returned while the stream was held (before: %d, after: %d)", blocked_before,
-              blocked_after);
+              "premise: px_fence_all returned while the stream was held (before: %d, after: %d)",
+              blocked_before, blocked_after);
     TK_ASSERT(atomic_load(&bk.state) == 2, "the host function ended in state %d (3: it timed out)",
               atomic_load(&bk.state));
     TK_OK(px_instance_destroy(&held));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* 64-bit indices in parallel_for, reduce and scan: suite "large" runs 2^20 + 7 elements on
  * every backend; suite "large_2_31" (CUDA) runs 2^31 + 4099 where the GPU has the memory
  * (2 GiB of bytes and 16 GiB of prefix sums), and skips where it has not. */
@@ -20,8 +21,12 @@ static uint64_t expected_sum(int64_t n)
 static px_view *try_view(const char *label, px_dtype dt, int64_t n)
 {
     px_view *v = NULL;
-    px_view_desc d = {.label = label, .space = tk_space(), .dtype = dt, .rank = 1,
-                      .extent = {n}, .flags = PX_VIEW_NO_INIT};
+    px_view_desc d = {.label = label,
+                      .space = tk_space(),
+                      .dtype = dt,
+                      .rank = 1,
+                      .extent = {n},
+                      .flags = PX_VIEW_NO_INIT};
     px_status st = px_view_create(&v, &d);
     if (st == PX_ERR_OUT_OF_MEMORY) {
         px_clear_error();
@@ -48,7 +53,8 @@ static void run_large(px_view *x, px_view *out, int64_t n)
     ck_assert_int_eq(total, (int64_t)expected_sum(n));
 
     int64_t bad = -1;
-    TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(0, n - 1), PX_KERNEL(large_check), &a, &bad));
+    TK_OK(
+        px_parallel_reduce(tk_inst(), NULL, px_range(0, n - 1), PX_KERNEL(large_check), &a, &bad));
     ck_assert_int_eq(bad, 0);
 
     /* The last prefix, read back: the scan's end (past 2^31 in large_2_31). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Index ranges next to INT64_MAX and INT64_MIN: parallel_for, reduce and scan over 1-D to
  * 3-D ranges whose indices end at INT64_MAX or start at INT64_MIN, with and without tiles
  * (tiles larger than the range too), in both iteration orders; every index must be
@@ -9,8 +10,10 @@
 enum { AT_MAX, AT_MIN };
 
 /* Where each dimension's range lies, for ranks 1, 2, 3. */
-static const int placements[][3] = {
-    {AT_MAX, AT_MAX, AT_MAX}, {AT_MIN, AT_MIN, AT_MIN}, {AT_MIN, AT_MAX, AT_MIN}, {AT_MAX, AT_MIN, AT_MAX}};
+static const int placements[][3] = {{AT_MAX, AT_MAX, AT_MAX},
+                                    {AT_MIN, AT_MIN, AT_MIN},
+                                    {AT_MIN, AT_MAX, AT_MIN},
+                                    {AT_MAX, AT_MIN, AT_MAX}};
 #define NPLACE ((int)(sizeof placements / sizeof placements[0]))
 static const int64_t tiles[] = {0, 1, 4, INT64_MAX};
 #define NTILES ((int)(sizeof tiles / sizeof tiles[0]))
@@ -19,7 +22,7 @@ typedef struct lim_case {
     int rank;
     px_policy policy;
     lim_args args;
-    int64_t total;   /* elements in the range */
+    int64_t total; /* elements in the range */
     px_view *hits, *bad, *out;
 } lim_case;
 
@@ -43,9 +46,9 @@ static lim_case make_case(int i)
         c.args.n[d] = ext[d];
         c.total *= ext[d];
     }
-    c.policy = c.rank == 1 ? px_range(b[0], e[0])
-             : c.rank == 2 ? px_mdrange2(b[0], e[0], b[1], e[1])
-                           : px_mdrange3(b[0], e[0], b[1], e[1], b[2], e[2]);
+    c.policy = c.rank == 1   ? px_range(b[0], e[0])
+               : c.rank == 2 ? px_mdrange2(b[0], e[0], b[1], e[1])
+                             : px_mdrange3(b[0], e[0], b[1], e[1], b[2], e[2]);
     c.policy = px_policy_iterate(px_policy_tile(c.policy, tiles[tile], tiles[tile], tiles[tile]),
                                  it ? PX_ITERATE_LEFT : PX_ITERATE_RIGHT);
     c.hits = tk_view1("hits", tk_space(), PX_I32, c.total);
@@ -100,15 +103,16 @@ START_TEST(limits_reduce)
     for (int64_t o = 0; o < c.total; ++o) want += lim_hash((uint64_t)o);
     TK_ASSERT(seen.bad == 0 && seen.count == c.total && seen.hash_sum == want,
               "case %d (rank %d): %lld indices outside the range, %lld inside (want %lld), "
-              "hash sum %llu (want %llu)", _i, c.rank, (long long)seen.bad, (long long)seen.count,
-              (long long)c.total, (unsigned long long)seen.hash_sum, (unsigned long long)want);
+              "hash sum %llu (want %llu)",
+              _i, c.rank, (long long)seen.bad, (long long)seen.count, (long long)c.total,
+              (unsigned long long)seen.hash_sum, (unsigned long long)want);
     free_case(&c);
 }
 END_TEST
 
 START_TEST(limits_scan)
 {
-    lim_case c = make_case(_i);   /* 1-D cases only */
+    lim_case c = make_case(_i); /* 1-D cases only */
     int64_t total = -1;
     TK_OK(px_parallel_scan(tk_inst(), NULL, c.policy, PX_KERNEL(lim_scan), &c.args, &total));
     ck_assert_int_eq(total, c.total);
@@ -150,8 +154,10 @@ START_TEST(limits_extent_overflow)
                 PX_ERR_INVALID_ARGUMENT, "px_parallel_scan");
     }
     /* Empty ranges at either end run (nothing). */
-    TK_OK(px_parallel_for(tk_inst(), NULL, px_range(INT64_MAX, INT64_MAX), PX_KERNEL(lim_for1), &a));
-    TK_OK(px_parallel_for(tk_inst(), NULL, px_range(INT64_MIN, INT64_MIN), PX_KERNEL(lim_for1), &a));
+    TK_OK(
+        px_parallel_for(tk_inst(), NULL, px_range(INT64_MAX, INT64_MAX), PX_KERNEL(lim_for1), &a));
+    TK_OK(
+        px_parallel_for(tk_inst(), NULL, px_range(INT64_MIN, INT64_MIN), PX_KERNEL(lim_for1), &a));
     TK_OK(px_instance_fence(tk_inst()));
     px_view_release(&bad);
 }

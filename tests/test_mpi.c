@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* libportex_mpi (portex/mpi.h) under mpirun, any number of ranks, on the default execution
  * space (PX_DEFAULT_EXEC): views in its memory space (DEVICE(0) on CUDA), contiguous,
  * strided (packed), LAYOUT_LEFT, blocking and non-blocking, a kernel ordered after a
  * receive, HOST_PINNED views, and errors. A plain C program: each rank counts its
  * failures, rank 0 prints the total; exit 0, 1 on any failure, 77 where the execution space
  * is not available here (every rank alike). */
-#define _POSIX_C_SOURCE 200809L   /* setenv */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,21 +17,21 @@
 
 static int rank, size, failures;
 static px_instance *inst;
-static px_space space;   /* the default execution space's memory */
+static px_space space; /* the default execution space's memory */
 
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            ++failures;                                                                    \
+#define CHECK(cond, ...)                                                                       \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            ++failures;                                                                        \
             fprintf(stderr, "rank %d: %s:%d: '%s' failed: ", rank, __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fprintf(stderr, "\n");                                                         \
-        }                                                                                  \
+            fprintf(stderr, __VA_ARGS__);                                                      \
+            fprintf(stderr, "\n");                                                             \
+        }                                                                                      \
     } while (0)
 
-#define OK(expr)                                                                           \
-    do {                                                                                   \
-        px_status st_ = (expr);                                                            \
+#define OK(expr)                                                                                \
+    do {                                                                                        \
+        px_status st_ = (expr);                                                                 \
         CHECK(st_ == PX_OK, "%s returned %s: %s", #expr, px_status_name(st_), px_last_error()); \
     } while (0)
 
@@ -44,7 +45,10 @@ static px_space space;   /* the default execution space's memory */
               px_status_name(want), px_last_error());                                      \
     } while (0)
 
-static double value(int sender, int64_t lin, int salt) { return sender * 1e6 + (double)lin + salt * 0.5; }
+static double value(int sender, int64_t lin, int salt)
+{
+    return sender * 1e6 + (double)lin + salt * 0.5;
+}
 
 /* A new view; layout RIGHT or LEFT. */
 static px_view *make(const char *label, px_space where, px_layout layout, int r, const int64_t *ext)
@@ -82,7 +86,8 @@ static int visit(px_view *v, bool fill, int sender, int salt, double scale)
         if (fill) {
             *e = want;
         } else if (*e != want && bad++ < 3) {
-            fprintf(stderr, "rank %d: '%s' element %lld is %g, expected %g\n", rank, mi.label, (long long)lin, *e, want);
+            fprintf(stderr, "rank %d: '%s' element %lld is %g, expected %g\n", rank, mi.label,
+                    (long long)lin, *e, want);
         }
         for (int d = mi.rank - 1; d >= 0; --d) {
             if (++idx[d] < mi.extent[d]) break;
@@ -119,7 +124,8 @@ static void ring_blocking(px_view *out, px_view *in, int tag)
 static void test_contiguous(px_space where, const char *what)
 {
     const int64_t n[1] = {1000};
-    px_view *out = make("out", where, PX_LAYOUT_RIGHT, 1, n), *in = make("in", where, PX_LAYOUT_RIGHT, 1, n);
+    px_view *out = make("out", where, PX_LAYOUT_RIGHT, 1, n),
+            *in = make("in", where, PX_LAYOUT_RIGHT, 1, n);
     visit(out, true, rank, 1, 1.0);
     ring_blocking(out, in, 11);
     CHECK(visit(in, false, prev(), 1, 1.0) == 0, "%s: blocking ring of contiguous views", what);
@@ -150,7 +156,8 @@ static void test_strided_and_left(void)
     px_view *bsub = NULL;
     OK(px_view_subview(&bsub, b, sl, 2));
     ring_blocking(left, bsub, 23);
-    CHECK(visit(bsub, false, prev(), 3, 1.0) == 0, "LAYOUT_LEFT view into a strided subview of a LAYOUT_LEFT view");
+    CHECK(visit(bsub, false, prev(), 3, 1.0) == 0,
+          "LAYOUT_LEFT view into a strided subview of a LAYOUT_LEFT view");
     /* A 2-D slice of a 3-D LAYOUT_LEFT view (a dimension dropped, none of unit stride
        kept in order), into a contiguous view. */
     const int64_t cube[3] = {4, 5, 6}, face[2] = {3, 4};
@@ -160,7 +167,8 @@ static void test_strided_and_left(void)
     OK(px_view_subview(&csub, c, cs, 3));
     visit(csub, true, rank, 8, 1.0);
     ring_blocking(csub, flat, 24);
-    CHECK(visit(flat, false, prev(), 8, 1.0) == 0, "a slice of a 3-D LAYOUT_LEFT view into a contiguous view");
+    CHECK(visit(flat, false, prev(), 8, 1.0) == 0,
+          "a slice of a 3-D LAYOUT_LEFT view into a contiguous view");
     px_view_release(&csub);
     px_view_release(&c);
     px_view_release(&flat);
@@ -176,8 +184,10 @@ static void test_strided_and_left(void)
 static void test_nonblocking(void)
 {
     const int64_t n[1] = {4096}, big[2] = {5, 9}, small[2] = {5, 4};
-    px_view *out = make("nb out", space, PX_LAYOUT_RIGHT, 1, n), *in = make("nb in", space, PX_LAYOUT_RIGHT, 1, n);
-    px_view *m = make("nb m", space, PX_LAYOUT_RIGHT, 2, big), *back = make("nb back", space, PX_LAYOUT_LEFT, 2, small);
+    px_view *out = make("nb out", space, PX_LAYOUT_RIGHT, 1, n),
+            *in = make("nb in", space, PX_LAYOUT_RIGHT, 1, n);
+    px_view *m = make("nb m", space, PX_LAYOUT_RIGHT, 2, big),
+            *back = make("nb back", space, PX_LAYOUT_LEFT, 2, small);
     px_slice sl[2] = {px_slice_all(), px_slice_range(3, 7)};
     px_view *msub = NULL;
     OK(px_view_subview(&msub, m, sl, 2));
@@ -186,9 +196,9 @@ static void test_nonblocking(void)
     for (int round = 0; round < 3; ++round) {
         px_mpi_request *req[4] = {NULL, NULL, NULL, NULL};
         OK(px_mpi_irecv(inst, in, prev(), 31, MPI_COMM_WORLD, &req[0]));
-        OK(px_mpi_irecv(inst, msub, next(), 32, MPI_COMM_WORLD, &req[1]));   /* packed */
+        OK(px_mpi_irecv(inst, msub, next(), 32, MPI_COMM_WORLD, &req[1])); /* packed */
         OK(px_mpi_isend(inst, out, next(), 31, MPI_COMM_WORLD, &req[2]));
-        OK(px_mpi_isend(inst, back, prev(), 32, MPI_COMM_WORLD, &req[3]));    /* LAYOUT_LEFT, packed */
+        OK(px_mpi_isend(inst, back, prev(), 32, MPI_COMM_WORLD, &req[3])); /* LAYOUT_LEFT, packed */
         OK(px_mpi_waitall(4, req));
         for (int i = 0; i < 4; ++i) CHECK(req[i] == NULL, "waitall leaves request %d", i);
         /* Ordered after the waits on inst: the kernel sees the data. */
@@ -197,9 +207,10 @@ static void test_nonblocking(void)
         s.a = 2.0;
         OK(px_parallel_for(inst, "scale", px_range(0, n[0]), PX_KERNEL(mpi_scale), &s));
         OK(px_instance_fence(inst));
-        CHECK(visit(in, false, prev(), 4, 2.0) == 0, "round %d: kernel after irecv + waitall", round);
-        CHECK(visit(msub, false, next(), 5, 1.0) == 0, "round %d: LAYOUT_LEFT into a strided subview, non-blocking",
+        CHECK(visit(in, false, prev(), 4, 2.0) == 0, "round %d: kernel after irecv + waitall",
               round);
+        CHECK(visit(msub, false, next(), 5, 1.0) == 0,
+              "round %d: LAYOUT_LEFT into a strided subview, non-blocking", round);
     }
     /* px_mpi_wait one by one, the view released before the wait. */
     px_view *tmp = make("released early", space, PX_LAYOUT_RIGHT, 1, n);
@@ -211,7 +222,8 @@ static void test_nonblocking(void)
     OK(px_mpi_wait(&rs));
     OK(px_mpi_wait(&rr));
     OK(px_instance_fence(inst));
-    CHECK(visit(in, false, prev(), 6, 1.0) == 0, "px_mpi_wait, the sent view released before the wait");
+    CHECK(visit(in, false, prev(), 6, 1.0) == 0,
+          "px_mpi_wait, the sent view released before the wait");
     px_view_release(&msub);
     px_view_release(&m);
     px_view_release(&back);
@@ -238,24 +250,30 @@ static void test_errors(void)
     FAILS(px_mpi_send(NULL, 0, 0, MPI_COMM_WORLD), PX_ERR_INVALID_ARGUMENT, "px_mpi_send");
     FAILS(px_mpi_recv(NULL, 0, 0, MPI_COMM_WORLD), PX_ERR_INVALID_ARGUMENT, "px_mpi_recv");
     FAILS(px_mpi_send(v, 0, 0, MPI_COMM_NULL), PX_ERR_INVALID_ARGUMENT, "px_mpi_send");
-    FAILS(px_mpi_isend(NULL, v, 0, 0, MPI_COMM_WORLD, &req), PX_ERR_INVALID_ARGUMENT, "px_mpi_isend");
-    FAILS(px_mpi_isend(inst, NULL, 0, 0, MPI_COMM_WORLD, &req), PX_ERR_INVALID_ARGUMENT, "px_mpi_isend");
-    FAILS(px_mpi_isend(inst, v, 0, 0, MPI_COMM_WORLD, NULL), PX_ERR_INVALID_ARGUMENT, "px_mpi_isend");
-    FAILS(px_mpi_irecv(inst, v, 0, 0, MPI_COMM_NULL, &req), PX_ERR_INVALID_ARGUMENT, "px_mpi_irecv");
+    FAILS(px_mpi_isend(NULL, v, 0, 0, MPI_COMM_WORLD, &req), PX_ERR_INVALID_ARGUMENT,
+          "px_mpi_isend");
+    FAILS(px_mpi_isend(inst, NULL, 0, 0, MPI_COMM_WORLD, &req), PX_ERR_INVALID_ARGUMENT,
+          "px_mpi_isend");
+    FAILS(px_mpi_isend(inst, v, 0, 0, MPI_COMM_WORLD, NULL), PX_ERR_INVALID_ARGUMENT,
+          "px_mpi_isend");
+    FAILS(px_mpi_irecv(inst, v, 0, 0, MPI_COMM_NULL, &req), PX_ERR_INVALID_ARGUMENT,
+          "px_mpi_irecv");
     FAILS(px_mpi_wait(NULL), PX_ERR_INVALID_ARGUMENT, "px_mpi_wait");
     FAILS(px_mpi_waitall(-1, &req), PX_ERR_INVALID_ARGUMENT, "px_mpi_waitall");
     FAILS(px_mpi_waitall(2, NULL), PX_ERR_INVALID_ARGUMENT, "px_mpi_waitall");
     FAILS(px_mpi_cuda_aware(NULL), PX_ERR_INVALID_ARGUMENT, "px_mpi_cuda_aware");
     req = NULL;
-    OK(px_mpi_wait(&req));               /* nothing to wait for */
+    OK(px_mpi_wait(&req)); /* nothing to wait for */
     OK(px_mpi_waitall(0, NULL));
     px_mpi_request *none[2] = {NULL, NULL};
     OK(px_mpi_waitall(2, none));
     /* Sizes: a smaller message is PX_ERR_EXTENTS_MISMATCH, a larger one MPI's truncation. */
-    px_view *v8 = make("eight", px_host(), PX_LAYOUT_RIGHT, 1, n8), *v12 = make("twelve", px_host(), PX_LAYOUT_RIGHT, 1, n12);
+    px_view *v8 = make("eight", px_host(), PX_LAYOUT_RIGHT, 1, n8),
+            *v12 = make("twelve", px_host(), PX_LAYOUT_RIGHT, 1, n12);
     OK(px_mpi_isend(inst, v, rank, 41, MPI_COMM_WORLD, &req));
     FAILS(px_mpi_recv(v12, rank, 41, MPI_COMM_WORLD), PX_ERR_EXTENTS_MISMATCH, "px_mpi_recv");
-    CHECK(strstr(px_last_error(), "'twelve'") != NULL, "size mismatch names the view: '%s'", px_last_error());
+    CHECK(strstr(px_last_error(), "'twelve'") != NULL, "size mismatch names the view: '%s'",
+          px_last_error());
     OK(px_mpi_wait(&req));
     OK(px_mpi_isend(inst, v, rank, 42, MPI_COMM_WORLD, &req));
     px_mpi_request *rr = NULL;
@@ -283,7 +301,8 @@ static void test_errors(void)
         px_instance *host = NULL;
         OK(px_instance_default(PX_EXEC_SERIAL, 0, &host));
         px_view *d = make("dev", space, PX_LAYOUT_RIGHT, 1, n8);
-        FAILS(px_mpi_isend(host, d, rank, 0, MPI_COMM_WORLD, &req), PX_ERR_INVALID_ARGUMENT, "px_mpi_isend");
+        FAILS(px_mpi_isend(host, d, rank, 0, MPI_COMM_WORLD, &req), PX_ERR_INVALID_ARGUMENT,
+              "px_mpi_isend");
         px_view_release(&d);
     }
     px_view_release(&v);
@@ -304,7 +323,7 @@ static void test_halo(px_layout layout, int w)
     MPI_Comm cart;
     MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
     MPI_Cart_coords(cart, rank, 2, coords);
-    const int64_t ni = 4 + w, nj = 3 * w + 2;   /* interior of each block */
+    const int64_t ni = 4 + w, nj = 3 * w + 2; /* interior of each block */
     const int64_t N[2] = {ni * dims[0], nj * dims[1]};
     const int64_t ext[2] = {ni + 2 * w, nj + 2 * w};
     px_view *v = make("halo", space, layout, 2, ext);
@@ -329,20 +348,25 @@ static void test_halo(px_layout layout, int w)
     int bad = 0;
     for (int64_t i = 0; i < ext[0]; ++i)
         for (int64_t j = 0; j < ext[1]; ++j) {
-            const int64_t gi = ((coords[0] * ni + i - w) % N[0] + N[0]) % N[0], gj = coords[1] * nj + j - w;
+            const int64_t gi = ((coords[0] * ni + i - w) % N[0] + N[0]) % N[0],
+                          gj = coords[1] * nj + j - w;
             const double want = gj < 0 || gj >= N[1] ? -1.0 : halo_f(gi, gj);
             const double got = e[i * mi.stride[0] + j * mi.stride[1]];
             if (got != want && bad++ < 3)
-                fprintf(stderr, "rank %d (%d, %d): halo (%lld, %lld) is %g, expected %g\n", rank, coords[0], coords[1],
-                        (long long)i, (long long)j, got, want);
+                fprintf(stderr, "rank %d (%d, %d): halo (%lld, %lld) is %g, expected %g\n", rank,
+                        coords[0], coords[1], (long long)i, (long long)j, got, want);
         }
-    CHECK(bad == 0, "halo exchange, %s, width %d, %d x %d ranks", px_layout_string(layout), w, dims[0], dims[1]);
+    CHECK(bad == 0, "halo exchange, %s, width %d, %d x %d ranks", px_layout_string(layout), w,
+          dims[0], dims[1]);
     /* Misuse. */
     px_mpi_halo *h2 = NULL;
     const int too_wide[2] = {w, (int)ext[1]};
-    FAILS(px_mpi_halo_create(&h2, v, too_wide, cart), PX_ERR_INVALID_ARGUMENT, "px_mpi_halo_create");
-    FAILS(px_mpi_halo_create(&h2, v, width, MPI_COMM_WORLD), PX_ERR_INVALID_ARGUMENT, "px_mpi_halo_create");
-    FAILS(px_mpi_halo_create(&h2, NULL, width, cart), PX_ERR_INVALID_ARGUMENT, "px_mpi_halo_create");
+    FAILS(px_mpi_halo_create(&h2, v, too_wide, cart), PX_ERR_INVALID_ARGUMENT,
+          "px_mpi_halo_create");
+    FAILS(px_mpi_halo_create(&h2, v, width, MPI_COMM_WORLD), PX_ERR_INVALID_ARGUMENT,
+          "px_mpi_halo_create");
+    FAILS(px_mpi_halo_create(&h2, NULL, width, cart), PX_ERR_INVALID_ARGUMENT,
+          "px_mpi_halo_create");
     FAILS(px_mpi_halo_exchange(NULL, h), PX_ERR_INVALID_ARGUMENT, "px_mpi_halo_exchange");
     FAILS(px_mpi_halo_exchange(inst, NULL), PX_ERR_INVALID_ARGUMENT, "px_mpi_halo_exchange");
     CHECK(h2 == NULL, "a failed create gives no halo");
@@ -389,7 +413,8 @@ static void test_large(void)
 int main(int argc, char **argv)
 {
     const bool large = argc > 1 && strcmp(argv[1], "--large") == 0;
-    if (large && (getenv("PX_TEST_MPI_LARGE") == NULL || strcmp(getenv("PX_TEST_MPI_LARGE"), "1") != 0)) {
+    if (large &&
+        (getenv("PX_TEST_MPI_LARGE") == NULL || strcmp(getenv("PX_TEST_MPI_LARGE"), "1") != 0)) {
         printf("SKIP: messages over INT_MAX bytes need 4.3 GB per rank: set PX_TEST_MPI_LARGE=1\n");
         return 77;
     }
@@ -400,10 +425,12 @@ int main(int argc, char **argv)
     memset(&opts, 0, sizeof opts);
     opts.skip_topology = true;
     const px_status st = px_init(&opts);
-    if (st != PX_OK) {   /* the execution space asked for is not here: the same on every rank */
+    if (st != PX_OK) { /* the execution space asked for is not here: the same on every rank */
         if (rank == 0) printf("SKIP: %s\n", px_last_error());
         MPI_Finalize();
-        return st == PX_ERR_NO_DEVICE || st == PX_ERR_UNSUPPORTED || st == PX_ERR_INVALID_ARGUMENT ? 77 : 1;
+        return st == PX_ERR_NO_DEVICE || st == PX_ERR_UNSUPPORTED || st == PX_ERR_INVALID_ARGUMENT
+                   ? 77
+                   : 1;
     }
     px_exec_space exec;
     OK(px_default_exec_space(&exec));
@@ -412,8 +439,9 @@ int main(int argc, char **argv)
     bool aware = false;
     OK(px_mpi_cuda_aware(&aware));
     if (rank == 0)
-        printf("%d ranks, %s, views in %s(%d), CUDA-aware MPI: %s\n", size, px_exec_space_string(exec),
-               px_space_kind_string(space.kind), space.device, aware ? "yes" : "no");
+        printf("%d ranks, %s, views in %s(%d), CUDA-aware MPI: %s\n", size,
+               px_exec_space_string(exec), px_space_kind_string(space.kind), space.device,
+               aware ? "yes" : "no");
 
     if (large) {
         test_large();
@@ -434,7 +462,8 @@ done:
     OK(px_finalize());
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) printf("%s: %d failure(s) over %d rank(s)\n", total ? "FAILED" : "OK", total, size);
+    if (rank == 0)
+        printf("%s: %d failure(s) over %d rank(s)\n", total ? "FAILED" : "OK", total, size);
     MPI_Finalize();
     return total ? 1 : 0;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Copies between two GPUs: path CUDA_PEER, ordered after the pending work of both GPUs,
  * and strided copies and fills that reach a peer's memory. Built and registered only with
  * CUDA; skips (77) with fewer than two GPUs.
@@ -48,7 +49,8 @@ static void produce(px_instance *in, px_view *x, px_view *y, uint32_t mul, uint3
     a.add = add;
     TK_OK(px_view_span_u32(x, &a.x));
     TK_OK(px_view_span_u32(y, &a.y));
-    TK_OK(px_parallel_for(in, "mg_produce", px_range(0, tk_info(x).size), PX_KERNEL(mg_produce), &a));
+    TK_OK(
+        px_parallel_for(in, "mg_produce", px_range(0, tk_info(x).size), PX_KERNEL(mg_produce), &a));
 }
 
 /* 1 to 2^20 elements: a quarter uniform, the rest log-uniform (small copies matter too). */
@@ -92,18 +94,21 @@ typedef struct tally {
 
 /* Checks out[i] == in[oh + i] * mul + add for the chain's n elements; `where` says which
    chain (for the first wrong element). */
-static void check_chain(tally *t, const chain *ch, const uint32_t *in, const uint32_t *out, const char *where)
+static void check_chain(tally *t, const chain *ch, const uint32_t *in, const uint32_t *out,
+                        const char *where)
 {
     int64_t bad = 0;
     for (int64_t i = 0; i < ch->n; ++i) {
         const uint32_t want = in[ch->oh + i] * ch->mul + ch->add;
         if (out[i] != want) {
             if (bad == 0 && t->bad_chains == 0)
-                snprintf(t->first, sizeof t->first, "%s (n %lld): element %lld is 0x%08x, expected 0x%08x%s", where,
+                snprintf(t->first, sizeof t->first,
+                         "%s (n %lld): element %lld is 0x%08x, expected 0x%08x%s", where,
                          (long long)ch->n, (long long)i, out[i], want,
-                         out[i] == POISON        ? " (the poison written on GPU 1 before the copy)"
-                         : out[i] == HOST_POISON ? " (the host's poison: the copy to the host did not land)"
-                                                 : "");
+                         out[i] == POISON ? " (the poison written on GPU 1 before the copy)"
+                         : out[i] == HOST_POISON
+                             ? " (the host's poison: the copy to the host did not land)"
+                             : "");
             ++bad;
         }
     }
@@ -144,14 +149,17 @@ static void run_chains(const char *name, px_space host, px_copy_path host_path)
     for (int c = 0; c < chains; ++c) {
         const chain ch = chain_draw(&r, c);
         const int64_t n = ch.n;
-        px_view *hs = tk_sub1(hin, ch.oh, n), *xs = tk_sub1(x0, ch.ox, n), *ys = tk_sub1(y0, ch.oy, n);
+        px_view *hs = tk_sub1(hin, ch.oh, n), *xs = tk_sub1(x0, ch.ox, n),
+                *ys = tk_sub1(y0, ch.oy, n);
         px_view *ds = tk_sub1(y1, ch.o1, n), *os = tk_sub1(hout, 0, n);
 
         /* host -> GPU 0, then the producer, held back on the GPU. */
         px_instance *p = gpu[0][tk_next(&r) & 1];
         px_copy_path up = PX_COPY_NONE, down = PX_COPY_NONE;
-        if (tk_next(&r) % 4 == 0) TK_OK(px_deep_copy(xs, hs, &up));
-        else TK_OK(px_deep_copy_async(p, xs, hs, &up));
+        if (tk_next(&r) % 4 == 0)
+            TK_OK(px_deep_copy(xs, hs, &up));
+        else
+            TK_OK(px_deep_copy_async(p, xs, hs, &up));
         TK_ASSERT(up == host_path, "%s, chain %d: host -> GPU 0 took %s, expected %s", name, c,
                   px_copy_path_string(up), px_copy_path_string(host_path));
         spin(p, tk_int(&r, 10000, 150000));
@@ -168,9 +176,12 @@ static void run_chains(const char *name, px_space host, px_copy_path host_path)
         const int mode = (int)(tk_next(&r) % 5);
         px_instance *via = mode < 4 ? gpu[mode >> 1][mode & 1] : NULL;
         px_copy_path path = PX_COPY_NONE;
-        if (via) TK_OK(px_deep_copy_async(via, ds, ys, &path));
-        else TK_OK(px_deep_copy(ds, ys, &path));
-        TK_ASSERT(path == PX_COPY_CUDA_PEER, "%s, chain %d: path %s", name, c, px_copy_path_string(path));
+        if (via)
+            TK_OK(px_deep_copy_async(via, ds, ys, &path));
+        else
+            TK_OK(px_deep_copy(ds, ys, &path));
+        TK_ASSERT(path == PX_COPY_CUDA_PEER, "%s, chain %d: path %s", name, c,
+                  px_copy_path_string(path));
         ++issued[mode];
 
         /* GPU 1 -> host, on a GPU 1 instance that has seen the copy; fenced before the
@@ -198,14 +209,15 @@ static void run_chains(const char *name, px_space host, px_copy_path host_path)
     TK_OK(px_copy_path_counts(after));
 
     printf("%s: %d chains, %lld elements, %.1f s; host copies %s, GPU 0 -> GPU 1 %s; copy to GPU 1 "
-           "issued on GPU 0's instances %d, on GPU 1's %d, blocking %d; %lld chains with %lld stale or "
+           "issued on GPU 0's instances %d, on GPU 1's %d, blocking %d; %lld chains with %lld "
+           "stale or "
            "wrong elements\n",
            name, chains, (long long)t.elems, secs, px_copy_path_string(host_path),
-           px_copy_path_string(PX_COPY_CUDA_PEER), issued[0] + issued[1], issued[2] + issued[3], issued[4],
-           (long long)t.bad_chains, (long long)t.bad_elems);
+           px_copy_path_string(PX_COPY_CUDA_PEER), issued[0] + issued[1], issued[2] + issued[3],
+           issued[4], (long long)t.bad_chains, (long long)t.bad_elems);
     fflush(stdout);
-    TK_ASSERT(t.bad_chains == 0, "%s: %lld of %d chains wrong; first: %s", name, (long long)t.bad_chains, chains,
-              t.first);
+    TK_ASSERT(t.bad_chains == 0, "%s: %lld of %d chains wrong; first: %s", name,
+              (long long)t.bad_chains, chains, t.first);
     ck_assert_uint_eq(after[PX_COPY_CUDA_PEER] - before[PX_COPY_CUDA_PEER], (uint64_t)chains);
 
     TK_OK(px_instance_destroy(&gpu[0][1]));
@@ -215,10 +227,7 @@ static void run_chains(const char *name, px_space host, px_copy_path host_path)
 }
 
 /* Pinned memory at both ends: the copies to and from the host are DMAs. */
-START_TEST(peer_chains)
-{
-    run_chains("peer chains", px_host_pinned(), PX_COPY_CUDA_DMA);
-}
+START_TEST(peer_chains) { run_chains("peer chains", px_host_pinned(), PX_COPY_CUDA_DMA); }
 END_TEST
 
 /* Pageable memory at both ends: the copies to and from the host are staged through
@@ -267,7 +276,8 @@ START_TEST(peer_chains_graph)
     for (int g = 0; g < graphs; ++g) {
         const chain ch = chain_draw(&r, g);
         const int64_t n = ch.n, oo = tk_int(&r, 0, MAX_N - n);
-        px_view *hs = tk_sub1(hin, ch.oh, n), *xs = tk_sub1(x0, ch.ox, n), *ys = tk_sub1(y0, ch.oy, n);
+        px_view *hs = tk_sub1(hin, ch.oh, n), *xs = tk_sub1(x0, ch.ox, n),
+                *ys = tk_sub1(y0, ch.oy, n);
         px_view *ds = tk_sub1(y1, ch.o1, n), *os = tk_sub1(hout, oo, n);
         const int64_t ns = tk_int(&r, 10000, 150000);
 
@@ -280,9 +290,11 @@ START_TEST(peer_chains_graph)
         TK_OK(px_deep_copy_async(g0[1], ds, ys, &path[1]));
         TK_OK(px_deep_copy_async(g0[1], os, ds, &path[2]));
         TK_OK(px_graph_capture_end(g0[1], &graph));
-        TK_ASSERT(path[0] == PX_COPY_CUDA_DMA && path[1] == PX_COPY_CUDA_PEER && path[2] == PX_COPY_CUDA_DMA,
+        TK_ASSERT(path[0] == PX_COPY_CUDA_DMA && path[1] == PX_COPY_CUDA_PEER &&
+                      path[2] == PX_COPY_CUDA_DMA,
                   "graph %d: captured paths %s, %s, %s; expected CUDA_DMA, CUDA_PEER, CUDA_DMA", g,
-                  px_copy_path_string(path[0]), px_copy_path_string(path[1]), px_copy_path_string(path[2]));
+                  px_copy_path_string(path[0]), px_copy_path_string(path[1]),
+                  px_copy_path_string(path[2]));
         px_graph_exec *exec = NULL;
         TK_OK(px_graph_instantiate(graph, &exec));
         TK_OK(px_graph_destroy(&graph)); /* the executable graph keeps it */
@@ -309,13 +321,15 @@ START_TEST(peer_chains_graph)
 
     printf("peer chains, graph: %d chains captured on GPU 0 (host -> GPU 0 %s, GPU 0 -> GPU 1 %s, "
            "GPU 1 -> host %s), each replayed %d times: %lld replays (on the default instance %lld, "
-           "on the capturing one %lld), %lld elements, %.1f s; %lld replays with %lld wrong elements\n",
+           "on the capturing one %lld), %lld elements, %.1f s; %lld replays with %lld wrong "
+           "elements\n",
            graphs, px_copy_path_string(PX_COPY_CUDA_DMA), px_copy_path_string(PX_COPY_CUDA_PEER),
-           px_copy_path_string(PX_COPY_CUDA_DMA), replays, (long long)total_replays, (long long)launched[0],
-           (long long)launched[1], (long long)t.elems, secs, (long long)t.bad_chains, (long long)t.bad_elems);
+           px_copy_path_string(PX_COPY_CUDA_DMA), replays, (long long)total_replays,
+           (long long)launched[0], (long long)launched[1], (long long)t.elems, secs,
+           (long long)t.bad_chains, (long long)t.bad_elems);
     fflush(stdout);
-    TK_ASSERT(t.bad_chains == 0, "graph: %lld of %lld replays wrong; first: %s", (long long)t.bad_chains,
-              (long long)total_replays, t.first);
+    TK_ASSERT(t.bad_chains == 0, "graph: %lld of %lld replays wrong; first: %s",
+              (long long)t.bad_chains, (long long)total_replays, t.first);
 
     TK_OK(px_instance_destroy(&g0[1]));
     px_view *views[] = {hin, hout, x0, y0, y1};
@@ -354,7 +368,8 @@ START_TEST(raw_control)
         TK_OK(px_fill(y1, &POISON, NULL));
         spin(g0, 2000000); /* 2 ms */
         produce(g0, x0, y0, mul, add);
-        CU_OK(cudaMemcpyPeerAsync(tk_info(y1).data, 1, tk_info(y0).data, 0, (size_t)n * sizeof(uint32_t), s1));
+        CU_OK(cudaMemcpyPeerAsync(tk_info(y1).data, 1, tk_info(y0).data, 0,
+                                  (size_t)n * sizeof(uint32_t), s1));
         CU_OK(cudaStreamSynchronize(s1));
         TK_OK(px_instance_fence(g0));
         TK_OK(px_deep_copy(hout, y1, NULL));
@@ -417,7 +432,8 @@ START_TEST(peer_strided)
         px_view *back = tk_to_host(d1);
         for (int64_t i = 0; i < 27; ++i)
             for (int64_t j = 0; j < 45; ++j)
-                TK_ASSERT(at2(back, i, j) == at2(h, i + 3, j + 5), "block (%lld, %lld)", (long long)i, (long long)j);
+                TK_ASSERT(at2(back, i, j) == at2(h, i + 3, j + 5), "block (%lld, %lld)",
+                          (long long)i, (long long)j);
         px_view_release(&back);
     } else {
         TK_FAIL(px_deep_copy_async(g1, d1, d0sub, &p), PX_ERR_UNSUPPORTED, "px_deep_copy");
@@ -436,7 +452,8 @@ START_TEST(peer_strided)
         px_view *back = tk_to_host(dl);
         for (int64_t i = 0; i < 300; ++i)
             for (int64_t j = 0; j < 70; ++j)
-                TK_ASSERT(at2(back, i, j) == at2(hr, i, j), "(%lld, %lld)", (long long)i, (long long)j);
+                TK_ASSERT(at2(back, i, j) == at2(hr, i, j), "(%lld, %lld)", (long long)i,
+                          (long long)j);
         px_view_release(&back);
     } else {
         TK_FAIL(px_deep_copy(dl, dr, &p), PX_ERR_UNSUPPORTED, "px_deep_copy");
@@ -456,7 +473,8 @@ START_TEST(peer_strided)
         for (int64_t i = 0; i < 40; ++i)
             for (int64_t j = 0; j < 40; ++j) {
                 const bool in = i >= 2 && i < 38 && j >= 4 && j < 20;
-                TK_ASSERT(at2(back, i, j) == (in ? val : 0), "fill (%lld, %lld)", (long long)i, (long long)j);
+                TK_ASSERT(at2(back, i, j) == (in ? val : 0), "fill (%lld, %lld)", (long long)i,
+                          (long long)j);
             }
         px_view_release(&back);
         /* A flat fill of GPU 1 memory from GPU 0's instance, with equal bytes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The OpenMP backend: results equal the serial backend's (integers bit for bit, doubles
  * within 1e-12 relative) and the same run to run; thread counts, partitions with their
  * own threads, used from several host threads at once and from inside an OpenMP team;
@@ -40,7 +41,8 @@ static bool close_rel(double a, double b, double tol)
 
 /* ---- Results against the serial backend ---------------------------------------------------- */
 
-#define RED(inst, k, args, out) TK_OK(px_parallel_reduce((inst), #k, px_range(0, n), PX_KERNEL(k), (args), (out)))
+#define RED(inst, k, args, out) \
+    TK_OK(px_parallel_reduce((inst), #k, px_range(0, n), PX_KERNEL(k), (args), (out)))
 
 START_TEST(omp_reduce_matches_serial)
 {
@@ -48,7 +50,8 @@ START_TEST(omp_reduce_matches_serial)
     const int64_t sizes[] = {0, 1, 2, 3, 7, 1000, 100003};
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; ++si) {
         const int64_t n = sizes[si];
-        px_view *xd = tk_view1("xd", px_host(), PX_F64, n), *xi = tk_view1("xi", px_host(), PX_I64, n);
+        px_view *xd = tk_view1("xd", px_host(), PX_F64, n),
+                *xi = tk_view1("xi", px_host(), PX_I64, n);
         px_view *xu = tk_view1("xu", px_host(), PX_U32, n);
         double *d = tk_data(xd);
         int64_t *l = tk_data(xi);
@@ -69,7 +72,8 @@ START_TEST(omp_reduce_matches_serial)
         double ds[2];
         RED(ser, red_sum_double, &ad, &ds[0]);
         RED(omp, red_sum_double, &ad, &ds[1]);
-        TK_ASSERT(close_rel(ds[0], ds[1], 1e-12), "n %lld: sum %.17g vs serial %.17g", (long long)n, ds[1], ds[0]);
+        TK_ASSERT(close_rel(ds[0], ds[1], 1e-12), "n %lld: sum %.17g vs serial %.17g", (long long)n,
+                  ds[1], ds[0]);
         RED(ser, red_max_double, &ad, &ds[0]);
         RED(omp, red_max_double, &ad, &ds[1]);
         TK_ASSERT(ds[0] == ds[1], "n %lld: max %.17g vs serial %.17g", (long long)n, ds[1], ds[0]);
@@ -81,18 +85,20 @@ START_TEST(omp_reduce_matches_serial)
         RED(omp, red_min_int64_t, &al, &ls[1]);
         ck_assert_int_eq(ls[0], ls[1]);
         uint32_t us[2];
-        RED(ser, red_sum_uint32_t, &au, &us[0]);   /* wraps: still exact */
+        RED(ser, red_sum_uint32_t, &au, &us[0]); /* wraps: still exact */
         RED(omp, red_sum_uint32_t, &au, &us[1]);
         ck_assert_uint_eq(us[0], us[1]);
         px_valloc_f64 v[2];
         RED(ser, red_minloc_f64, &ad, &v[0]);
         RED(omp, red_minloc_f64, &ad, &v[1]);
-        TK_ASSERT(v[0].val == v[1].val && v[0].loc == v[1].loc, "minloc (%g, %lld) vs serial (%g, %lld)", v[1].val,
-                  (long long)v[1].loc, v[0].val, (long long)v[0].loc);
+        TK_ASSERT(v[0].val == v[1].val && v[0].loc == v[1].loc,
+                  "minloc (%g, %lld) vs serial (%g, %lld)", v[1].val, (long long)v[1].loc, v[0].val,
+                  (long long)v[0].loc);
         tk_stats st[2];
         RED(ser, red_stats, &ad, &st[0]);
         RED(omp, red_stats, &ad, &st[1]);
-        TK_ASSERT(st[0].count == st[1].count && close_rel(st[0].sum, st[1].sum, 1e-12), "custom join differs");
+        TK_ASSERT(st[0].count == st[1].count && close_rel(st[0].sum, st[1].sum, 1e-12),
+                  "custom join differs");
         px_view_release(&xd);
         px_view_release(&xi);
         px_view_release(&xu);
@@ -107,7 +113,8 @@ START_TEST(omp_reduce_reproducible)
     px_view *x = tk_view1("x", px_host(), PX_F64, n);
     double *d = tk_data(x);
     tk_rng r = tk_rng_seed(7);
-    for (int64_t i = 0; i < n; ++i) d[i] = tk_uniform(&r, -1e6, 1e6) * pow(10, (double)(i % 13) - 6);
+    for (int64_t i = 0; i < n; ++i)
+        d[i] = tk_uniform(&r, -1e6, 1e6) * pow(10, (double)(i % 13) - 6);
     red_args_double a;
     TK_OK(px_view_span_f64(x, &a.x));
     double first = 0;
@@ -125,7 +132,8 @@ END_TEST
 START_TEST(omp_reduce_md_matches_serial)
 {
     const int64_t e2[2] = {37, 101}, e3[3] = {5, 19, 23};
-    px_view *x2 = tk_view("x2", px_host(), PX_F64, 2, e2), *x3 = tk_view("x3", px_host(), PX_I64, 3, e3);
+    px_view *x2 = tk_view("x2", px_host(), PX_F64, 2, e2),
+            *x3 = tk_view("x3", px_host(), PX_I64, 3, e3);
     random_doubles(x2, 3);
     int64_t *l = tk_data(x3);
     for (int64_t i = 0; i < e3[0] * e3[1] * e3[2]; ++i) l[i] = i * 7919 % 1009 - 500;
@@ -136,15 +144,19 @@ START_TEST(omp_reduce_md_matches_serial)
     const int64_t tiles[][3] = {{0, 0, 0}, {1, 1, 1}, {4, 16, 0}, {8, 0, 5}, {100, 200, 300}};
     for (size_t t = 0; t < sizeof tiles / sizeof *tiles; ++t)
         for (int it = 0; it < 2; ++it) {
-            px_policy p2 = px_policy_iterate(px_policy_tile(px_mdrange2(1, e2[0], 0, e2[1] - 2), tiles[t][0],
-                                                            tiles[t][1], 0), (px_iterate)it);
-            px_policy p3 = px_policy_iterate(px_policy_tile(px_mdrange3(0, e3[0], 2, e3[1], 1, e3[2]), tiles[t][0],
-                                                            tiles[t][1], tiles[t][2]), (px_iterate)it);
+            px_policy p2 = px_policy_iterate(
+                px_policy_tile(px_mdrange2(1, e2[0], 0, e2[1] - 2), tiles[t][0], tiles[t][1], 0),
+                (px_iterate)it);
+            px_policy p3 =
+                px_policy_iterate(px_policy_tile(px_mdrange3(0, e3[0], 2, e3[1], 1, e3[2]),
+                                                 tiles[t][0], tiles[t][1], tiles[t][2]),
+                                  (px_iterate)it);
             double s2[2];
             int64_t s3[2];
             TK_OK(px_parallel_reduce(serial_inst(), "r2", p2, PX_KERNEL(red2_sum), &a2, &s2[0]));
             TK_OK(px_parallel_reduce(tk_inst(), "r2", p2, PX_KERNEL(red2_sum), &a2, &s2[1]));
-            TK_ASSERT(close_rel(s2[0], s2[1], 1e-12), "tile %zu order %d: %.17g vs %.17g", t, it, s2[1], s2[0]);
+            TK_ASSERT(close_rel(s2[0], s2[1], 1e-12), "tile %zu order %d: %.17g vs %.17g", t, it,
+                      s2[1], s2[0]);
             TK_OK(px_parallel_reduce(serial_inst(), "r3", p3, PX_KERNEL(red3_sum), &a3, &s3[0]));
             TK_OK(px_parallel_reduce(tk_inst(), "r3", p3, PX_KERNEL(red3_sum), &a3, &s3[1]));
             ck_assert_int_eq(s3[0], s3[1]);
@@ -165,9 +177,11 @@ START_TEST(omp_scan_matches_serial)
     const int64_t sizes[] = {0, 1, 2, 3, 4, 5, 17, 1000003};
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; ++si) {
         const int64_t n = sizes[si];
-        px_view *in = tk_view1("in", px_host(), PX_I64, n), *o1 = tk_view1("o1", px_host(), PX_I64, n);
+        px_view *in = tk_view1("in", px_host(), PX_I64, n),
+                *o1 = tk_view1("o1", px_host(), PX_I64, n);
         px_view *o2 = tk_view1("o2", px_host(), PX_I64, n);
-        px_view *fin = tk_view1("fin", px_host(), PX_F64, n), *f1 = tk_view1("f1", px_host(), PX_F64, n);
+        px_view *fin = tk_view1("fin", px_host(), PX_F64, n),
+                *f1 = tk_view1("f1", px_host(), PX_F64, n);
         px_view *f2 = tk_view1("f2", px_host(), PX_F64, n);
         tk_rng r = tk_rng_seed(11 + (uint64_t)n);
         for (int64_t i = 0; i < n; ++i) {
@@ -193,12 +207,16 @@ START_TEST(omp_scan_matches_serial)
         TK_OK(px_view_span_f64(f1, &b1.out));
         TK_OK(px_view_span_f64(f2, &b2.out));
         double t[2] = {0, 0};
-        TK_OK(px_parallel_scan(serial_inst(), "sf", px_range(0, n), PX_KERNEL(scan_incl_f64), &b1, &t[0]));
-        TK_OK(px_parallel_scan(tk_inst(), "sf", px_range(0, n), PX_KERNEL(scan_incl_f64), &b2, &t[1]));
-        TK_ASSERT(close_rel(t[0], t[1], 1e-12), "n %lld: total %.17g vs %.17g", (long long)n, t[1], t[0]);
+        TK_OK(px_parallel_scan(serial_inst(), "sf", px_range(0, n), PX_KERNEL(scan_incl_f64), &b1,
+                               &t[0]));
+        TK_OK(px_parallel_scan(tk_inst(), "sf", px_range(0, n), PX_KERNEL(scan_incl_f64), &b2,
+                               &t[1]));
+        TK_ASSERT(close_rel(t[0], t[1], 1e-12), "n %lld: total %.17g vs %.17g", (long long)n, t[1],
+                  t[0]);
         for (int64_t i = 0; i < n; ++i) {
             const double x = ((double *)tk_data(f1))[i], y = ((double *)tk_data(f2))[i];
-            TK_ASSERT(close_rel(x, y, 1e-12), "n %lld: out[%lld] %.17g vs %.17g", (long long)n, (long long)i, y, x);
+            TK_ASSERT(close_rel(x, y, 1e-12), "n %lld: out[%lld] %.17g vs %.17g", (long long)n,
+                      (long long)i, y, x);
         }
         px_view *views[] = {in, o1, o2, fin, f1, f2};
         tk_release_all(views, 6);
@@ -233,7 +251,8 @@ START_TEST(omp_threads_and_shares)
     TK_OK(px_partition(tk_inst(), 3, NULL, p));
     for (int i = 0; i < 3; ++i) {
         TK_OK(px_instance_concurrency(p[i], &a));
-        TK_ASSERT(T < 3 ? a == 1 : a == T / 3 || a == T / 3 + 1, "partition %d: %d threads of %d", i, a, T);
+        TK_ASSERT(T < 3 ? a == 1 : a == T / 3 || a == T / 3 + 1, "partition %d: %d threads of %d",
+                  i, a, T);
     }
     tk_destroy_all(p, 3);
 }
@@ -260,10 +279,12 @@ static void *part_worker(void *arg)
     for (int k = 0; j->ok && k < j->rounds; ++k) {
         double s = -1;
         j->ok = px_parallel_for(j->inst, "axpy", px_range(0, j->n), PX_KERNEL(axpy), &a) == PX_OK &&
-                px_parallel_reduce(j->inst, "sum", px_range(0, j->n), PX_KERNEL(red_sum_double), &r, &s) == PX_OK;
+                px_parallel_reduce(j->inst, "sum", px_range(0, j->n), PX_KERNEL(red_sum_double), &r,
+                                   &s) == PX_OK;
         /* x = 1: after k + 1 rounds every y is k + 1, summed exactly. */
         if (j->ok && s != (double)(k + 1) * (double)j->n) {
-            snprintf(j->why, sizeof j->why, "round %d: sum %.17g, want %.17g", k, s, (double)(k + 1) * (double)j->n);
+            snprintf(j->why, sizeof j->why, "round %d: sum %.17g, want %.17g", k, s,
+                     (double)(k + 1) * (double)j->n);
             j->ok = false;
         } else if (!j->ok) {
             snprintf(j->why, sizeof j->why, "%s", px_last_error());
@@ -300,7 +321,8 @@ START_TEST(omp_partitions_from_threads)
     part_job jobs[N];
     make_jobs(jobs, parts, N);
     pthread_t th[N];
-    for (int i = 0; i < N; ++i) ck_assert_int_eq(pthread_create(&th[i], NULL, part_worker, &jobs[i]), 0);
+    for (int i = 0; i < N; ++i)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, part_worker, &jobs[i]), 0);
     for (int i = 0; i < N; ++i) pthread_join(th[i], NULL);
     check_jobs(jobs, N);
     tk_destroy_all(parts, N);
@@ -346,8 +368,8 @@ START_TEST(omp_large_host_copies)
     tk_copy(tk_inst(), l, a, PX_COPY_HOST_STRIDED, __LINE__);
     for (int64_t i = 0; i < e[0]; i += 97)
         for (int64_t j = 0; j < e[1]; j += 13)
-            TK_ASSERT(((double *)tk_data(l))[j * e[0] + i] == ((double *)tk_data(a))[i * e[1] + j], "(%lld, %lld)",
-                      (long long)i, (long long)j);
+            TK_ASSERT(((double *)tk_data(l))[j * e[0] + i] == ((double *)tk_data(a))[i * e[1] + j],
+                      "(%lld, %lld)", (long long)i, (long long)j);
     const double v = 2.5;
     px_view *s = tk_sub2(b, 3, 1020, 5, 1000);
     tk_fill(tk_inst(), s, &v, PX_COPY_HOST_FILL, __LINE__);
@@ -357,7 +379,8 @@ START_TEST(omp_large_host_copies)
         for (int64_t j = 0; j < e[1]; ++j) {
             const bool in = i >= 3 && i < 1020 && j >= 5 && j < 1000;
             const double want = in ? v : ((double *)tk_data(a))[i * e[1] + j];
-            TK_ASSERT(((double *)tk_data(b))[i * e[1] + j] == want, "b(%lld, %lld)", (long long)i, (long long)j);
+            TK_ASSERT(((double *)tk_data(b))[i * e[1] + j] == want, "b(%lld, %lld)", (long long)i,
+                      (long long)j);
         }
     px_view *views[] = {a, b, l, s};
     tk_release_all(views, 4);
@@ -407,8 +430,10 @@ START_TEST(omp_init_options)
     o.num_threads = 0;
     TK_FAIL(px_init(&o), PX_ERR_INVALID_ARGUMENT, "px_init");
     TK_ERROR_HAS("PX_NUM_THREADS");
-    if (was) setenv("PX_NUM_THREADS", keep, 1);
-    else unsetenv("PX_NUM_THREADS");
+    if (was)
+        setenv("PX_NUM_THREADS", keep, 1);
+    else
+        unsetenv("PX_NUM_THREADS");
     ck_assert(!px_is_initialized());
 }
 END_TEST
@@ -423,8 +448,8 @@ int main(void)
     tk_require("openmp_backend", need_openmp);
     TK_ADD(tk_case("openmp_backend", "results"), omp_reduce_matches_serial, omp_reduce_reproducible,
            omp_reduce_md_matches_serial, omp_scan_matches_serial);
-    TK_ADD(tk_case("openmp_backend", "threads"), omp_threads_and_shares, omp_partitions_from_threads,
-           omp_partitions_nested, omp_configuration);
+    TK_ADD(tk_case("openmp_backend", "threads"), omp_threads_and_shares,
+           omp_partitions_from_threads, omp_partitions_nested, omp_configuration);
     TK_ADD(tk_case("openmp_backend", "copies"), omp_large_host_copies);
     TK_ADD(tk_case_bare("openmp_backend", "init"), omp_init_options);
     return tk_run();

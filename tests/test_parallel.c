@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* px_parallel_for / _reduce / _reduce_view / _scan on the backend under test.
  * Suites: "for", "reduce", "scan", "dispatch" (errors of every dispatch function). */
 #include <math.h>
@@ -67,7 +68,7 @@ START_TEST(for_axpy_1d)
     const double *y = (const double *)tk_data(res);
     for (int64_t i = 0; i < n; ++i)
         TK_ASSERT(y[i] == y0[i] + 2.5 * x[i], "y[%lld] = %g, want %g", (long long)i, y[i],
-                      y0[i] + 2.5 * x[i]);
+                  y0[i] + 2.5 * x[i]);
     px_view_release(&res);
     px_view_release(&hx);
     px_view_release(&hy);
@@ -104,7 +105,8 @@ START_TEST(for_visit_1d_subrange)
         TK_ASSERT(c[i] == (i >= b && i < e), "hits[%lld] = %d", (long long)i, c[i]);
     if (order) {
         const int64_t *o = (const int64_t *)tk_data(order);
-        for (int64_t i = b; i < e; ++i) TK_ASSERT(o[i] == i - b, "order[%lld] = %lld", (long long)i, (long long)o[i]);
+        for (int64_t i = b; i < e; ++i)
+            TK_ASSERT(o[i] == i - b, "order[%lld] = %lld", (long long)i, (long long)o[i]);
         ck_assert_int_eq(((const int64_t *)tk_data(counter))[0], e - b);
         px_view_release(&order);
         px_view_release(&counter);
@@ -148,8 +150,8 @@ START_TEST(for_visit_2d)
         for (int64_t j = 0; j < ext[1]; ++j) {
             int want = i >= b0 && i < e0 && j >= b1 && j < e1;
             TK_ASSERT(c[i * ext[1] + j] == want, "tile %lld,%lld %s: hits(%lld,%lld) = %d",
-                          (long long)t[0], (long long)t[1], it ? "LEFT" : "RIGHT", (long long)i,
-                          (long long)j, c[i * ext[1] + j]);
+                      (long long)t[0], (long long)t[1], it ? "LEFT" : "RIGHT", (long long)i,
+                      (long long)j, c[i * ext[1] + j]);
         }
     if (check_order) {
         const int64_t *o = (const int64_t *)tk_data(order);
@@ -158,7 +160,8 @@ START_TEST(for_visit_2d)
                 int64_t want = it == PX_ITERATE_RIGHT ? (i - b0) * (e1 - b1) + (j - b1)
                                                       : (j - b1) * (e0 - b0) + (i - b0);
                 TK_ASSERT(o[i * ext[1] + j] == want, "order(%lld,%lld) = %lld, want %lld",
-                          (long long)i, (long long)j, (long long)o[i * ext[1] + j], (long long)want);
+                          (long long)i, (long long)j, (long long)o[i * ext[1] + j],
+                          (long long)want);
             }
         px_view_release(&order);
         px_view_release(&counter);
@@ -204,8 +207,8 @@ START_TEST(for_visit_3d)
             for (int64_t k = 0; k < ext[2]; ++k) {
                 int in = i >= b[0] && i < e[0] && j >= b[1] && j < e[1] && k >= b[2] && k < e[2];
                 int64_t at = (i * ext[1] + j) * ext[2] + k;
-                TK_ASSERT(c[at] == in, "hits(%lld,%lld,%lld) = %d", (long long)i,
-                              (long long)j, (long long)k, c[at]);
+                TK_ASSERT(c[at] == in, "hits(%lld,%lld,%lld) = %d", (long long)i, (long long)j,
+                          (long long)k, c[at]);
                 if (check_order && in) {
                     int64_t o = ((const int64_t *)tk_data(order))[at];
                     int64_t want = it == PX_ITERATE_RIGHT
@@ -260,7 +263,8 @@ START_TEST(for_large_2d)
     px_view *v = tk_view("big2", tk_space(), PX_F64, 2, ext);
     ij_args a;
     TK_OK(px_view_span_f64(v, &a.out));
-    TK_OK(px_parallel_for(tk_inst(), NULL, px_mdrange2(0, ext[0], 0, ext[1]), PX_KERNEL(index2), &a));
+    TK_OK(
+        px_parallel_for(tk_inst(), NULL, px_mdrange2(0, ext[0], 0, ext[1]), PX_KERNEL(index2), &a));
     TK_OK(px_instance_fence(tk_inst()));
     px_view *h = tk_to_host(v);
     const double *x = (const double *)tk_data(h);
@@ -279,56 +283,66 @@ enum { OP_SUM, OP_PROD, OP_MIN, OP_MAX, NOPS };
 static const char *const op_names[NOPS] = {"sum", "prod", "min", "max"};
 
 /* One body per value type: random inputs that fit the op, a plain sequential reference. */
-#define TK_RED_TEST(T, DT, SPANFN, KIND, MINID, MAXID)                                                 \
-    static void red_check_##T(int op, int64_t n)                                           \
-    {                                                                                      \
-        const px_kernel *ks[NOPS] = {PX_KERNEL(red_sum_##T), PX_KERNEL(red_prod_##T),      \
-                                     PX_KERNEL(red_min_##T), PX_KERNEL(red_max_##T)};      \
-        tk_rng r = tk_rng_seed(1000u * (uint64_t)op + (uint64_t)n + sizeof(T) * 7u + KIND); \
-        px_view *h = tk_view1(#T, px_host(), DT, n);                                       \
-        T *x = (T *)tk_data(h);                                                            \
-        for (int64_t i = 0; i < n; ++i) x[i] = (T)gen_##KIND(&r, op, sizeof(T));           \
-        if (op == OP_PROD && KIND == 1) { /* a few +-2 among +-1: the product fits */      \
-            int many = sizeof(T) == 4 ? 16 : 40;                                           \
-            for (int k = 0; k < many && n > 0; ++k)                                        \
-                x[tk_int(&r, 0, n - 1)] = (T)(tk_int(&r, 0, 1) ? 2 : -2);                  \
-        }                                                                                  \
-        px_view *dv = tk_on_space(h, #T "_dev");                                           \
-        red_args_##T a;                                                                    \
-        TK_OK(SPANFN(dv, &a.x));                                                           \
-        T got;                                                                             \
-        memset(&got, 0x5a, sizeof got);                                                    \
-        TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(0, n), ks[op], &a, &got));      \
-        double ref_d = op == OP_PROD ? 1.0 : 0.0, scale = 0.0;                             \
-        T ref;                                                                             \
-        switch (op) {                                                                      \
-        case OP_SUM: ref = (T)0; break;                                                    \
-        case OP_PROD: ref = (T)1; break;                                                   \
-        case OP_MIN: ref = MINID; break;                                                   \
-        default: ref = MAXID; break;                                                       \
-        }                                                                                  \
-        for (int64_t i = 0; i < n; ++i) {                                                  \
-            switch (op) {                                                                  \
-            case OP_SUM: ref = (T)(ref + x[i]); ref_d += (double)x[i]; scale += fabs((double)x[i]); break; \
-            case OP_PROD: ref = (T)(ref * x[i]); ref_d *= (double)x[i]; break;             \
-            case OP_MIN: if (x[i] < ref) ref = x[i]; break;                                \
-            default: if (x[i] > ref) ref = x[i]; break;                                    \
-            }                                                                              \
-        }                                                                                  \
-        if (KIND == 0 && n > 0 && op == OP_SUM)                                            \
-            TK_ASSERT(close_rel((double)got, ref_d, sizeof(T) == 4 ? 1e-5 : 1e-12, scale), \
-                          "%s %s n=%lld: got %.17g want %.17g", #T, op_names[op],          \
-                          (long long)n, (double)got, ref_d);                               \
-        else if (KIND == 0 && n > 0 && op == OP_PROD)                                      \
+#define TK_RED_TEST(T, DT, SPANFN, KIND, MINID, MAXID)                                            \
+    static void red_check_##T(int op, int64_t n)                                                  \
+    {                                                                                             \
+        const px_kernel *ks[NOPS] = {PX_KERNEL(red_sum_##T), PX_KERNEL(red_prod_##T),             \
+                                     PX_KERNEL(red_min_##T), PX_KERNEL(red_max_##T)};             \
+        tk_rng r = tk_rng_seed(1000u * (uint64_t)op + (uint64_t)n + sizeof(T) * 7u + KIND);       \
+        px_view *h = tk_view1(#T, px_host(), DT, n);                                              \
+        T *x = (T *)tk_data(h);                                                                   \
+        for (int64_t i = 0; i < n; ++i) x[i] = (T)gen_##KIND(&r, op, sizeof(T));                  \
+        if (op == OP_PROD && KIND == 1) { /* a few +-2 among +-1: the product fits */             \
+            int many = sizeof(T) == 4 ? 16 : 40;                                                  \
+            for (int k = 0; k < many && n > 0; ++k)                                               \
+                x[tk_int(&r, 0, n - 1)] = (T)(tk_int(&r, 0, 1) ? 2 : -2);                         \
+        }                                                                                         \
+        px_view *dv = tk_on_space(h, #T "_dev");                                                  \
+        red_args_##T a;                                                                           \
+        TK_OK(SPANFN(dv, &a.x));                                                                  \
+        T got;                                                                                    \
+        memset(&got, 0x5a, sizeof got);                                                           \
+        TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(0, n), ks[op], &a, &got));             \
+        double ref_d = op == OP_PROD ? 1.0 : 0.0, scale = 0.0;                                    \
+        T ref;                                                                                    \
+        switch (op) {                                                                             \
+        case OP_SUM: ref = (T)0; break;                                                           \
+        case OP_PROD: ref = (T)1; break;                                                          \
+        case OP_MIN: ref = MINID; break;                                                          \
+        default: ref = MAXID; break;                                                              \
+        }                                                                                         \
+        for (int64_t i = 0; i < n; ++i) {                                                         \
+            switch (op) {                                                                         \
+            case OP_SUM:                                                                          \
+                ref = (T)(ref + x[i]);                                                            \
+                ref_d += (double)x[i];                                                            \
+                scale += fabs((double)x[i]);                                                      \
+                break;                                                                            \
+            case OP_PROD:                                                                         \
+                ref = (T)(ref * x[i]);                                                            \
+                ref_d *= (double)x[i];                                                            \
+                break;                                                                            \
+            case OP_MIN:                                                                          \
+                if (x[i] < ref) ref = x[i];                                                       \
+                break;                                                                            \
+            default:                                                                              \
+                if (x[i] > ref) ref = x[i];                                                       \
+                break;                                                                            \
+            }                                                                                     \
+        }                                                                                         \
+        if (KIND == 0 && n > 0 && op == OP_SUM)                                                   \
+            TK_ASSERT(close_rel((double)got, ref_d, sizeof(T) == 4 ? 1e-5 : 1e-12, scale),        \
+                      "%s %s n=%lld: got %.17g want %.17g", #T, op_names[op], (long long)n,       \
+                      (double)got, ref_d);                                                        \
+        else if (KIND == 0 && n > 0 && op == OP_PROD)                                             \
             TK_ASSERT(fabs((double)got - ref_d) <= (sizeof(T) == 4 ? 5e-3 : 1e-10) * fabs(ref_d), \
-                          "%s %s n=%lld: got %.17g want %.17g", #T, op_names[op],          \
-                          (long long)n, (double)got, ref_d);                               \
-        else                                                                               \
-            TK_ASSERT(memcmp(&got, &ref, sizeof got) == 0,                             \
-                          "%s %s n=%lld: got %.17g want %.17g", #T, op_names[op],          \
-                          (long long)n, (double)got, (double)ref);                         \
-        px_view_release(&dv);                                                              \
-        px_view_release(&h);                                                               \
+                      "%s %s n=%lld: got %.17g want %.17g", #T, op_names[op], (long long)n,       \
+                      (double)got, ref_d);                                                        \
+        else                                                                                      \
+            TK_ASSERT(memcmp(&got, &ref, sizeof got) == 0, "%s %s n=%lld: got %.17g want %.17g",  \
+                      #T, op_names[op], (long long)n, (double)got, (double)ref);                  \
+        px_view_release(&dv);                                                                     \
+        px_view_release(&h);                                                                      \
     }
 
 /* KIND 0: floating point; 1: signed; 2: unsigned. Values as double or 64-bit patterns. */
@@ -343,7 +357,8 @@ static double gen_0(tk_rng *r, int op, size_t size)
 static int64_t gen_1(tk_rng *r, int op, size_t size)
 {
     switch (op) {
-    case OP_SUM: return size == 4 ? tk_int(r, -1000, 1000) : tk_int(r, -1000000000000, 1000000000000);
+    case OP_SUM:
+        return size == 4 ? tk_int(r, -1000, 1000) : tk_int(r, -1000000000000, 1000000000000);
     case OP_PROD: return tk_int(r, 0, 1) ? 1 : -1;
     default: return size == 4 ? (int64_t)(int32_t)tk_next(r) : (int64_t)tk_next(r);
     }
@@ -363,8 +378,8 @@ TK_RED_TEST(uint32_t, PX_U32, px_view_span_u32, 2, UINT32_MAX, 0u)
 TK_RED_TEST(uint64_t, PX_U64, px_view_span_u64, 2, UINT64_MAX, 0u)
 
 typedef void (*red_check_fn)(int op, int64_t n);
-static const red_check_fn red_checks[] = {red_check_float,  red_check_double,
-                                          red_check_int32_t, red_check_int64_t,
+static const red_check_fn red_checks[] = {red_check_float,    red_check_double,
+                                          red_check_int32_t,  red_check_int64_t,
                                           red_check_uint32_t, red_check_uint64_t};
 #define NREDTYPES 6
 
@@ -393,9 +408,11 @@ START_TEST(reduce_subrange)
         if (x[i] > mx) mx = x[i];
     }
     double got = 0;
-    TK_OK(px_parallel_reduce(tk_inst(), "part", px_range(b, e), PX_KERNEL(red_sum_double), &a, &got));
+    TK_OK(
+        px_parallel_reduce(tk_inst(), "part", px_range(b, e), PX_KERNEL(red_sum_double), &a, &got));
     TK_ASSERT(close_rel(got, sum, 1e-12, scale), "got %.17g want %.17g", got, sum);
-    TK_OK(px_parallel_reduce(tk_inst(), "part", px_range(b, e), PX_KERNEL(red_max_double), &a, &got));
+    TK_OK(
+        px_parallel_reduce(tk_inst(), "part", px_range(b, e), PX_KERNEL(red_max_double), &a, &got));
     ck_assert(got == mx);
     px_view_release(&hx);
     px_view_release(&dx);
@@ -422,7 +439,8 @@ START_TEST(reduce_large)
     red_args_int64_t a;
     TK_OK(px_view_span_i64(d, &a.x));
     int64_t got = 0;
-    TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(0, n), PX_KERNEL(red_sum_int64_t), &a, &got));
+    TK_OK(
+        px_parallel_reduce(tk_inst(), NULL, px_range(0, n), PX_KERNEL(red_sum_int64_t), &a, &got));
     ck_assert_int_eq(got, sum);
     px_valloc_i64 loc;
     TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(0, n), PX_KERNEL(red_maxloc_i64), &a, &loc));
@@ -440,17 +458,19 @@ static void expect_count(const px_policy *p, const px_kernel *k, int64_t want)
 {
     count_args a = {0};
     int64_t got = -1;
-    tk_watch("reduce of rank %d, begin %lld %lld %lld, tiles %lld %lld %lld, iterate %d", (int)p->rank,
-             (long long)p->begin[0], (long long)p->begin[1], (long long)p->begin[2], (long long)p->tile[0],
-             (long long)p->tile[1], (long long)p->tile[2], (int)p->iterate);
+    tk_watch("reduce of rank %d, begin %lld %lld %lld, tiles %lld %lld %lld, iterate %d",
+             (int)p->rank, (long long)p->begin[0], (long long)p->begin[1], (long long)p->begin[2],
+             (long long)p->tile[0], (long long)p->tile[1], (long long)p->tile[2], (int)p->iterate);
     px_clear_error();
     const px_status st = px_parallel_reduce(tk_inst(), NULL, *p, k, &a, &got);
     if (st != PX_OK) {
-        TK_ASSERT(tk_error_from("px_parallel_reduce"), "%s: '%s'", px_status_name(st), px_last_error());
+        TK_ASSERT(tk_error_from("px_parallel_reduce"), "%s: '%s'", px_status_name(st),
+                  px_last_error());
         return;
     }
-    TK_ASSERT(got == want, "%lld indices visited, expected %lld (tiles %lld %lld %lld)", (long long)got,
-              (long long)want, (long long)p->tile[0], (long long)p->tile[1], (long long)p->tile[2]);
+    TK_ASSERT(got == want, "%lld indices visited, expected %lld (tiles %lld %lld %lld)",
+              (long long)got, (long long)want, (long long)p->tile[0], (long long)p->tile[1],
+              (long long)p->tile[2]);
 }
 
 START_TEST(reduce_tiles_near_int64_max)
@@ -462,14 +482,17 @@ START_TEST(reduce_tiles_near_int64_max)
         for (int it = 0; it < 2; ++it) {
             const int64_t T = tiles[t];
             const px_iterate order = it ? PX_ITERATE_LEFT : PX_ITERATE_RIGHT;
-            px_policy p = px_policy_iterate(px_policy_tile(px_mdrange2(top - 2, top, 0, 1), T, T, 0), order);
+            px_policy p =
+                px_policy_iterate(px_policy_tile(px_mdrange2(top - 2, top, 0, 1), T, T, 0), order);
             expect_count(&p, PX_KERNEL(count2), 2);
             p = px_policy_iterate(px_policy_tile(px_mdrange2(-3, 2, top - 3, top), T, T, 0), order);
             expect_count(&p, PX_KERNEL(count2), 15);
-            p = px_policy_iterate(px_policy_tile(px_mdrange3(top - 1, top, top - 3, top, 5, 7), T, T, T), order);
+            p = px_policy_iterate(
+                px_policy_tile(px_mdrange3(top - 1, top, top - 3, top, 5, 7), T, T, T), order);
             expect_count(&p, PX_KERNEL(count3), 6);
             /* Next to INT64_MIN a tile cannot step past the end. */
-            p = px_policy_iterate(px_policy_tile(px_mdrange2(INT64_MIN, INT64_MIN + 3, 0, 2), T, T, 0), order);
+            p = px_policy_iterate(
+                px_policy_tile(px_mdrange2(INT64_MIN, INT64_MIN + 3, 0, 2), T, T, 0), order);
             expect_count(&p, PX_KERNEL(count2), 6);
         }
     tk_watchdog_stop();
@@ -479,39 +502,41 @@ END_TEST
 /* ---- minloc / maxloc ----------------------------------------------------------------------- */
 
 /* Values from a small set so that ties are everywhere: the smallest index must win. */
-#define TK_LOC_TEST(sfx, T, DT, SPANFN)                                                    \
-    static void loc_check_##sfx(int64_t n, int64_t b, bool all_equal)                      \
-    {                                                                                      \
-        tk_rng r = tk_rng_seed(31 + (uint64_t)n + (uint64_t)b + sizeof(T));                \
-        px_view *h = tk_view1(#sfx, px_host(), DT, n);                                     \
-        T *x = (T *)tk_data(h);                                                            \
-        for (int64_t i = 0; i < n; ++i) x[i] = all_equal ? (T)3 : (T)(tk_int(&r, -20, 20)); \
-        px_view *dv = tk_on_space(h, #sfx "_dev");                                         \
-        red_args_##T a;                                                                    \
-        TK_OK(SPANFN(dv, &a.x));                                                           \
-        px_valloc_##sfx mn, mx;                                                            \
-        memset(&mn, 0x5a, sizeof mn);                                                      \
-        memset(&mx, 0x5a, sizeof mx);                                                      \
-        TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(b, n), PX_KERNEL(red_minloc_##sfx), &a, &mn)); \
-        TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(b, n), PX_KERNEL(red_maxloc_##sfx), &a, &mx)); \
-        int64_t imin = -1, imax = -1;                                                      \
-        for (int64_t i = b; i < n; ++i) {                                                  \
-            if (imin < 0 || x[i] < x[imin]) imin = i;                                      \
-            if (imax < 0 || x[i] > x[imax]) imax = i;                                      \
-        }                                                                                  \
-        if (imin < 0) { /* empty: the identities */                                        \
-            ck_assert_int_eq(mn.loc, INT64_MAX);                                           \
-            ck_assert_int_eq(mx.loc, INT64_MAX);                                           \
-        } else {                                                                           \
-            TK_ASSERT(mn.val == x[imin] && mn.loc == imin,                             \
-                          #sfx " minloc n=%lld: got (%g, %lld) want (%g, %lld)", (long long)n, \
-                          (double)mn.val, (long long)mn.loc, (double)x[imin], (long long)imin); \
-            TK_ASSERT(mx.val == x[imax] && mx.loc == imax,                             \
-                          #sfx " maxloc n=%lld: got (%g, %lld) want (%g, %lld)", (long long)n, \
-                          (double)mx.val, (long long)mx.loc, (double)x[imax], (long long)imax); \
-        }                                                                                  \
-        px_view_release(&dv);                                                              \
-        px_view_release(&h);                                                               \
+#define TK_LOC_TEST(sfx, T, DT, SPANFN)                                                            \
+    static void loc_check_##sfx(int64_t n, int64_t b, bool all_equal)                              \
+    {                                                                                              \
+        tk_rng r = tk_rng_seed(31 + (uint64_t)n + (uint64_t)b + sizeof(T));                        \
+        px_view *h = tk_view1(#sfx, px_host(), DT, n);                                             \
+        T *x = (T *)tk_data(h);                                                                    \
+        for (int64_t i = 0; i < n; ++i) x[i] = all_equal ? (T)3 : (T)(tk_int(&r, -20, 20));        \
+        px_view *dv = tk_on_space(h, #sfx "_dev");                                                 \
+        red_args_##T a;                                                                            \
+        TK_OK(SPANFN(dv, &a.x));                                                                   \
+        px_valloc_##sfx mn, mx;                                                                    \
+        memset(&mn, 0x5a, sizeof mn);                                                              \
+        memset(&mx, 0x5a, sizeof mx);                                                              \
+        TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(b, n), PX_KERNEL(red_minloc_##sfx), &a, \
+                                 &mn));                                                            \
+        TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(b, n), PX_KERNEL(red_maxloc_##sfx), &a, \
+                                 &mx));                                                            \
+        int64_t imin = -1, imax = -1;                                                              \
+        for (int64_t i = b; i < n; ++i) {                                                          \
+            if (imin < 0 || x[i] < x[imin]) imin = i;                                              \
+            if (imax < 0 || x[i] > x[imax]) imax = i;                                              \
+        }                                                                                          \
+        if (imin < 0) { /* empty: the identities */                                                \
+            ck_assert_int_eq(mn.loc, INT64_MAX);                                                   \
+            ck_assert_int_eq(mx.loc, INT64_MAX);                                                   \
+        } else {                                                                                   \
+            TK_ASSERT(mn.val == x[imin] && mn.loc == imin,                                         \
+                      #sfx " minloc n=%lld: got (%g, %lld) want (%g, %lld)", (long long)n,         \
+                      (double)mn.val, (long long)mn.loc, (double)x[imin], (long long)imin);        \
+            TK_ASSERT(mx.val == x[imax] && mx.loc == imax,                                         \
+                      #sfx " maxloc n=%lld: got (%g, %lld) want (%g, %lld)", (long long)n,         \
+                      (double)mx.val, (long long)mx.loc, (double)x[imax], (long long)imax);        \
+        }                                                                                          \
+        px_view_release(&dv);                                                                      \
+        px_view_release(&h);                                                                       \
     }
 
 TK_LOC_TEST(f32, float, PX_F32, px_view_span_f32)
@@ -525,10 +550,10 @@ START_TEST(reduce_minloc_maxloc)
     static const fn checks[] = {loc_check_f32, loc_check_f64, loc_check_i32, loc_check_i64};
     fn f = checks[_i];
     for (int s = 0; s < NSIZES; ++s) f(sizes[s], 0, false);
-    f(1009, 3, false);   /* loc is the absolute index */
-    f(65537, 0, true);   /* all tied: the first index */
+    f(1009, 3, false); /* loc is the absolute index */
+    f(65537, 0, true); /* all tied: the first index */
     f(1009, 500, true);
-    f(7, 7, false);      /* empty sub-range */
+    f(7, 7, false); /* empty sub-range */
 }
 END_TEST
 
@@ -600,7 +625,7 @@ START_TEST(reduce_custom_complex)
     got.re = got.im = -99;
     TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(0, n), PX_KERNEL(red_cprod), &a, &got));
     TK_ASSERT(fabs(got.re - pr) < 1e-8 && fabs(got.im - pi) < 1e-8,
-                  "n=%lld: got %.17g%+.17gi want %.17g%+.17gi", (long long)n, got.re, got.im, pr, pi);
+              "n=%lld: got %.17g%+.17gi want %.17g%+.17gi", (long long)n, got.re, got.im, pr, pi);
     px_view_release(&hre);
     px_view_release(&him);
     px_view_release(&dre);
@@ -632,10 +657,12 @@ START_TEST(reduce_2d)
                 scale += fabs(x[i * ext[1] + j]);
             }
         TK_OK(px_parallel_reduce(tk_inst(), "r2", p, PX_KERNEL(red2_sum), &a, &got));
-        TK_ASSERT(close_rel(got, ref, 1e-12, scale), "variant %d: got %.17g want %.17g", v, got, ref);
+        TK_ASSERT(close_rel(got, ref, 1e-12, scale), "variant %d: got %.17g want %.17g", v, got,
+                  ref);
     }
     double got = -1;
-    TK_OK(px_parallel_reduce(tk_inst(), "r2", px_mdrange2(0, 0, 0, ext[1]), PX_KERNEL(red2_sum), &a, &got));
+    TK_OK(px_parallel_reduce(tk_inst(), "r2", px_mdrange2(0, 0, 0, ext[1]), PX_KERNEL(red2_sum), &a,
+                             &got));
     ck_assert(got == 0.0);
     px_view_release(&h);
     px_view_release(&d);
@@ -655,7 +682,8 @@ START_TEST(reduce_3d)
     for (int v = 0; v < 2 * NTILES3; ++v) {
         const int64_t *t = tiles3[v / 2];
         int64_t b[3] = {v % 2, 1, v % 3}, e[3] = {ext[0], ext[1] - v % 4, ext[2] - 1};
-        px_policy p = px_policy_tile(px_mdrange3(b[0], e[0], b[1], e[1], b[2], e[2]), t[0], t[1], t[2]);
+        px_policy p =
+            px_policy_tile(px_mdrange3(b[0], e[0], b[1], e[1], b[2], e[2]), t[0], t[1], t[2]);
         if (v % 2) p = px_policy_iterate(p, PX_ITERATE_LEFT);
         int64_t ref = 0, got = -1;
         for (int64_t i = b[0]; i < e[0]; ++i)
@@ -691,7 +719,8 @@ START_TEST(reduce_view_basic)
 
     red_args_double a;
     TK_OK(px_view_span_f64(dx, &a.x));
-    TK_OK(px_parallel_reduce_view(tk_inst(), "rv", px_range(0, n), PX_KERNEL(red_sum_double), &a, res));
+    TK_OK(px_parallel_reduce_view(tk_inst(), "rv", px_range(0, n), PX_KERNEL(red_sum_double), &a,
+                                  res));
     TK_OK(px_instance_fence(tk_inst()));
     px_view *back = tk_to_host(res);
     const double *g = (const double *)tk_data(back);
@@ -701,7 +730,8 @@ START_TEST(reduce_view_basic)
     /* On CUDA, pinned host memory is a valid result too. */
     if (tk_is_cuda()) {
         px_view *pin = tk_view1("pinned_res", px_host_pinned(), PX_F64, 1);
-        TK_OK(px_parallel_reduce_view(tk_inst(), NULL, px_range(0, n), PX_KERNEL(red_sum_double), &a, pin));
+        TK_OK(px_parallel_reduce_view(tk_inst(), NULL, px_range(0, n), PX_KERNEL(red_sum_double),
+                                      &a, pin));
         TK_OK(px_instance_fence(tk_inst()));
         double pg = *(const double *)tk_data(pin);
         TK_ASSERT(close_rel(pg, ref, 1e-12, scale), "pinned: got %.17g want %.17g", pg, ref);
@@ -761,11 +791,13 @@ START_TEST(scan_i64)
     for (int64_t i = 0; i < n; ++i) {
         if (incl) run += in[i];
         TK_ASSERT(out[i] == run, "%s n=%lld: out[%lld] = %lld, want %lld", incl ? "incl" : "excl",
-                      (long long)n, (long long)i, (long long)out[i], (long long)run);
+                  (long long)n, (long long)i, (long long)out[i], (long long)run);
         if (!incl) run += in[i];
     }
-    if (with_total) ck_assert_int_eq(total, run);
-    else ck_assert_int_eq(total, -99);
+    if (with_total)
+        ck_assert_int_eq(total, run);
+    else
+        ck_assert_int_eq(total, -99);
     px_view_release(&back);
     px_view_release(&din);
     px_view_release(&dout);
@@ -826,7 +858,8 @@ START_TEST(scan_subrange_and_max)
     int32_t run = INT32_MIN;
     for (int64_t i = 0; i < n; ++i) {
         if (i < b || i >= e) {
-            TK_ASSERT(out[i] == 77, "out[%lld] = %d written outside the range", (long long)i, out[i]);
+            TK_ASSERT(out[i] == 77, "out[%lld] = %d written outside the range", (long long)i,
+                      out[i]);
             continue;
         }
         if (in[i] > run) run = in[i];
@@ -864,7 +897,7 @@ START_TEST(scan_f64)
         run += in[i];
         scale += fabs(in[i]);
         TK_ASSERT(close_rel(out[i], run, 1e-12, scale), "out[%lld] = %.17g want %.17g",
-                      (long long)i, out[i], run);
+                  (long long)i, out[i], run);
     }
     TK_ASSERT(close_rel(total, run, 1e-12, scale), "total %.17g want %.17g", total, run);
     px_view_release(&back);
@@ -931,20 +964,26 @@ START_TEST(dispatch_wrong_kind_or_rank)
             PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
     TK_FAIL(px_parallel_reduce(in, NULL, px_range(0, 10), PX_KERNEL(red2_sum), &f.ra, &v),
             PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce");
-    TK_FAIL(px_parallel_reduce(in, NULL, px_mdrange3(0, 1, 0, 1, 0, 1), PX_KERNEL(red2_sum), &f.ra, &v),
-            PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce");
-    TK_FAIL(px_parallel_scan(in, NULL, px_mdrange2(0, 2, 0, 5), PX_KERNEL(scan_incl_f64), &f.ra, &v),
-            PX_ERR_INVALID_ARGUMENT, "px_parallel_scan");
+    TK_FAIL(
+        px_parallel_reduce(in, NULL, px_mdrange3(0, 1, 0, 1, 0, 1), PX_KERNEL(red2_sum), &f.ra, &v),
+        PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce");
+    TK_FAIL(
+        px_parallel_scan(in, NULL, px_mdrange2(0, 2, 0, 5), PX_KERNEL(scan_incl_f64), &f.ra, &v),
+        PX_ERR_INVALID_ARGUMENT, "px_parallel_scan");
     /* Policies that are no policy: rank 0 or 4, negative tiles. */
     px_policy p = px_range(0, 10);
     p.rank = 0;
-    TK_FAIL(px_parallel_for(in, NULL, p, PX_KERNEL(axpy), &f.a), PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
+    TK_FAIL(px_parallel_for(in, NULL, p, PX_KERNEL(axpy), &f.a), PX_ERR_INVALID_ARGUMENT,
+            "px_parallel_for");
     p.rank = 4;
-    TK_FAIL(px_parallel_for(in, NULL, p, PX_KERNEL(axpy), &f.a), PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
+    TK_FAIL(px_parallel_for(in, NULL, p, PX_KERNEL(axpy), &f.a), PX_ERR_INVALID_ARGUMENT,
+            "px_parallel_for");
     p = px_policy_iterate(px_mdrange2(0, 2, 0, 5), (px_iterate)5);
-    TK_FAIL(px_parallel_for(in, NULL, p, PX_KERNEL(visit2), &f.a), PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
+    TK_FAIL(px_parallel_for(in, NULL, p, PX_KERNEL(visit2), &f.a), PX_ERR_INVALID_ARGUMENT,
+            "px_parallel_for");
     p = px_policy_tile(px_mdrange2(0, 2, 0, 5), -1, 2, 0);
-    TK_FAIL(px_parallel_for(in, NULL, p, PX_KERNEL(visit2), &f.a), PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
+    TK_FAIL(px_parallel_for(in, NULL, p, PX_KERNEL(visit2), &f.a), PX_ERR_INVALID_ARGUMENT,
+            "px_parallel_for");
     /* Nothing ran: x and y are still zero. */
     px_view *hy = tk_to_host(f.y);
     for (int i = 0; i < 10; ++i) ck_assert(((double *)tk_data(hy))[i] == 0.0);
@@ -959,26 +998,43 @@ START_TEST(dispatch_null_arguments)
     df_make(&f);
     px_instance *in = tk_inst();
     double v = 0;
-    TK_FAIL(px_parallel_for(NULL, NULL, px_range(0, 10), PX_KERNEL(axpy), &f.a), PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
-    TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), NULL, &f.a), PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
-    TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), PX_KERNEL(axpy), NULL), PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
-    TK_FAIL(px_parallel_reduce(NULL, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, &v), PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce");
-    TK_FAIL(px_parallel_reduce(in, NULL, px_range(0, 10), NULL, &f.ra, &v), PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce");
-    TK_FAIL(px_parallel_reduce(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), NULL, &v), PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce");
-    TK_FAIL(px_parallel_reduce(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, NULL), PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce");
-    TK_FAIL(px_parallel_reduce_view(NULL, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, f.x), PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_view");
-    TK_FAIL(px_parallel_reduce_view(in, NULL, px_range(0, 10), NULL, &f.ra, f.x), PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_view");
-    TK_FAIL(px_parallel_reduce_view(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, NULL), PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_view");
-    TK_FAIL(px_parallel_scan(NULL, NULL, px_range(0, 10), PX_KERNEL(scan_incl_f64), &f.ra, NULL), PX_ERR_INVALID_ARGUMENT, "px_parallel_scan");
-    TK_FAIL(px_parallel_scan(in, NULL, px_range(0, 10), NULL, &f.ra, NULL), PX_ERR_INVALID_ARGUMENT, "px_parallel_scan");
-    TK_FAIL(px_parallel_scan(in, NULL, px_range(0, 10), PX_KERNEL(scan_incl_f64), NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_parallel_scan");
+    TK_FAIL(px_parallel_for(NULL, NULL, px_range(0, 10), PX_KERNEL(axpy), &f.a),
+            PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
+    TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), NULL, &f.a), PX_ERR_INVALID_ARGUMENT,
+            "px_parallel_for");
+    TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), PX_KERNEL(axpy), NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
+    TK_FAIL(px_parallel_reduce(NULL, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, &v),
+            PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce");
+    TK_FAIL(px_parallel_reduce(in, NULL, px_range(0, 10), NULL, &f.ra, &v), PX_ERR_INVALID_ARGUMENT,
+            "px_parallel_reduce");
+    TK_FAIL(px_parallel_reduce(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), NULL, &v),
+            PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce");
+    TK_FAIL(px_parallel_reduce(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce");
+    TK_FAIL(
+        px_parallel_reduce_view(NULL, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, f.x),
+        PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_view");
+    TK_FAIL(px_parallel_reduce_view(in, NULL, px_range(0, 10), NULL, &f.ra, f.x),
+            PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_view");
+    TK_FAIL(
+        px_parallel_reduce_view(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, NULL),
+        PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_view");
+    TK_FAIL(px_parallel_scan(NULL, NULL, px_range(0, 10), PX_KERNEL(scan_incl_f64), &f.ra, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_parallel_scan");
+    TK_FAIL(px_parallel_scan(in, NULL, px_range(0, 10), NULL, &f.ra, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_parallel_scan");
+    TK_FAIL(px_parallel_scan(in, NULL, px_range(0, 10), PX_KERNEL(scan_incl_f64), NULL, NULL),
+            PX_ERR_INVALID_ARGUMENT, "px_parallel_scan");
     /* A descriptor that is not one. */
     px_kernel bad = px_kernel_axpy;
     bad.magic = 0;
-    TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &bad, &f.a), PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
+    TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &bad, &f.a), PX_ERR_INVALID_ARGUMENT,
+            "px_parallel_for");
     /* One of a kernel file compiled against an older header: told to recompile it. */
     bad.magic = 0x50584b31u;
-    TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &bad, &f.a), PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
+    TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &bad, &f.a), PX_ERR_INVALID_ARGUMENT,
+            "px_parallel_for");
     TK_ERROR_HAS("recompile");
     df_free(&f);
 }
@@ -992,13 +1048,15 @@ START_TEST(dispatch_reduce_view_bad_result)
     /* No element. */
     int64_t zero = 0;
     px_view *empty = zeros(PX_F64, 1, &zero);
-    TK_FAIL(px_parallel_reduce_view(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, empty),
-            PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_view");
+    TK_FAIL(
+        px_parallel_reduce_view(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, empty),
+        PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_view");
     /* Elements of another size than the value's. */
     int64_t one = 1;
     px_view *small = zeros(PX_F32, 1, &one);
-    TK_FAIL2(px_parallel_reduce_view(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, small),
-             PX_ERR_INVALID_ARGUMENT, PX_ERR_TYPE_MISMATCH, "px_parallel_reduce_view");
+    TK_FAIL2(
+        px_parallel_reduce_view(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, small),
+        PX_ERR_INVALID_ARGUMENT, PX_ERR_TYPE_MISMATCH, "px_parallel_reduce_view");
     /* Not contiguous: a column of a 3x4 view. */
     int64_t ext[2] = {3, 4};
     px_view *m = zeros(PX_F64, 2, ext);
@@ -1006,13 +1064,15 @@ START_TEST(dispatch_reduce_view_bad_result)
     px_view *col = NULL;
     TK_OK(px_view_subview(&col, m, sl, 2));
     ck_assert(!tk_info(col).contiguous);
-    TK_FAIL(px_parallel_reduce_view(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, col),
-            PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_view");
+    TK_FAIL(
+        px_parallel_reduce_view(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, col),
+        PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_view");
     /* On CUDA, pageable host memory is no place for an asynchronous result. */
     if (tk_is_cuda()) {
         px_view *h = tk_view1("h", px_host(), PX_F64, 1);
-        TK_FAIL(px_parallel_reduce_view(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, h),
-                PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_view");
+        TK_FAIL(
+            px_parallel_reduce_view(in, NULL, px_range(0, 10), PX_KERNEL(red_sum_double), &f.ra, h),
+            PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_view");
         px_view_release(&h);
     }
     px_view_release(&col);
@@ -1033,27 +1093,36 @@ START_TEST(dispatch_not_compiled)
     const char *be = px_exec_space_string(tk_exec());
 
     px_kernel k = px_kernel_axpy;
-    if (tk_is_cuda()) k.cuda = NULL;
-    else k.host = NULL;
-    TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &k, &f.a), PX_ERR_NOT_COMPILED, "px_parallel_for");
+    if (tk_is_cuda())
+        k.cuda = NULL;
+    else
+        k.host = NULL;
+    TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &k, &f.a), PX_ERR_NOT_COMPILED,
+            "px_parallel_for");
     TK_ERROR_HAS("axpy");
     TK_ERROR_HAS(be);
 
     px_kernel kr = px_kernel_red_sum_double;
-    if (tk_is_cuda()) kr.cuda = NULL;
-    else kr.host = NULL;
+    if (tk_is_cuda())
+        kr.cuda = NULL;
+    else
+        kr.host = NULL;
     double v = 0;
-    TK_FAIL(px_parallel_reduce(in, "my_sum", px_range(0, 10), &kr, &f.ra, &v), PX_ERR_NOT_COMPILED, "px_parallel_reduce");
+    TK_FAIL(px_parallel_reduce(in, "my_sum", px_range(0, 10), &kr, &f.ra, &v), PX_ERR_NOT_COMPILED,
+            "px_parallel_reduce");
     TK_ERROR_HAS("red_sum_double");
     TK_ERROR_HAS(be);
 
     px_kernel ks = px_kernel_scan_incl_f64;
-    if (tk_is_cuda()) ks.cuda = NULL;
-    else ks.host = NULL;
+    if (tk_is_cuda())
+        ks.cuda = NULL;
+    else
+        ks.host = NULL;
     scan_f64_args sa;
     sa.in = f.a.x;
     sa.out = f.a.y;
-    TK_FAIL(px_parallel_scan(in, NULL, px_range(0, 10), &ks, &sa, NULL), PX_ERR_NOT_COMPILED, "px_parallel_scan");
+    TK_FAIL(px_parallel_scan(in, NULL, px_range(0, 10), &ks, &sa, NULL), PX_ERR_NOT_COMPILED,
+            "px_parallel_scan");
     TK_ERROR_HAS("scan_incl_f64");
 
     /* A kernel file compiled as C only: runs on serial, has no CUDA entry. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Partitions (px_partition, px_partition_ex, px_instance_sm_count) on the backend under
  * test: serial partitions, CUDA stream partitions, bad input, several host threads each
  * driving its own partition, and SM partitions (CUDA green contexts) checked from inside
@@ -40,7 +41,8 @@ static int64_t axpy_rounds(px_instance *inst, int64_t n, int rounds, double a)
     px_view *hx = tk_view1("x", px_host(), PX_F64, n);
     double *x = (double *)tk_data(hx);
     for (int64_t i = 0; i < n; ++i) x[i] = (double)i;
-    px_view *dx = tk_view1("dx", tk_space(), PX_F64, n), *dy = tk_view1("dy", tk_space(), PX_F64, n);
+    px_view *dx = tk_view1("dx", tk_space(), PX_F64, n),
+            *dy = tk_view1("dy", tk_space(), PX_F64, n);
     TK_OK(px_deep_copy_async(inst, dx, hx, NULL));
     axpy_args args;
     args.a = a;
@@ -66,9 +68,8 @@ static int64_t axpy_rounds(px_instance *inst, int64_t n, int rounds, double a)
    without green contexts), not of portex. */
 static bool green_unavailable_here(px_status st)
 {
-    return st == PX_ERR_UNSUPPORTED &&
-           (tk_contains_ci(px_last_error(), "driver supports CUDA") ||
-            tk_contains_ci(px_last_error(), "the driver has no"));
+    return st == PX_ERR_UNSUPPORTED && (tk_contains_ci(px_last_error(), "driver supports CUDA") ||
+                                        tk_contains_ci(px_last_error(), "the driver has no"));
 }
 
 /* Requirement of the SM partition suite: the CUDA backend, with a driver that makes green
@@ -119,7 +120,8 @@ START_TEST(serial_partitions)
             char want[16];
             snprintf(want, sizeof want, "/part%d", i);
             TK_ASSERT(strstr(label, want) != NULL, "label '%s' lacks '%s'", label, want);
-            px_view *hx = tk_view1("x", px_host(), PX_F64, 100), *hy = tk_view1("y", px_host(), PX_F64, 100);
+            px_view *hx = tk_view1("x", px_host(), PX_F64, 100),
+                    *hy = tk_view1("y", px_host(), PX_F64, 100);
             double *x = (double *)tk_data(hx);
             for (int k = 0; k < 100; ++k) x[k] = k;
             axpy_args a;
@@ -169,12 +171,14 @@ START_TEST(partition_counts)
                 TK_OK(px_instance_device(parts[i], &dev));
                 ck_assert_int_eq(dev, 0);
                 TK_OK(px_instance_sm_count(parts[i], &sm));
-                TK_ASSERT(sm == all_sm, "partition %d of %d: %d SMs, the device has %d", i, n, sm, all_sm);
+                TK_ASSERT(sm == all_sm, "partition %d of %d: %d SMs, the device has %d", i, n, sm,
+                          all_sm);
             }
             /* Work queued on all of them at once, then checked on each. */
             for (int i = 0; i < n; ++i) {
                 const int64_t bad = axpy_rounds(parts[i], 4099 + 1000 * i, 2, 1.5);
-                TK_ASSERT(bad == 0, "n %d, partition %d: %lld wrong elements", n, i, (long long)bad);
+                TK_ASSERT(bad == 0, "n %d, partition %d: %lld wrong elements", n, i,
+                          (long long)bad);
             }
             tk_destroy_all(parts, n);
         }
@@ -185,7 +189,8 @@ START_TEST(partition_bad_input)
 {
     px_instance *parent = tk_inst();
     px_instance *parts[4] = {NULL, NULL, NULL, NULL};
-    const double neg[2] = {1.0, -1.0}, zero[2] = {0.0, 1.0}, nan2[2] = {1.0, NAN}, inf2[2] = {INFINITY, 1.0};
+    const double neg[2] = {1.0, -1.0}, zero[2] = {0.0, 1.0}, nan2[2] = {1.0, NAN},
+                 inf2[2] = {INFINITY, 1.0};
     TK_FAIL(px_partition(parent, 0, NULL, parts), PX_ERR_INVALID_ARGUMENT, "px_partition");
     TK_FAIL(px_partition(parent, -3, NULL, parts), PX_ERR_INVALID_ARGUMENT, "px_partition");
     TK_FAIL(px_partition(parent, 1 << 20, NULL, parts), PX_ERR_INVALID_ARGUMENT, "px_partition");
@@ -195,7 +200,8 @@ START_TEST(partition_bad_input)
     TK_FAIL(px_partition(parent, 2, inf2, parts), PX_ERR_INVALID_ARGUMENT, "px_partition");
     TK_FAIL(px_partition(parent, 2, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_partition");
     TK_FAIL(px_partition(NULL, 2, NULL, parts), PX_ERR_INVALID_ARGUMENT, "px_partition");
-    TK_FAIL(px_partition_ex(NULL, 2, NULL, NULL, parts), PX_ERR_INVALID_ARGUMENT, "px_partition_ex");
+    TK_FAIL(px_partition_ex(NULL, 2, NULL, NULL, parts), PX_ERR_INVALID_ARGUMENT,
+            "px_partition_ex");
     px_partition_options o = sm_options(NULL);
     TK_FAIL(px_partition_ex(parent, 2, neg, &o, parts), PX_ERR_INVALID_ARGUMENT, "px_partition");
     for (int i = 0; i < 4; ++i) ck_assert_ptr_null(parts[i]);
@@ -203,8 +209,10 @@ START_TEST(partition_bad_input)
     TK_FAIL(px_instance_sm_count(NULL, &sm), PX_ERR_INVALID_ARGUMENT, "px_instance_sm_count");
     TK_FAIL(px_instance_sm_count(parent, NULL), PX_ERR_INVALID_ARGUMENT, "px_instance_sm_count");
     int threads = 0;
-    TK_FAIL(px_instance_concurrency(NULL, &threads), PX_ERR_INVALID_ARGUMENT, "px_instance_concurrency");
-    TK_FAIL(px_instance_concurrency(parent, NULL), PX_ERR_INVALID_ARGUMENT, "px_instance_concurrency");
+    TK_FAIL(px_instance_concurrency(NULL, &threads), PX_ERR_INVALID_ARGUMENT,
+            "px_instance_concurrency");
+    TK_FAIL(px_instance_concurrency(parent, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_instance_concurrency");
     TK_OK(px_instance_concurrency(parent, &threads));
     TK_ASSERT(threads >= 1, "px_instance_concurrency gives %d", threads);
 
@@ -234,17 +242,18 @@ START_TEST(partition_errors_name_the_call)
     memset(&o, 0, sizeof o);
     for (int k = 0; k < 4; ++k) {
         px_clear_error();
-        px_status st = k == 0 ? px_partition(NULL, 2, NULL, parts)
+        px_status st = k == 0   ? px_partition(NULL, 2, NULL, parts)
                        : k == 1 ? px_partition(tk_inst(), 0, NULL, parts)
                        : k == 2 ? px_partition(tk_inst(), 2, neg, parts)
                                 : px_partition(tk_inst(), 2, NULL, NULL);
         TK_ASSERT(st == PX_ERR_INVALID_ARGUMENT, "case %d: %s", k, px_status_name(st));
-        TK_ASSERT(tk_error_from("px_partition"), "case %d: '%s' does not start with 'px_partition: '", k,
-                  px_last_error());
+        TK_ASSERT(tk_error_from("px_partition"),
+                  "case %d: '%s' does not start with 'px_partition: '", k, px_last_error());
         px_clear_error();
-        st = k == 0 ? px_partition_ex(NULL, 2, NULL, &o, parts) : px_partition_ex(tk_inst(), 0, NULL, &o, parts);
-        TK_ASSERT(tk_error_from("px_partition_ex"), "case %d: '%s' does not start with 'px_partition_ex: '", k,
-                  px_last_error());
+        st = k == 0 ? px_partition_ex(NULL, 2, NULL, &o, parts)
+                    : px_partition_ex(tk_inst(), 0, NULL, &o, parts);
+        TK_ASSERT(tk_error_from("px_partition_ex"),
+                  "case %d: '%s' does not start with 'px_partition_ex: '", k, px_last_error());
     }
 }
 END_TEST
@@ -263,10 +272,12 @@ START_TEST(partition_long_labels)
         char want[16];
         snprintf(want, sizeof want, "/part%d", i);
         TK_OK(px_instance_label(parts[i], &names[i]));
-        TK_ASSERT(strstr(names[i], want) != NULL, "partition %d of '%.20s...' is labelled '%s' (%zu characters)", i,
-                  label, names[i], strlen(names[i]));
+        TK_ASSERT(strstr(names[i], want) != NULL,
+                  "partition %d of '%.20s...' is labelled '%s' (%zu characters)", i, label,
+                  names[i], strlen(names[i]));
     }
-    TK_ASSERT(strcmp(names[0], names[1]) != 0 && strcmp(names[1], names[2]) != 0, "partitions share a label");
+    TK_ASSERT(strcmp(names[0], names[1]) != 0 && strcmp(names[1], names[2]) != 0,
+              "partitions share a label");
     tk_destroy_all(parts, 3);
     TK_OK(px_instance_destroy(&parent));
 }
@@ -277,8 +288,8 @@ END_TEST
 typedef struct worker {
     px_instance *inst;
     int id;
-    px_space space;     /* where the kernels' views live */
-    px_space host;      /* HOST_PINNED on CUDA: copies that overlap */
+    px_space space; /* where the kernels' views live */
+    px_space host;  /* HOST_PINNED on CUDA: copies that overlap */
     tk_werr err;
     int64_t bad;
 } worker;
@@ -346,7 +357,8 @@ static void run_workers(px_instance **parts, int n, const char *what)
     for (int i = 0; i < n; ++i) ck_assert_int_eq(pthread_join(th[i], NULL), 0);
     for (int i = 0; i < n; ++i) {
         TK_ASSERT(!w[i].err.failed, "%s, thread %d: %s", what, i, w[i].err.msg);
-        TK_ASSERT(w[i].bad == 0, "%s, thread %d: %lld wrong elements", what, i, (long long)w[i].bad);
+        TK_ASSERT(w[i].bad == 0, "%s, thread %d: %lld wrong elements", what, i,
+                  (long long)w[i].bad);
     }
 }
 
@@ -376,8 +388,8 @@ END_TEST
  * spinning, so that they overlap) and returns, per instance, the SM ids it ran on, their
  * number, and px_instance_sm_count. `destroy_first`: the instances are destroyed before
  * the results are read, which must wait for their work. */
-static void sm_sets(px_instance **insts, int n, bool destroy_first, int32_t (*ids)[MAX_SM_ID], int *count,
-                    int *sm)
+static void sm_sets(px_instance **insts, int n, bool destroy_first, int32_t (*ids)[MAX_SM_ID],
+                    int *count, int *sm)
 {
     const int all_sm = device_sms();
     const int64_t threads = (int64_t)all_sm * 2048 * 2;
@@ -393,7 +405,8 @@ static void sm_sets(px_instance **insts, int n, bool destroy_first, int32_t (*id
         TK_OK(px_view_span_i32(seen[i], &a.seen));
         TK_OK(px_view_span_i32(ovf[i], &a.overflow));
         a.spin_ns = 20000;
-        TK_OK(px_parallel_for(insts[i], "mark_smid", px_range(0, threads), PX_KERNEL(mark_smid), &a));
+        TK_OK(
+            px_parallel_for(insts[i], "mark_smid", px_range(0, threads), PX_KERNEL(mark_smid), &a));
     }
     if (destroy_first)
         tk_destroy_all(insts, n);
@@ -402,7 +415,8 @@ static void sm_sets(px_instance **insts, int n, bool destroy_first, int32_t (*id
     for (int i = 0; i < n; ++i) {
         px_view *h = tk_to_host(seen[i]), *ho = tk_to_host(ovf[i]);
         memcpy(ids[i], tk_data(h), sizeof ids[i]);
-        TK_ASSERT(((const int32_t *)tk_data(ho))[0] == 0, "instance %d ran on an SM id >= %d", i, MAX_SM_ID);
+        TK_ASSERT(((const int32_t *)tk_data(ho))[0] == 0, "instance %d ran on an SM id >= %d", i,
+                  MAX_SM_ID);
         px_view_release(&h);
         px_view_release(&ho);
         px_view_release(&seen[i]);
@@ -410,8 +424,9 @@ static void sm_sets(px_instance **insts, int n, bool destroy_first, int32_t (*id
         count[i] = 0;
         for (int k = 0; k < MAX_SM_ID; ++k) count[i] += ids[i][k] != 0;
         TK_ASSERT(count[i] >= 1, "instance %d of %d: its kernel ran on no SM", i, n);
-        TK_ASSERT(count[i] <= sm[i], "instance %d of %d ran on %d SMs; px_instance_sm_count says %d", i, n,
-                  count[i], sm[i]);
+        TK_ASSERT(count[i] <= sm[i],
+                  "instance %d of %d ran on %d SMs; px_instance_sm_count says %d", i, n, count[i],
+                  sm[i]);
     }
 }
 
@@ -431,7 +446,8 @@ static void check_sm_sets(px_instance **parts, int n, bool destroy_first)
     const int all_sm = device_sms();
     sm_sets(parts, n, destroy_first, g_ids, count, sm);
     for (int i = 0; i < n; ++i) sum_sm += sm[i];
-    TK_ASSERT(sum_sm <= all_sm, "%d partitions have %d SMs in all; the device has %d", n, sum_sm, all_sm);
+    TK_ASSERT(sum_sm <= all_sm, "%d partitions have %d SMs in all; the device has %d", n, sum_sm,
+              all_sm);
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j) expect_disjoint(g_ids, i, j);
 }
@@ -448,10 +464,13 @@ START_TEST(sm_partitions)
             const int n = ns[c];
             px_partition_options o = sm_options(variant == 2 ? prio : NULL);
             px_clear_error();
-            const px_status st = px_partition_ex(tk_inst(), n, variant == 0 ? NULL : uneven, &o, parts);
-            if (st == PX_ERR_UNSUPPORTED && n > 1 && tk_contains_ci(px_last_error(), "SM partitions need"))
+            const px_status st =
+                px_partition_ex(tk_inst(), n, variant == 0 ? NULL : uneven, &o, parts);
+            if (st == PX_ERR_UNSUPPORTED && n > 1 &&
+                tk_contains_ci(px_last_error(), "SM partitions need"))
                 continue; /* a GPU too small for n groups: refused with the reason */
-            TK_ASSERT(st == PX_OK, "n %d, variant %d: %s: %s", n, variant, px_status_name(st), px_last_error());
+            TK_ASSERT(st == PX_OK, "n %d, variant %d: %s: %s", n, variant, px_status_name(st),
+                      px_last_error());
             if (n == 1) {
                 int sm = 0;
                 TK_OK(px_instance_sm_count(parts[0], &sm));
@@ -470,7 +489,8 @@ START_TEST(sm_partitions)
                 /* Still usable after the check, with copies. */
                 for (int i = 0; i < n; ++i) {
                     const int64_t bad = axpy_rounds(parts[i], 100003, 3, 0.5);
-                    TK_ASSERT(bad == 0, "n %d, partition %d: %lld wrong elements", n, i, (long long)bad);
+                    TK_ASSERT(bad == 0, "n %d, partition %d: %lld wrong elements", n, i,
+                              (long long)bad);
                 }
                 tk_destroy_all(parts, n);
             }
@@ -501,7 +521,8 @@ START_TEST(sm_partition_reduce_and_events)
     TK_OK(px_view_span_f64(dx, &ra.x));
     for (int i = 0; i < 2; ++i) {
         double got = 0;
-        TK_OK(px_parallel_reduce(parts[i], "sum", px_range(0, n), PX_KERNEL(red_sum_double), &ra, &got));
+        TK_OK(px_parallel_reduce(parts[i], "sum", px_range(0, n), PX_KERNEL(red_sum_double), &ra,
+                                 &got));
         TK_ASSERT(got == want, "partition %d: sum %g, want %g", i, got, want);
     }
 
@@ -577,7 +598,8 @@ START_TEST(sm_partition_nested)
     st = px_partition_ex(top[1], 2, NULL, &o, gsub);
     if (st != PX_ERR_UNSUPPORTED || !tk_contains_ci(px_last_error(), "SM partitions need")) {
         /* (else: too few SMs to split in two, refused with the reason) */
-        TK_ASSERT(st == PX_OK, "SM partitions of an SM partition: %s: %s", px_status_name(st), px_last_error());
+        TK_ASSERT(st == PX_OK, "SM partitions of an SM partition: %s: %s", px_status_name(st),
+                  px_last_error());
         int s0 = 0, s1 = 0;
         TK_OK(px_instance_sm_count(gsub[0], &s0));
         TK_OK(px_instance_sm_count(gsub[1], &s1));
@@ -591,7 +613,7 @@ START_TEST(sm_partition_nested)
     all[1] = all[--n];
     int count[MAXPART], sm[MAXPART];
     sm_sets(all, n, false, g_ids, count, sm);
-    for (int i = 1; i < n; ++i) expect_disjoint(g_ids, 0, i);   /* top[0] against the rest */
+    for (int i = 1; i < n; ++i) expect_disjoint(g_ids, 0, i); /* top[0] against the rest */
     if (gsub[0] != NULL) {
         int a = -1, b = -1;
         for (int i = 0; i < n; ++i) {
@@ -602,7 +624,8 @@ START_TEST(sm_partition_nested)
     }
     for (int i = 0; i < 3; ++i) {
         const int64_t bad = axpy_rounds(sub[i], 50001, 2, 2.0);
-        TK_ASSERT(bad == 0, "stream %d of a destroyed SM partition: %lld wrong elements", i, (long long)bad);
+        TK_ASSERT(bad == 0, "stream %d of a destroyed SM partition: %lld wrong elements", i,
+                  (long long)bad);
     }
     tk_destroy_all(all, n);
 }
@@ -611,7 +634,8 @@ END_TEST
 int main(void)
 {
     TK_ADD(tk_case("partition", "partition"), serial_partitions, partition_counts,
-           partition_bad_input, partition_errors_name_the_call, partition_long_labels, partition_threads);
+           partition_bad_input, partition_errors_name_the_call, partition_long_labels,
+           partition_threads);
     TCase *tc = tk_case("sm_partition", "sm_partition");
     tcase_set_timeout(tc, 60);
     TK_ADD(tc, sm_partitions, sm_partition_reduce_and_events, sm_partition_nested,

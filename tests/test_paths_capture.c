@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Stream capture (CUDA): while an instance's stream is captured into a graph, copies and
  * fills that a graph cannot hold (pageable memory, host paths) are refused before CUDA sees
  * them, pinned copies are captured, and the stream works as before afterwards. Built with
@@ -14,8 +15,10 @@ START_TEST(capture_refuses_pageable)
 
     const int64_t n = 262147;
     const int64_t e[2] = {509, 515};
-    px_view *pa = tk_view1("pinA", px_host_pinned(), PX_U64, n), *pb = tk_view1("pinB", px_host_pinned(), PX_U64, n);
-    px_view *dev = tk_view1("dev", px_device(0), PX_U64, n), *host = tk_view1("host", px_host(), PX_U64, n);
+    px_view *pa = tk_view1("pinA", px_host_pinned(), PX_U64, n),
+            *pb = tk_view1("pinB", px_host_pinned(), PX_U64, n);
+    px_view *dev = tk_view1("dev", px_device(0), PX_U64, n),
+            *host = tk_view1("host", px_host(), PX_U64, n);
     px_view *hl = tk_view_ex("hostL", px_host(), PX_U64, 0, PX_LAYOUT_LEFT, 2, e, 0);
     px_view *dr = tk_view_ex("devR", px_device(0), PX_U64, 0, PX_LAYOUT_RIGHT, 2, e, 0);
     tk_randomize(pa, 11000);

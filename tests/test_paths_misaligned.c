@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Wrapped memory at addresses that are not aligned for its elements: copies and fills
  * keep to the view's bytes and leave the bytes around them. Suite "misaligned": pageable
  * host memory (every backend); "misaligned_cuda": pageable, pinned and device memory to
@@ -16,7 +17,8 @@ static void edges_kept(const unsigned char *now, const unsigned char *was, size_
     TK_ASSERT(memcmp(now + off + len, was + off + len, total - off - len) == 0,
               "line %d: bytes after the view changed", line);
 }
-#define EDGES_KEPT(now, was, off, len, total) edges_kept((now), (was), (off), (len), (total), __LINE__)
+#define EDGES_KEPT(now, was, off, len, total) \
+    edges_kept((now), (was), (off), (len), (total), __LINE__)
 
 /* _i: form. Host side (both backends): U8 at malloc + 1 to malloc + 3, 8-byte elements at
    odd offsets into double buffers with differing layouts, a fill at an odd offset. */
@@ -52,7 +54,8 @@ START_TEST(misaligned_host)
     /* A fill of 8-byte elements at db + 3 leaves the bytes around it. */
     memcpy(db, db0, (M + 2) * sizeof(double));
     const int64_t m = (int64_t)M;
-    px_view *fb = tk_wrap("fill db+3", px_host(), PX_USER, 8, PX_LAYOUT_RIGHT, 1, &m, (char *)db + 3);
+    px_view *fb =
+        tk_wrap("fill db+3", px_host(), PX_USER, 8, PX_LAYOUT_RIGHT, 1, &m, (char *)db + 3);
     unsigned char v8[8];
     tk_random_bytes(&r, v8, 8);
     TK_FILL(in, fb, v8, PX_COPY_HOST_FILL);
@@ -113,8 +116,10 @@ START_TEST(misaligned_device)
     ck_assert_int_eq(memcmp((char *)db + 3, (char *)da + 5, M * 8), 0);
     EDGES_KEPT((unsigned char *)db, db0, 3, M * 8, (M + 2) * 8);
     memcpy(db, db0, (M + 2) * 8);
-    px_view *ba = tk_wrap("da+5 bytes", px_host(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &m8, (char *)da + 5);
-    px_view *bb = tk_wrap("db+3 bytes", px_host(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &m8, (char *)db + 3);
+    px_view *ba =
+        tk_wrap("da+5 bytes", px_host(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &m8, (char *)da + 5);
+    px_view *bb =
+        tk_wrap("db+3 bytes", px_host(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &m8, (char *)db + 3);
     px_view *db8 = tk_view1("db8", px_device(0), PX_U8, m8);
     TK_COPY(in, db8, ba, PX_COPY_CUDA_STAGED);
     TK_COPY(in, bb, db8, PX_COPY_CUDA_STAGED);
@@ -135,7 +140,8 @@ START_TEST(misaligned_device)
     /* Pinned memory at +1 and +3 (wrapped as HOST: the view takes HOST_PINNED): DMA; and
        8-byte elements at pinned + 5 with differing layouts: the copy kernel. */
     const int64_t np = n + 16;
-    px_view *P = tk_view1("P", px_host_pinned(), PX_U8, np), *P2 = tk_view1("P2", px_host_pinned(), PX_U8, np);
+    px_view *P = tk_view1("P", px_host_pinned(), PX_U8, np),
+            *P2 = tk_view1("P2", px_host_pinned(), PX_U8, np);
     tk_randomize(P, seed + 3);
     tk_randomize(P2, seed + 4);
     unsigned char *p = tk_data(P), *p2 = tk_data(P2);
@@ -159,7 +165,8 @@ START_TEST(misaligned_device)
 
     /* Device memory at +3 and +1: staged in, D2D across, and a fill of 8-byte elements at
        +3 that leaves the bytes around it. */
-    px_view *D = tk_view1("D", px_device(0), PX_U8, np), *D2 = tk_view1("D2", px_device(0), PX_U8, np);
+    px_view *D = tk_view1("D", px_device(0), PX_U8, np),
+            *D2 = tk_view1("D2", px_device(0), PX_U8, np);
     tk_fill_random(D, seed + 5);
     tk_fill_random(D2, seed + 6);
     px_view *D0 = tk_to_host(D), *D20 = tk_to_host(D2);
@@ -186,7 +193,7 @@ START_TEST(misaligned_device)
     EDGES_KEPT(f, tk_data(hD), 3, (size_t)nf * 8, N + 16);
 
     TK_RELEASE(wa, wb, d, ua, ub, du, ba, bb, db8, ra, rb, dl, P, P2, wp, wp2, pr, pr2, D, D2, D0,
-            D20, wd, wd2, hD, hD2, fd, hF);
+               D20, wd, wd2, hD, hD2, fd, hF);
     free(a);
     free(b);
     free(b0);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Copy paths between every pair of memory spaces of the backend under test: the path
  * px_deep_copy_query predicts, the one each form (blocking, asynchronous) takes and counts,
  * and the data after it, for contiguous views, differing layouts and strided subviews;
@@ -134,7 +135,8 @@ START_TEST(fill_paths)
     ck_assert(!tk_info(cols).contiguous);
     int64_t v2 = (int64_t)(tk_next(&r) | 2);
     TK_FILL(in, cols, &v2, want);
-    px_view *blk = tk_view_ex("blk", px_host(), PX_I64, 0, PX_LAYOUT_RIGHT, 2, (const int64_t[]){48, 37}, 0);
+    px_view *blk =
+        tk_view_ex("blk", px_host(), PX_I64, 0, PX_LAYOUT_RIGHT, 2, (const int64_t[]){48, 37}, 0);
     TK_OK(px_fill(blk, &v2, NULL));
     TK_BLOCK_IN(V, snap, blk, 2, 3);
 
@@ -143,7 +145,8 @@ START_TEST(fill_paths)
     ck_assert(tk_info(rows).contiguous);
     int64_t v3 = (int64_t)(tk_next(&r) | 4);
     TK_FILL(in, rows, &v3, want);
-    px_view *blk2 = tk_view_ex("blk2", px_host(), PX_I64, 0, PX_LAYOUT_RIGHT, 2, (const int64_t[]){10, 47}, 0);
+    px_view *blk2 =
+        tk_view_ex("blk2", px_host(), PX_I64, 0, PX_LAYOUT_RIGHT, 2, (const int64_t[]){10, 47}, 0);
     TK_OK(px_fill(blk2, &v3, NULL));
     TK_BLOCK_IN(V, snap2, blk2, 10, 0);
 

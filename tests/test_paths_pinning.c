@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* What px_pointer_space says about memory and what px_host_register changes: suite
  * "pinning" has the bad input and the answers without a GPU (every backend);
  * "pinning_cuda" classifies pinned, device and registered memory and copies through it. */
@@ -6,7 +7,7 @@
 #include "common.h"
 
 #ifdef TK_HAVE_CUDA
-#  include "common_cuda.h"
+#include "common_cuda.h"
 #endif
 
 /* ---- pointer classification: bad input (both backends) -------------------------------------- */
@@ -30,7 +31,8 @@ START_TEST(pointer_bad_input)
     TK_FAIL(px_host_unregister(NULL), PX_ERR_INVALID_ARGUMENT, "px_host_unregister");
     if (!px_exec_space_available(PX_EXEC_CUDA)) {
         /* No GPU (or no CUDA backend): nothing can be page-locked. */
-        TK_FAIL2(px_host_register(m, 4096), PX_ERR_NO_DEVICE, PX_ERR_UNSUPPORTED, "px_host_register");
+        TK_FAIL2(px_host_register(m, 4096), PX_ERR_NO_DEVICE, PX_ERR_UNSUPPORTED,
+                 "px_host_register");
         TK_FAIL2(px_host_unregister(m), PX_ERR_NO_DEVICE, PX_ERR_UNSUPPORTED, "px_host_unregister");
     }
 
@@ -66,7 +68,8 @@ START_TEST(pointer_classification)
 {
     px_space s;
     const int64_t n = 4099;
-    px_view *pin = tk_view1("pin", px_host_pinned(), PX_U8, n), *dev = tk_view1("dev", px_device(0), PX_U8, n);
+    px_view *pin = tk_view1("pin", px_host_pinned(), PX_U8, n),
+            *dev = tk_view1("dev", px_device(0), PX_U8, n);
     unsigned char *pp = tk_data(pin), *dp = tk_info(dev).data;
     TK_OK(px_pointer_space(pp, &s));
     ck_assert_int_eq(s.kind, PX_SPACE_HOST_PINNED);
@@ -113,7 +116,8 @@ START_TEST(pointer_classification)
     TK_FAIL(px_host_unregister(buf), PX_ERR_INVALID_ARGUMENT, "px_host_unregister");
     /* Wrapped again: pageable, whichever host space is asked for. */
     px_view *w2 = tk_wrap("unregistered", px_host(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &nb, buf);
-    px_view *w3 = tk_wrap("unregistered as pinned", px_host_pinned(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &nb, buf);
+    px_view *w3 =
+        tk_wrap("unregistered as pinned", px_host_pinned(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &nb, buf);
     ck_assert_int_eq(tk_info(w2).space.kind, PX_SPACE_HOST);
     ck_assert_int_eq(tk_info(w3).space.kind, PX_SPACE_HOST);
     tk_fill_random(d, 9003);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Staging of pageable memory (path CUDA_STAGED): the configuration's limits (suite
  * "staging", every backend: without the CUDA backend the calls are refused); on a GPU
  * (suite "staging_cuda") staged copies of every size, after the pool is reshaped, in order
@@ -14,7 +15,7 @@
 #include "common.h"
 
 #ifdef TK_HAVE_CUDA
-#  include "common_cuda.h"
+#include "common_cuda.h"
 #endif
 
 /* ---- fixture: the staging configuration is global; every test leaves it as it found it -- */
@@ -72,10 +73,15 @@ START_TEST(staging_config)
     TK_FAIL(px_staging_set(NULL), PX_ERR_INVALID_ARGUMENT, "px_staging_set");
     TK_FAIL(px_staging_get(NULL), PX_ERR_INVALID_ARGUMENT, "px_staging_get");
     const px_staging_config bad[] = {
-        {((size_t)64 << 10) - 1, 0, 0}, {1, 0, 0},  {0, 1, 0},  {0, -2, 0},
-        {0, 0, 65},                     {0, 0, -1}, {4096, 1, 65},
+        {((size_t)64 << 10) - 1, 0, 0},
+        {1, 0, 0},
+        {0, 1, 0},
+        {0, -2, 0},
+        {0, 0, 65},
+        {0, 0, -1},
+        {4096, 1, 65},
     };
-    static const char *const field[] = {"chunk_bytes", "chunk_bytes", "buffers", "buffers",
+    static const char *const field[] = {"chunk_bytes", "chunk_bytes", "buffers",    "buffers",
                                         "threads",     "threads",     "chunk_bytes"};
     const bool have = staging_compiled();
     px_staging_config before;
@@ -142,8 +148,10 @@ START_TEST(staged_sizes)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
         const int64_t n = (int64_t)sizes[k];
         px_view *h = tk_view_ex("h", px_host(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &n, PX_VIEW_NO_INIT);
-        px_view *d = tk_view_ex("d", px_device(0), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &n, PX_VIEW_NO_INIT);
-        px_view *h2 = tk_view_ex("h2", px_host(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &n, PX_VIEW_NO_INIT);
+        px_view *d =
+            tk_view_ex("d", px_device(0), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &n, PX_VIEW_NO_INIT);
+        px_view *h2 =
+            tk_view_ex("h2", px_host(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &n, PX_VIEW_NO_INIT);
         tk_randomize(h, 6000 + k + 10 * (uint64_t)_i);
         tk_randomize(h2, 6100 + k);
         TK_COPY(in, d, h, PX_COPY_CUDA_STAGED);
@@ -168,7 +176,10 @@ static size_t host_available_bytes(void)
     return (size_t)kb << 10;
 }
 
-static uint64_t pattern(uint64_t i) { return ((i + 1) * 0x9e3779b97f4a7c15ull) ^ 0x5bd1e9955bd1e995ull; }
+static uint64_t pattern(uint64_t i)
+{
+    return ((i + 1) * 0x9e3779b97f4a7c15ull) ^ 0x5bd1e9955bd1e995ull;
+}
 
 #define BIG_N (((int64_t)9 << 26) + 4099) /* 4.5 GiB of uint64 and some */
 
@@ -182,9 +193,11 @@ static const char *need_room_for_4gib(void)
     size_t dfree = 0, dtotal = 0;
     if (cudaMemGetInfo(&dfree, &dtotal) != cudaSuccess) dfree = 0;
     const size_t hfree = host_available_bytes();
-    snprintf(why, sizeof why, "too little memory for 2 x 4.5 GiB: %zu MiB free on the device, %zu MiB on the host",
+    snprintf(why, sizeof why,
+             "too little memory for 2 x 4.5 GiB: %zu MiB free on the device, %zu MiB on the host",
              dfree >> 20, hfree >> 20);
-    return dfree < 2 * bytes + ((size_t)1 << 30) || hfree < 2 * bytes + ((size_t)4 << 30) ? why : NULL;
+    return dfree < 2 * bytes + ((size_t)1 << 30) || hfree < 2 * bytes + ((size_t)4 << 30) ? why
+                                                                                          : NULL;
 }
 
 /* A view, or NULL (and the error cleared) when the memory is not there. */
@@ -256,7 +269,8 @@ START_TEST(staging_reconfigured)
         /* Many chunks through few buffers, a copy of more than one chunk, and a small one. */
         const int64_t sizes[] = {((int64_t)5 << 20) + 12347, ((int64_t)40 << 20) + 1, 100001};
         for (int j = 0; j < 3; ++j) {
-            px_view *h = tk_view1("h", px_host(), PX_U8, sizes[j]), *d = tk_view1("d", px_device(0), PX_U8, sizes[j]);
+            px_view *h = tk_view1("h", px_host(), PX_U8, sizes[j]),
+                    *d = tk_view1("d", px_device(0), PX_U8, sizes[j]);
             px_view *h2 = tk_view1("h2", px_host(), PX_U8, sizes[j]);
             tk_randomize(h, 10000 + 10 * (uint64_t)k + (uint64_t)j);
             tk_randomize(h2, 10100 + 10 * (uint64_t)k + (uint64_t)j);
@@ -270,7 +284,8 @@ START_TEST(staging_reconfigured)
         lib[k] = ms.library_bytes;
         /* A copy uses at most 3 buffers: the pool holds that many. */
         const size_t used = (size_t)(cfgs[k].buffers < 3 ? cfgs[k].buffers : 3);
-        TK_ASSERT(lib[k] >= cfgs[k].chunk_bytes * used, "HOST_PINNED library_bytes %zu, less than the pool", lib[k]);
+        TK_ASSERT(lib[k] >= cfgs[k].chunk_bytes * used,
+                  "HOST_PINNED library_bytes %zu, less than the pool", lib[k]);
     }
     /* The pool was made again with the new shape: every buffer with its page of flags (those
        of the old shape are given back at px_finalize). */
@@ -313,11 +328,11 @@ START_TEST(staged_ordering)
 {
     px_instance *in = tk_instance_on(PX_EXEC_CUDA, 0, "ordered");
     px_copy_path p = PX_COPY_PATH_COUNT;
-#define ASYNC_STAGED(dst, src)                                                             \
-    do {                                                                                   \
-        p = PX_COPY_PATH_COUNT;                                                            \
-        TK_OK(px_deep_copy_async(in, (dst), (src), &p));                                   \
-        ck_assert_int_eq(p, PX_COPY_CUDA_STAGED);                                          \
+#define ASYNC_STAGED(dst, src)                           \
+    do {                                                 \
+        p = PX_COPY_PATH_COUNT;                          \
+        TK_OK(px_deep_copy_async(in, (dst), (src), &p)); \
+        ck_assert_int_eq(p, PX_COPY_CUDA_STAGED);        \
     } while (0)
 
     /* host A -> device -> host B, no fence in between. Sizes over the pool. */
@@ -361,7 +376,9 @@ START_TEST(staged_ordering)
     const uint64_t *a = tk_data(A), *b = tk_data(B);
     for (int64_t i = 0; i < R; ++i)
         for (int64_t j = 0; j < C; ++j) {
-            const uint64_t want = (j >= 1000 && j < 1500) ? v2 : (i >= 100 && i < 900) ? v1 : a[i * C + j];
+            const uint64_t want = (j >= 1000 && j < 1500) ? v2
+                                  : (i >= 100 && i < 900) ? v1
+                                                          : a[i * C + j];
             TK_ASSERT(b[i * C + j] == want, "(%lld,%lld) after copy, fills, copy", (long long)i,
                       (long long)j);
         }
@@ -380,14 +397,17 @@ START_TEST(staged_ordering)
         ASYNC_STAGED(D, A2);
         ASYNC_STAGED(B, D);
         const int held = atomic_load(&bk.state);
-        const px_status busy = px_staging_set(&(px_staging_config){0, 0, saved_cfg.threads == 1 ? 2 : 1});
+        const px_status busy =
+            px_staging_set(&(px_staging_config){0, 0, saved_cfg.threads == 1 ? 2 : 1});
         const bool b_untouched = memcmp(tk_data(B), tk_data(B0), tk_info(B).bytes) == 0;
         atomic_store(&bk.release, 1);
         TK_OK(px_instance_fence(in));
-        TK_ASSERT(held == 0 || held == 1, "the staged copies waited for earlier work (state %d)", held);
+        TK_ASSERT(held == 0 || held == 1, "the staged copies waited for earlier work (state %d)",
+                  held);
         TK_ASSERT(busy == PX_ERR_BUSY, "px_staging_set with copies in flight returned %s",
                   px_status_name(busy));
-        TK_ASSERT(b_untouched, "the destination was written before the instance's earlier work ran");
+        TK_ASSERT(b_untouched,
+                  "the destination was written before the instance's earlier work ran");
         ck_assert_int_eq(atomic_load(&bk.state), 2);
         cfg_is(&saved_cfg, __LINE__);
         TK_SAME(B, A2);
@@ -406,7 +426,7 @@ enum { NTHREADS = 4, TITERS = 16 };
 
 typedef struct worker {
     int id;
-    uint64_t staged, dma, driver;   /* driver: staged copies that found every buffer busy */
+    uint64_t staged, dma, driver; /* driver: staged copies that found every buffer busy */
     tk_werr err;
 } worker;
 
@@ -422,8 +442,8 @@ static void w_copy(worker *w, px_instance *in, bool blocking, px_view *dst, px_v
     else
         TK_W_OK(&w->err, px_deep_copy_async(in, dst, src, &p));
     const bool fell_back = want == PX_COPY_CUDA_STAGED && p == PX_COPY_CUDA_PAGEABLE;
-    TK_W_CHECK(&w->err, p == want || fell_back, "a copy took %s, expected %s", px_copy_path_string(p),
-               px_copy_path_string(want));
+    TK_W_CHECK(&w->err, p == want || fell_back, "a copy took %s, expected %s",
+               px_copy_path_string(p), px_copy_path_string(want));
     if (!w->err.failed) ++*(fell_back ? &w->driver : counter);
 }
 
@@ -461,7 +481,8 @@ static void *worker_main(void *arg)
     unsigned char *hs = NULL, *hd = NULL, *hp = NULL;
     px_view *src = w_view(w, "src", px_host(), &hs), *dst = w_view(w, "dst", px_host(), &hd);
     px_view *pin = w_view(w, "pin", px_host_pinned(), &hp);
-    px_view *dev = w_view(w, "dev", px_device(0), NULL), *dev2 = w_view(w, "dev2", px_device(0), NULL);
+    px_view *dev = w_view(w, "dev", px_device(0), NULL),
+            *dev2 = w_view(w, "dev2", px_device(0), NULL);
     tk_rng r = tk_rng_seed(13000 + (uint64_t)w->id);
     if (!w->err.failed) {
         tk_random_bytes(&r, hs, (size_t)TCAP);
@@ -520,17 +541,18 @@ START_TEST(threads_concurrent_copies)
         dma += w[t].dma;
         driver += w[t].driver;
     }
-    for (int t = 0; t < NTHREADS; ++t) TK_ASSERT(!w[t].err.failed, "thread %d: %s", t, w[t].err.msg);
+    for (int t = 0; t < NTHREADS; ++t)
+        TK_ASSERT(!w[t].err.failed, "thread %d: %s", t, w[t].err.msg);
     ck_assert_uint_eq(staged + driver, 2 * NTHREADS * TITERS);
-    TK_ASSERT(staged > driver, "only %llu of %llu pageable copies were staged", (unsigned long long)staged,
-              (unsigned long long)(staged + driver));
+    TK_ASSERT(staged > driver, "only %llu of %llu pageable copies were staged",
+              (unsigned long long)staged, (unsigned long long)(staged + driver));
     ck_assert_uint_eq(dma, 2 * NTHREADS * TITERS);
     tk_counts(after);
     for (int k = 0; k < PX_COPY_PATH_COUNT; ++k) {
-        const uint64_t want = before[k] + (k == PX_COPY_CUDA_STAGED  ? staged
-                                           : k == PX_COPY_CUDA_DMA    ? dma
+        const uint64_t want = before[k] + (k == PX_COPY_CUDA_STAGED     ? staged
+                                           : k == PX_COPY_CUDA_DMA      ? dma
                                            : k == PX_COPY_CUDA_PAGEABLE ? driver
-                                                                       : 0);
+                                                                        : 0);
         TK_ASSERT(after[k] == want, "count of %s: %llu, expected %llu",
                   px_copy_path_string((px_copy_path)k), (unsigned long long)after[k],
                   (unsigned long long)want);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Span forms: the getter for every span type (px_view_get_span), its element type and
  * layout checks, the accessors of each form on the host and in kernels of the backend
  * under test, and the getter's C++ form (through the kernel file, C++ when CUDA is on).
@@ -8,35 +9,35 @@
 /* ---- The getter ------------------------------------------------------------------------- */
 
 /* One getter for every dtype and every form; the wrong element type is refused. */
-#define SP_CHECK_TYPE(sfx, DT, WRONG)                                                      \
-    do {                                                                                   \
-        px_view *v = tk_view1(#sfx, px_host(), DT, 5);                                     \
-        px_view *w = tk_view1("wrong", px_host(), WRONG, 5);                               \
-        px_span_##sfx s;                                                                   \
-        px_span_##sfx##_right r;                                                           \
-        px_span_##sfx##_left l;                                                            \
-        px_span_##sfx##_1d o;                                                              \
-        px_span_##sfx##_restrict sr;                                                       \
-        px_span_##sfx##_right_restrict rr;                                                 \
-        px_span_##sfx##_left_restrict lr;                                                  \
-        px_span_##sfx##_1d_restrict orr;                                                   \
-        TK_OK(px_view_get_span(v, &s));                                                    \
-        TK_OK(px_view_get_span(v, &r));                                                    \
-        TK_OK(px_view_get_span(v, &l));                                                    \
-        TK_OK(px_view_get_span(v, &o));                                                    \
-        TK_OK(px_view_get_span(v, &sr));                                                   \
-        TK_OK(px_view_get_span(v, &rr));                                                   \
-        TK_OK(px_view_get_span(v, &lr));                                                   \
-        TK_OK(px_view_get_span(v, &orr));                                                  \
-        ck_assert_ptr_eq(o.data, tk_data(v));                                              \
-        ck_assert_ptr_eq(orr.data, tk_data(v));                                            \
-        ck_assert_int_eq(o.extent[0], 5);                                                  \
-        TK_FAIL(px_view_get_span(w, &s), PX_ERR_TYPE_MISMATCH, "px_view_get_span");        \
-        TK_FAIL(px_view_get_span(w, &rr), PX_ERR_TYPE_MISMATCH, "px_view_get_span");       \
-        TK_FAIL(px_view_get_span(w, &o), PX_ERR_TYPE_MISMATCH, "px_view_get_span");        \
-        ck_assert_ptr_null(o.data);                                                        \
-        px_view_release(&v);                                                               \
-        px_view_release(&w);                                                               \
+#define SP_CHECK_TYPE(sfx, DT, WRONG)                                                \
+    do {                                                                             \
+        px_view *v = tk_view1(#sfx, px_host(), DT, 5);                               \
+        px_view *w = tk_view1("wrong", px_host(), WRONG, 5);                         \
+        px_span_##sfx s;                                                             \
+        px_span_##sfx##_right r;                                                     \
+        px_span_##sfx##_left l;                                                      \
+        px_span_##sfx##_1d o;                                                        \
+        px_span_##sfx##_restrict sr;                                                 \
+        px_span_##sfx##_right_restrict rr;                                           \
+        px_span_##sfx##_left_restrict lr;                                            \
+        px_span_##sfx##_1d_restrict orr;                                             \
+        TK_OK(px_view_get_span(v, &s));                                              \
+        TK_OK(px_view_get_span(v, &r));                                              \
+        TK_OK(px_view_get_span(v, &l));                                              \
+        TK_OK(px_view_get_span(v, &o));                                              \
+        TK_OK(px_view_get_span(v, &sr));                                             \
+        TK_OK(px_view_get_span(v, &rr));                                             \
+        TK_OK(px_view_get_span(v, &lr));                                             \
+        TK_OK(px_view_get_span(v, &orr));                                            \
+        ck_assert_ptr_eq(o.data, tk_data(v));                                        \
+        ck_assert_ptr_eq(orr.data, tk_data(v));                                      \
+        ck_assert_int_eq(o.extent[0], 5);                                            \
+        TK_FAIL(px_view_get_span(w, &s), PX_ERR_TYPE_MISMATCH, "px_view_get_span");  \
+        TK_FAIL(px_view_get_span(w, &rr), PX_ERR_TYPE_MISMATCH, "px_view_get_span"); \
+        TK_FAIL(px_view_get_span(w, &o), PX_ERR_TYPE_MISMATCH, "px_view_get_span");  \
+        ck_assert_ptr_null(o.data);                                                  \
+        px_view_release(&v);                                                         \
+        px_view_release(&w);                                                         \
     } while (0)
 
 START_TEST(spans_every_type)
@@ -219,15 +220,19 @@ START_TEST(spans_accessors_host)
         px_span_i64_right r;
         px_span_i64_left_restrict l;
         TK_OK(px_view_get_span(v, &s));
-        if (left) TK_OK(px_view_get_span(v, &l));
-        else TK_OK(px_view_get_span(v, &r));
+        if (left)
+            TK_OK(px_view_get_span(v, &l));
+        else
+            TK_OK(px_view_get_span(v, &r));
         for (int64_t i = 0; i < e[0]; ++i)
             for (int64_t j = 0; j < e[1]; ++j)
                 for (int64_t k = 0; k < e[2]; ++k)
                     for (int64_t m = 0; m < e[3]; ++m) {
                         const int64_t want = 1000 * i + 100 * j + 10 * k + m;
-                        if (left) PX_AT4(l, i, j, k, m) = want;
-                        else PX_AT4(r, i, j, k, m) = want;
+                        if (left)
+                            PX_AT4(l, i, j, k, m) = want;
+                        else
+                            PX_AT4(r, i, j, k, m) = want;
                         ck_assert_int_eq(PX_AT4(s, i, j, k, m), want);
                     }
         px_view_release(&v);
@@ -274,11 +279,31 @@ START_TEST(spans_kernels_1d)
     } a;
     memset(&a, 0, sizeof a);
     switch (_i) {
-    case 0: TK_OK(px_view_get_span(x, &a.s.x)); TK_OK(px_view_get_span(y, &a.s.y)); a.s.a = 0.5; break;
-    case 1: TK_OK(px_view_get_span(x, &a.r.x)); TK_OK(px_view_get_span(y, &a.r.y)); a.r.a = 0.5; break;
-    case 2: TK_OK(px_view_get_span(x, &a.l.x)); TK_OK(px_view_get_span(y, &a.l.y)); a.l.a = 0.5; break;
-    case 3: TK_OK(px_view_get_span(x, &a.o.x)); TK_OK(px_view_get_span(y, &a.o.y)); a.o.a = 0.5; break;
-    default: TK_OK(px_view_get_span(x, &a.orr.x)); TK_OK(px_view_get_span(y, &a.orr.y)); a.orr.a = 0.5; break;
+    case 0:
+        TK_OK(px_view_get_span(x, &a.s.x));
+        TK_OK(px_view_get_span(y, &a.s.y));
+        a.s.a = 0.5;
+        break;
+    case 1:
+        TK_OK(px_view_get_span(x, &a.r.x));
+        TK_OK(px_view_get_span(y, &a.r.y));
+        a.r.a = 0.5;
+        break;
+    case 2:
+        TK_OK(px_view_get_span(x, &a.l.x));
+        TK_OK(px_view_get_span(y, &a.l.y));
+        a.l.a = 0.5;
+        break;
+    case 3:
+        TK_OK(px_view_get_span(x, &a.o.x));
+        TK_OK(px_view_get_span(y, &a.o.y));
+        a.o.a = 0.5;
+        break;
+    default:
+        TK_OK(px_view_get_span(x, &a.orr.x));
+        TK_OK(px_view_get_span(y, &a.orr.y));
+        a.orr.a = 0.5;
+        break;
     }
     /* x = 7 i + 1 (fill writes y: run it with x and y swapped), then y = 7 i + 1 and
        y += 0.5 x over [2, n - 1). */
@@ -308,12 +333,14 @@ typedef struct spn_kernels {
     const px_kernel *fill2, *fill3, *fill4, *sum2, *sum3;
 } spn_kernels;
 
-#define SPN(sfx, layout)                                                                   \
-    {#sfx, layout, PX_KERNEL(sp_fill2_##sfx), PX_KERNEL(sp_fill3_##sfx), PX_KERNEL(sp_fill4_##sfx), \
-     PX_KERNEL(sp_sum2_##sfx), PX_KERNEL(sp_sum3_##sfx)}
+#define SPN(sfx, layout)                                                                  \
+    {                                                                                     \
+#sfx, layout, PX_KERNEL(sp_fill2_##sfx), PX_KERNEL(sp_fill3_##sfx),               \
+            PX_KERNEL(sp_fill4_##sfx), PX_KERNEL(sp_sum2_##sfx), PX_KERNEL(sp_sum3_##sfx) \
+    }
 static const spn_kernels spn[] = {
-    SPN(strided, PX_LAYOUT_RIGHT), SPN(strided, PX_LAYOUT_LEFT),
-    SPN(right, PX_LAYOUT_RIGHT), SPN(left, PX_LAYOUT_LEFT),
+    SPN(strided, PX_LAYOUT_RIGHT),         SPN(strided, PX_LAYOUT_LEFT),
+    SPN(right, PX_LAYOUT_RIGHT),           SPN(left, PX_LAYOUT_LEFT),
     SPN(strided_restrict, PX_LAYOUT_LEFT), SPN(right_restrict, PX_LAYOUT_RIGHT),
     SPN(left_restrict, PX_LAYOUT_LEFT),
 };
@@ -346,13 +373,19 @@ static void spn_check(const spn_kernels *k, int rank)
         spn_args_left_restrict lr;
     } a;
     memset(&a, 0, sizeof a);
-    if (!strcmp(k->name, "strided")) TK_OK(px_view_get_span(v, &a.s.out));
-    else if (!strcmp(k->name, "right")) TK_OK(px_view_get_span(v, &a.r.out));
-    else if (!strcmp(k->name, "left")) TK_OK(px_view_get_span(v, &a.l.out));
-    else if (!strcmp(k->name, "strided_restrict")) TK_OK(px_view_get_span(v, &a.sr.out));
-    else if (!strcmp(k->name, "right_restrict")) TK_OK(px_view_get_span(v, &a.rr.out));
-    else TK_OK(px_view_get_span(v, &a.lr.out));
-    a.s.in = a.s.out;   /* the same bits in every member of the union */
+    if (!strcmp(k->name, "strided"))
+        TK_OK(px_view_get_span(v, &a.s.out));
+    else if (!strcmp(k->name, "right"))
+        TK_OK(px_view_get_span(v, &a.r.out));
+    else if (!strcmp(k->name, "left"))
+        TK_OK(px_view_get_span(v, &a.l.out));
+    else if (!strcmp(k->name, "strided_restrict"))
+        TK_OK(px_view_get_span(v, &a.sr.out));
+    else if (!strcmp(k->name, "right_restrict"))
+        TK_OK(px_view_get_span(v, &a.rr.out));
+    else
+        TK_OK(px_view_get_span(v, &a.lr.out));
+    a.s.in = a.s.out; /* the same bits in every member of the union */
     a.s.n3 = rank == 4 ? ext[3] : 0;
     px_policy p = rank == 2 ? px_mdrange2(0, ext[0], 0, ext[1])
                             : px_mdrange3(0, ext[0], 0, ext[1], 0, ext[2]);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Several host threads at once on the serial backend. Each makes and releases views of
  * its own (create, wrap, subview, mirror), instances and partitions, events; runs
  * dispatches and copies on its own instances and checks every result; retains and
@@ -28,8 +29,8 @@ typedef struct stress_thread {
 
 #define W(t, expr) TK_W_OK(&(t)->err, expr)
 
-static px_view *new_view(stress_thread *t, const char *label, px_dtype dt, px_layout layout, int rank,
-                         const int64_t *extent)
+static px_view *new_view(stress_thread *t, const char *label, px_dtype dt, px_layout layout,
+                         int rank, const int64_t *extent)
 {
     px_view_desc d = tk_desc(label, px_host(), dt, rank, extent);
     d.layout = layout;
@@ -55,7 +56,8 @@ static void *data_of(stress_thread *t, const px_view *v)
 static void views_round(stress_thread *t, tk_rng *r)
 {
     const int64_t e[2] = {tk_int(r, 1, 24), tk_int(r, 1, 24)};
-    px_view *v = new_view(t, "mine", PX_I64, tk_int(r, 0, 1) ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT, 2, e);
+    px_view *v =
+        new_view(t, "mine", PX_I64, tk_int(r, 0, 1) ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT, 2, e);
     px_view *sub = NULL, *mirror = NULL, *w = NULL;
     px_span_i64 s, ss;
     W(t, px_view_span_i64(v, &s));
@@ -125,8 +127,8 @@ static void dispatch_round(stress_thread *t, tk_rng *r, px_instance *in)
         run += zd[i];
         TK_W_CHECK(&t->err, yd[i] == 2.0 * xd[i] && zsd[i] == run, "element %lld", (long long)i);
     }
-    TK_W_CHECK(&t->err, sum == want_sum && total == run, "sum %g (want %g), total %lld", sum, want_sum,
-               (long long)total);
+    TK_W_CHECK(&t->err, sum == want_sum && total == run, "sum %g (want %g), total %lld", sum,
+               want_sum, (long long)total);
 out:
     release(t, &x);
     release(t, &y);
@@ -150,8 +152,8 @@ static void copy_round(stress_thread *t, tk_rng *r, px_instance *in)
     W(t, px_instance_fence(in));
     W(t, px_deep_copy(c, b, NULL));
     if (!t->err.failed)
-        TK_W_CHECK(&t->err, memcmp(data_of(t, c), ad, (size_t)(e[0] * e[1]) * 4) == 0, "copy of %lld x %lld",
-                   (long long)e[0], (long long)e[1]);
+        TK_W_CHECK(&t->err, memcmp(data_of(t, c), ad, (size_t)(e[0] * e[1]) * 4) == 0,
+                   "copy of %lld x %lld", (long long)e[0], (long long)e[1]);
 out:
     release(t, &a);
     release(t, &b);
@@ -200,7 +202,8 @@ static void shared_round(stress_thread *t)
     px_view_info in;
     W(t, px_view_retain(mine));
     W(t, px_view_info_get(mine, &in));
-    TK_W_CHECK(&t->err, in.use_count >= 2 && in.extent[0] == 64, "shared view: use_count %d", in.use_count);
+    TK_W_CHECK(&t->err, in.use_count >= 2 && in.extent[0] == 64, "shared view: use_count %d",
+               in.use_count);
     W(t, px_view_release(&mine));
 }
 
@@ -275,7 +278,8 @@ START_TEST(threads_at_once)
     }
     for (int i = 0; i < NTHREADS; ++i) ck_assert_int_eq(pthread_join(t[i].th, NULL), 0);
     tk_watchdog_stop();
-    for (int i = 0; i < NTHREADS; ++i) TK_ASSERT(!t[i].err.failed, "thread %d: %s", i, t[i].err.msg);
+    for (int i = 0; i < NTHREADS; ++i)
+        TK_ASSERT(!t[i].err.failed, "thread %d: %s", i, t[i].err.msg);
     ck_assert_int_eq(tk_info(shared).use_count, 1);
     TK_RELEASE(shared);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The timeline (px_init_options.timeline, PX_TIMELINE): the trace px_finalize writes is read
  * back with a small JSON parser and checked: every operation is there with its lane, kind,
  * label, copy path and bytes; times are non-negative and in order on an in-order instance;
@@ -24,10 +25,10 @@ typedef struct jval {
     jtype t;
     bool b;
     double num;
-    char *str;            /* J_STR, unescaped UTF-8 */
-    size_t n;             /* J_ARR, J_OBJ: items */
+    char *str; /* J_STR, unescaped UTF-8 */
+    size_t n;  /* J_ARR, J_OBJ: items */
     struct jval *items;
-    char **keys;          /* J_OBJ */
+    char **keys; /* J_OBJ */
 } jval;
 
 typedef struct jparser {
@@ -49,7 +50,8 @@ static void jfree(jval *v)
 
 static void jws(jparser *j)
 {
-    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) ++j->p;
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+        ++j->p;
 }
 
 static bool jfail(jparser *j, const char *why)
@@ -84,10 +86,14 @@ static bool jhex4(jparser *j, unsigned *out)
     for (int i = 0; i < 4; ++i) {
         const char c = *j->p++;
         v <<= 4;
-        if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
-        else return jfail(j, "bad \\u escape");
+        if (c >= '0' && c <= '9')
+            v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= (unsigned)(c - 'A' + 10);
+        else
+            return jfail(j, "bad \\u escape");
     }
     *out = v;
     return true;
@@ -194,7 +200,7 @@ static bool jcontainer(jparser *j, jval *v, bool object, int depth)
             ++j->p;
             v->keys[v->n] = key;
         }
-        v->n++;   /* counted now, so that jfree frees a half-parsed item */
+        v->n++; /* counted now, so that jfree frees a half-parsed item */
         if (!jvalue(j, item, depth + 1)) return false;
         jws(j);
         if (j->p < j->end && *j->p == ',') {
@@ -214,8 +220,10 @@ static bool jnumber(jparser *j, jval *v)
     const char *s = j->p;
     if (*s == '-') ++s;
     if (s >= j->end || !(*s >= '0' && *s <= '9')) return jfail(j, "bad number");
-    if (*s == '0') ++s;
-    else while (s < j->end && *s >= '0' && *s <= '9') ++s;
+    if (*s == '0')
+        ++s;
+    else
+        while (s < j->end && *s >= '0' && *s <= '9') ++s;
     if (s < j->end && *s == '.') {
         ++s;
         if (s >= j->end || !(*s >= '0' && *s <= '9')) return jfail(j, "bad fraction");
@@ -255,7 +263,10 @@ static bool jvalue(jparser *j, jval *v, int depth)
     case '{': return jcontainer(j, v, true, depth);
     case '[': return jcontainer(j, v, false, depth);
     case '"': v->t = J_STR; return jstring(j, &v->str);
-    case 't': v->t = J_BOOL; v->b = true; return jword(j, "true");
+    case 't':
+        v->t = J_BOOL;
+        v->b = true;
+        return jword(j, "true");
     case 'f': v->t = J_BOOL; return jword(j, "false");
     case 'n': v->t = J_NULL; return jword(j, "null");
     default: return jnumber(j, v);
@@ -314,15 +325,15 @@ static void init_timeline(void)
     TK_OK(px_init(&o));
     px_tools_info info;
     TK_OK(px_tools_info_get(&info));
-    TK_ASSERT(info.timeline && strcmp(info.timeline, trace_path) == 0, "px_tools_info_get: timeline '%s'",
-              info.timeline ? info.timeline : "(null)");
+    TK_ASSERT(info.timeline && strcmp(info.timeline, trace_path) == 0,
+              "px_tools_info_get: timeline '%s'", info.timeline ? info.timeline : "(null)");
 }
 
 /* The trace px_finalize wrote, parsed (the file is removed). */
 typedef struct trace {
     jval root;
-    const jval *events;    /* traceEvents */
-    const jval *other;     /* otherData */
+    const jval *events; /* traceEvents */
+    const jval *other;  /* otherData */
 } trace;
 
 static void read_trace(trace *t)
@@ -360,10 +371,10 @@ static void read_trace(trace *t)
         TK_ASSERT(ph != NULL, "event %zu has no ph", i);
         if (strcmp(ph, "X") != 0) continue;
         TK_ASSERT(jstr(e, "name") && jstr(e, "cat"), "event %zu lacks name or cat", i);
-        TK_ASSERT(jnum(e, "ts") >= 0.0 && jnum(e, "dur") >= 0.0, "event %zu ('%s'): ts %g, dur %g", i,
-                  jstr(e, "name"), jnum(e, "ts"), jnum(e, "dur"));
-        TK_ASSERT(jnum(e, "pid") == 1.0 && jnum(e, "tid") >= 1.0, "event %zu: pid %g tid %g", i, jnum(e, "pid"),
-                  jnum(e, "tid"));
+        TK_ASSERT(jnum(e, "ts") >= 0.0 && jnum(e, "dur") >= 0.0, "event %zu ('%s'): ts %g, dur %g",
+                  i, jstr(e, "name"), jnum(e, "ts"), jnum(e, "dur"));
+        TK_ASSERT(jnum(e, "pid") == 1.0 && jnum(e, "tid") >= 1.0, "event %zu: pid %g tid %g", i,
+                  jnum(e, "pid"), jnum(e, "tid"));
         TK_ASSERT(jget(e, "args") && jget(e, "args")->t == J_OBJ, "event %zu has no args", i);
     }
 }
@@ -384,7 +395,8 @@ static const jval *find_x(const trace *t, const char *name, const char *cat)
     for (size_t i = 0; i < t->events->n; ++i) {
         const jval *e = &t->events->items[i];
         const char *ph = jstr(e, "ph"), *n = jstr(e, "name"), *c = jstr(e, "cat");
-        if (ph && strcmp(ph, "X") == 0 && n && strcmp(n, name) == 0 && (!cat || (c && strcmp(c, cat) == 0)))
+        if (ph && strcmp(ph, "X") == 0 && n && strcmp(n, name) == 0 &&
+            (!cat || (c && strcmp(c, cat) == 0)))
             return e;
     }
     return NULL;
@@ -403,7 +415,9 @@ static const jval *find_kind(const trace *t, const char *cat, const char *inst)
     for (size_t i = 0; i < t->events->n; ++i) {
         const jval *e = &t->events->items[i];
         const char *ph = jstr(e, "ph"), *in = jstr(jget(e, "args"), "instance");
-        if (ph && strcmp(ph, "X") == 0 && kind_is(jstr(e, "cat"), cat) && in && strcmp(in, inst) == 0) return e;
+        if (ph && strcmp(ph, "X") == 0 && kind_is(jstr(e, "cat"), cat) && in &&
+            strcmp(in, inst) == 0)
+            return e;
     }
     return NULL;
 }
@@ -414,7 +428,8 @@ static const char *lane_name(const trace *t, double tid)
     for (size_t i = 0; i < t->events->n; ++i) {
         const jval *e = &t->events->items[i];
         const char *ph = jstr(e, "ph"), *n = jstr(e, "name");
-        if (ph && strcmp(ph, "M") == 0 && n && strcmp(n, "thread_name") == 0 && jnum(e, "tid") == tid)
+        if (ph && strcmp(ph, "M") == 0 && n && strcmp(n, "thread_name") == 0 &&
+            jnum(e, "tid") == tid)
             return jstr(jget(e, "args"), "name");
     }
     return NULL;
@@ -434,7 +449,8 @@ static void check_in_order(const trace *t, double tid, double tol_us)
         if (prev) {
             const bool after = ts >= prev_end - tol_us;
             const bool nested = ts >= prev_ts - tol_us && end <= prev_end + tol_us;
-            TK_ASSERT(after || nested, "'%s' [%.3f, %.3f] overlaps '%s' [%.3f, %.3f] before it on lane %g",
+            TK_ASSERT(after || nested,
+                      "'%s' [%.3f, %.3f] overlaps '%s' [%.3f, %.3f] before it on lane %g",
                       jstr(e, "name"), ts, end, prev, prev_ts, prev_end, tid);
         }
         if (!prev || end > prev_end) {
@@ -490,7 +506,8 @@ START_TEST(records_every_operation)
               jnum(t.other, "records"), nx);
     TK_ASSERT(jnum(t.other, "dropped") == 0.0, "dropped %g", jnum(t.other, "dropped"));
     TK_ASSERT(jnum(t.other, "unresolved") == 0.0, "unresolved %g", jnum(t.other, "unresolved"));
-    TK_ASSERT(jstr(t.other, "portex_version") && strcmp(jstr(t.other, "portex_version"), px_version_string()) == 0,
+    TK_ASSERT(jstr(t.other, "portex_version") &&
+                  strcmp(jstr(t.other, "portex_version"), px_version_string()) == 0,
               "portex_version");
     bool named = false;
     for (size_t i = 0; i < t.events->n; ++i) {
@@ -507,12 +524,17 @@ START_TEST(records_every_operation)
     TK_ASSERT(in && strcmp(in, "tl-inst") == 0, "tl_axpy on instance '%s'", in ? in : "(none)");
     const double tid = jnum(k, "tid");
     const char *lane = lane_name(&t, tid);
-    TK_ASSERT(lane && strstr(lane, "tl-inst"), "lane of tl_axpy named '%s'", lane ? lane : "(none)");
+    TK_ASSERT(lane && strstr(lane, "tl-inst"), "lane of tl_axpy named '%s'",
+              lane ? lane : "(none)");
     char space[32];
-    snprintf(space, sizeof space, "%s", tk_is_cuda() ? "cuda:0" : tk_exec() == PX_EXEC_OPENMP ? "openmp" : "serial");
+    snprintf(space, sizeof space, "%s",
+             tk_is_cuda()                  ? "cuda:0"
+             : tk_exec() == PX_EXEC_OPENMP ? "openmp"
+                                           : "serial");
     const char *sp = jstr(jget(k, "args"), "space");
     TK_ASSERT(sp && strcmp(sp, space) == 0, "space '%s', want '%s'", sp ? sp : "(none)", space);
-    TK_ASSERT(!jget(jget(k, "args"), "path") && !jget(jget(k, "args"), "bytes"), "a kernel with a path or bytes");
+    TK_ASSERT(!jget(jget(k, "args"), "path") && !jget(jget(k, "args"), "bytes"),
+              "a kernel with a path or bytes");
     const jval *red = find_x(&t, "tl_sum", "parallel_reduce");
     TK_ASSERT(red != NULL && jnum(red, "tid") == tid, "no parallel_reduce 'tl_sum' on the lane");
 
@@ -520,15 +542,17 @@ START_TEST(records_every_operation)
     const jval *c = find_kind(&t, "deep_copy", "tl-inst");
     TK_ASSERT(c != NULL, "no deep_copy on tl-inst");
     const char *cp = jstr(jget(c, "args"), "path");
-    TK_ASSERT(cp && strcmp(cp, px_copy_path_string(copy_path)) == 0, "copy path '%s', want %s", cp ? cp : "(none)",
-              px_copy_path_string(copy_path));
-    TK_ASSERT(jnum(jget(c, "args"), "bytes") == (double)n * 8.0, "copy bytes %g", jnum(jget(c, "args"), "bytes"));
+    TK_ASSERT(cp && strcmp(cp, px_copy_path_string(copy_path)) == 0, "copy path '%s', want %s",
+              cp ? cp : "(none)", px_copy_path_string(copy_path));
+    TK_ASSERT(jnum(jget(c, "args"), "bytes") == (double)n * 8.0, "copy bytes %g",
+              jnum(jget(c, "args"), "bytes"));
     const jval *fl = find_kind(&t, "fill", "tl-inst");
     TK_ASSERT(fl != NULL, "no fill on tl-inst");
     const char *fp = jstr(jget(fl, "args"), "path");
-    TK_ASSERT(fp && strcmp(fp, px_copy_path_string(fill_path)) == 0, "fill path '%s', want %s", fp ? fp : "(none)",
-              px_copy_path_string(fill_path));
-    TK_ASSERT(jnum(jget(fl, "args"), "bytes") == (double)n * 8.0, "fill bytes %g", jnum(jget(fl, "args"), "bytes"));
+    TK_ASSERT(fp && strcmp(fp, px_copy_path_string(fill_path)) == 0, "fill path '%s', want %s",
+              fp ? fp : "(none)", px_copy_path_string(fill_path));
+    TK_ASSERT(jnum(jget(fl, "args"), "bytes") == (double)n * 8.0, "fill bytes %g",
+              jnum(jget(fl, "args"), "bytes"));
 
     /* The fence: the calling thread's wait, on a host thread's lane, naming the instance. */
     const jval *fe = NULL;
@@ -539,16 +563,21 @@ START_TEST(records_every_operation)
     }
     TK_ASSERT(fe != NULL, "no fence naming tl-inst");
     const char *fl_lane = lane_name(&t, jnum(fe, "tid"));
-    TK_ASSERT(fl_lane && strstr(fl_lane, "host thread"), "the fence is on lane '%s'", fl_lane ? fl_lane : "(none)");
+    TK_ASSERT(fl_lane && strstr(fl_lane, "host thread"), "the fence is on lane '%s'",
+              fl_lane ? fl_lane : "(none)");
 
     /* In order on the instance: fill, copy, axpy, sum, each after the one before. */
     const char *want[] = {"fill", "deep_copy", "parallel_for", "parallel_reduce"};
     size_t w = 0;
     for (size_t i = 0; i < t.events->n && w < 4; ++i) {
         const jval *e = &t.events->items[i];
-        if (strcmp(jstr(e, "ph"), "X") == 0 && jnum(e, "tid") == tid && kind_is(jstr(e, "cat"), want[w])) ++w;
+        if (strcmp(jstr(e, "ph"), "X") == 0 && jnum(e, "tid") == tid &&
+            kind_is(jstr(e, "cat"), want[w]))
+            ++w;
     }
-    TK_ASSERT(w == 4, "the instance's records are not fill, deep_copy, parallel_for, parallel_reduce in order");
+    TK_ASSERT(
+        w == 4,
+        "the instance's records are not fill, deep_copy, parallel_for, parallel_reduce in order");
     check_in_order(&t, tid, 2.0);
     jfree(&t.root);
     clear_env();
@@ -559,7 +588,8 @@ END_TEST
    non-ASCII text comes back as it was, and the file stays valid JSON. */
 START_TEST(labels_escaped)
 {
-    static const char label[] = "q\"uote\\back\nnew\ttab\x01" "ctl/na\xc3\xafve \xe2\x9c\x93";
+    static const char label[] = "q\"uote\\back\nnew\ttab\x01"
+                                "ctl/na\xc3\xafve \xe2\x9c\x93";
     static const char inst_label[] = "inst \"x\"\\\n";
     init_timeline();
     px_instance *inst = tk_instance(inst_label);
@@ -579,8 +609,10 @@ START_TEST(labels_escaped)
     /* Python's parser too, where there is one. */
     if (system("command -v python3 >/dev/null 2>&1") == 0) {
         char cmd[256];
-        snprintf(cmd, sizeof cmd, "python3 -c \"import json, sys; json.load(open(sys.argv[1], encoding='utf-8'))\" %s",
-                 trace_path);
+        snprintf(
+            cmd, sizeof cmd,
+            "python3 -c \"import json, sys; json.load(open(sys.argv[1], encoding='utf-8'))\" %s",
+            trace_path);
         TK_ASSERT(system(cmd) == 0, "python3's json refuses %s", trace_path);
     }
     trace t;
@@ -588,9 +620,11 @@ START_TEST(labels_escaped)
     const jval *k = find_x(&t, label, "parallel_for");
     TK_ASSERT(k != NULL, "the kernel's label did not come back unchanged");
     const char *in = jstr(jget(k, "args"), "instance");
-    TK_ASSERT(in && strcmp(in, inst_label) == 0, "the instance's label did not come back unchanged");
+    TK_ASSERT(in && strcmp(in, inst_label) == 0,
+              "the instance's label did not come back unchanged");
     const char *lane = lane_name(&t, jnum(k, "tid"));
-    TK_ASSERT(lane && strncmp(lane, inst_label, strlen(inst_label)) == 0, "lane name '%s'", lane ? lane : "(none)");
+    TK_ASSERT(lane && strncmp(lane, inst_label, strlen(inst_label)) == 0, "lane name '%s'",
+              lane ? lane : "(none)");
     const jval *r = find_x(&t, label, "region");
     TK_ASSERT(r != NULL, "the region's label did not come back unchanged");
     TK_ASSERT(jstr(jget(r, "args"), "thread") != NULL, "the region is not on a host thread's lane");
@@ -604,7 +638,7 @@ START_TEST(max_records)
 {
     clear_env();
     new_trace_path();
-    setenv("PX_TIMELINE_MAX", "3", 1);   /* read at px_init */
+    setenv("PX_TIMELINE_MAX", "3", 1); /* read at px_init */
     px_init_options o;
     memset(&o, 0, sizeof o);
     o.skip_topology = true;
@@ -627,8 +661,8 @@ START_TEST(max_records)
     TK_OK(px_instance_destroy(&inst));
     trace t;
     finalize_and_read(&t);
-    TK_ASSERT(count_x(&t) == 3 && jnum(t.other, "records") == 3.0, "%zu complete events, records %g", count_x(&t),
-              jnum(t.other, "records"));
+    TK_ASSERT(count_x(&t) == 3 && jnum(t.other, "records") == 3.0,
+              "%zu complete events, records %g", count_x(&t), jnum(t.other, "records"));
     TK_ASSERT(jnum(t.other, "max_records") == 3.0, "max_records %g", jnum(t.other, "max_records"));
     TK_ASSERT(jnum(t.other, "dropped") >= 4.0, "dropped %g, want at least 4 (3 kernels, a fence)",
               jnum(t.other, "dropped"));
@@ -683,7 +717,8 @@ START_TEST(threads)
         w[i].v = tk_view1("tl_v", tk_space(), PX_F64, 256);
         w[i].id = i;
     }
-    for (int i = 0; i < TL_THREADS; ++i) ck_assert_int_eq(pthread_create(&th[i], NULL, tl_work, &w[i]), 0);
+    for (int i = 0; i < TL_THREADS; ++i)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, tl_work, &w[i]), 0);
     for (int i = 0; i < TL_THREADS; ++i) pthread_join(th[i], NULL);
     for (int i = 0; i < TL_THREADS; ++i) {
         TK_ASSERT(!w[i].err.failed, "thread %d: %s", i, w[i].err.msg);
@@ -692,8 +727,8 @@ START_TEST(threads)
     }
     trace t;
     finalize_and_read(&t);
-    TK_ASSERT(jnum(t.other, "dropped") == 0.0 && jnum(t.other, "unresolved") == 0.0, "dropped %g, unresolved %g",
-              jnum(t.other, "dropped"), jnum(t.other, "unresolved"));
+    TK_ASSERT(jnum(t.other, "dropped") == 0.0 && jnum(t.other, "unresolved") == 0.0,
+              "dropped %g, unresolved %g", jnum(t.other, "dropped"), jnum(t.other, "unresolved"));
     for (int i = 0; i < TL_THREADS; ++i) {
         char label[32], inst[32];
         snprintf(label, sizeof label, "tl_thread %d", i);
@@ -705,12 +740,14 @@ START_TEST(threads)
             const char *name = jstr(ev, "name");
             if (strcmp(jstr(ev, "ph"), "X") != 0 || !name || strcmp(name, label) != 0) continue;
             const char *in = jstr(jget(ev, "args"), "instance");
-            TK_ASSERT(in && strcmp(in, inst) == 0, "'%s' on instance '%s'", label, in ? in : "(none)");
+            TK_ASSERT(in && strcmp(in, inst) == 0, "'%s' on instance '%s'", label,
+                      in ? in : "(none)");
             if (tid < 0) tid = jnum(ev, "tid");
             TK_ASSERT(jnum(ev, "tid") == tid, "'%s' on two lanes", label);
             ++count;
         }
-        TK_ASSERT(count == TL_PER_THREAD, "%d records of '%s', want %d", count, label, TL_PER_THREAD);
+        TK_ASSERT(count == TL_PER_THREAD, "%d records of '%s', want %d", count, label,
+                  TL_PER_THREAD);
         check_in_order(&t, tid, 2.0);
     }
     jfree(&t.root);

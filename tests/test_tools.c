@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Profiling (portex/tools.h): what a Kokkos Tools library hears (tools/kp_recorder.c
  * writes every callback to a log this suite reads back), the fences it may ask for, the
  * fence portex gives it, loading errors, the public calls' checks with no tool, and
@@ -27,8 +28,10 @@ static void init_with_recorder(bool fences, const char *args)
     close(fd);
     setenv("KP_RECORDER_LOG", log_path, 1);
     setenv("KP_RECORDER_FENCES", fences ? "1" : "0", 1);
-    if (args) setenv("PX_TOOLS_ARGS", args, 1);
-    else unsetenv("PX_TOOLS_ARGS");
+    if (args)
+        setenv("PX_TOOLS_ARGS", args, 1);
+    else
+        unsetenv("PX_TOOLS_ARGS");
     px_init_options o = {.tools_libs = recorder(), .skip_topology = true};
     TK_OK(px_init(&o));
 }
@@ -66,7 +69,8 @@ static void clear_env(void)
 
 static const char *need_recorder(void)
 {
-    return recorder() ? NULL : "the recorder tool library was not built (PX_TEST_KP_RECORDER unset)";
+    return recorder() ? NULL
+                      : "the recorder tool library was not built (PX_TEST_KP_RECORDER unset)";
 }
 
 /* Kokkos' device type of the backend under test. */
@@ -92,13 +96,15 @@ START_TEST(tool_hears_everything)
     TK_OK(px_parallel_for(tk_inst(), "tt_for", px_range(0, n), PX_KERNEL(axpy), &a));
     double sum = 0;
     red_args_double r = {.x = a.y};
-    TK_OK(px_parallel_reduce(tk_inst(), "tt_reduce", px_range(0, n), PX_KERNEL(red_sum_double), &r, &sum));
+    TK_OK(px_parallel_reduce(tk_inst(), "tt_reduce", px_range(0, n), PX_KERNEL(red_sum_double), &r,
+                             &sum));
     px_view *idx = tk_view1("tt_idx", tk_space(), PX_I64, n);
     scan_i64_args sc;
     TK_OK(px_view_get_span(idx, &sc.in));
     TK_OK(px_view_get_span(idx, &sc.out));
     int64_t total = -1;
-    TK_OK(px_parallel_scan(tk_inst(), "tt_scan", px_range(0, n), PX_KERNEL(scan_incl_i64), &sc, &total));
+    TK_OK(px_parallel_scan(tk_inst(), "tt_scan", px_range(0, n), PX_KERNEL(scan_incl_i64), &sc,
+                           &total));
     TK_OK(px_region_pop());
     ck_assert(sum == 2.0 * (double)n);
     ck_assert_int_eq(total, 0);
@@ -121,7 +127,7 @@ START_TEST(tool_hears_everything)
 
     char *log = read_log();
     ck_assert(strncmp(log, "init 0 20211015 ", 16) == 0);
-    has(log, "request_tool_settings 1 1");   /* Kokkos' default: fences, unless the tool declines */
+    has(log, "request_tool_settings 1 1"); /* Kokkos' default: fences, unless the tool declines */
     has(log, "provide_tool_programming_interface 1 1");
     has(log, "parse_args 3 --flag value");
     const char *space = tk_is_cuda() ? "Cuda" : "Host";
@@ -143,11 +149,12 @@ START_TEST(tool_hears_everything)
     has(has(log, want), "end_deep_copy");
     has(has(log, "begin_fence px_instance_fence: "), "end_fence");
     has(log, "begin_fence px_fence_all: fence of every instance type=0 device=0 instance=0");
-    has(has(has(has(log, "create_section tt_section"), "start_section"), "stop_section"), "destroy_section");
+    has(has(has(has(log, "create_section tt_section"), "start_section"), "stop_section"),
+        "destroy_section");
     has(log, "event tt_event");
     has(log, "metadata tt_key=tt_value");
     has(log, "deallocate Host tt_host 1 8000");
-    ck_assert_ptr_null(strstr(log, "the tool asks for fences"));   /* it declined them */
+    ck_assert_ptr_null(strstr(log, "the tool asks for fences")); /* it declined them */
     const size_t len = strlen(log);
     ck_assert(len > 9 && strcmp(log + len - 9, "finalize\n") == 0);
     free(log);
@@ -226,11 +233,13 @@ END_TEST
 START_TEST(refuses_what_is_not_a_tool)
 {
     clear_env();
-    TK_FAIL(px_init(&(px_init_options){.tools_libs = "/nonexistent/kp.so"}), PX_ERR_SYSTEM, "px_init");
+    TK_FAIL(px_init(&(px_init_options){.tools_libs = "/nonexistent/kp.so"}), PX_ERR_SYSTEM,
+            "px_init");
     TK_ERROR_HAS("cannot load the tool library");
     ck_assert(!px_is_initialized());
     /* A library without kokkosp_* entries (the C library itself). */
-    TK_FAIL(px_init(&(px_init_options){.tools_libs = "libc.so.6"}), PX_ERR_INVALID_ARGUMENT, "px_init");
+    TK_FAIL(px_init(&(px_init_options){.tools_libs = "libc.so.6"}), PX_ERR_INVALID_ARGUMENT,
+            "px_init");
     TK_ERROR_HAS("not a Kokkos Tools library");
     ck_assert(!px_is_initialized());
     /* Nothing was left half done. */
@@ -255,9 +264,11 @@ START_TEST(calls_without_a_tool)
     TK_OK(px_region_pop());
     TK_OK(px_region_pop());
     uint32_t id = 7;
-    TK_FAIL(px_profile_section_create(NULL, &id), PX_ERR_INVALID_ARGUMENT, "px_profile_section_create");
+    TK_FAIL(px_profile_section_create(NULL, &id), PX_ERR_INVALID_ARGUMENT,
+            "px_profile_section_create");
     ck_assert_uint_eq(id, 0);
-    TK_FAIL(px_profile_section_create("s", NULL), PX_ERR_INVALID_ARGUMENT, "px_profile_section_create");
+    TK_FAIL(px_profile_section_create("s", NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_profile_section_create");
     TK_OK(px_profile_section_create("s", &id));
     ck_assert_uint_ne(id, 0);
     TK_FAIL(px_profile_section_stop(id), PX_ERR_INVALID_ARGUMENT, "px_profile_section_stop");
@@ -267,7 +278,8 @@ START_TEST(calls_without_a_tool)
     TK_OK(px_profile_section_destroy(id));
     TK_FAIL(px_profile_section_start(id), PX_ERR_INVALID_ARGUMENT, "px_profile_section_start");
     TK_FAIL(px_profile_section_destroy(0), PX_ERR_INVALID_ARGUMENT, "px_profile_section_destroy");
-    TK_FAIL(px_profile_section_destroy(12345), PX_ERR_INVALID_ARGUMENT, "px_profile_section_destroy");
+    TK_FAIL(px_profile_section_destroy(12345), PX_ERR_INVALID_ARGUMENT,
+            "px_profile_section_destroy");
     TK_FAIL(px_profile_event(NULL), PX_ERR_INVALID_ARGUMENT, "px_profile_event");
     TK_FAIL(px_declare_metadata("k", NULL), PX_ERR_INVALID_ARGUMENT, "px_declare_metadata");
     TK_OK(px_profile_event("e"));
@@ -361,8 +373,9 @@ END_TEST
 int main(void)
 {
     tk_require("tools_library", need_recorder);
-    TK_ADD(tk_case_bare("tools_library", "hooks"), tool_hears_everything, fences_only_when_asked, tool_invoked_fence,
-           environment_chooses_the_library, refuses_what_is_not_a_tool, tool_hears_no_pop_of_the_last_run);
+    TK_ADD(tk_case_bare("tools_library", "hooks"), tool_hears_everything, fences_only_when_asked,
+           tool_invoked_fence, environment_chooses_the_library, refuses_what_is_not_a_tool,
+           tool_hears_no_pop_of_the_last_run);
     TK_ADD(tk_case_bare("tools", "calls"), calls_without_a_tool, regions_forgotten_at_finalize);
     return tk_run();
 }

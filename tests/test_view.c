@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Views: creation for every dtype and rank, layouts and strides, labels, reference counts,
  * wrapping, subviews, mirrors, spans, memory statistics, and bad input to each function. */
 #include <pthread.h>
@@ -27,13 +28,13 @@ static void expect_strides(const px_view_info *in, px_layout layout)
     if (layout == PX_LAYOUT_RIGHT) {
         for (int k = in->rank - 1; k >= 0; --k) {
             TK_ASSERT(in->stride[k] == s, "RIGHT stride[%d] = %lld, want %lld", k,
-                          (long long)in->stride[k], (long long)s);
+                      (long long)in->stride[k], (long long)s);
             s *= in->extent[k];
         }
     } else {
         for (int k = 0; k < in->rank; ++k) {
             TK_ASSERT(in->stride[k] == s, "LEFT stride[%d] = %lld, want %lld", k,
-                          (long long)in->stride[k], (long long)s);
+                      (long long)in->stride[k], (long long)s);
             s *= in->extent[k];
         }
     }
@@ -137,19 +138,24 @@ START_TEST(create_1d)
     px_view_release(&v);
 
     v = (px_view *)&s; /* any non-NULL value: a refusal clears it */
-    TK_FAIL(px_view_create_1d(&v, "neg", px_host(), PX_F64, -1), PX_ERR_INVALID_ARGUMENT, "px_view_create_1d");
+    TK_FAIL(px_view_create_1d(&v, "neg", px_host(), PX_F64, -1), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_1d");
     TK_ERROR_HAS("-1");
     ck_assert_ptr_null(v);
-    TK_FAIL(px_view_create_1d(&v, "user", px_host(), PX_USER, 4), PX_ERR_INVALID_ARGUMENT, "px_view_create_1d");
+    TK_FAIL(px_view_create_1d(&v, "user", px_host(), PX_USER, 4), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_1d");
     TK_ERROR_HAS("PX_USER");
     TK_FAIL(px_view_create_1d(&v, "bad", px_host(), (px_dtype)-1, 4), PX_ERR_INVALID_ARGUMENT,
             "px_view_create_1d");
     TK_FAIL(px_view_create_1d(&v, "bad", px_host(), PX_DTYPE_COUNT, 4), PX_ERR_INVALID_ARGUMENT,
             "px_view_create_1d");
-    TK_FAIL(px_view_create_1d(NULL, "x", px_host(), PX_F64, 4), PX_ERR_INVALID_ARGUMENT, "px_view_create_1d");
+    TK_FAIL(px_view_create_1d(NULL, "x", px_host(), PX_F64, 4), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_1d");
     px_space bad = {PX_SPACE_KIND_COUNT, 0};
-    TK_FAIL(px_view_create_1d(&v, "x", bad, PX_F64, 4), PX_ERR_INVALID_ARGUMENT, "px_view_create_1d");
-    TK_FAIL(px_view_create_1d(&v, "x", px_host(), PX_F64, INT64_MAX), PX_ERR_OVERFLOW, "px_view_create_1d");
+    TK_FAIL(px_view_create_1d(&v, "x", bad, PX_F64, 4), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_1d");
+    TK_FAIL(px_view_create_1d(&v, "x", px_host(), PX_F64, INT64_MAX), PX_ERR_OVERFLOW,
+            "px_view_create_1d");
     ck_assert_ptr_null(v);
 }
 END_TEST
@@ -178,7 +184,8 @@ START_TEST(create_1d_ex)
         TK_OK(px_fill(v, value, NULL));
         px_view *h = tk_to_host(v);
         const unsigned char *p = (const unsigned char *)tk_data(h);
-        for (size_t b = 0; b < in.bytes; ++b) TK_ASSERT(p[b] == 0x3c + k, "byte %zu is 0x%02x", b, p[b]);
+        for (size_t b = 0; b < in.bytes; ++b)
+            TK_ASSERT(p[b] == 0x3c + k, "byte %zu is 0x%02x", b, p[b]);
         TK_RELEASE(v, h);
     }
     /* flags 0: zero-filled, as px_view_create_1d. */
@@ -194,25 +201,33 @@ START_TEST(create_1d_ex)
 
     v = (px_view *)&h; /* any non-NULL value: a refusal clears it */
     const char *const f = "px_view_create_1d_ex";
-    TK_FAIL(px_view_create_1d_ex(&v, "neg", tk_space(), PX_F64, -1, PX_VIEW_NO_INIT), PX_ERR_INVALID_ARGUMENT, f);
+    TK_FAIL(px_view_create_1d_ex(&v, "neg", tk_space(), PX_F64, -1, PX_VIEW_NO_INIT),
+            PX_ERR_INVALID_ARGUMENT, f);
     ck_assert(tk_error_from(f));
     TK_ERROR_HAS("-1");
     ck_assert_ptr_null(v);
-    TK_FAIL(px_view_create_1d_ex(&v, "flags", tk_space(), PX_F64, 4, 1u << 1), PX_ERR_INVALID_ARGUMENT, f);
+    TK_FAIL(px_view_create_1d_ex(&v, "flags", tk_space(), PX_F64, 4, 1u << 1),
+            PX_ERR_INVALID_ARGUMENT, f);
     ck_assert(tk_error_from(f));
     TK_ERROR_HAS("0x2");
     TK_ERROR_HAS("PX_VIEW_NO_INIT");
     TK_FAIL(px_view_create_1d_ex(&v, "flags", tk_space(), PX_F64, 4, PX_VIEW_NO_INIT | 0x80000000u),
             PX_ERR_INVALID_ARGUMENT, f);
-    TK_FAIL(px_view_create_1d_ex(&v, "user", tk_space(), PX_USER, 4, 0), PX_ERR_INVALID_ARGUMENT, f);
+    TK_FAIL(px_view_create_1d_ex(&v, "user", tk_space(), PX_USER, 4, 0), PX_ERR_INVALID_ARGUMENT,
+            f);
     TK_ERROR_HAS("PX_USER");
-    TK_FAIL(px_view_create_1d_ex(&v, "bad", tk_space(), (px_dtype)-1, 4, 0), PX_ERR_INVALID_ARGUMENT, f);
-    TK_FAIL(px_view_create_1d_ex(&v, "bad", tk_space(), PX_DTYPE_COUNT, 4, 0), PX_ERR_INVALID_ARGUMENT, f);
-    TK_FAIL(px_view_create_1d_ex(NULL, "x", tk_space(), PX_F64, 4, PX_VIEW_NO_INIT), PX_ERR_INVALID_ARGUMENT, f);
+    TK_FAIL(px_view_create_1d_ex(&v, "bad", tk_space(), (px_dtype)-1, 4, 0),
+            PX_ERR_INVALID_ARGUMENT, f);
+    TK_FAIL(px_view_create_1d_ex(&v, "bad", tk_space(), PX_DTYPE_COUNT, 4, 0),
+            PX_ERR_INVALID_ARGUMENT, f);
+    TK_FAIL(px_view_create_1d_ex(NULL, "x", tk_space(), PX_F64, 4, PX_VIEW_NO_INIT),
+            PX_ERR_INVALID_ARGUMENT, f);
     px_space bad = {PX_SPACE_KIND_COUNT, 0};
-    TK_FAIL(px_view_create_1d_ex(&v, "x", bad, PX_F64, 4, PX_VIEW_NO_INIT), PX_ERR_INVALID_ARGUMENT, f);
+    TK_FAIL(px_view_create_1d_ex(&v, "x", bad, PX_F64, 4, PX_VIEW_NO_INIT), PX_ERR_INVALID_ARGUMENT,
+            f);
     ck_assert(tk_error_from(f));
-    TK_FAIL(px_view_create_1d_ex(&v, "x", tk_space(), PX_F64, INT64_MAX, PX_VIEW_NO_INIT), PX_ERR_OVERFLOW, f);
+    TK_FAIL(px_view_create_1d_ex(&v, "x", tk_space(), PX_F64, INT64_MAX, PX_VIEW_NO_INIT),
+            PX_ERR_OVERFLOW, f);
     ck_assert(tk_error_from(f));
     ck_assert_ptr_null(v);
 }
@@ -245,20 +260,22 @@ START_TEST(create_zero_fills_dirty_memory)
             for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
                 const int64_t n = sizes[t] >= 100 && counts[c] > 20011 ? 20011 : counts[c];
                 /* Dirty memory of that size, given back. */
-                px_view *dirty = tk_view_ex("dirty", spaces[sp], types[t], sizes[t], PX_LAYOUT_RIGHT, 1, &n,
-                                            PX_VIEW_NO_INIT);
+                px_view *dirty = tk_view_ex("dirty", spaces[sp], types[t], sizes[t],
+                                            PX_LAYOUT_RIGHT, 1, &n, PX_VIEW_NO_INIT);
                 unsigned char value[100];
                 memset(value, 0xa7, sizeof value);
                 TK_OK(px_fill(dirty, value, NULL));
                 px_view_release(&dirty);
 
-                px_view *v = tk_view_ex("zeroed", spaces[sp], types[t], sizes[t], PX_LAYOUT_RIGHT, 1, &n, 0);
+                px_view *v =
+                    tk_view_ex("zeroed", spaces[sp], types[t], sizes[t], PX_LAYOUT_RIGHT, 1, &n, 0);
                 px_view *h = tk_readable(v);
                 const px_view_info in = tk_info(h);
                 const unsigned char *p = (const unsigned char *)in.data;
                 for (size_t b = 0; b < in.bytes; ++b)
-                    TK_ASSERT(p[b] == 0, "%s view of %lld elements of %zu bytes: byte %zu is 0x%02x",
-                              px_space_kind_string(spaces[sp].kind), (long long)n, sizes[t], b, p[b]);
+                    TK_ASSERT(
+                        p[b] == 0, "%s view of %lld elements of %zu bytes: byte %zu is 0x%02x",
+                        px_space_kind_string(spaces[sp].kind), (long long)n, sizes[t], b, p[b]);
                 TK_RELEASE(v, h);
             }
 #if defined(__GLIBC__)
@@ -297,7 +314,7 @@ START_TEST(create_layout_stride)
     const int64_t e[3] = {3, 4, 5};
     px_view_desc d = tk_desc("strided", px_host(), PX_I32, 3, e);
     d.layout = PX_LAYOUT_STRIDE;
-    d.stride[0] = 1;  /* padded LEFT-like: 3 -> 4, 4 -> 5 */
+    d.stride[0] = 1; /* padded LEFT-like: 3 -> 4, 4 -> 5 */
     d.stride[1] = 4;
     d.stride[2] = 20;
     px_view *v = NULL;
@@ -376,7 +393,7 @@ START_TEST(labels)
     char want[320];
     snprintf(want, sizeof want, "%s(sub)", longl);
     TK_ASSERT(strcmp(tk_info(sub).label, want) == 0, "subview label has %zu chars, want %zu",
-                  strlen(tk_info(sub).label), strlen(want));
+              strlen(tk_info(sub).label), strlen(want));
     px_view_release(&sub);
     px_view_release(&v);
 }
@@ -478,7 +495,10 @@ END_TEST
 START_TEST(create_empty_huge_extents)
 {
     static const int64_t shapes[][3] = {
-        {3, (int64_t)1 << 62, 0}, {0, 3, (int64_t)1 << 62}, {(int64_t)1 << 62, 4, 0}, {INT64_MAX, INT64_MAX / 3, 0},
+        {3, (int64_t)1 << 62, 0},
+        {0, 3, (int64_t)1 << 62},
+        {(int64_t)1 << 62, 4, 0},
+        {INT64_MAX, INT64_MAX / 3, 0},
     };
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
         for (int lay = 0; lay < 2; ++lay) {
@@ -562,8 +582,8 @@ START_TEST(create_out_of_memory)
     /* The message is about this failure only, not an older error of the thread. */
     ck_assert_int_eq(px_instance_fence(NULL), PX_ERR_INVALID_ARGUMENT);
     ck_assert_int_eq(px_view_create(&v, &d), PX_ERR_OUT_OF_MEMORY);
-    TK_ASSERT(strstr(px_last_error(), "px_instance_fence") == NULL,
-                  "stale context in: %s", px_last_error());
+    TK_ASSERT(strstr(px_last_error(), "px_instance_fence") == NULL, "stale context in: %s",
+              px_last_error());
     ck_assert_ptr_null(v);
     TK_OK(px_space_memory(tk_space(), &m1));
     ck_assert_uint_eq(m1.bytes_in_use, m0.bytes_in_use);
@@ -599,7 +619,10 @@ START_TEST(retain_release)
 END_TEST
 
 /* Reference counts and the live-object registry under several threads at once. */
-typedef struct rc_job { px_view *shared; int ok; } rc_job;
+typedef struct rc_job {
+    px_view *shared;
+    int ok;
+} rc_job;
 
 static void *rc_worker(void *arg)
 {
@@ -738,7 +761,8 @@ START_TEST(wrap_misaligned)
     static const struct {
         px_dtype dt;
         size_t off;
-    } bad[] = {{PX_F64, 1}, {PX_F64, 4}, {PX_I64, 2}, {PX_U64, 7}, {PX_I32, 1}, {PX_F32, 2}, {PX_U32, 3}};
+    } bad[] = {{PX_F64, 1}, {PX_F64, 4}, {PX_I64, 2}, {PX_U64, 7},
+               {PX_I32, 1}, {PX_F32, 2}, {PX_U32, 3}};
     static _Alignas(16) unsigned char buf[256];
     const int64_t n = 8;
     px_view *v = NULL;
@@ -1107,7 +1131,7 @@ START_TEST(mirror_view_same_space_is_src)
         px_view_release(&m);
     } else {
         TK_ASSERT(st == avail, "mirror_view in an unavailable space: %s, want %s",
-                      px_status_name(st), px_status_name(avail));
+                  px_status_name(st), px_status_name(avail));
         ck_assert_ptr_null(m);
     }
     px_view_release(&v);
@@ -1120,12 +1144,17 @@ START_TEST(mirror_bad_input)
     px_view *v = tk_view("mb", tk_space(), PX_F64, 1, &n);
     px_view *m = NULL;
     px_space bad = {PX_SPACE_KIND_COUNT, 0};
-    TK_FAIL(px_view_create_mirror(NULL, px_host(), v), PX_ERR_INVALID_ARGUMENT, "px_view_create_mirror");
-    TK_FAIL(px_view_create_mirror(&m, px_host(), NULL), PX_ERR_INVALID_ARGUMENT, "px_view_create_mirror");
+    TK_FAIL(px_view_create_mirror(NULL, px_host(), v), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_mirror");
+    TK_FAIL(px_view_create_mirror(&m, px_host(), NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_mirror");
     TK_FAIL(px_view_create_mirror(&m, bad, v), PX_ERR_INVALID_ARGUMENT, "px_view_create_mirror");
-    TK_FAIL(px_view_create_mirror_view(NULL, px_host(), v), PX_ERR_INVALID_ARGUMENT, "px_view_create_mirror_view");
-    TK_FAIL(px_view_create_mirror_view(&m, px_host(), NULL), PX_ERR_INVALID_ARGUMENT, "px_view_create_mirror_view");
-    TK_FAIL(px_view_create_mirror_view(&m, bad, v), PX_ERR_INVALID_ARGUMENT, "px_view_create_mirror_view");
+    TK_FAIL(px_view_create_mirror_view(NULL, px_host(), v), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_mirror_view");
+    TK_FAIL(px_view_create_mirror_view(&m, px_host(), NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_mirror_view");
+    TK_FAIL(px_view_create_mirror_view(&m, bad, v), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_mirror_view");
     ck_assert_ptr_null(m);
     ck_assert_int_eq(tk_info(v).use_count, 1);
     px_view_release(&v);
@@ -1282,8 +1311,11 @@ END_TEST
  * as it does: a host space has device 0 only. */
 START_TEST(memory_stats_bad_space)
 {
-    static const px_space bad[] = {{PX_SPACE_HOST, 1}, {PX_SPACE_HOST, 63}, {PX_SPACE_HOST_PINNED, 2},
-                                   {PX_SPACE_HOST, -1}, {PX_SPACE_DEVICE, 64}};
+    static const px_space bad[] = {{PX_SPACE_HOST, 1},
+                                   {PX_SPACE_HOST, 63},
+                                   {PX_SPACE_HOST_PINNED, 2},
+                                   {PX_SPACE_HOST, -1},
+                                   {PX_SPACE_DEVICE, 64}};
     px_memory_stats ms;
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
         TK_FAIL(px_space_check(bad[k]), PX_ERR_INVALID_ARGUMENT, "px_space_check");
@@ -1300,14 +1332,14 @@ int main(void)
     TCase *tc = tk_case("view", "create");
     tcase_add_loop_test(tc, create_every_dtype_and_rank, 0, NDTYPES * (PX_MAX_RANK + 1));
     TK_ADD(tc, create_defaults_rank0, create_1d, create_1d_ex, create_zero_fills_dirty_memory,
-           create_zero_extent_and_no_init, create_layout_stride, labels,
-           dtype_helpers, create_bad_input, create_overflow, create_empty_huge_extents,
-           create_count_overflows, create_unknown_flags, create_out_of_memory, retain_release,
-           retain_release_threads, info_bad_input, wrap_user_memory, wrap_bad_input, wrap_misaligned);
+           create_zero_extent_and_no_init, create_layout_stride, labels, dtype_helpers,
+           create_bad_input, create_overflow, create_empty_huge_extents, create_count_overflows,
+           create_unknown_flags, create_out_of_memory, retain_release, retain_release_threads,
+           info_bad_input, wrap_user_memory, wrap_bad_input, wrap_misaligned);
     tc = tk_case("view", "subview");
     tcase_add_loop_test(tc, subview_ranges, 0, 2);
-    TK_ADD(tc, subview_indices_drop_rank, subview_nested_outlives_parent, subview_huge_stride_offsets,
-           slice_index_int64_max, subview_bad_input);
+    TK_ADD(tc, subview_indices_drop_rank, subview_nested_outlives_parent,
+           subview_huge_stride_offsets, slice_index_int64_max, subview_bad_input);
     tc = tk_case("view", "mirror_span_memory");
     TK_ADD(tc, mirror_always_new, mirror_view_same_space_is_src, mirror_bad_input,
            spans_subview_and_rank0, memory_stats, memory_stats_bad_space);

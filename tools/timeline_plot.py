@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Draw a portex timeline (the Chrome trace JSON that PX_TIMELINE=trace.json, or
 px_init_options.timeline, writes at the last px_finalize) as a picture: one lane per
 instance and per host thread, every operation a bar over time.

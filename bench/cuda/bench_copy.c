@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_copy: deep_copy between host and device memory against raw CUDA, in one process,
  * on the same buffers and the same stream (the instance's, through portex/cuda.h).
  *
@@ -55,8 +56,8 @@ typedef struct bench {
     px_instance *inst;
     cudaStream_t s;
     size_t bytes;
-    px_view *dev, *pin, *host_a, *host_b;   /* PX_U8, `bytes` elements */
-    unsigned char *d, *p, *a, *b;           /* their data */
+    px_view *dev, *pin, *host_a, *host_b; /* PX_U8, `bytes` elements */
+    unsigned char *d, *p, *a, *b;         /* their data */
     cudaEvent_t e0, e1;
 } bench;
 
@@ -104,13 +105,14 @@ static void fill_random(unsigned char *p, size_t n, uint64_t seed)
 
 static int failures;
 
-static void expect_equal(const char *what, const unsigned char *got, const unsigned char *want, size_t n)
+static void expect_equal(const char *what, const unsigned char *got, const unsigned char *want,
+                         size_t n)
 {
     if (memcmp(got, want, n) == 0) return;
     size_t i = 0;
     while (got[i] == want[i]) ++i;
-    fprintf(stderr, "DATA WRONG: %s: first difference at byte %zu of %zu (got %u, want %u)\n", what, i, n,
-            got[i], want[i]);
+    fprintf(stderr, "DATA WRONG: %s: first difference at byte %zu of %zu (got %u, want %u)\n", what,
+            i, n, got[i], want[i]);
     failures++;
 }
 
@@ -118,7 +120,8 @@ static void expect_byte(const char *what, const unsigned char *got, unsigned cha
 {
     for (size_t i = 0; i < n; ++i)
         if (got[i] != want) {
-            fprintf(stderr, "DATA WRONG: %s: byte %zu of %zu is %u, want %u\n", what, i, n, got[i], want);
+            fprintf(stderr, "DATA WRONG: %s: byte %zu of %zu is %u, want %u\n", what, i, n, got[i],
+                    want);
             failures++;
             return;
         }
@@ -127,7 +130,8 @@ static void expect_byte(const char *what, const unsigned char *got, unsigned cha
 static void expect_path(const char *what, px_copy_path got, px_copy_path want)
 {
     if (got == want) return;
-    fprintf(stderr, "PATH: %s took %s, expected %s\n", what, px_copy_path_string(got), px_copy_path_string(want));
+    fprintf(stderr, "PATH: %s took %s, expected %s\n", what, px_copy_path_string(got),
+            px_copy_path_string(want));
     failures++;
 }
 
@@ -189,7 +193,7 @@ static void check_all(bench *B)
     expect_byte("staged device->host after a memset queued before it", B->b, 0x5A, n);
     /* Two staged copies in a row through the same pageable buffer (D2H then H2D): the
        second must read what the first wrote. */
-    CU(cudaMemcpyAsync(B->d, B->p, n, cudaMemcpyHostToDevice, B->s));   /* p holds a's bytes */
+    CU(cudaMemcpyAsync(B->d, B->p, n, cudaMemcpyHostToDevice, B->s)); /* p holds a's bytes */
     CHECK(px_deep_copy_async(B->inst, B->host_b, B->dev, NULL));
     CU(cudaMemsetAsync(B->d, 0, n, B->s));
     CHECK(px_deep_copy_async(B->inst, B->dev, B->host_b, NULL));
@@ -223,7 +227,8 @@ static void check_all(bench *B)
     CHECK(px_deep_copy_async(B->inst, B->dev, B->host_a, NULL));
     CHECK(px_view_release(&tmp));
     CHECK(px_instance_fence(B->inst));
-    expect_equal("staged device->host across cudaFree, cudaFreeHost and a view's release", B->b, B->a, n);
+    expect_equal("staged device->host across cudaFree, cudaFreeHost and a view's release", B->b,
+                 B->a, n);
 
     /* Odd sizes and unaligned offsets: one byte, one chunk and a bit, a partial last chunk. */
     check_staged_range(B, 3, 1);
@@ -234,8 +239,8 @@ static void check_all(bench *B)
 /* ---- Cases ---------------------------------------------------------------------------------- */
 
 typedef struct side {
-    double total_ms;   /* median */
-    double call_ms;    /* median time until the call returned */
+    double total_ms; /* median */
+    double call_ms;  /* median time until the call returned */
 } side;
 
 typedef struct pair {
@@ -254,7 +259,7 @@ static pair time_pinned(bench *B, int to_device, int reps)
     const enum cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
     for (int r = -1; r < reps; ++r) {
         for (int k = 0; k < 2; ++k) {
-            const int do_px = (r + k) % 2 != 0;   /* alternate which side goes first */
+            const int do_px = (r + k) % 2 != 0; /* alternate which side goes first */
             float ms = 0.0f;
             CU(cudaEventRecord(B->e0, B->s));
             const double t0 = now_ms();
@@ -395,13 +400,15 @@ static int sweep_sizes(const char *spec, size_t *mib, int max)
         char *end = NULL;
         const unsigned long v = strtoul(p, &end, 10);
         if (end == p || v < 1 || v > 4096) {
-            fprintf(stderr, "BENCH_COPY_CHUNK_SWEEP: '%s' is not 1 or a list of MiB (1 to 4096)\n", spec);
+            fprintf(stderr, "BENCH_COPY_CHUNK_SWEEP: '%s' is not 1 or a list of MiB (1 to 4096)\n",
+                    spec);
             exit(2);
         }
         mib[n++] = v;
         p = *end == ',' ? end + 1 : end;
         if (*end != ',' && *end != '\0') {
-            fprintf(stderr, "BENCH_COPY_CHUNK_SWEEP: '%s' is not 1 or a list of MiB (1 to 4096)\n", spec);
+            fprintf(stderr, "BENCH_COPY_CHUNK_SWEEP: '%s' is not 1 or a list of MiB (1 to 4096)\n",
+                    spec);
             exit(2);
         }
     }
@@ -414,19 +421,22 @@ static void chunk_sweep(bench *B, const char *spec, int reps, double bound_h2d, 
     const int n = sweep_sizes(spec, mib, 16);
     px_staging_config orig;
     CHECK(px_staging_get(&orig));
-    printf("\nchunk sweep (BENCH_COPY_CHUNK_SWEEP=%s): px_staging_set chunk_bytes with %d buffers and %d threads; "
+    printf("\nchunk sweep (BENCH_COPY_CHUNK_SWEEP=%s): px_staging_set chunk_bytes with %d buffers "
+           "and %d threads; "
            "%d runs each after a warm-up, medians; bound H2D %.2f GB/s, D2H %.2f GB/s\n",
            spec, orig.buffers, orig.threads, reps, bound_h2d, bound_d2h);
-    printf("| chunk (MiB) | H2D (GB/s) | H2D / bound | D2H (GB/s) | D2H / bound | H2D call (ms) | D2H call (ms) |\n");
-    printf("|------------:|-----------:|------------:|-----------:|------------:|--------------:|--------------:|\n");
+    printf("| chunk (MiB) | H2D (GB/s) | H2D / bound | D2H (GB/s) | D2H / bound | H2D call (ms) | "
+           "D2H call (ms) |\n");
+    printf("|------------:|-----------:|------------:|-----------:|------------:|--------------:|--"
+           "------------:|\n");
     for (int k = 0; k < n; ++k) {
         CHECK(px_instance_fence(B->inst));
         const px_staging_config c = {mib[k] << 20, 0, 0};
         CHECK(px_staging_set(&c));
         const side h = time_staged(B, 1, reps), d = time_staged(B, 0, reps);
         const double hg = gbps(B->bytes, h.total_ms), dg = gbps(B->bytes, d.total_ms);
-        printf("| %11zu | %10.2f | %11.3f | %10.2f | %11.3f | %13.3f | %13.3f |\n", mib[k], hg, hg / bound_h2d, dg,
-               dg / bound_d2h, h.call_ms, d.call_ms);
+        printf("| %11zu | %10.2f | %11.3f | %10.2f | %11.3f | %13.3f | %13.3f |\n", mib[k], hg,
+               hg / bound_h2d, dg, dg / bound_d2h, h.call_ms, d.call_ms);
     }
     CHECK(px_instance_fence(B->inst));
     CHECK(px_staging_set(&orig));
@@ -444,7 +454,8 @@ typedef struct row {
 static int nrows;
 static row rows[16];
 
-static void add_row(const char *name, double raw, double px, double ratio, const char *target, int met)
+static void add_row(const char *name, double raw, double px, double ratio, const char *target,
+                    int met)
 {
     row *r = &rows[nrows++];
     snprintf(r->name, sizeof r->name, "%s", name);
@@ -493,7 +504,7 @@ int main(int argc, char **argv)
     B.pin = new_view("pin", px_host_pinned(), B.bytes, &B.p);
     B.host_a = new_view("host_a", px_host(), B.bytes, &B.a);
     B.host_b = new_view("host_b", px_host(), B.bytes, &B.b);
-    fill_random(B.a, B.bytes, 12345);   /* every page of the pageable buffers touched */
+    fill_random(B.a, B.bytes, 12345); /* every page of the pageable buffers touched */
     memset(B.b, 0, B.bytes);
 
     struct cudaDeviceProp prop;
@@ -506,7 +517,8 @@ int main(int argc, char **argv)
 
     const double t_check = now_ms();
     check_all(&B);
-    printf("data checks: %s (%.1f s)\n\n", failures ? "FAILED" : "passed", (now_ms() - t_check) * 1e-3);
+    printf("data checks: %s (%.1f s)\n\n", failures ? "FAILED" : "passed",
+           (now_ms() - t_check) * 1e-3);
 
     char target[32];
     pair h = time_pinned(&B, 1, reps), d = time_pinned(&B, 0, reps);
@@ -514,10 +526,10 @@ int main(int argc, char **argv)
             h.raw.total_ms / h.px.total_ms, ">= 0.98x", h.raw.total_ms / h.px.total_ms >= 0.98);
     add_row("pinned D2H (GB/s)", gbps(B.bytes, d.raw.total_ms), gbps(B.bytes, d.px.total_ms),
             d.raw.total_ms / d.px.total_ms, ">= 0.98x", d.raw.total_ms / d.px.total_ms >= 0.98);
-    add_row("pinned H2D call returns (ms)", h.raw.call_ms, h.px.call_ms, h.px.call_ms / h.px.total_ms,
-            "< 1% of copy", h.px.call_ms < 0.01 * h.px.total_ms);
-    add_row("pinned D2H call returns (ms)", d.raw.call_ms, d.px.call_ms, d.px.call_ms / d.px.total_ms,
-            "< 1% of copy", d.px.call_ms < 0.01 * d.px.total_ms);
+    add_row("pinned H2D call returns (ms)", h.raw.call_ms, h.px.call_ms,
+            h.px.call_ms / h.px.total_ms, "< 1% of copy", h.px.call_ms < 0.01 * h.px.total_ms);
+    add_row("pinned D2H call returns (ms)", d.raw.call_ms, d.px.call_ms,
+            d.px.call_ms / d.px.total_ms, "< 1% of copy", d.px.call_ms < 0.01 * d.px.total_ms);
 
     /* The host part's own bound, this run: memcpy between the pageable and the pinned
        buffers with the staging's thread count, 8 threads and every core. */
@@ -529,8 +541,8 @@ int main(int argc, char **argv)
         if (!seen) counts[ncounts++] = counts[k];
     }
     const int mreps = quick ? 3 : 5;
-    printf("host memcpy between pageable and pinned memory, this run (%zu MiB, median of %d):\n", B.bytes >> 20,
-           mreps);
+    printf("host memcpy between pageable and pinned memory, this run (%zu MiB, median of %d):\n",
+           B.bytes >> 20, mreps);
     printf("| threads | pageable -> pinned (GB/s) | pinned -> pageable (GB/s) |\n");
     printf("|--------:|--------------------------:|--------------------------:|\n");
     for (int k = 0; k < ncounts; ++k) {
@@ -547,17 +559,20 @@ int main(int argc, char **argv)
     const double dma_h2d = gbps(B.bytes, h.raw.total_ms), dma_d2h = gbps(B.bytes, d.raw.total_ms);
     const double bound_h2d = to_pinned[0] < dma_h2d ? to_pinned[0] : dma_h2d;
     const double bound_d2h = from_pinned[0] < dma_d2h ? from_pinned[0] : dma_d2h;
-    printf("staged copy bound = min(memcpy with %d threads, pinned DMA): H2D %.2f GB/s (%s), D2H %.2f GB/s (%s)\n\n",
+    printf("staged copy bound = min(memcpy with %d threads, pinned DMA): H2D %.2f GB/s (%s), D2H "
+           "%.2f GB/s (%s)\n\n",
            sc.threads, bound_h2d, to_pinned[0] < dma_h2d ? "memcpy" : "DMA", bound_d2h,
            from_pinned[0] < dma_d2h ? "memcpy" : "DMA");
 
     pair ph = time_pageable(&B, 1, reps), pd = time_pageable(&B, 0, reps);
     const double ph_px = gbps(B.bytes, ph.px.total_ms), pd_px = gbps(B.bytes, pd.px.total_ms);
     snprintf(target, sizeof target, ">= 1.5x, >= 25 GB/s");
-    add_row("pageable H2D (GB/s)", gbps(B.bytes, ph.raw.total_ms), ph_px, ph.raw.total_ms / ph.px.total_ms,
-            target, ph.raw.total_ms / ph.px.total_ms >= 1.5 && ph_px >= 25.0);
-    add_row("pageable D2H (GB/s)", gbps(B.bytes, pd.raw.total_ms), pd_px, pd.raw.total_ms / pd.px.total_ms,
-            target, pd.raw.total_ms / pd.px.total_ms >= 1.5 && pd_px >= 25.0);
+    add_row("pageable H2D (GB/s)", gbps(B.bytes, ph.raw.total_ms), ph_px,
+            ph.raw.total_ms / ph.px.total_ms, target,
+            ph.raw.total_ms / ph.px.total_ms >= 1.5 && ph_px >= 25.0);
+    add_row("pageable D2H (GB/s)", gbps(B.bytes, pd.raw.total_ms), pd_px,
+            pd.raw.total_ms / pd.px.total_ms, target,
+            pd.raw.total_ms / pd.px.total_ms >= 1.5 && pd_px >= 25.0);
     /* Against the bound: 0.9x, and 40 GB/s where the bound allows it (0.9x bound >= 40). */
     const int h_allows = 0.9 * bound_h2d >= 40.0, d_allows = 0.9 * bound_d2h >= 40.0;
     add_row("staged H2D / bound (GB/s)", bound_h2d, ph_px, ph_px / bound_h2d,
@@ -566,32 +581,40 @@ int main(int argc, char **argv)
     add_row("staged D2H / bound (GB/s)", bound_d2h, pd_px, pd_px / bound_d2h,
             d_allows ? ">= 0.9x, >= 40 GB/s" : ">= 0.9x (bound < 44)",
             pd_px >= 0.9 * bound_d2h && (!d_allows || pd_px >= 40.0));
-    add_row("pageable H2D call blocks (ms)", ph.raw.call_ms, ph.px.call_ms, ph.px.call_ms / ph.px.total_ms,
-            "portex < 1% of copy", ph.px.call_ms < 0.01 * ph.px.total_ms);
-    add_row("pageable D2H call blocks (ms)", pd.raw.call_ms, pd.px.call_ms, pd.px.call_ms / pd.px.total_ms,
-            "portex < 1% of copy", pd.px.call_ms < 0.01 * pd.px.total_ms);
+    add_row("pageable H2D call blocks (ms)", ph.raw.call_ms, ph.px.call_ms,
+            ph.px.call_ms / ph.px.total_ms, "portex < 1% of copy",
+            ph.px.call_ms < 0.01 * ph.px.total_ms);
+    add_row("pageable D2H call blocks (ms)", pd.raw.call_ms, pd.px.call_ms,
+            pd.px.call_ms / pd.px.total_ms, "portex < 1% of copy",
+            pd.px.call_ms < 0.01 * pd.px.total_ms);
 
     pair s8 = time_small(&B, small_reps);
-    add_row("8 B pinned H2D + fence (us)", s8.raw.total_ms, s8.px.total_ms, s8.px.total_ms / s8.raw.total_ms,
-            "<= 1.10x", s8.px.total_ms / s8.raw.total_ms <= 1.10);
+    add_row("8 B pinned H2D + fence (us)", s8.raw.total_ms, s8.px.total_ms,
+            s8.px.total_ms / s8.raw.total_ms, "<= 1.10x", s8.px.total_ms / s8.raw.total_ms <= 1.10);
 
     int missed = 0;
-    printf("| %-30s | %10s | %10s | %7s | %-20s | %-4s |\n", "case", "raw", "portex", "ratio", "target", "met?");
-    printf("|--------------------------------|-----------:|-----------:|--------:|----------------------|------|\n");
+    printf("| %-30s | %10s | %10s | %7s | %-20s | %-4s |\n", "case", "raw", "portex", "ratio",
+           "target", "met?");
+    printf("|--------------------------------|-----------:|-----------:|--------:|-----------------"
+           "-----|------|\n");
     for (int k = 0; k < nrows; ++k) {
-        printf("| %-30s | %10.3f | %10.3f | %7.3f | %-20s | %-4s |\n", rows[k].name, rows[k].raw, rows[k].px,
-               rows[k].ratio, rows[k].target, rows[k].met ? "yes" : "NO");
+        printf("| %-30s | %10.3f | %10.3f | %7.3f | %-20s | %-4s |\n", rows[k].name, rows[k].raw,
+               rows[k].px, rows[k].ratio, rows[k].target, rows[k].met ? "yes" : "NO");
         missed += !rows[k].met;
     }
-    printf("\nratio: GB/s rows portex/raw; \"call\" rows portex call time / portex copy time; 8 B row "
-           "portex/raw.\nraw pageable = cudaMemcpyAsync on pageable memory + cudaStreamSynchronize; "
-           "portex pageable = px_deep_copy_async (CUDA_STAGED) + px_instance_fence.\n"
-           "bound rows: raw = the staged copy's bound (the smaller of the host memcpy with the staging's thread "
-           "count and the pinned DMA, same direction, this run), portex = the staged copy, ratio = portex/bound.\n");
+    printf(
+        "\nratio: GB/s rows portex/raw; \"call\" rows portex call time / portex copy time; 8 B row "
+        "portex/raw.\nraw pageable = cudaMemcpyAsync on pageable memory + cudaStreamSynchronize; "
+        "portex pageable = px_deep_copy_async (CUDA_STAGED) + px_instance_fence.\n"
+        "bound rows: raw = the staged copy's bound (the smaller of the host memcpy with the "
+        "staging's thread "
+        "count and the pinned DMA, same direction, this run), portex = the staged copy, ratio = "
+        "portex/bound.\n");
     printf("data: %s; targets missed: %d\n", failures ? "WRONG (see above)" : "right", missed);
 
     const char *sweep = getenv("BENCH_COPY_CHUNK_SWEEP");
-    if (sweep && *sweep && strcmp(sweep, "0") != 0) chunk_sweep(&B, sweep, reps, bound_h2d, bound_d2h);
+    if (sweep && *sweep && strcmp(sweep, "0") != 0)
+        chunk_sweep(&B, sweep, reps, bound_h2d, bound_d2h);
 
     CU(cudaEventDestroy(B.e0));
     CU(cudaEventDestroy(B.e1));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_graph: portex graphs (include/portex/graph.h) against raw CUDA graphs, and against
  * the same work launched call by call, in one process.
  *
@@ -62,20 +63,20 @@
 #include "bench_views.h"
 
 enum {
-    CHAIN = 100,     /* nodes of the empty-kernel chain */
-    STAGES = 50,     /* axpy kernels per iteration */
-    AXPY_N = 4096,   /* elements per axpy */
-    JACOBI_N = 256,  /* grid points per side, edges included */
-    SET_NODE = 25    /* the axpy node whose arguments set args changes */
+    CHAIN = 100,    /* nodes of the empty-kernel chain */
+    STAGES = 50,    /* axpy kernels per iteration */
+    AXPY_N = 4096,  /* elements per axpy */
+    JACOBI_N = 256, /* grid points per side, edges included */
+    SET_NODE = 25   /* the axpy node whose arguments set args changes */
 };
 
 /* What every case uses. */
 static struct {
     bool quick;
     int reps;
-    px_instance *inst;          /* portex: the default CUDA instance of device 0 */
-    cudaStream_t raw_stream;    /* raw CUDA: a non-blocking stream of its own */
-    int differ;                 /* a result differed (reported, not failed) */
+    px_instance *inst;       /* portex: the default CUDA instance of device 0 */
+    cudaStream_t raw_stream; /* raw CUDA: a non-blocking stream of its own */
+    int differ;              /* a result differed (reported, not failed) */
 } g;
 
 static void sync_both(void)
@@ -88,22 +89,25 @@ static void sync_both(void)
 
 typedef struct row {
     char name[40];
-    char what[48];       /* what is timed, per what */
+    char what[48]; /* what is timed, per what */
     double px_us, base_us;
-    const char *px;      /* what is measured (portex, except in the reference row) */
-    const char *base;    /* what it is compared with */
-    bool speedup;        /* ratio base / portex, met when >= target; else portex / base, <= */
-    double target;       /* 0: for reference, no target */
+    const char *px;   /* what is measured (portex, except in the reference row) */
+    const char *base; /* what it is compared with */
+    bool speedup;     /* ratio base / portex, met when >= target; else portex / base, <= */
+    double target;    /* 0: for reference, no target */
 } row;
 
 #define MAX_ROWS 8
 static row rows[MAX_ROWS];
 static int nrows;
 
-static double ratio_of(const row *r) { return r->speedup ? r->base_us / r->px_us : r->px_us / r->base_us; }
+static double ratio_of(const row *r)
+{
+    return r->speedup ? r->base_us / r->px_us : r->px_us / r->base_us;
+}
 
-static void add_row(const char *name, const char *what, const char *px, double px_us, const char *base,
-                    double base_us, bool speedup, double target)
+static void add_row(const char *name, const char *what, const char *px, double px_us,
+                    const char *base, double base_us, bool speedup, double target)
 {
     if (nrows == MAX_ROWS) exit(2);
     row *r = &rows[nrows++];
@@ -117,11 +121,14 @@ static void add_row(const char *name, const char *what, const char *px, double p
     r->speedup = speedup;
     r->target = target;
     char target_s[24] = "(reference)";
-    if (target > 0) snprintf(target_s, sizeof target_s, "target %s %.2f", speedup ? ">=" : "<=", target);
+    if (target > 0)
+        snprintf(target_s, sizeof target_s, "target %s %.2f", speedup ? ">=" : "<=", target);
     const double q = ratio_of(r);
-    printf("%-18s %s %.3f us, %s %.3f us (%s), %s %.3f  %s%s\n", name, px, px_us, base, base_us, what,
-           speedup ? "speedup" : "ratio", q, target_s,
-           target <= 0 ? "" : (speedup ? q >= target : q <= target) ? "  met" : "  MISSED");
+    printf("%-18s %s %.3f us, %s %.3f us (%s), %s %.3f  %s%s\n", name, px, px_us, base, base_us,
+           what, speedup ? "speedup" : "ratio", q, target_s,
+           target <= 0                             ? ""
+           : (speedup ? q >= target : q <= target) ? "  met"
+                                                   : "  MISSED");
     fflush(stdout);
 }
 
@@ -130,14 +137,16 @@ static void print_table(void)
     printf("\n| %-18s | %-32s | %-24s | %12s | %-32s | %12s | %6s | %7s | %-4s |\n", "case",
            "timed", "measured", "time", "baseline", "time", "ratio", "target", "met?");
     printf("|--------------------|----------------------------------|--------------------------|"
-           "-------------:|----------------------------------|-------------:|-------:|--------:|------|\n");
+           "-------------:|----------------------------------|-------------:|-------:|--------:|---"
+           "---|\n");
     for (int k = 0; k < nrows; ++k) {
         const row *r = &rows[k];
         char target[16] = "-", met[8] = "ref";
         const double q = ratio_of(r);
         if (r->target > 0) {
             snprintf(target, sizeof target, "%s %.2f", r->speedup ? ">=" : "<=", r->target);
-            snprintf(met, sizeof met, "%s", (r->speedup ? q >= r->target : q <= r->target) ? "yes" : "NO");
+            snprintf(met, sizeof met, "%s",
+                     (r->speedup ? q >= r->target : q <= r->target) ? "yes" : "NO");
         }
         printf("| %-18s | %-32s | %-24s | %9.3f us | %-32s | %9.3f us | %6.3f | %7s | %-4s |\n",
                r->name, r->what, r->px, r->px_us, r->base, r->base_us, q, target, met);
@@ -162,7 +171,7 @@ typedef struct chain_ctx {
     px_graph_exec *exec;
     cudaGraph_t raw_graph;
     cudaGraphExec_t raw_exec;
-    int launches;               /* per call of the replay variants */
+    int launches; /* per call of the replay variants */
 } chain_ctx;
 
 static void chain_px(void *p)
@@ -244,15 +253,15 @@ static void chain_cases(void)
 typedef struct axpy_ctx {
     double a[STAGES];
     px_span_f64_1d_restrict x, y_px;
-    double *x_raw, *y_raw;      /* the raw side's buffers (x is shared) */
+    double *x_raw, *y_raw; /* the raw side's buffers (x is shared) */
     px_graph *graph;
     px_graph_node *nodes[STAGES];
     px_graph_exec *exec;
     cudaGraph_t raw_graph;
     cudaGraphNode_t raw_nodes[STAGES];
     cudaGraphExec_t raw_exec;
-    bg_axpy_args set_args[2];   /* set args: the two values it alternates between */
-    int sets;                   /* calls per call of the set-args variants */
+    bg_axpy_args set_args[2]; /* set args: the two values it alternates between */
+    int sets;                 /* calls per call of the set-args variants */
     unsigned flip;
 } axpy_ctx;
 
@@ -283,7 +292,8 @@ static void axpy_raw_graph(void *p)
 static void axpy_raw_stream(void *p)
 {
     axpy_ctx *c = p;
-    for (int k = 0; k < STAGES; ++k) CU(raw_axpy(c->a[k], c->x_raw, c->y_raw, AXPY_N, g.raw_stream));
+    for (int k = 0; k < STAGES; ++k)
+        CU(raw_axpy(c->a[k], c->x_raw, c->y_raw, AXPY_N, g.raw_stream));
     CU(cudaStreamSynchronize(g.raw_stream));
 }
 
@@ -319,7 +329,8 @@ static void axpy_verify(axpy_ctx *c)
     if (!h) exit(2);
     void (*const runs[4])(void *) = {axpy_px_graph, axpy_px_calls, axpy_raw_graph, axpy_raw_stream};
     const char *const names[4] = {"portex graph", "portex calls", "raw graph", "raw stream"};
-    for (int k = 0; k < 4; ++k) axpy_once(c, runs[k], k < 2 ? c->y_px.data : c->y_raw, h + k * AXPY_N);
+    for (int k = 0; k < 4; ++k)
+        axpy_once(c, runs[k], k < 2 ? c->y_px.data : c->y_raw, h + k * AXPY_N);
     for (int k = 1; k < 4; ++k)
         if (memcmp(h, h + k * AXPY_N, AXPY_N * sizeof *h) != 0) {
             fprintf(stderr, "50 axpy: %s and %s give different results\n", names[0], names[k]);
@@ -374,8 +385,8 @@ static void axpy_cases(void)
     snprintf(what, sizeof what, "per iteration + fence, %d x %d", STAGES, AXPY_N);
     add_row("b. 50 axpy", what, "portex graph", v[0].ms * 1e3, "portex 50 px_parallel_for",
             v[1].ms * 1e3, false, 0.70);
-    add_row("b. 50 axpy, raw", what, "raw CUDA graph", v[2].ms * 1e3, "raw 50 <<<>>>", v[3].ms * 1e3,
-            false, 0.0);
+    add_row("b. 50 axpy, raw", what, "raw CUDA graph", v[2].ms * 1e3, "raw 50 <<<>>>",
+            v[3].ms * 1e3, false, 0.0);
 
     /* d: the same node of both graphs, between two values of a. */
     sync_both();
@@ -384,8 +395,9 @@ static void axpy_cases(void)
     variant sv[2] = {{"raw cudaGraphExecKernelNodeSetParams", set_raw, NULL, BY_HOST_CLOCK, 0},
                      {"portex px_graph_exec_set_args", set_px, NULL, BY_HOST_CLOCK, 0}};
     measure(sv, 2, &c, 1, 2, g.reps);
-    add_row("d. set args", "per call, 1 kernel node", "px_graph_exec_set_args", sv[1].ms * 1e3 / c.sets,
-            "cudaGraphExecKernelNodeSetParams", sv[0].ms * 1e3 / c.sets, false, 1.10);
+    add_row("d. set args", "per call, 1 kernel node", "px_graph_exec_set_args",
+            sv[1].ms * 1e3 / c.sets, "cudaGraphExecKernelNodeSetParams", sv[0].ms * 1e3 / c.sets,
+            false, 1.10);
     /* The updated graph still runs: one launch of each with the last values. */
     CHECK(px_graph_launch(c.exec, g.inst));
     CU(cudaGraphLaunch(c.raw_exec, g.raw_stream));
@@ -407,10 +419,10 @@ typedef struct jacobi_ctx {
     bg_sweep_args ab, ba;
     bg_update_args upd;
     px_policy interior;
-    int64_t cap;                /* sweeps of one solve */
+    int64_t cap; /* sweeps of one solve */
     px_graph *graph;
     px_graph_exec *exec;
-    int64_t host_sweeps;        /* out of jacobi_host */
+    int64_t host_sweeps; /* out of jacobi_host */
     double host_residual;
 } jacobi_ctx;
 
@@ -446,7 +458,8 @@ static void jacobi_host(jacobi_ctx *j)
 static void jacobi_field(jacobi_ctx *j, double *out)
 {
     CHECK(px_instance_fence(g.inst));
-    CU(cudaMemcpy(out, device_data(j->a), JACOBI_N * JACOBI_N * sizeof(double), cudaMemcpyDeviceToHost));
+    CU(cudaMemcpy(out, device_data(j->a), JACOBI_N * JACOBI_N * sizeof(double),
+                  cudaMemcpyDeviceToHost));
 }
 
 static void jacobi_case(void)
@@ -491,11 +504,14 @@ static void jacobi_case(void)
     CHECK(px_graph_create(&j.graph, PX_EXEC_CUDA, 0, "jacobi"));
     CHECK(px_graph_add_fill(j.graph, NULL, 0, j.iters, &zero, &zero_iters));
     CHECK(px_graph_add_while(j.graph, &zero_iters, 1, "until the cap", 1, &cond, &body, &loop));
-    CHECK(px_graph_add_for(body, NULL, 0, "sweep a->b", j.interior, PX_KERNEL(bg_sweep), &j.ab, &s1));
-    CHECK(px_graph_add_for(body, &s1, 1, "sweep b->a", j.interior, PX_KERNEL(bg_sweep), &j.ba, &s2));
+    CHECK(
+        px_graph_add_for(body, NULL, 0, "sweep a->b", j.interior, PX_KERNEL(bg_sweep), &j.ab, &s1));
+    CHECK(
+        px_graph_add_for(body, &s1, 1, "sweep b->a", j.interior, PX_KERNEL(bg_sweep), &j.ba, &s2));
     CHECK(px_graph_add_reduce(body, &s2, 1, "max |a - b|", j.interior, PX_KERNEL(bg_update), &j.upd,
                               j.residual, &upd));
-    CHECK(px_graph_add_for(body, &upd, 1, "count", px_range(0, 1), PX_KERNEL(bg_count), &cnt, &count));
+    CHECK(px_graph_add_for(body, &upd, 1, "count", px_range(0, 1), PX_KERNEL(bg_count), &cnt,
+                           &count));
     CHECK(px_graph_cond_from_view(body, cond, j.residual, PX_CMP_GT, 0.0, NULL));
     px_view *const swept[2] = {j.a, j.b}, *const counted[2] = {j.iters, j.residual};
     CHECK(px_graph_node_uses(s1, swept, 2));
@@ -517,7 +533,8 @@ static void jacobi_case(void)
     double diff = 0.0;
     for (int64_t k = 0; k < n * n; ++k) diff = fmax(diff, fabs(h[k] - graph_field[k]));
     if (graph_sweeps != j.cap || j.host_sweeps != j.cap || !(diff <= 1e-12)) {
-        fprintf(stderr, "jacobi: graph %lld sweeps, host loop %lld (cap %lld), fields differ by %g\n",
+        fprintf(stderr,
+                "jacobi: graph %lld sweeps, host loop %lld (cap %lld), fields differ by %g\n",
                 (long long)graph_sweeps, (long long)j.host_sweeps, (long long)j.cap, diff);
         g.differ = 1;
     }
@@ -531,7 +548,10 @@ static void jacobi_case(void)
             const int graph_turn = ((r + 2) + k) % 2;
             jacobi_reset(&j);
             const double t0 = now_ms();
-            if (graph_turn) jacobi_graph(&j); else jacobi_host(&j);
+            if (graph_turn)
+                jacobi_graph(&j);
+            else
+                jacobi_host(&j);
             const double t = now_ms() - t0;
             if (r >= 0) (graph_turn ? tg : th)[r] = t;
         }
@@ -560,8 +580,10 @@ static void jacobi_case(void)
 int main(int argc, char **argv)
 {
     for (int k = 1; k < argc; ++k) {
-        if (!strcmp(argv[k], "--quick")) g.quick = true;
-        else if (!strcmp(argv[k], "--reps") && k + 1 < argc) g.reps = atoi(argv[++k]);
+        if (!strcmp(argv[k], "--quick"))
+            g.quick = true;
+        else if (!strcmp(argv[k], "--reps") && k + 1 < argc)
+            g.reps = atoi(argv[++k]);
         else {
             fprintf(stderr, "usage: %s [--quick] [--reps N]\n", argv[0]);
             return 2;
@@ -595,7 +617,8 @@ int main(int argc, char **argv)
     axpy_cases();
     jacobi_case();
     print_table();
-    if (g.differ) printf("\nNOTE: some results differed (see stderr); the figures are still printed\n");
+    if (g.differ)
+        printf("\nNOTE: some results differed (see stderr); the figures are still printed\n");
 
     CU(cudaStreamDestroy(g.raw_stream));
     CHECK(px_finalize());

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The portex kernels of bench_graph: argument structs and declarations, shared by the
  * kernel file (bench_graph_k.c, compiled as CUDA) and the C program. Valid C11 and CUDA
  * C++. */
@@ -7,15 +8,15 @@
 #include <portex.h>
 
 typedef struct bg_empty_args {
-    int unused;                   /* C has no empty structs */
+    int unused; /* C has no empty structs */
 } bg_empty_args;
-PX_DECLARE_KERNEL(bg_empty);      /* nothing: launch cost alone */
+PX_DECLARE_KERNEL(bg_empty); /* nothing: launch cost alone */
 
 typedef struct bg_axpy_args {
     double a;
     px_span_f64_1d_restrict x, y;
 } bg_axpy_args;
-PX_DECLARE_KERNEL(bg_axpy);       /* y(i) += a * x(i) */
+PX_DECLARE_KERNEL(bg_axpy); /* y(i) += a * x(i) */
 
 /* One Jacobi sweep over the interior points: out = the mean of in's 4 neighbours. */
 typedef struct bg_sweep_args {

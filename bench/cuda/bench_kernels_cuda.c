@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_kernels_cuda: portex's CUDA kernels against raw CUDA and CUB, in one process, on the
  * same device buffers.
  *
@@ -63,10 +64,10 @@ extern char **environ;
 static struct {
     bool quick;
     int reps;
-    px_instance *inst;          /* portex: the default CUDA instance of device 0 */
-    cudaStream_t px_stream;     /* its stream, for events */
-    cudaStream_t raw_stream;    /* raw CUDA: a non-blocking stream of its own */
-    int failed;                 /* a result differed */
+    px_instance *inst;       /* portex: the default CUDA instance of device 0 */
+    cudaStream_t px_stream;  /* its stream, for events */
+    cudaStream_t raw_stream; /* raw CUDA: a non-blocking stream of its own */
+    int failed;              /* a result differed */
 } g;
 
 /* Both streams idle: before a comparison, or before the other side reads what one wrote. */
@@ -81,9 +82,9 @@ static void sync_both(void)
 typedef struct row {
     char name[32];
     char size[32];
-    double raw_ms, px_ms;   /* medians per call */
-    double bytes;           /* moved per call, for GB/s; 0 where it means nothing */
-    bool latency;           /* ratio portex/raw, met when <= target; else raw/portex, >= */
+    double raw_ms, px_ms; /* medians per call */
+    double bytes;         /* moved per call, for GB/s; 0 where it means nothing */
+    bool latency;         /* ratio portex/raw, met when <= target; else raw/portex, >= */
     double target;
     bool measured;
 } row;
@@ -111,7 +112,10 @@ static row *add_row(const char *name, const char *size, double raw_ms, double px
 
 static double gbs(double bytes, double ms) { return bytes / ms * 1e-6; }
 
-static double ratio_of(const row *r) { return r->latency ? r->px_ms / r->raw_ms : r->raw_ms / r->px_ms; }
+static double ratio_of(const row *r)
+{
+    return r->latency ? r->px_ms / r->raw_ms : r->raw_ms / r->px_ms;
+}
 
 /* "1.234 ms, 4321 GB/s" or "3.41 us". */
 static void format_time(char *buf, size_t len, double ms, double bytes)
@@ -149,7 +153,8 @@ static void print_table(void)
 
 /* ---- Buffers and checks ------------------------------------------------------------------ */
 
-static void expect_close(const char *what, const double *got, const double *want, int64_t n, double tol)
+static void expect_close(const char *what, const double *got, const double *want, int64_t n,
+                         double tol)
 {
     double d = 0.0;
     sync_both();
@@ -183,7 +188,7 @@ typedef struct triad_ctx {
     int64_t n;
     double s;
     px_span_f64_1d_restrict a_px, a_raw, b, c;
-    int wave;                 /* blocks of the raw grid-stride loop */
+    int wave; /* blocks of the raw grid-stride loop */
 } triad_ctx;
 
 static void triad_portex(void *p)
@@ -202,7 +207,8 @@ static void triad_flat(void *p)
 static void triad_gridstride(void *p)
 {
     const triad_ctx *t = p;
-    CU(raw_triad_gridstride(t->a_raw.data, t->b.data, t->c.data, t->s, t->n, t->wave, g.raw_stream));
+    CU(raw_triad_gridstride(t->a_raw.data, t->b.data, t->c.data, t->s, t->n, t->wave,
+                            g.raw_stream));
 }
 
 static void triad_variants(variant v[3])
@@ -277,7 +283,8 @@ static child_result run_child(const char *self, bool grid_sm)
 
     char reps[16];
     snprintf(reps, sizeof reps, "%d", g.reps);
-    char *argv[] = {(char *)self, "--child-triad", "--reps", reps, g.quick ? "--quick" : NULL, NULL};
+    char *argv[] = {(char *)self, "--child-triad", "--reps", reps, g.quick ? "--quick" : NULL,
+                    NULL};
 
     int fd[2];
     if (pipe(fd) != 0) exit(2);
@@ -318,9 +325,9 @@ static child_result run_child(const char *self, bool grid_sm)
 typedef struct dot_ctx {
     int64_t n;
     px_span_f64_1d x, y;
-    px_view *result;          /* portex's result view: one double in DEVICE(0) */
-    double *cub_out;          /* raw's result, device */
-    void *cub_tmp;            /* CUB's temporary storage, allocated once */
+    px_view *result; /* portex's result view: one double in DEVICE(0) */
+    double *cub_out; /* raw's result, device */
+    void *cub_tmp;   /* CUB's temporary storage, allocated once */
     size_t cub_tmp_bytes;
     double *pinned;           /* raw's host result, pinned */
     double px_host, raw_host; /* the last results into host memory */
@@ -337,13 +344,15 @@ static void dot_portex_view(void *p)
 {
     const dot_ctx *d = p;
     const kc_dot_args a = {d->x, d->y};
-    CHECK(px_parallel_reduce_view(g.inst, "dot", px_range(0, d->n), PX_KERNEL(kc_dot), &a, d->result));
+    CHECK(px_parallel_reduce_view(g.inst, "dot", px_range(0, d->n), PX_KERNEL(kc_dot), &a,
+                                  d->result));
 }
 
 /* Into host memory: what portex's px_parallel_reduce does, written by hand. */
 static void raw_to_host(dot_ctx *d)
 {
-    CU(cudaMemcpyAsync(d->pinned, d->cub_out, sizeof(double), cudaMemcpyDeviceToHost, g.raw_stream));
+    CU(cudaMemcpyAsync(d->pinned, d->cub_out, sizeof(double), cudaMemcpyDeviceToHost,
+                       g.raw_stream));
     CU(cudaStreamSynchronize(g.raw_stream));
     d->raw_host = *d->pinned;
 }
@@ -415,7 +424,7 @@ static void scale2d_raw(void *p)
 typedef struct scan_ctx {
     int64_t n;
     px_span_i64_1d in, out_px, out_raw;
-    px_span_i64 in_strided, out_strided;   /* the same views as in and out_px */
+    px_span_i64 in_strided, out_strided; /* the same views as in and out_px */
     void *tmp;
     size_t tmp_bytes;
 } scan_ctx;
@@ -431,7 +440,8 @@ static void scan_portex_strided(void *p)
 {
     const scan_ctx *c = p;
     const kc_scan_strided_args a = {c->in_strided, c->out_strided};
-    CHECK(px_parallel_scan(g.inst, "scan", px_range(0, c->n), PX_KERNEL(kc_scan_strided), &a, NULL));
+    CHECK(
+        px_parallel_scan(g.inst, "scan", px_range(0, c->n), PX_KERNEL(kc_scan_strided), &a, NULL));
 }
 
 static void scan_raw(void *p)
@@ -444,7 +454,7 @@ static void scan_raw(void *p)
 /* ---- Dispatch and round trips ----------------------------------------------------------------- */
 
 typedef struct launch_ctx {
-    int count;   /* launches per call of the dispatch variants */
+    int count; /* launches per call of the dispatch variants */
 } launch_ctx;
 
 static void empty_portex(void)
@@ -499,11 +509,16 @@ int main(int argc, char **argv)
     const char *csv_dir = NULL;
     bool child = false;
     for (int k = 1; k < argc; ++k) {
-        if (!strcmp(argv[k], "--quick")) g.quick = true;
-        else if (!strcmp(argv[k], "--csv") && k + 1 < argc) csv_dir = argv[++k];
-        else if (!strcmp(argv[k], "--reps") && k + 1 < argc) g.reps = atoi(argv[++k]);
-        else if (!strcmp(argv[k], "--child-triad")) child = true; /* see run_child */
-        else usage(argv[0]);
+        if (!strcmp(argv[k], "--quick"))
+            g.quick = true;
+        else if (!strcmp(argv[k], "--csv") && k + 1 < argc)
+            csv_dir = argv[++k];
+        else if (!strcmp(argv[k], "--reps") && k + 1 < argc)
+            g.reps = atoi(argv[++k]);
+        else if (!strcmp(argv[k], "--child-triad"))
+            child = true; /* see run_child */
+        else
+            usage(argv[0]);
     }
     if (g.reps < 1) g.reps = g.quick ? 3 : 21;
 
@@ -513,7 +528,7 @@ int main(int argc, char **argv)
     const int64_t side = g.quick ? 1024 : 16384;
     const int curve_lo = 10, curve_hi = lg_n, curve_step = g.quick ? 2 : 1;
     const int dispatch_count = g.quick ? 1000 : 10000;
-    const int iterations = g.quick ? 201 : 5001;   /* round-trip samples (odd: a true median) */
+    const int iterations = g.quick ? 201 : 5001; /* round-trip samples (odd: a true median) */
     const int64_t small_n = 1000;
 
     CHECK(px_init(NULL));
@@ -638,8 +653,10 @@ int main(int argc, char **argv)
             }
             struct cudaDeviceProp prop;
             CU(cudaGetDeviceProperties(&prop, 0));
-            fprintf(csv, "# bench_kernels_cuda cost curve; device: %s; portex 1-D for: %s; "
-                         "median time per call of back-to-back calls on one stream\n", prop.name, mode);
+            fprintf(csv,
+                    "# bench_kernels_cuda cost curve; device: %s; portex 1-D for: %s; "
+                    "median time per call of back-to-back calls on one stream\n",
+                    prop.name, mode);
             fprintf(csv, "case,variant,n,bytes,calls_per_sample,median_us,gb_per_s\n");
         }
         printf("\ncost curve (GB/s; median time per call of back-to-back calls; sizes under the "
@@ -674,8 +691,8 @@ int main(int argc, char **argv)
             if (csv) {
                 const char *tn[3] = {"raw_flat", "raw_gridstride", "portex"};
                 for (int k = 0; k < 3; ++k)
-                    fprintf(csv, "triad,%s,%lld,%.0f,%d,%.4f,%.2f\n", tn[k], (long long)m, tb, batch,
-                            cv[k].ms * 1e3, gbs(tb, cv[k].ms));
+                    fprintf(csv, "triad,%s,%lld,%.0f,%d,%.4f,%.2f\n", tn[k], (long long)m, tb,
+                            batch, cv[k].ms * 1e3, gbs(tb, cv[k].ms));
                 for (int k = 0; k < 2; ++k)
                     fprintf(csv, "dot,%s,%lld,%.0f,%d,%.4f,%.2f\n", dcv[k].name, (long long)m, db,
                             batch, dcv[k].ms * 1e3, gbs(db, dcv[k].ms));
@@ -684,8 +701,8 @@ int main(int argc, char **argv)
         if (csv && fclose(csv) != 0) exit(2);
         if (csv) printf("written: %s/cuda_cost_curve.csv\n", csv_dir);
         snprintf(size, sizeof size, "2^%d of 2^%d..2^%d", worst_lg, curve_lo, curve_hi);
-        add_row("triad curve, worst", size, worst_raw, worst_px, 3.0 * 8.0 * (double)((int64_t)1 << worst_lg),
-                false, 0.95);
+        add_row("triad curve, worst", size, worst_raw, worst_px,
+                3.0 * 8.0 * (double)((int64_t)1 << worst_lg), false, 0.95);
     }
     sync_both();
     CHECK(px_view_release(&va_px));
@@ -804,15 +821,17 @@ int main(int argc, char **argv)
         dot_small_host(&d);
         dot_portex_host(&d);
         expect_scalar("dot (small, host result)", d.px_host, d.raw_host, TOL_SUM);
-        variant s[2] = {{"raw 1 block + pinned + sync", dot_small_host, g.raw_stream, BY_HOST_CLOCK, 0},
-                        {"portex reduce -> host", dot_portex_host, g.px_stream, BY_HOST_CLOCK, 0}};
+        variant s[2] = {
+            {"raw 1 block + pinned + sync", dot_small_host, g.raw_stream, BY_HOST_CLOCK, 0},
+            {"portex reduce -> host", dot_portex_host, g.px_stream, BY_HOST_CLOCK, 0}};
         measure(s, 2, &d, 1, 100, iterations);
         snprintf(size, sizeof size, "%lld f64", (long long)small_n);
         add_row("reduce->host", size, s[0].ms, s[1].ms, 0, true, 1.10);
         printf("round trips (medians of %d): launch+fence raw %.2f us, portex %.2f us; "
                "reduce->host raw %.2f us, portex %.2f us; dispatch per launch raw %.2f us, "
-               "portex %.2f us\n", iterations, r[0].ms * 1e3, r[1].ms * 1e3, s[0].ms * 1e3,
-               s[1].ms * 1e3, v[0].ms * 1e3 / dispatch_count, v[1].ms * 1e3 / dispatch_count);
+               "portex %.2f us\n",
+               iterations, r[0].ms * 1e3, r[1].ms * 1e3, s[0].ms * 1e3, s[1].ms * 1e3,
+               v[0].ms * 1e3 / dispatch_count, v[1].ms * 1e3 / dispatch_count);
         sync_both();
         CHECK(px_view_release(&vx));
         CHECK(px_view_release(&vy));

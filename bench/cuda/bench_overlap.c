@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_overlap: the overlap pipeline of examples/overlap (1 GiB of floats, 32 chunks,
  * light compute) through portex against the same work written with raw CUDA streams, and
  * against the bidirectional copy limit measured in the same run.
@@ -17,22 +18,22 @@
 #include "host_copy_bound.h"
 #include "raw_overlap.h"
 
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        px_status st_ = (call);                                                            \
-        if (st_ != PX_OK) {                                                                \
-            fprintf(stderr, "%s: %s\n", #call, px_last_error());                           \
-            return 1;                                                                      \
-        }                                                                                  \
+#define CHECK(call)                                              \
+    do {                                                         \
+        px_status st_ = (call);                                  \
+        if (st_ != PX_OK) {                                      \
+            fprintf(stderr, "%s: %s\n", #call, px_last_error()); \
+            return 1;                                            \
+        }                                                        \
     } while (0)
 
-#define RAW(call)                                                                          \
-    do {                                                                                   \
-        int rc_ = (call);                                                                  \
-        if (rc_ != 0) {                                                                    \
-            fprintf(stderr, "%s failed: %d\n", #call, rc_);                                \
-            return 1;                                                                      \
-        }                                                                                  \
+#define RAW(call)                                           \
+    do {                                                    \
+        int rc_ = (call);                                   \
+        if (rc_ != 0) {                                     \
+            fprintf(stderr, "%s failed: %d\n", #call, rc_); \
+            return 1;                                       \
+        }                                                   \
     } while (0)
 
 int main(int argc, char **argv)
@@ -75,7 +76,7 @@ int main(int argc, char **argv)
         px_view *pg = NULL, *pg2 = NULL, *pin = NULL;
         d.label = "memcpy bound: pageable";
         d.space = px_host();
-        CHECK(px_view_create(&pg, &d));   /* zero-filled: every page touched */
+        CHECK(px_view_create(&pg, &d)); /* zero-filled: every page touched */
         d.label = "memcpy bound: pageable out";
         CHECK(px_view_create(&pg2, &d));
         d.label = "memcpy bound: pinned";
@@ -95,7 +96,8 @@ int main(int argc, char **argv)
             return 1;
         }
         memcpy_bound = (double)bytes / (memcpy_in * 1e6) + (double)bytes / (memcpy_out * 1e6);
-        printf("host-memcpy bound of the pageable pipeline: %.2f ms (%d threads: pageable -> pinned %.2f GB/s, "
+        printf("host-memcpy bound of the pageable pipeline: %.2f ms (%d threads: pageable -> "
+               "pinned %.2f GB/s, "
                "pinned -> pageable %.2f GB/s)\n",
                memcpy_bound, sc.threads, memcpy_in, memcpy_out);
     }
@@ -109,9 +111,14 @@ int main(int argc, char **argv)
         RAW(raw_overlap(n, chunks, k, true, reps, &raw));
         char tag[32];
         snprintf(tag, sizeof tag, "pinned-k%d", k);
-        overlap_config cfg = {.exec = PX_EXEC_CUDA, .host_space = px_host_pinned(),
-                              .work_space = px_device(0), .n = n, .chunks = chunks, .k = k,
-                              .repetitions = reps, .no_stage_events = true};
+        overlap_config cfg = {.exec = PX_EXEC_CUDA,
+                              .host_space = px_host_pinned(),
+                              .work_space = px_device(0),
+                              .n = n,
+                              .chunks = chunks,
+                              .k = k,
+                              .repetitions = reps,
+                              .no_stage_events = true};
         overlap_result r;
         CHECK(overlap_run(&cfg, &r));
         double px = r.total_ms[reps - 1];
@@ -128,34 +135,42 @@ int main(int argc, char **argv)
         if (k == 4) pinned_k4 = px;
         /* The limit binds only once copies can overlap at all (K >= 2). */
         bool ok = r.verified && px <= 1.0 * raw * 1.02 && (k == 1 || px <= 1.05 * limit);
-        printf("%-9s %2d %10.2f %10.2f %6.3fx %8.3fx %7.2fx  %-12s %s (with stage events %.2f ms)\n",
-               "pinned", k, raw, px, px / raw, px / limit, r.stage_sum_ms / px_instrumented,
-               px_copy_path_string(r.path[0]), ok ? "yes" : "NO", px_instrumented);
+        printf(
+            "%-9s %2d %10.2f %10.2f %6.3fx %8.3fx %7.2fx  %-12s %s (with stage events %.2f ms)\n",
+            "pinned", k, raw, px, px / raw, px / limit, r.stage_sum_ms / px_instrumented,
+            px_copy_path_string(r.path[0]), ok ? "yes" : "NO", px_instrumented);
         if (k >= 2) met &= ok;
     }
     {
         double raw;
         RAW(raw_overlap(n, chunks, 4, false, reps, &raw));
-        overlap_config cfg = {.exec = PX_EXEC_CUDA, .host_space = px_host(),
-                              .work_space = px_device(0), .n = n, .chunks = chunks, .k = 4,
-                              .repetitions = reps, .no_stage_events = true};
+        overlap_config cfg = {.exec = PX_EXEC_CUDA,
+                              .host_space = px_host(),
+                              .work_space = px_device(0),
+                              .n = n,
+                              .chunks = chunks,
+                              .k = 4,
+                              .repetitions = reps,
+                              .no_stage_events = true};
         overlap_result r;
         CHECK(overlap_run(&cfg, &r));
         double px = r.total_ms[reps - 1];
         bool ok = r.verified && px <= 2.0 * pinned_best;
         printf("%-9s %2d %10.2f %10.2f %6.3fx %8.3fx %7s  %-12s %s (reps %.1f / %.1f / %.1f ms; "
                "%.2fx the pinned pipeline)\n",
-               "pageable", 4, raw, px, px / raw, px / limit, "-",
-               px_copy_path_string(r.path[0]), ok ? "yes" : "NO", r.total_ms[0], r.total_ms[1],
-               r.total_ms[2], px / pinned_best);
-        printf("pageable, repetition %d: %.2f ms = %.2fx the pinned pipeline (best K, %.2f ms), %.2fx pinned K = 4 "
+               "pageable", 4, raw, px, px / raw, px / limit, "-", px_copy_path_string(r.path[0]),
+               ok ? "yes" : "NO", r.total_ms[0], r.total_ms[1], r.total_ms[2], px / pinned_best);
+        printf("pageable, repetition %d: %.2f ms = %.2fx the pinned pipeline (best K, %.2f ms), "
+               "%.2fx pinned K = 4 "
                "(%.2f ms), %.2fx the host-memcpy bound (%.2f ms)\n",
-               reps, px, px / pinned_best, pinned_best, px / pinned_k4, pinned_k4, px / memcpy_bound, memcpy_bound);
+               reps, px, px / pinned_best, pinned_best, px / pinned_k4, pinned_k4,
+               px / memcpy_bound, memcpy_bound);
         met &= ok;
     }
     printf("\nraw: the same pipeline on CUDA streams (pageable: the driver's own copies); "
            "ratio = portex / raw;\nvs limit = portex / the bidirectional copy limit; targets: "
-           "pinned <= 1.0x raw (2%% noise allowed) and <= 1.05x limit for K >= 2; pageable <= 2x pinned.\n");
+           "pinned <= 1.0x raw (2%% noise allowed) and <= 1.05x limit for K >= 2; pageable <= 2x "
+           "pinned.\n");
     if (timeline) fclose(timeline);
     CHECK(px_finalize());
     printf("bench_overlap: targets %s\n", met ? "met" : "NOT all met");

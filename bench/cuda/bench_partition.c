@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_partition: does an SM partition (a CUDA green context, px_partition_ex with
  * sm_partition) keep a short kernel's latency while a long kernel fills the rest of the
  * GPU? And what happens with plain streams, where both share every SM?
@@ -33,28 +34,28 @@
 #include "bench_partition_kernels.h"
 #include "bench_util.h"
 
-#define SMALL_SMS 16        /* the small partition asked for */
+#define SMALL_SMS 16 /* the small partition asked for */
 #define TARGET_RATIO 1.5
 
 typedef struct params {
-    int64_t short_ns;       /* per thread of the short kernel */
-    int64_t long_ns;        /* per thread of the long kernel: one wave */
+    int64_t short_ns; /* per thread of the short kernel */
+    int64_t long_ns;  /* per thread of the long kernel: one wave */
     int64_t long_waves;
     int idle_reps;
-    int loaded_reps;        /* samples wanted */
-    int max_long_runs;      /* long kernels launched at most, per configuration */
+    int loaded_reps;   /* samples wanted */
+    int max_long_runs; /* long kernels launched at most, per configuration */
 } params;
 
 typedef struct config {
     const char *name;
     px_instance *small, *big;
-    int small_sm, big_sm;   /* px_instance_sm_count */
+    int small_sm, big_sm; /* px_instance_sm_count */
     bool available;
     char why[256];
 } config;
 
 typedef struct result {
-    double idle_us, loaded_us;   /* medians */
+    double idle_us, loaded_us; /* medians */
     int samples, long_runs;
 } result;
 
@@ -111,10 +112,12 @@ static result measure(const config *c, const params *p, int64_t short_n, int thr
     for (int w = 0; w < 3; ++w) (void)short_once(c->small, &sa, short_n);
     bp_spin_args warm = la;
     warm.ns = 1000;
-    CHECK(px_parallel_for(c->big, "long", px_range(0, long_n / p->long_waves), PX_KERNEL(bp_spin), &warm));
+    CHECK(px_parallel_for(c->big, "long", px_range(0, long_n / p->long_waves), PX_KERNEL(bp_spin),
+                          &warm));
     CHECK(px_instance_fence(c->big));
 
-    double *t = malloc((size_t)(p->idle_reps > p->loaded_reps ? p->idle_reps : p->loaded_reps) * sizeof *t);
+    double *t =
+        malloc((size_t)(p->idle_reps > p->loaded_reps ? p->idle_reps : p->loaded_reps) * sizeof *t);
     if (t == NULL) exit(2);
     for (int i = 0; i < p->idle_reps; ++i) t[i] = short_once(c->small, &sa, short_n);
     r.idle_us = median(t, p->idle_reps);
@@ -142,8 +145,8 @@ static result measure(const config *c, const params *p, int64_t short_n, int thr
     return r;
 }
 
-static void make_config(config *c, const char *name, px_instance *parent, int n_total, bool sm_partition,
-                        bool short_high_priority)
+static void make_config(config *c, const char *name, px_instance *parent, int n_total,
+                        bool sm_partition, bool short_high_priority)
 {
     memset(c, 0, sizeof *c);
     c->name = name;
@@ -199,7 +202,8 @@ int main(int argc, char **argv)
     CHECK(px_instance_sm_count(parent, &total_sm));
     struct cudaDeviceProp prop;
     if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess ||
-        cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0) != cudaSuccess) {
+        cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0) !=
+            cudaSuccess) {
         fprintf(stderr, "cudaGetDeviceProperties failed\n");
         return 2;
     }
@@ -213,12 +217,13 @@ int main(int argc, char **argv)
     const int small_sm = conf[0].available ? conf[0].small_sm : SMALL_SMS;
     const int64_t short_n = (int64_t)small_sm * threads_per_sm;
 
-    printf("bench_partition%s: %s, %d SMs, %d threads per SM\n", quick ? " --quick" : "", prop.name, total_sm,
-           threads_per_sm);
-    printf("short kernel: %lld threads x %.0f us on the small instance; long kernel: %lld waves x %.0f us "
+    printf("bench_partition%s: %s, %d SMs, %d threads per SM\n", quick ? " --quick" : "", prop.name,
+           total_sm, threads_per_sm);
+    printf("short kernel: %lld threads x %.0f us on the small instance; long kernel: %lld waves x "
+           "%.0f us "
            "on the big one (%.0f ms)\n\n",
-           (long long)short_n, (double)p.short_ns * 1e-3, (long long)p.long_waves, (double)p.long_ns * 1e-3,
-           (double)(p.long_waves * p.long_ns) * 1e-6);
+           (long long)short_n, (double)p.short_ns * 1e-3, (long long)p.long_waves,
+           (double)p.long_ns * 1e-3, (double)(p.long_waves * p.long_ns) * 1e-6);
 
     px_view *sink_short = sink_view(), *sink_long = sink_view();
     printf("%-26s %9s %9s %11s %11s %8s %8s\n", "configuration", "small SM", "big SM", "idle us",
@@ -230,8 +235,9 @@ int main(int argc, char **argv)
             continue;
         }
         res[i] = measure(&conf[i], &p, short_n, threads_per_sm, sink_short, sink_long);
-        printf("%-26s %9d %9d %11.1f %11.1f %7.2fx %8d\n", conf[i].name, conf[i].small_sm, conf[i].big_sm,
-               res[i].idle_us, res[i].loaded_us, res[i].loaded_us / res[i].idle_us, res[i].samples);
+        printf("%-26s %9d %9d %11.1f %11.1f %7.2fx %8d\n", conf[i].name, conf[i].small_sm,
+               conf[i].big_sm, res[i].idle_us, res[i].loaded_us, res[i].loaded_us / res[i].idle_us,
+               res[i].samples);
         fflush(stdout);
     }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file of bench_partition (valid C11 and CUDA C++). */
 #include "bench_partition_kernels.h"
 

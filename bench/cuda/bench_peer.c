@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_peer: a copy from DEVICE(0) to DEVICE(1), 1 GiB, portex against raw CUDA in one
  * process.
  *
@@ -39,14 +40,14 @@
 #include <portex/cuda.h>
 #include "bench_util.h"
 
-#define PX(call)                                                                           \
-    do {                                                                                   \
-        px_status px_st_ = (call);                                                         \
-        if (px_st_ != PX_OK) {                                                             \
-            fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call,              \
-                    px_status_name(px_st_), px_last_error());                              \
-            exit(2);                                                                       \
-        }                                                                                  \
+#define PX(call)                                                              \
+    do {                                                                      \
+        px_status px_st_ = (call);                                            \
+        if (px_st_ != PX_OK) {                                                \
+            fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, \
+                    px_status_name(px_st_), px_last_error());                 \
+            exit(2);                                                          \
+        }                                                                     \
     } while (0)
 
 static double now_us(void)
@@ -58,12 +59,12 @@ static double now_us(void)
 
 /* One way of running the copy, on one stream. */
 typedef struct way {
-    int dev;                 /* the stream's device */
+    int dev; /* the stream's device */
     cudaStream_t stream;
     cudaEvent_t start, stop;
-    px_instance *inst;       /* portex, or NULL for raw */
-    px_view *dst, *src;      /* portex */
-    void *rdst;              /* raw */
+    px_instance *inst;  /* portex, or NULL for raw */
+    px_view *dst, *src; /* portex */
+    void *rdst;         /* raw */
     const void *rsrc;
     size_t bytes;
 } way;
@@ -96,7 +97,8 @@ static double run(const way *w, double *host_us)
 static double gbs(size_t bytes, double ms) { return (double)bytes / (ms * 1e-3) / 1e9; }
 
 /* Medians of `reps` runs of a and b (b may be NULL), alternating which goes first. */
-static void time_pair(const way *a, const way *b, int reps, double *a_ms, double *b_ms, double *a_host_us)
+static void time_pair(const way *a, const way *b, int reps, double *a_ms, double *b_ms,
+                      double *a_host_us)
 {
     double *ta = malloc((size_t)reps * sizeof *ta), *tb = malloc((size_t)reps * sizeof *tb);
     double *th = malloc((size_t)reps * sizeof *th);
@@ -125,9 +127,12 @@ static void peer_access(bool enable)
         CU(cudaDeviceCanAccessPeer(&can, d, 1 - d));
         if (!can) continue;
         CU(cudaSetDevice(d));
-        const cudaError_t e = enable ? cudaDeviceEnablePeerAccess(1 - d, 0) : cudaDeviceDisablePeerAccess(1 - d);
-        if (e == cudaErrorPeerAccessAlreadyEnabled || e == cudaErrorPeerAccessNotEnabled) (void)cudaGetLastError();
-        else CU(e);
+        const cudaError_t e =
+            enable ? cudaDeviceEnablePeerAccess(1 - d, 0) : cudaDeviceDisablePeerAccess(1 - d);
+        if (e == cudaErrorPeerAccessAlreadyEnabled || e == cudaErrorPeerAccessNotEnabled)
+            (void)cudaGetLastError();
+        else
+            CU(e);
     }
 }
 
@@ -152,10 +157,18 @@ static double host_to_gpus_at_once(size_t bytes, int reps, px_space host, px_cop
     px_view *h[2], *d[2];
     px_instance *inst[2];
     for (int g = 0; g < 2; ++g) {
-        PX(px_view_create(&h[g], &(px_view_desc){.label = "host", .space = host, .dtype = PX_U64,
-                                                 .rank = 1, .extent = {n}, .flags = PX_VIEW_NO_INIT}));
-        PX(px_view_create(&d[g], &(px_view_desc){.label = "staged dst", .space = px_device(g), .dtype = PX_U64,
-                                                 .rank = 1, .extent = {n}, .flags = PX_VIEW_NO_INIT}));
+        PX(px_view_create(&h[g], &(px_view_desc){.label = "host",
+                                                 .space = host,
+                                                 .dtype = PX_U64,
+                                                 .rank = 1,
+                                                 .extent = {n},
+                                                 .flags = PX_VIEW_NO_INIT}));
+        PX(px_view_create(&d[g], &(px_view_desc){.label = "staged dst",
+                                                 .space = px_device(g),
+                                                 .dtype = PX_U64,
+                                                 .rank = 1,
+                                                 .extent = {n},
+                                                 .flags = PX_VIEW_NO_INIT}));
         PX(px_instance_default(PX_EXEC_CUDA, g, &inst[g]));
         px_view_info info;
         PX(px_view_info_get(h[g], &info));
@@ -165,16 +178,16 @@ static double host_to_gpus_at_once(size_t bytes, int reps, px_space host, px_cop
     double *t[3];
     for (int k = 0; k < 3; ++k)
         if ((t[k] = malloc((size_t)reps * sizeof(double))) == NULL) exit(2);
-    for (int r = -2; r < reps; ++r) {   /* two untimed rounds */
-        for (int k = 0; k < 3; ++k) {   /* GPU 0 alone, GPU 1 alone, both */
+    for (int r = -2; r < reps; ++r) { /* two untimed rounds */
+        for (int k = 0; k < 3; ++k) { /* GPU 0 alone, GPU 1 alone, both */
             const double t0 = now_us();
             for (int g = 0; g < 2; ++g) {
                 if (k != 2 && k != g) continue;
                 px_copy_path path = PX_COPY_NONE;
                 PX(px_deep_copy_async(inst[g], d[g], h[g], &path));
                 if (path != expect) {
-                    fprintf(stderr, "bench_peer: host copy took path %s, expected %s\n", px_copy_path_string(path),
-                            px_copy_path_string(expect));
+                    fprintf(stderr, "bench_peer: host copy took path %s, expected %s\n",
+                            px_copy_path_string(path), px_copy_path_string(expect));
                     exit(2);
                 }
             }
@@ -183,12 +196,17 @@ static double host_to_gpus_at_once(size_t bytes, int reps, px_space host, px_cop
             if (r >= 0) t[k][r] = now_us() - t0;
         }
     }
-    const double alone0 = median(t[0], reps), alone1 = median(t[1], reps), both = median(t[2], reps);
+    const double alone0 = median(t[0], reps), alone1 = median(t[1], reps),
+                 both = median(t[2], reps);
     bool ok = true;
     for (int g = 0; g < 2; ++g) {
         px_view *back;
-        PX(px_view_create(&back, &(px_view_desc){.label = "back", .space = px_host(), .dtype = PX_U64, .rank = 1,
-                                                 .extent = {n}, .flags = PX_VIEW_NO_INIT}));
+        PX(px_view_create(&back, &(px_view_desc){.label = "back",
+                                                 .space = px_host(),
+                                                 .dtype = PX_U64,
+                                                 .rank = 1,
+                                                 .extent = {n},
+                                                 .flags = PX_VIEW_NO_INIT}));
         PX(px_deep_copy(back, d[g], NULL));
         px_view_info a, b;
         PX(px_view_info_get(back, &a));
@@ -199,11 +217,12 @@ static double host_to_gpus_at_once(size_t bytes, int reps, px_space host, px_cop
         PX(px_view_release(&d[g]));
     }
     printf("%s %s -> DEVICE, %.0f MiB each, median of %d: GPU 0 alone %.1f GB/s (%.2f ms), "
-           "GPU 1 alone %.1f GB/s (%.2f ms), both at once %.2f ms = %.2fx the sum of the two alone, %.2fx the "
+           "GPU 1 alone %.1f GB/s (%.2f ms), both at once %.2f ms = %.2fx the sum of the two "
+           "alone, %.2fx the "
            "longer; data %s\n",
-           px_copy_path_string(expect), px_space_kind_string(host.kind), (double)bytes / (1 << 20), reps,
-           gbs(bytes, alone0 * 1e-3), alone0 * 1e-3, gbs(bytes, alone1 * 1e-3),
-           alone1 * 1e-3, both * 1e-3, both / (alone0 + alone1), both / (alone0 > alone1 ? alone0 : alone1),
+           px_copy_path_string(expect), px_space_kind_string(host.kind), (double)bytes / (1 << 20),
+           reps, gbs(bytes, alone0 * 1e-3), alone0 * 1e-3, gbs(bytes, alone1 * 1e-3), alone1 * 1e-3,
+           both * 1e-3, both / (alone0 + alone1), both / (alone0 > alone1 ? alone0 : alone1),
            ok ? "checked, OK" : "WRONG");
     for (int k = 0; k < 3; ++k) free(t[k]);
     return ok ? both / (alone0 + alone1) : 0.0;
@@ -214,8 +233,10 @@ int main(int argc, char **argv)
     bool quick = false;
     int reps = 21;
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--quick")) quick = true;
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        if (!strcmp(argv[i], "--quick"))
+            quick = true;
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: bench_peer [--quick] [--reps N]\n");
             return 2;
@@ -241,12 +262,24 @@ int main(int argc, char **argv)
 
     /* portex's side: views in each GPU's pool, the source filled from pinned memory. */
     px_view *host, *src, *dst;
-    PX(px_view_create(&host, &(px_view_desc){.label = "pattern", .space = px_host_pinned(), .dtype = PX_U64,
-                                             .rank = 1, .extent = {n}, .flags = PX_VIEW_NO_INIT}));
-    PX(px_view_create(&src, &(px_view_desc){.label = "src", .space = px_device(0), .dtype = PX_U64, .rank = 1,
-                                            .extent = {n}, .flags = PX_VIEW_NO_INIT}));
-    PX(px_view_create(&dst, &(px_view_desc){.label = "dst", .space = px_device(1), .dtype = PX_U64, .rank = 1,
-                                            .extent = {n}, .flags = PX_VIEW_NO_INIT}));
+    PX(px_view_create(&host, &(px_view_desc){.label = "pattern",
+                                             .space = px_host_pinned(),
+                                             .dtype = PX_U64,
+                                             .rank = 1,
+                                             .extent = {n},
+                                             .flags = PX_VIEW_NO_INIT}));
+    PX(px_view_create(&src, &(px_view_desc){.label = "src",
+                                            .space = px_device(0),
+                                            .dtype = PX_U64,
+                                            .rank = 1,
+                                            .extent = {n},
+                                            .flags = PX_VIEW_NO_INIT}));
+    PX(px_view_create(&dst, &(px_view_desc){.label = "dst",
+                                            .space = px_device(1),
+                                            .dtype = PX_U64,
+                                            .rank = 1,
+                                            .extent = {n},
+                                            .flags = PX_VIEW_NO_INIT}));
     px_view_info hi, si, di;
     PX(px_view_info_get(host, &hi));
     PX(px_view_info_get(src, &si));
@@ -273,9 +306,11 @@ int main(int argc, char **argv)
     CU(cudaSetDevice(1));
     CU(cudaMalloc(&rdst, bytes));
 
-    printf("bench_peer: DEVICE(0) -> DEVICE(1), %.3f GiB, median of %d runs; peer access 0->1 %s, 1->0 %s\n",
+    printf("bench_peer: DEVICE(0) -> DEVICE(1), %.3f GiB, median of %d runs; peer access 0->1 %s, "
+           "1->0 %s\n",
            (double)bytes / (1 << 30), reps, can01 ? "yes" : "no", can10 ? "yes" : "no");
-    printf("\n%-24s %12s %12s %8s %16s\n", "case", "portex GB/s", "raw GB/s", "ratio", "portex host us");
+    printf("\n%-24s %12s %12s %8s %16s\n", "case", "portex GB/s", "raw GB/s", "ratio",
+           "portex host us");
 
     bool met = true, ok = true;
     const char *names[2] = {"push (GPU 0's stream)", "pull (GPU 1's stream)"};
@@ -294,7 +329,8 @@ int main(int argc, char **argv)
         time_pair(&px, &raw, reps, &pms, &rms, &host_us);
         const double ratio = gbs(bytes, pms) / gbs(bytes, rms);
         met = met && ratio >= 0.95;
-        printf("%-24s %12.1f %12.1f %7.3fx %16.1f\n", names[d], gbs(bytes, pms), gbs(bytes, rms), ratio, host_us);
+        printf("%-24s %12.1f %12.1f %7.3fx %16.1f\n", names[d], gbs(bytes, pms), gbs(bytes, rms),
+               ratio, host_us);
         ok = ok && same(di.data, pattern, bytes, bounce) && same(rdst, pattern, bytes, bounce);
     }
 
@@ -320,25 +356,31 @@ int main(int argc, char **argv)
         time_pair(&off, NULL, reps < 5 ? reps : 5, &off_ms, NULL, NULL);
         ok = ok && same(rdst, pattern, bytes, bounce);
         peer_access(true);
-        printf("raw cudaMemcpyPeerAsync with peer access disabled (staged by the driver), push: %.1f GB/s\n",
+        printf("raw cudaMemcpyPeerAsync with peer access disabled (staged by the driver), push: "
+               "%.1f GB/s\n",
                gbs(bytes, off_ms));
     } else {
-        printf("no peer access between the two GPUs: the rows above are the driver's staged copies\n");
+        printf(
+            "no peer access between the two GPUs: the rows above are the driver's staged copies\n");
     }
 
     /* Staged copies on both GPUs at once: they must not wait for each other (at once
        under 0.8x the two one after the other). */
     const size_t host_bytes = quick ? (size_t)64 << 20 : (size_t)512 << 20;
     printf("\n");
-    const double dma = host_to_gpus_at_once(host_bytes, quick ? 3 : 7, px_host_pinned(), PX_COPY_CUDA_DMA);
-    const double at_once = host_to_gpus_at_once(host_bytes, quick ? 3 : 7, px_host(), PX_COPY_CUDA_STAGED);
+    const double dma =
+        host_to_gpus_at_once(host_bytes, quick ? 3 : 7, px_host_pinned(), PX_COPY_CUDA_DMA);
+    const double at_once =
+        host_to_gpus_at_once(host_bytes, quick ? 3 : 7, px_host(), PX_COPY_CUDA_STAGED);
     ok = ok && dma > 0.0;
     ok = ok && at_once > 0.0;
     const bool independent = at_once > 0.0 && at_once < 0.8;
 
-    printf("\nbench_peer: target portex >= 0.95x raw (396 GB/s over NVLink on two H200s): %s; staged copies on the "
+    printf("\nbench_peer: target portex >= 0.95x raw (396 GB/s over NVLink on two H200s): %s; "
+           "staged copies on the "
            "two GPUs at once %s each other; data %s\n",
-           met ? "met" : "NOT met", independent ? "do not wait for" : "WAIT FOR", ok ? "checked, OK" : "WRONG");
+           met ? "met" : "NOT met", independent ? "do not wait for" : "WAIT FOR",
+           ok ? "checked, OK" : "WRONG");
 
     for (int d = 0; d < 2; ++d) {
         CU(cudaSetDevice(d));

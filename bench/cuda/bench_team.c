@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_team: portex team kernels against raw CUDA on one GPU, in one process.
  *
  *   bench_team [--quick] [--reps N]
@@ -54,10 +55,10 @@
 
 static struct {
     int reps;
-    px_instance *inst;          /* portex: the default CUDA instance of device 0 */
-    cudaStream_t px_stream;     /* its stream, for events */
-    cudaStream_t raw_stream;    /* raw CUDA: a non-blocking stream of its own */
-    int failed;                 /* a result differed */
+    px_instance *inst;       /* portex: the default CUDA instance of device 0 */
+    cudaStream_t px_stream;  /* its stream, for events */
+    cudaStream_t raw_stream; /* raw CUDA: a non-blocking stream of its own */
+    int failed;              /* a result differed */
 } g;
 
 static void sync_both(void)
@@ -70,7 +71,8 @@ static void sync_both(void)
 static void format_time(char *buf, size_t len, double ms, double bytes)
 {
     int k = ms < 0.1 ? snprintf(buf, len, "%.2f us", ms * 1e3) : snprintf(buf, len, "%.3f ms", ms);
-    if (bytes > 0 && k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, ", %.0f GB/s", bytes / ms * 1e-6);
+    if (bytes > 0 && k > 0 && (size_t)k < len)
+        snprintf(buf + k, len - (size_t)k, ", %.0f GB/s", bytes / ms * 1e-6);
 }
 
 /* One row of the results: the baseline, portex and their ratio against the target. */
@@ -88,8 +90,8 @@ static void print_row(const char *name, const char *base_name, double base_ms, d
 
 static void print_header(void)
 {
-    printf("\n| %-22s | %-14s | %-22s | %-22s | %5s | %7s | %-4s |\n", "case", "baseline", "baseline",
-           "portex", "ratio", "target", "met?");
+    printf("\n| %-22s | %-14s | %-22s | %-22s | %5s | %7s | %-4s |\n", "case", "baseline",
+           "baseline", "portex", "ratio", "target", "met?");
     printf("|------------------------|----------------|------------------------|"
            "------------------------|------:|--------:|------|\n");
 }
@@ -100,10 +102,10 @@ static void print_header(void)
 enum { sweep_shapes = 5 };
 
 typedef struct spmv_ctx {
-    spmv_args args;             /* portex: writes y_px */
+    spmv_args args; /* portex: writes y_px */
     px_team_policy policy;
-    int64_t nlong;              /* rows for spmv_long */
-    raw_spmv *raw;              /* cuSPARSE: writes y_raw */
+    int64_t nlong; /* rows for spmv_long */
+    raw_spmv *raw; /* cuSPARSE: writes y_raw */
     /* The lane sweep: spmv_policy_lanes with 1, 2, 4, ... lanes, each with its long rows. */
     spmv_args lanes_args[sweep_shapes];
     px_team_policy lanes_policy[sweep_shapes];
@@ -126,8 +128,8 @@ static void spmv_lanes1(void *p) { spmv_lanes(p, 1); }
 static void spmv_lanes2(void *p) { spmv_lanes(p, 2); }
 static void spmv_lanes3(void *p) { spmv_lanes(p, 3); }
 static void spmv_lanes4(void *p) { spmv_lanes(p, 4); }
-static void (*const spmv_sweep[sweep_shapes])(void *) = {spmv_lanes0, spmv_lanes1, spmv_lanes2, spmv_lanes3,
-                                                          spmv_lanes4};
+static void (*const spmv_sweep[sweep_shapes])(void *) = {spmv_lanes0, spmv_lanes1, spmv_lanes2,
+                                                         spmv_lanes3, spmv_lanes4};
 
 static void spmv_cusparse(void *p)
 {
@@ -141,8 +143,8 @@ static void spmv_cusparse(void *p)
 /* spmv_dispatch with each lane count of the sweep (spmv_policy_lanes: 256 threads x lanes a
    team, a row a thread, rows past 32 lane-steps to spmv_long), each checked, then timed
    against cuSPARSE again (base_ms): what the lane choice is worth on this matrix. */
-static void sweep_lanes(const csr *m, spmv_ctx *c, const double *x, const double *ref, double *got, px_view *y,
-                        double base_ms, double bytes)
+static void sweep_lanes(const csr *m, spmv_ctx *c, const double *x, const double *ref, double *got,
+                        px_view *y, double base_ms, double bytes)
 {
     variant v[sweep_shapes];
     char names[sweep_shapes][64];
@@ -154,7 +156,8 @@ static void sweep_lanes(const csr *m, spmv_ctx *c, const double *x, const double
         c->lanes_policy[k] = spmv_policy_lanes(&c->lanes_args[k], lanes, PX_EXEC_CUDA);
         int32_t *long_rows = csr_long_rows(m, c->lanes_args[k].max_len, &c->lanes_nlong[k]);
         const int64_t nl = c->lanes_nlong[k];
-        long_views[k] = bench_device_view("long rows", PX_I32, 1, nl > 0 ? nl : 1, 0, PX_VIEW_NO_INIT);
+        long_views[k] =
+            bench_device_view("long rows", PX_I32, 1, nl > 0 ? nl : 1, 0, PX_VIEW_NO_INIT);
         bench_to_device(long_views[k], long_rows, (size_t)nl * sizeof *long_rows);
         free(long_rows);
         CHECK(px_view_get_span(long_views[k], &c->lanes_args[k].long_rows));
@@ -166,12 +169,13 @@ static void sweep_lanes(const csr *m, spmv_ctx *c, const double *x, const double
         bench_to_host(got, y, (size_t)m->nrows * sizeof *got);
         const double d = csr_max_rel_diff(m, x, got, ref);
         if (!(d <= 1e-12)) {
-            printf("spmv lanes %d: max relative difference from plain C %.3g: MISMATCH\n", lanes, d);
+            printf("spmv lanes %d: max relative difference from plain C %.3g: MISMATCH\n", lanes,
+                   d);
             g.failed = 1;
             ok = false;
         }
-        snprintf(names[k], sizeof names[k], "  (%d x %d, %lld long)", c->lanes_policy[k].team_size, lanes,
-                 (long long)nl);
+        snprintf(names[k], sizeof names[k], "  (%d x %d, %lld long)", c->lanes_policy[k].team_size,
+                 lanes, (long long)nl);
         v[k] = (variant){names[k], spmv_sweep[k], g.px_stream, BY_EVENTS, 0};
     }
     if (ok) {
@@ -193,7 +197,7 @@ static void bench_spmv(const char *name, const csr *m)
     for (int64_t r = 0; r < n; ++r) x[r] = csr_random(&seed);
     csr_spmv_plain(m, x, ref);
 
-    const unsigned no_init = PX_VIEW_NO_INIT;   /* every buffer is written below */
+    const unsigned no_init = PX_VIEW_NO_INIT; /* every buffer is written below */
     px_view *row = bench_device_view("row", PX_I32, 1, n + 1, 0, no_init);
     px_view *col = bench_device_view("col", PX_I32, 1, m->nnz, 0, no_init);
     px_view *val = bench_device_view("val", PX_F64, 1, m->nnz, 0, no_init);
@@ -206,7 +210,8 @@ static void bench_spmv(const char *name, const csr *m)
     c.policy = spmv_policy(&c.args, (double)m->nnz / (double)n, PX_EXEC_CUDA);
     /* The long rows are found once, as cuSPARSE's buffer and preprocessing are made once. */
     int32_t *long_rows = csr_long_rows(m, c.args.max_len, &c.nlong);
-    px_view *lr = bench_device_view("long rows", PX_I32, 1, c.nlong > 0 ? c.nlong : 1, 0, PX_VIEW_NO_INIT);
+    px_view *lr =
+        bench_device_view("long rows", PX_I32, 1, c.nlong > 0 ? c.nlong : 1, 0, PX_VIEW_NO_INIT);
     bench_to_device(lr, long_rows, (size_t)c.nlong * sizeof *long_rows);
     free(long_rows);
     bench_to_device(row, m->row, (size_t)(n + 1) * sizeof *m->row);
@@ -244,11 +249,13 @@ static void bench_spmv(const char *name, const csr *m)
     const double d_raw = csr_max_rel_diff(m, x, got, ref);
     const bool ok = d_px <= 1e-12 && d_raw <= 1e-12;
     const int64_t longest = csr_longest_row(m);
-    printf("%s: %lld rows, %lld entries (mean %.2f, longest %lld), teams of %d x %d, %lld rows "
-           "longer than %lld in teams of 8 x 32; max relative difference from plain C: portex %.3g, "
-           "cuSPARSE %.3g: %s\n", name, (long long)n, (long long)m->nnz, (double)m->nnz / (double)n,
-           (long long)longest, c.policy.team_size, c.policy.vector_length, (long long)c.nlong,
-           (long long)c.args.max_len, d_px, d_raw, ok ? "OK" : "MISMATCH");
+    printf(
+        "%s: %lld rows, %lld entries (mean %.2f, longest %lld), teams of %d x %d, %lld rows "
+        "longer than %lld in teams of 8 x 32; max relative difference from plain C: portex %.3g, "
+        "cuSPARSE %.3g: %s\n",
+        name, (long long)n, (long long)m->nnz, (double)m->nnz / (double)n, (long long)longest,
+        c.policy.team_size, c.policy.vector_length, (long long)c.nlong, (long long)c.args.max_len,
+        d_px, d_raw, ok ? "OK" : "MISMATCH");
     if (!ok) {
         g.failed = 1;
     } else {
@@ -274,23 +281,24 @@ static void bench_spmv(const char *name, const csr *m)
 /* One of the stencils: everything the two cases differ in. */
 typedef struct stencil_case {
     const char *name;
-    int64_t halo, tile_i;       /* tiles are tile_i x 32: the shapes raw_team.cu compiles in */
+    int64_t halo, tile_i; /* tiles are tile_i x 32: the shapes raw_team.cu compiles in */
     double alpha;
     const px_kernel *tiled, *flat;
-    cudaError_t (*raw)(double *out, const double *in, int64_t nx, int64_t ny, double alpha, cudaStream_t st);
+    cudaError_t (*raw)(double *out, const double *in, int64_t nx, int64_t ny, double alpha,
+                       cudaStream_t st);
 } stencil_case;
 
-static const stencil_case five_point = {"stencil", 1, 8, 0.2, PX_KERNEL(stencil_tiled), PX_KERNEL(stencil_flat),
-                                        raw_stencil_tiled};
-static const stencil_case radius4 = {"stencil wide", WIDE_R, 16, 0.05, PX_KERNEL(wide_tiled), PX_KERNEL(wide_flat),
-                                     raw_wide_tiled};
+static const stencil_case five_point = {
+    "stencil", 1, 8, 0.2, PX_KERNEL(stencil_tiled), PX_KERNEL(stencil_flat), raw_stencil_tiled};
+static const stencil_case radius4 = {
+    "stencil wide", WIDE_R, 16, 0.05, PX_KERNEL(wide_tiled), PX_KERNEL(wide_flat), raw_wide_tiled};
 
 typedef struct stencil_ctx {
     const stencil_case *sc;
-    stencil_args tiled, flat;   /* portex: write out[0], out[1] */
+    stencil_args tiled, flat; /* portex: write out[0], out[1] */
     px_team_policy policy;
     px_policy interior;
-    double *raw_out;            /* raw: writes out[2] */
+    double *raw_out; /* raw: writes out[2] */
     const double *in;
 } stencil_ctx;
 
@@ -350,7 +358,7 @@ static void bench_stencil(int64_t side, const stencil_case *sc)
     stencil_portex_flat(&c);
     stencil_raw(&c);
     sync_both();
-    double *want = h;   /* the raw result, read into h (the input is on the device already) */
+    double *want = h; /* the raw result, read into h (the input is on the device already) */
     bench_to_host(want, out[2], bytes);
     double worst = 0.0;
     bool same_bits = true;
@@ -364,9 +372,9 @@ static void bench_stencil(int64_t side, const stencil_case *sc)
     }
     const bool ok = worst <= 1e-12;
     printf("%s: %lld x %lld grid, %lld x %lld tiles; max difference of portex tiled and flat from "
-           "raw tiled %.3g (bit-identical: %s): %s\n", sc->name,
-           (long long)side, (long long)side, (long long)c.tiled.tile_i, (long long)c.tiled.tile_j, worst,
-           same_bits ? "yes" : "no", ok ? "OK" : "MISMATCH");
+           "raw tiled %.3g (bit-identical: %s): %s\n",
+           sc->name, (long long)side, (long long)side, (long long)c.tiled.tile_i,
+           (long long)c.tiled.tile_j, worst, same_bits ? "yes" : "no", ok ? "OK" : "MISMATCH");
     if (!ok) {
         g.failed = 1;
     } else {
@@ -374,7 +382,7 @@ static void bench_stencil(int64_t side, const stencil_case *sc)
                         {"portex tiled", stencil_portex_tiled, g.px_stream, BY_EVENTS, 0},
                         {"portex flat", stencil_portex_flat, g.px_stream, BY_EVENTS, 0}};
         measure(v, 3, &c, 5, 2, g.reps);
-        const double moved = 16.0 * (double)cells;   /* in once, out once */
+        const double moved = 16.0 * (double)cells; /* in once, out once */
         char size[32];
         snprintf(size, sizeof size, "%s %lld^2", sc->name, (long long)side);
         print_header();
@@ -391,7 +399,7 @@ static void bench_stencil(int64_t side, const stencil_case *sc)
 /* ---- Dispatch ------------------------------------------------------------------------------ */
 
 typedef struct launch_ctx {
-    int count;   /* launches per call */
+    int count; /* launches per call */
 } launch_ctx;
 
 /* A league of one team of 256 threads: one block of 256 threads, as the raw launch. */
@@ -400,7 +408,8 @@ enum { empty_threads = 256 };
 static void empty_team(void)
 {
     const bt_empty_args a = {0};
-    CHECK(px_parallel_for_team(g.inst, "empty", px_teams(1, empty_threads, 1), PX_KERNEL(bt_empty_team), &a));
+    CHECK(px_parallel_for_team(g.inst, "empty", px_teams(1, empty_threads, 1),
+                               PX_KERNEL(bt_empty_team), &a));
 }
 
 static void dispatch_portex(void *p)
@@ -416,7 +425,8 @@ static void dispatch_portex_auto(void *p)
     const launch_ctx *c = p;
     const bt_empty_args a = {0};
     for (int k = 0; k < c->count; ++k)
-        CHECK(px_parallel_for_team(g.inst, "empty", px_teams(1, PX_AUTO, PX_AUTO), PX_KERNEL(bt_empty_team), &a));
+        CHECK(px_parallel_for_team(g.inst, "empty", px_teams(1, PX_AUTO, PX_AUTO),
+                                   PX_KERNEL(bt_empty_team), &a));
     CHECK(px_instance_fence(g.inst));
 }
 
@@ -444,9 +454,10 @@ static void roundtrip_raw(void *p)
 static void bench_dispatch(int count, int iterations)
 {
     launch_ctx c = {count};
-    variant v[3] = {{"raw <<<>>> x N + sync", dispatch_raw, g.raw_stream, BY_HOST_CLOCK, 0},
-                    {"portex team x N + fence", dispatch_portex, g.px_stream, BY_HOST_CLOCK, 0},
-                    {"portex auto x N + fence", dispatch_portex_auto, g.px_stream, BY_HOST_CLOCK, 0}};
+    variant v[3] = {
+        {"raw <<<>>> x N + sync", dispatch_raw, g.raw_stream, BY_HOST_CLOCK, 0},
+        {"portex team x N + fence", dispatch_portex, g.px_stream, BY_HOST_CLOCK, 0},
+        {"portex auto x N + fence", dispatch_portex_auto, g.px_stream, BY_HOST_CLOCK, 0}};
     measure(v, 3, &c, 1, 1, g.reps);
     variant r[2] = {{"raw <<<>>> + sync", roundtrip_raw, g.raw_stream, BY_HOST_CLOCK, 0},
                     {"portex team + fence", roundtrip_portex, g.px_stream, BY_HOST_CLOCK, 0}};
@@ -465,8 +476,10 @@ int main(int argc, char **argv)
 {
     bool quick = false;
     for (int k = 1; k < argc; ++k) {
-        if (!strcmp(argv[k], "--quick")) quick = true;
-        else if (!strcmp(argv[k], "--reps") && k + 1 < argc) g.reps = atoi(argv[++k]);
+        if (!strcmp(argv[k], "--quick"))
+            quick = true;
+        else if (!strcmp(argv[k], "--reps") && k + 1 < argc)
+            g.reps = atoi(argv[++k]);
         else {
             fprintf(stderr, "usage: %s [--quick] [--reps N]\n", argv[0]);
             return 2;
@@ -488,8 +501,8 @@ int main(int argc, char **argv)
     struct cudaDeviceProp prop;
     CU(cudaGetDeviceProperties(&prop, 0));
     printf("bench_team: portex %s team kernels vs cuSPARSE and raw CUDA on %s (%d SMs); %d timed "
-           "rounds after warm-up, medians\n\n", px_version_string(), prop.name,
-           prop.multiProcessorCount, g.reps);
+           "rounds after warm-up, medians\n\n",
+           px_version_string(), prop.name, prop.multiProcessorCount, g.reps);
 
     const int64_t grid = quick ? 512 : 4096;
     csr lap = csr_laplacian2d(grid);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file (compiled as CUDA through a .cu copy): see bench_team_k.h. */
 #include "bench_team_k.h"
 

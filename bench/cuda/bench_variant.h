@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The ways of doing one case's work in the CUDA benchmarks, and their timing: each
  * variant's median time per call, the variants sampled in rotated rounds (bench_rotate).
  * A variant is timed by the host clock (run() returns with its work done) or by two events
@@ -7,17 +8,17 @@
 #define BENCH_VARIANT_H
 
 typedef enum timing {
-    BY_HOST_CLOCK = 0,   /* wall time; run() must return with its work done */
-    BY_EVENTS            /* GPU time between two events on `stream` (bench_events_create) */
+    BY_HOST_CLOCK = 0, /* wall time; run() must return with its work done */
+    BY_EVENTS          /* GPU time between two events on `stream` (bench_events_create) */
 } timing;
 
 /* One way of doing a case's work. */
 typedef struct variant {
     const char *name;
-    void (*run)(void *ctx);     /* one call */
-    cudaStream_t stream;        /* BY_EVENTS: where run() queues its work */
+    void (*run)(void *ctx); /* one call */
+    cudaStream_t stream;    /* BY_EVENTS: where run() queues its work */
     timing how;
-    double ms;                  /* out: median time per call */
+    double ms; /* out: median time per call */
 } variant;
 
 /* The two events BY_EVENTS samples record. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Device views for the CUDA benchmarks, on device 0, filled and read back with plain
  * cudaMemcpy outside any timing. Plain C; the including file includes portex.h,
  * cuda_runtime_api.h and bench_util.h first. */
@@ -8,8 +9,8 @@
 
 /* A view of e0 elements (rank 1) or e0 x e1 (rank 2) on device 0; flags: PX_VIEW_*
    (PX_VIEW_NO_INIT where the caller fills it). */
-static inline px_view *bench_device_view(const char *label, px_dtype dtype, int rank, int64_t e0, int64_t e1,
-                                         unsigned flags)
+static inline px_view *bench_device_view(const char *label, px_dtype dtype, int rank, int64_t e0,
+                                         int64_t e1, unsigned flags)
 {
     px_view_desc d;
     memset(&d, 0, sizeof d);

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Draws the cost curve that bench_kernels_cuda --csv DIR writes (DIR/cuda_cost_curve.csv):
 throughput against size for the triad and the dot product, portex beside the raw CUDA and
 CUB baselines, and portex's ratio to the better baseline below.

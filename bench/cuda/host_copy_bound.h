@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The machine's own copy bandwidth between pageable and pinned host memory, measured in
  * the benchmark's run: the bound of a staged copy, whose host threads memcpy between the
  * two while the DMA engines move the pinned buffers (bench_copy, bench_overlap).
@@ -100,7 +101,7 @@ static inline double hcb_bandwidth(const void *src, void *dst, size_t bytes, int
         w[t].index = t;
         if (pthread_create(&th[t], NULL, hcb_worker_main, &w[t]) != 0) {
             free(ms);
-            return 0.0;   /* pool, th and w stay: the threads started use them */
+            return 0.0; /* pool, th and w stay: the threads started use them */
         }
     }
     for (int r = -1; r < reps; ++r) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file of bench_kernels_cuda: written as docs/kernels.md tells users to write
  * kernels (PX_AT* accessors), so that the figures are what users get. Compiled as CUDA
  * (copied to a .cu by Meson); valid C11 as well. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The baselines of bench_graph, written as an expert would by hand: kernel nodes added
  * with cudaGraphAddKernelNode, kernels with restrict pointers and 32-bit indices. */
 #include "raw_graph.h"
@@ -15,7 +16,8 @@ struct axpy_args {
 
 __global__ void empty_kernel(int) {}
 
-__global__ void __launch_bounds__(block) axpy_kernel(const __grid_constant__ axpy_args p, unsigned n)
+__global__ void __launch_bounds__(block)
+    axpy_kernel(const __grid_constant__ axpy_args p, unsigned n)
 {
     const unsigned i = blockIdx.x * block + threadIdx.x;
     if (i < n) p.y[i] += p.a * p.x[i];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The raw-CUDA baselines of bench_graph behind a C interface: raw_graph.cu defines them,
  * the C program calls them (and the CUDA runtime's graph functions directly). Kernels are
  * shaped as portex launches them: 256-thread blocks, one thread per element. Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The baselines portex is measured against, written as an expert would write them by hand
  * (restrict pointers, 32-bit indices where the counts allow, CUB for reductions and
  * scans with storage allocated once by the caller), and the harness kernels. */
@@ -98,10 +99,11 @@ __global__ void __launch_bounds__(block)
     max_rel_diff(const double *a, const double *ref, int64_t n, unsigned long long *out)
 {
     double m = 0.0;
-    for (int64_t i = blockIdx.x * (int64_t)block + threadIdx.x; i < n; i += (int64_t)gridDim.x * block) {
+    for (int64_t i = blockIdx.x * (int64_t)block + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * block) {
         const double r = fabs(ref[i]);
         double d = fabs(a[i] - ref[i]) / (r > 0.0 ? r : 1.0);
-        if (!(d <= 1.0e308)) d = INFINITY;   /* NaN or infinity */
+        if (!(d <= 1.0e308)) d = INFINITY; /* NaN or infinity */
         m = fmax(m, d);
     }
     using reduce = cub::BlockReduce<double, block>;
@@ -114,7 +116,8 @@ __global__ void __launch_bounds__(block)
     count_diff(const int64_t *a, const int64_t *ref, int64_t n, unsigned long long *out)
 {
     unsigned long long c = 0;
-    for (int64_t i = blockIdx.x * (int64_t)block + threadIdx.x; i < n; i += (int64_t)gridDim.x * block)
+    for (int64_t i = blockIdx.x * (int64_t)block + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * block)
         c += a[i] != ref[i];
     using reduce = cub::BlockReduce<unsigned long long, block>;
     __shared__ typename reduce::TempStorage tmp;
@@ -152,8 +155,8 @@ cudaError_t reduce_to_host(unsigned long long *host, cudaStream_t st, Launch lau
 
 /* ---- The C interface ------------------------------------------------------------------ */
 
-extern "C" cudaError_t raw_triad_flat(double *a, const double *b, const double *c, double s, int64_t n,
-                                      cudaStream_t st)
+extern "C" cudaError_t raw_triad_flat(double *a, const double *b, const double *c, double s,
+                                      int64_t n, cudaStream_t st)
 {
     if (n < 0 || n > max_count) return cudaErrorInvalidValue;
     if (n == 0) return cudaSuccess;
@@ -201,8 +204,8 @@ extern "C" cudaError_t raw_dot_small(const double *x, const double *y, int64_t n
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t raw_scale2d(double *out, const double *in, double s, int64_t rows, int64_t cols,
-                                   cudaStream_t st)
+extern "C" cudaError_t raw_scale2d(double *out, const double *in, double s, int64_t rows,
+                                   int64_t cols, cudaStream_t st)
 {
     if (rows <= 0 || cols <= 0 || rows > max_count || cols > max_count || (rows + 7) / 8 > 65535)
         return cudaErrorInvalidValue;
@@ -237,8 +240,8 @@ extern "C" cudaError_t raw_fill_i64(int64_t *p, int64_t n, uint64_t seed, cudaSt
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t raw_max_rel_diff_f64(const double *a, const double *ref, int64_t n, double *out,
-                                            cudaStream_t st)
+extern "C" cudaError_t raw_max_rel_diff_f64(const double *a, const double *ref, int64_t n,
+                                            double *out, cudaStream_t st)
 {
     unsigned long long bits = 0;
     const cudaError_t e = reduce_to_host(&bits, st, [&](unsigned long long *d) {
@@ -250,8 +253,8 @@ extern "C" cudaError_t raw_max_rel_diff_f64(const double *a, const double *ref, 
     return e;
 }
 
-extern "C" cudaError_t raw_count_diff_i64(const int64_t *a, const int64_t *ref, int64_t n, int64_t *out,
-                                          cudaStream_t st)
+extern "C" cudaError_t raw_count_diff_i64(const int64_t *a, const int64_t *ref, int64_t n,
+                                          int64_t *out, cudaStream_t st)
 {
     unsigned long long count = 0;
     const cudaError_t e = reduce_to_host(&count, st, [&](unsigned long long *d) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The raw-CUDA and CUB baselines of bench_kernels_cuda, and the harness kernels (random
  * fills, result comparison), behind a C interface: raw_kernels.cu defines them, the C
  * program calls them. Every function queues its work on `st` and returns the launch's
@@ -18,15 +19,15 @@ extern "C" {
 cudaError_t raw_triad_flat(double *a, const double *b, const double *c, double s, int64_t n,
                            cudaStream_t st);
 /* The same as a grid-stride loop over `blocks` blocks of 256 threads. */
-cudaError_t raw_triad_gridstride(double *a, const double *b, const double *c, double s,
-                                 int64_t n, int blocks, cudaStream_t st);
+cudaError_t raw_triad_gridstride(double *a, const double *b, const double *c, double s, int64_t n,
+                                 int blocks, cudaStream_t st);
 /* Blocks of one full wave of the grid-stride triad on `device`: SMs times resident blocks. */
 cudaError_t raw_triad_gridstride_blocks(int device, int *blocks);
 
 /* *out = sum of x[i] * y[i] through cub::DeviceReduce::TransformReduce. CUB's two-phase
  * protocol: tmp == NULL sets *tmp_bytes and queues nothing. */
-cudaError_t raw_dot_cub(void *tmp, size_t *tmp_bytes, const double *x, const double *y,
-                        int64_t n, double *out, cudaStream_t st);
+cudaError_t raw_dot_cub(void *tmp, size_t *tmp_bytes, const double *x, const double *y, int64_t n,
+                        double *out, cudaStream_t st);
 /* The same for a small n, by one block: what a round trip for a small reduction needs. */
 cudaError_t raw_dot_small(const double *x, const double *y, int64_t n, double *out,
                           cudaStream_t st);
@@ -36,8 +37,8 @@ cudaError_t raw_scale2d(double *out, const double *in, double s, int64_t rows, i
                         cudaStream_t st);
 
 /* Inclusive prefix sum through cub::DeviceScan::InclusiveSum (two-phase like raw_dot_cub). */
-cudaError_t raw_scan_cub(void *tmp, size_t *tmp_bytes, const int64_t *in, int64_t *out,
-                         int64_t n, cudaStream_t st);
+cudaError_t raw_scan_cub(void *tmp, size_t *tmp_bytes, const int64_t *in, int64_t *out, int64_t n,
+                         cudaStream_t st);
 
 /* An empty kernel, one block of 256 threads: the shape portex launches for one element. */
 cudaError_t raw_empty(cudaStream_t st);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Raw-CUDA baselines for bench_overlap: what an expert writes by hand. */
 #include <algorithm>
 #include <chrono>
@@ -9,10 +10,10 @@
 
 #include "raw_overlap.h"
 
-#define RAW_TRY(call)                                                                      \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) return (int)e_;                                             \
+#define RAW_TRY(call)                          \
+    do {                                       \
+        cudaError_t e_ = (call);               \
+        if (e_ != cudaSuccess) return (int)e_; \
     } while (0)
 
 static __global__ void raw_scale(float *x, int64_t n, float a, float b)
@@ -24,7 +25,8 @@ static __global__ void raw_scale(float *x, int64_t n, float a, float b)
 static double now_ms()
 {
     return std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now().time_since_epoch()).count();
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 static float input_value(int64_t i) { return (float)((i * 2654435761u) % 1000003u) * 1e-3f + 0.5f; }
@@ -44,7 +46,8 @@ static int run(int64_t n, int chunks, int k, float *in, float *out, float *dev,
             RAW_TRY(cudaMemcpyAsync(slot, in + b, len * sizeof(float), cudaMemcpyHostToDevice, st));
             raw_scale<<<(unsigned)((len + 255) / 256), 256, 0, st>>>(slot, len, 2.0f, 1.0f);
             RAW_TRY(cudaGetLastError());
-            RAW_TRY(cudaMemcpyAsync(out + b, slot, len * sizeof(float), cudaMemcpyDeviceToHost, st));
+            RAW_TRY(
+                cudaMemcpyAsync(out + b, slot, len * sizeof(float), cudaMemcpyDeviceToHost, st));
         }
         RAW_TRY(cudaDeviceSynchronize());
         *ms = now_ms() - t0;
@@ -62,11 +65,15 @@ extern "C" int raw_overlap(int64_t n, int chunks, int k, bool pinned, int reps, 
     std::vector<cudaStream_t> s((size_t)k, nullptr);
     int rc = 0;
     if (pinned) {
-        if ((rc = (int)cudaMallocHost(&in, bytes)) || (rc = (int)cudaMallocHost(&out, bytes))) goto done;
+        if ((rc = (int)cudaMallocHost(&in, bytes)) || (rc = (int)cudaMallocHost(&out, bytes)))
+            goto done;
     } else {
         in = (float *)std::malloc(bytes);
         out = (float *)std::malloc(bytes);
-        if (!in || !out) { rc = -2; goto done; }
+        if (!in || !out) {
+            rc = -2;
+            goto done;
+        }
     }
     if ((rc = (int)cudaMalloc(&dev, (size_t)k * chunk_max * sizeof(float)))) goto done;
     for (int i = 0; i < k; ++i)

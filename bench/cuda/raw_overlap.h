@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The raw-CUDA baselines of the overlap benchmark (raw_overlap.cu): plain C interface. */
 #ifndef RAW_OVERLAP_H
 #define RAW_OVERLAP_H

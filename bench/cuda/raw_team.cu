@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The baselines of bench_team, as an expert would write them: cuSPARSE for SpMV (handle,
  * descriptors and work buffer made once), shared-memory tiled stencils (5-point and
  * radius 4) with static shared memory and compile-time tile sizes, an empty kernel. */
@@ -7,7 +8,7 @@
 
 #include <cusparse.h>
 
-#include "stencil_tiled_kernels.h"   /* stencil_point, wide_point: the same arithmetic as portex's */
+#include "stencil_tiled_kernels.h" /* stencil_point, wide_point: the same arithmetic as portex's */
 
 /* ---- SpMV: cuSPARSE ----------------------------------------------------------------- */
 
@@ -20,19 +21,19 @@ struct raw_spmv {
 
 static const char *spmv_error = "none";
 
-#define SP(call)                                                                           \
-    do {                                                                                   \
-        cusparseStatus_t sp_st_ = (call);                                                  \
-        if (sp_st_ != CUSPARSE_STATUS_SUCCESS) {                                           \
-            spmv_error = #call;                                                            \
-            return 1;                                                                      \
-        }                                                                                  \
+#define SP(call)                                 \
+    do {                                         \
+        cusparseStatus_t sp_st_ = (call);        \
+        if (sp_st_ != CUSPARSE_STATUS_SUCCESS) { \
+            spmv_error = #call;                  \
+            return 1;                            \
+        }                                        \
     } while (0)
 
 extern "C" const char *raw_spmv_error(void) { return spmv_error; }
 
-extern "C" int raw_spmv_create(raw_spmv **out, int64_t nrows, int64_t nnz, int32_t *row, int32_t *col,
-                               double *val, double *x, double *y, cudaStream_t st)
+extern "C" int raw_spmv_create(raw_spmv **out, int64_t nrows, int64_t nnz, int32_t *row,
+                               int32_t *col, double *val, double *x, double *y, cudaStream_t st)
 {
     raw_spmv *s = (raw_spmv *)calloc(1, sizeof *s);
     if (!s) return 1;
@@ -89,7 +90,10 @@ struct five_point_at {
 };
 
 struct wide_at {
-    static __device__ double at(const double *t, int row, double alpha) { return wide_point(t, row, alpha); }
+    static __device__ double at(const double *t, int row, double alpha)
+    {
+        return wide_point(t, row, alpha);
+    }
 };
 
 /* A TI x TJ tile of the interior and a halo of R staged in shared memory by a block of TJ x
@@ -97,8 +101,9 @@ struct wide_at {
  * thread: the same staging (rows over threads, columns over lanes) and the same arithmetic
  * as portex's stencil_tiled and wide_tiled. */
 template <int R, int TI, int TJ, class Point>
-__global__ void __launch_bounds__(TI * TJ)
-tiled_kernel(double *__restrict__ out, const double *__restrict__ in, int nx, int ny, double alpha)
+__global__ void __launch_bounds__(TI *TJ)
+    tiled_kernel(double *__restrict__ out, const double *__restrict__ in, int nx, int ny,
+                 double alpha)
 {
     __shared__ double tile[TI + 2 * R][TJ + 2 * R];
     const int i0 = R + (int)blockIdx.y * TI, j0 = R + (int)blockIdx.x * TJ;
@@ -110,15 +115,17 @@ tiled_kernel(double *__restrict__ out, const double *__restrict__ in, int nx, in
     __syncthreads();
     const int r = threadIdx.y + R, c = threadIdx.x + R;
     const int i = i0 + r - R, j = j0 + c - R;
-    if (i < nx - R && j < ny - R) out[(int64_t)i * ny + j] = Point::at(&tile[r][c], TJ + 2 * R, alpha);
+    if (i < nx - R && j < ny - R)
+        out[(int64_t)i * ny + j] = Point::at(&tile[r][c], TJ + 2 * R, alpha);
 }
 
 template <int R, int TI, int TJ, class Point>
-cudaError_t launch_tiled(double *out, const double *in, int64_t nx, int64_t ny, double alpha, cudaStream_t st)
+cudaError_t launch_tiled(double *out, const double *in, int64_t nx, int64_t ny, double alpha,
+                         cudaStream_t st)
 {
     if (nx <= 2 * R || ny <= 2 * R || nx > 1 << 20 || ny > 1 << 20) return cudaErrorInvalidValue;
     const dim3 grid((unsigned)((ny - 2 * R + TJ - 1) / TJ), (unsigned)((nx - 2 * R + TI - 1) / TI));
-    if (grid.y > 65535) return cudaErrorInvalidValue;   /* the most blocks in y */
+    if (grid.y > 65535) return cudaErrorInvalidValue; /* the most blocks in y */
     tiled_kernel<R, TI, TJ, Point><<<grid, dim3(TJ, TI), 0, st>>>(out, in, (int)nx, (int)ny, alpha);
     return cudaGetLastError();
 }

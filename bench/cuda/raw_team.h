@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The raw baselines of bench_team behind a C interface (raw_team.cu defines them):
  * cuSPARSE's CSR SpMV, hand-tiled shared-memory stencils (5-point and radius 4), an empty
  * kernel. Every function queues its work on `st` and returns the first error it met. */

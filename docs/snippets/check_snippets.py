@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Every ```c block of README.md and docs/*.md, compiled and run as written.
 
     check_snippets.py --root=SRC --exec=serial|openmp --cc=CC [--cc=...] [--cflag=FLAG ...]

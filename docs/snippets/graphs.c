@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* docs/graphs.md's graph built node by node ("build"), its capture ("capture") and a
  * circle of children refused ("children"), on the default execution space. x and y hold n elements; scale multiplies a view by a factor
  * (sa: x by 2, sb: y by 3), dot reduces x . y into the one-element view r. Host views
@@ -6,11 +7,19 @@
 
 #include "snippet.h"
 
-typedef struct scale_args { px_span_f64_1d v; double factor; } scale_args;
-typedef struct dot_args { px_span_f64_1d x, y; } dot_args;
+typedef struct scale_args {
+    px_span_f64_1d v;
+    double factor;
+} scale_args;
+typedef struct dot_args {
+    px_span_f64_1d x, y;
+} dot_args;
 
 PX_FOR(scale, scale_args, args, i) { PX_AT1(args->v, i) *= args->factor; }
-PX_REDUCE(dot, dot_args, args, i, double, sum, acc) { *acc += PX_AT1(args->x, i) * PX_AT1(args->y, i); }
+PX_REDUCE(dot, dot_args, args, i, double, sum, acc)
+{
+    *acc += PX_AT1(args->x, i) * PX_AT1(args->y, i);
+}
 
 enum { n = 1000 };
 
@@ -103,7 +112,7 @@ static void capture(void)
     /* snippet: capture */
     SNIPPET_END();
 
-    EXPECT(element(x, 7) == 1.0 && element(x_pinned, 7) == 0.0);   /* recorded, not run */
+    EXPECT(element(x, 7) == 1.0 && element(x_pinned, 7) == 0.0); /* recorded, not run */
     px_graph_exec *e;
     CHECK(px_graph_instantiate(g, &e));
     CHECK(px_graph_launch(e, inst));
@@ -124,7 +133,8 @@ static void children(void)
 
     SNIPPET_BEGIN();
     /* snippet: children */
-    EXPECT(strstr(px_last_error(), "px_graph_add_child") && strstr(px_last_error(), "cannot hold itself"));
+    EXPECT(strstr(px_last_error(), "px_graph_add_child") &&
+           strstr(px_last_error(), "cannot hold itself"));
     EXPECT(a == NULL && b == NULL && c == NULL);
 }
 

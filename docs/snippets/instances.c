@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* docs/instances.md: the three calls that give the default execution space ("defaults"),
  * a view made where an instance's kernels run ("space") and an event that orders one
  * instance's work after another's ("events"). */
@@ -5,7 +6,9 @@
 
 #include "snippet.h"
 
-typedef struct pc_args { px_span_f64_1d x, y; } pc_args;
+typedef struct pc_args {
+    px_span_f64_1d x, y;
+} pc_args;
 
 PX_FOR(produce, pc_args, args, i) { PX_AT1(args->x, i) = (double)i; }
 PX_FOR(consume, pc_args, args, i) { PX_AT1(args->y, i) = 2.0 * PX_AT1(args->x, i); }
@@ -29,7 +32,7 @@ static void defaults(void)
     px_exec_space of_inst;
     CHECK(px_instance_exec_space(inst, &of_inst));
     EXPECT(of_inst == exec);
-    EXPECT(where.kind == PX_SPACE_HOST);   /* the host backends' data lives on the host */
+    EXPECT(where.kind == PX_SPACE_HOST); /* the host backends' data lives on the host */
     const char *asked = getenv("PX_DEFAULT_EXEC");
     EXPECT(!asked || names(exec, asked));
 }

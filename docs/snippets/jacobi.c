@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The Jacobi solve of README.md (a whole graph) and of docs/graphs.md's "Conditionals" (its
  * WHILE node): sweeps a -> b and b -> a until max |a - b| is at most the tolerance, in one
  * launch on the default execution space. The kernels are examples/graph_jacobi's, shortened.
@@ -6,7 +7,9 @@
 
 #include "snippet.h"
 
-typedef struct sweep_args { px_span_f64_right in, out; } sweep_args;
+typedef struct sweep_args {
+    px_span_f64_right in, out;
+} sweep_args;
 
 /* out = the mean of in's 4 neighbours, over the interior */
 PX_FOR_2D(sweep, sweep_args, args, i, j)
@@ -22,7 +25,7 @@ PX_REDUCE_2D(update, sweep_args, args, i, j, double, max, acc)
     if (d > *acc) *acc = d;
 }
 
-enum { N = 24 };   /* grid points per side, edges included */
+enum { N = 24 }; /* grid points per side, edges included */
 
 /* Everything a solve needs: a and b, N x N in the default space, both 1 along the edge
  * i = 0 and 0 elsewhere (also kept in init), and a one-element residual. */
@@ -78,8 +81,8 @@ static void solve_check_and_release(solve *s, double tol)
     CHECK(px_deep_copy(hr, s->residual, NULL));
     CHECK(px_view_get_span(ha, &as));
     CHECK(px_view_get_span(hr, &rs));
-    printf("%s: residual %.3g, a(1, %d) = %.4f\n", px_exec_space_string(s->exec),
-           PX_AT1(rs, 0), N / 2, PX_AT2(as, 1, N / 2));
+    printf("%s: residual %.3g, a(1, %d) = %.4f\n", px_exec_space_string(s->exec), PX_AT1(rs, 0),
+           N / 2, PX_AT2(as, 1, N / 2));
     EXPECT(PX_AT1(rs, 0) > 0.0 && PX_AT1(rs, 0) <= tol);
     EXPECT(PX_AT2(as, 1, N / 2) > 0.1 && PX_AT2(as, 1, N / 2) < 1.0);
     CHECK(px_view_release(&ha));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* docs/kernels.md's kernels and dispatches: a dot product (dot_kernel, dot_dispatch), a
  * custom join (join), a compaction scan (scan_kernel, scan_dispatch), a histogram with
  * atomics (histogram) and the team SpMV (team_kernel, team_policy). The argument structs
@@ -7,12 +8,19 @@
 #include "laplacian.h"
 #include "snippet.h"
 
-typedef struct dot_args { px_span_f64_1d x, y; } dot_args;
-typedef struct bounds_args { px_span_f64_1d x; } bounds_args;
-typedef struct compact_args { px_span_f64_1d in, out; double threshold; } compact_args;
+typedef struct dot_args {
+    px_span_f64_1d x, y;
+} dot_args;
+typedef struct bounds_args {
+    px_span_f64_1d x;
+} bounds_args;
+typedef struct compact_args {
+    px_span_f64_1d in, out;
+    double threshold;
+} compact_args;
 typedef struct spmv_args {
     int64_t nrows, rows_per_team;
-    px_span_i64_1d row;   /* CSR: row r's entries are [row(r), row(r + 1)) of col and val */
+    px_span_i64_1d row; /* CSR: row r's entries are [row(r), row(r + 1)) of col and val */
     px_span_i32_1d col;
     px_span_f64_1d val, x, y;
 } spmv_args;
@@ -56,8 +64,12 @@ static px_view *host_copy(px_view *v)
 }
 
 static double index_of(int64_t i) { return (double)i; }
-static double ones(int64_t i) { (void)i; return 1.0; }
-static double scattered(int64_t i) { return (double)(i * 7 % 101) - 50.0; }   /* -50 .. 50 */
+static double ones(int64_t i)
+{
+    (void)i;
+    return 1.0;
+}
+static double scattered(int64_t i) { return (double)(i * 7 % 101) - 50.0; } /* -50 .. 50 */
 static double digits(int64_t i) { return (double)(i % 10); }
 static double bin_middles(int64_t i) { return (double)(i % 10) + 0.5; }
 
@@ -97,7 +109,7 @@ static void run_compact(px_instance *inst)
     /* snippet: scan_dispatch */
     SNIPPET_END();
 
-    EXPECT(count == n / 2);   /* the digits 5 to 9, in order */
+    EXPECT(count == n / 2); /* the digits 5 to 9, in order */
     px_span_f64_1d hs;
     px_view *h = host_copy(out);
     CHECK(px_view_get_span(h, &hs));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* docs/kernels.md, "The three files": the header and the kernel file are the blocks as
  * shown, files of their own here (axpy_kernels.h, axpy_kernels.c); the program's lines
  * run in main below, with x and y made and checked around them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A sparse matrix for the harnesses whose snippets multiply one (docs/kernels.md's and
  * docs/teams.md's SpMV): the 1-D Laplacian (2 on the diagonal, -1 beside it) in CSR form,
  * as views of the default space, with x(i) = i and room for y = A x. */
@@ -8,9 +9,9 @@
 
 typedef struct laplacian {
     int64_t nrows;
-    px_view *row;        /* I64, nrows + 1: row r's entries are [row(r), row(r + 1)) */
-    px_view *col, *val;  /* I32 and F64, an entry each */
-    px_view *x, *y;      /* F64, nrows each */
+    px_view *row;       /* I64, nrows + 1: row r's entries are [row(r), row(r + 1)) */
+    px_view *col, *val; /* I32 and F64, an entry each */
+    px_view *x, *y;     /* F64, nrows each */
 } laplacian;
 
 /* A host view's copy in the default space, released from the host. */

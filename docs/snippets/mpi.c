@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* docs/mpi.md: a ring of non-blocking sends and receives ("ring") and a halo exchange over
  * a 2-D Cartesian communicator ("halo"), on 2 processes (check_snippets.py runs programs
  * that include portex/mpi.h under mpirun). Each checks what arrived. */
@@ -5,16 +6,23 @@
 
 #include "snippet.h"
 
-typedef struct ghost_args { px_span_f64_1d ghost, out; } ghost_args;
-typedef struct fill_args { px_span_f64_1d v; double value; } fill_args;
-typedef struct stencil_args { px_span_f64_right u, v; } stencil_args;
+typedef struct ghost_args {
+    px_span_f64_1d ghost, out;
+} ghost_args;
+typedef struct fill_args {
+    px_span_f64_1d v;
+    double value;
+} fill_args;
+typedef struct stencil_args {
+    px_span_f64_right u, v;
+} stencil_args;
 
 PX_FOR(set_edge, fill_args, a, i) { PX_AT1(a->v, i) = a->value; }
 PX_FOR(use_ghost, ghost_args, a, i) { PX_AT1(a->out, i) = 2.0 * PX_AT1(a->ghost, i); }
 PX_FOR_2D(stencil, stencil_args, a, i, j)
 {
-    PX_AT2(a->v, i, j) = PX_AT2(a->u, i - 1, j) + PX_AT2(a->u, i + 1, j) +
-                         PX_AT2(a->u, i, j - 1) + PX_AT2(a->u, i, j + 1);
+    PX_AT2(a->v, i, j) = PX_AT2(a->u, i - 1, j) + PX_AT2(a->u, i + 1, j) + PX_AT2(a->u, i, j - 1) +
+                         PX_AT2(a->u, i, j + 1);
 }
 
 /* Element (i, j) of a 2-D view (1-D: i = 0) of any space, read on the host. */
@@ -73,8 +81,8 @@ static void halo(int me, int nranks)
     px_view *u, *v;
     CHECK(px_default_instance(&inst));
     CHECK(px_default_space(&where));
-    px_view_desc d = {.label = "u", .space = where, .dtype = PX_F64, .rank = 2,
-                      .extent = {ni + 2, nj + 2}};
+    px_view_desc d = {
+        .label = "u", .space = where, .dtype = PX_F64, .rank = 2, .extent = {ni + 2, nj + 2}};
     CHECK(px_view_create(&u, &d));
     d.label = "v";
     CHECK(px_view_create(&v, &d));
@@ -97,7 +105,7 @@ static void halo(int me, int nranks)
     EXPECT(MPI_Cart_shift(cart, 0, 1, &below, &above) == MPI_SUCCESS);
     EXPECT(element(u, 0, 2) == below + 1.0 && element(u, ni + 1, 2) == above + 1.0);
     EXPECT(element(u, 2, 0) == 0.0 && element(u, 2, nj + 1) == 0.0);
-    EXPECT(element(v, 1, 2) == below + 1.0 + 3.0 * mine);   /* the stencil saw the ghost */
+    EXPECT(element(v, 1, 2) == below + 1.0 + 3.0 * mine); /* the stencil saw the ghost */
     MPI_Comm_free(&cart);
     CHECK(px_view_release(&u));
     CHECK(px_view_release(&v));

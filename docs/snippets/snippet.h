@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* What the harnesses of docs/snippets share. A harness is a program that gives a fragment
  * of the documentation its context (check_snippets.py splices the fragment in): it makes
  * what the fragment uses, runs it, and checks what it did.
@@ -15,44 +16,44 @@
 #include <portex.h>
 
 /* The harness's own calls: a failure ends the run with portex's message. */
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        if ((call) != PX_OK) {                                                             \
+#define CHECK(call)                                                                         \
+    do {                                                                                    \
+        if ((call) != PX_OK) {                                                              \
             fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, px_last_error()); \
-            exit(1);                                                                       \
-        }                                                                                  \
+            exit(1);                                                                        \
+        }                                                                                   \
     } while (0)
 
 /* What the fragment must have done. */
-#define EXPECT(cond)                                                                       \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            fprintf(stderr, "%s:%d: not so: %s\n", __FILE__, __LINE__, #cond);             \
-            exit(1);                                                                       \
-        }                                                                                  \
+#define EXPECT(cond)                                                           \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "%s:%d: not so: %s\n", __FILE__, __LINE__, #cond); \
+            exit(1);                                                           \
+        }                                                                      \
     } while (0)
 
 #define SNIPPET_BEGIN() px_clear_error()
-#define SNIPPET_END()                                                                      \
-    do {                                                                                   \
-        if (px_last_error()[0] != '\0') {                                                  \
+#define SNIPPET_END()                                                                        \
+    do {                                                                                     \
+        if (px_last_error()[0] != '\0') {                                                    \
             fprintf(stderr, "%s:%d: a call of the snippet failed: %s\n", __FILE__, __LINE__, \
-                    px_last_error());                                                      \
-            exit(1);                                                                       \
-        }                                                                                  \
+                    px_last_error());                                                        \
+            exit(1);                                                                         \
+        }                                                                                    \
     } while (0)
 
 /* Skips the run (exit 77) unless the default execution space is `exec`: for a snippet
  * about one backend. */
-#define SNIPPET_REQUIRE_EXEC(exec)                                                         \
-    do {                                                                                   \
-        px_exec_space have_;                                                               \
-        CHECK(px_default_exec_space(&have_));                                              \
-        if (have_ != (exec)) {                                                             \
-            printf("needs %s as the default execution space, not %s\n",                   \
-                   px_exec_space_string(exec), px_exec_space_string(have_));               \
-            exit(77);                                                                      \
-        }                                                                                  \
+#define SNIPPET_REQUIRE_EXEC(exec)                                           \
+    do {                                                                     \
+        px_exec_space have_;                                                 \
+        CHECK(px_default_exec_space(&have_));                                \
+        if (have_ != (exec)) {                                               \
+            printf("needs %s as the default execution space, not %s\n",      \
+                   px_exec_space_string(exec), px_exec_space_string(have_)); \
+            exit(77);                                                        \
+        }                                                                    \
     } while (0)
 
 #endif /* SNIPPET_H */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* docs/teams.md: a policy with scratch at both levels ("policy"), run by a kernel that
  * reports what each team got, and the SpMV team kernel ("kernel") with its dispatch
  * ("dispatch") on the 1-D Laplacian. */
@@ -7,14 +8,18 @@
 /* snippet: kernel */
 
 /* Per team: the scratch bytes it got at each level, shared and per thread. */
-typedef struct probe_args { px_span_i64_right got; } probe_args;
+typedef struct probe_args {
+    px_span_i64_right got;
+} probe_args;
 
 PX_TEAM_FOR(probe, probe_args, a, team)
 {
-    PX_SINGLE_PER_TEAM(team) {
+    PX_SINGLE_PER_TEAM(team)
+    {
         for (int level = 0; level < 2; ++level) {
             PX_AT2(a->got, team->league_rank, 2 * level) = (int64_t)team->scratch_size[level];
-            PX_AT2(a->got, team->league_rank, 2 * level + 1) = (int64_t)team->thread_scratch_size[level];
+            PX_AT2(a->got, team->league_rank, 2 * level + 1) =
+                (int64_t)team->thread_scratch_size[level];
         }
     }
 }
@@ -23,7 +28,7 @@ static void policy(px_instance *inst)
 {
     const int64_t league_size = 8;
     const int32_t team_size = PX_AUTO, vector_length = PX_AUTO;
-    const size_t per_team_bytes = 256, per_thread_bytes = 40;   /* 40: rounded up to 48 */
+    const size_t per_team_bytes = 256, per_thread_bytes = 40; /* 40: rounded up to 48 */
 
     SNIPPET_BEGIN();
     /* snippet: policy */
@@ -32,9 +37,9 @@ static void policy(px_instance *inst)
     px_space where;
     px_view *got, *h;
     CHECK(px_default_space(&where));
-    px_view_desc d = {.label = "got", .space = where, .dtype = PX_I64, .rank = 2,
-                      .extent = {league_size, 4}};
-    CHECK(px_view_create(&got, &d));   /* zero-filled: a team that never ran leaves zeros */
+    px_view_desc d = {
+        .label = "got", .space = where, .dtype = PX_I64, .rank = 2, .extent = {league_size, 4}};
+    CHECK(px_view_create(&got, &d)); /* zero-filled: a team that never ran leaves zeros */
     probe_args args;
     CHECK(px_view_get_span(got, &args.got));
     CHECK(px_parallel_for_team(inst, "probe", p, PX_KERNEL(probe), &args));

@@ -1,9 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* docs/tools.md: a region around a dispatch and a copy, seen on the timeline: the harness
  * turns the timeline on (px_init_options.timeline) and finds the region, the kernel and
  * the copy in the trace px_finalize writes. */
 #include "snippet.h"
 
-typedef struct update_args { px_span_f64_1d x; } update_args;
+typedef struct update_args {
+    px_span_f64_1d x;
+} update_args;
 
 PX_FOR(update, update_args, args, i) { PX_AT1(args->x, i) += 1.0; }
 
@@ -40,7 +43,7 @@ int main(void)
     /* snippet */
     SNIPPET_END();
 
-    EXPECT(px_region_pop() != PX_OK);   /* the snippet closed what it opened */
+    EXPECT(px_region_pop() != PX_OK); /* the snippet closed what it opened */
     px_clear_error();
     px_span_f64_1d hs;
     CHECK(px_view_get_span(h, &hs));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* docs/views.md: creating a 2-D view ("create"), two subviews of it ("subview"), and a
  * host mirror read on the host ("mirror"), each checked for what the page says it gives. */
 #include "snippet.h"
@@ -28,10 +29,10 @@ static void subview(px_view *a)
     SNIPPET_END();
 
     px_view_info info;
-    CHECK(px_view_info_get(inner, &info));   /* interior rows: still RIGHT */
+    CHECK(px_view_info_get(inner, &info)); /* interior rows: still RIGHT */
     EXPECT(info.rank == 2 && info.extent[0] == ny - 2 && info.extent[1] == nx);
     EXPECT(info.layout == PX_LAYOUT_RIGHT);
-    CHECK(px_view_info_get(first, &info));   /* column 0: rank 1, strided */
+    CHECK(px_view_info_get(first, &info)); /* column 0: rank 1, strided */
     EXPECT(info.rank == 1 && info.extent[0] == ny && info.stride[0] == nx);
     EXPECT(info.layout == PX_LAYOUT_STRIDE);
     CHECK(px_view_release(&inner));
@@ -55,7 +56,7 @@ static void mirror(void)
     EXPECT(sum == half * n);
     px_view_info info;
     CHECK(px_view_info_get(d, &info));
-    EXPECT(info.use_count == 1);   /* the mirror, or the extra reference, is gone */
+    EXPECT(info.use_count == 1); /* the mirror, or the extra reference, is gone */
     CHECK(px_view_release(&d));
 }
 

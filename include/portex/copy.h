@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — deep_copy and fill: portex picks the path and says which it took.
  *
@@ -23,21 +24,22 @@
 PX_EXTERN_C_BEGIN
 
 /** The paths a copy or fill takes, generated from one list: X(NAME, description). */
-#define PX_COPY_PATH_MAP(X)                                                                \
-    X(NONE, "nothing to move (no element, or the same memory)")                            \
-    X(HOST_MEMCPY, "host memcpy of contiguous memory")                                     \
-    X(HOST_STRIDED, "host element-wise copy (strided views or differing layouts)")         \
-    X(HOST_FILL, "host fill")                                                              \
-    X(CUDA_DMA, "cudaMemcpyAsync between pinned host memory and a device, on the instance's stream") \
-    X(CUDA_D2D, "cudaMemcpyAsync within one device, on the instance's stream")             \
+#define PX_COPY_PATH_MAP(X)                                                                   \
+    X(NONE, "nothing to move (no element, or the same memory)")                               \
+    X(HOST_MEMCPY, "host memcpy of contiguous memory")                                        \
+    X(HOST_STRIDED, "host element-wise copy (strided views or differing layouts)")            \
+    X(HOST_FILL, "host fill")                                                                 \
+    X(CUDA_DMA,                                                                               \
+      "cudaMemcpyAsync between pinned host memory and a device, on the instance's stream")    \
+    X(CUDA_D2D, "cudaMemcpyAsync within one device, on the instance's stream")                \
     X(CUDA_PAGEABLE, "the driver's copy to or from pageable host memory (blocks the caller)") \
-    X(CUDA_FILL, "fill on the device, on the instance's stream")                           \
-    X(CUDA_STAGED, "pageable host memory staged through portex's pinned buffers in chunks: " \
-                   "host threads copy, DMA pipelined behind them")                         \
-    X(CUDA_PEER, "copy between two GPUs (peer access where the hardware allows), ordered "  \
-                 "after the pending work of both")                                         \
+    X(CUDA_FILL, "fill on the device, on the instance's stream")                              \
+    X(CUDA_STAGED, "pageable host memory staged through portex's pinned buffers in chunks: "  \
+                   "host threads copy, DMA pipelined behind them")                            \
+    X(CUDA_PEER, "copy between two GPUs (peer access where the hardware allows), ordered "    \
+                 "after the pending work of both")                                            \
     X(CUDA_STRIDED, "a copy kernel for non-contiguous views or differing layouts, in device " \
-                    "or pinned memory")                                                    \
+                    "or pinned memory")                                                       \
     X(CUDA_STRIDED_STAGED, "pageable memory with a differing layout: element-wise host copy " \
                            "through a pinned buffer, then to or from the device")
 
@@ -47,7 +49,7 @@ typedef enum px_copy_path {
 #define PX__COPY_PATH_ENUM(name, desc) PX_COPY_##name,
     PX_COPY_PATH_MAP(PX__COPY_PATH_ENUM)
 #undef PX__COPY_PATH_ENUM
-    PX_COPY_PATH_COUNT /**< the number of paths (not a path) */
+        PX_COPY_PATH_COUNT /**< the number of paths (not a path) */
 } px_copy_path;
 /** @var PX_COPY_NONE
  * nothing to move (no element, or the same memory) */
@@ -92,8 +94,7 @@ PX_API px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_vi
                                     px_copy_path *path);
 
 /** The path a copy from src to dst would take now, without copying. */
-PX_API px_status px_deep_copy_query(const px_view *dst, const px_view *src,
-                                    px_copy_path *path);
+PX_API px_status px_deep_copy_query(const px_view *dst, const px_view *src, px_copy_path *path);
 
 /** @{ */
 /** Every element of dst becomes *value (dst's element size bytes). */
@@ -108,9 +109,9 @@ PX_API px_status px_fill_async(px_instance *inst, px_view *dst, const void *valu
  * pinned memory staging holds (default 12 x 32 MiB = 384 MiB at most) counts in
  * HOST_PINNED's library_bytes. Zeros in px_staging_set keep the current value. */
 typedef struct px_staging_config {
-    size_t chunk_bytes;   /**< default 32 MiB; at least 64 KiB */
-    int buffers;          /**< default 12; at least 2 */
-    int threads;          /**< default the machine's cores, at most 16 (8 without a topology); 1 to 64 */
+    size_t chunk_bytes; /**< default 32 MiB; at least 64 KiB */
+    int buffers;        /**< default 12; at least 2 */
+    int threads; /**< default the machine's cores, at most 16 (8 without a topology); 1 to 64 */
 } px_staging_config;
 
 /** The staging configuration in effect. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — library lifetime, status codes, errors, version, configuration report. */
 #ifndef PORTEX_CORE_H
@@ -13,24 +14,26 @@ PX_EXTERN_C_BEGIN
 
 /** Every status portex returns, generated from one list: X(NAME, value, message).
  * 0 is success, every error is negative. */
-#define PX_STATUS_MAP(X)                                                                          \
-    X(OK,                 0, "success")                                                         \
-    X(ERR_INVALID_ARGUMENT, -1, "invalid argument")                                             \
-    X(ERR_OUT_OF_MEMORY,  -2, "out of memory")                                                  \
-    X(ERR_NOT_INITIALIZED, -3, "portex is not initialized (call px_init first)")               \
-    X(ERR_UNSUPPORTED,    -4, "operation not supported by this backend or build")              \
-    X(ERR_NOT_COMPILED,   -5, "kernel was not compiled for this backend")                      \
-    X(ERR_BACKEND,        -6, "backend runtime error")                                          \
-    X(ERR_EXTENTS_MISMATCH, -7, "view extents differ")                                          \
-    X(ERR_BUSY,           -8, "objects are still alive")                                        \
-    X(ERR_NO_DEVICE,      -9, "no such device")                                                 \
-    X(ERR_TYPE_MISMATCH,  -10, "element type differs")                                          \
-    X(ERR_OVERFLOW,       -11, "size overflows")                                                \
-    X(ERR_CAPTURE_PAGEABLE, -12, "pageable host memory cannot take part in a stream capture; use HOST_PINNED") \
-    X(ERR_SYSTEM,         -13, "operating system error")                                        \
-    X(ERR_LAUNCH,         -14, "kernel launch or execution failed")                             \
-    X(ERR_CAPTURING,      -15, "not allowed while the instance's stream is being captured into a graph") \
-    X(ERR_COMM,           -16, "communication error (MPI)")
+#define PX_STATUS_MAP(X)                                                            \
+    X(OK, 0, "success")                                                             \
+    X(ERR_INVALID_ARGUMENT, -1, "invalid argument")                                 \
+    X(ERR_OUT_OF_MEMORY, -2, "out of memory")                                       \
+    X(ERR_NOT_INITIALIZED, -3, "portex is not initialized (call px_init first)")    \
+    X(ERR_UNSUPPORTED, -4, "operation not supported by this backend or build")      \
+    X(ERR_NOT_COMPILED, -5, "kernel was not compiled for this backend")             \
+    X(ERR_BACKEND, -6, "backend runtime error")                                     \
+    X(ERR_EXTENTS_MISMATCH, -7, "view extents differ")                              \
+    X(ERR_BUSY, -8, "objects are still alive")                                      \
+    X(ERR_NO_DEVICE, -9, "no such device")                                          \
+    X(ERR_TYPE_MISMATCH, -10, "element type differs")                               \
+    X(ERR_OVERFLOW, -11, "size overflows")                                          \
+    X(ERR_CAPTURE_PAGEABLE, -12,                                                    \
+      "pageable host memory cannot take part in a stream capture; use HOST_PINNED") \
+    X(ERR_SYSTEM, -13, "operating system error")                                    \
+    X(ERR_LAUNCH, -14, "kernel launch or execution failed")                         \
+    X(ERR_CAPTURING, -15,                                                           \
+      "not allowed while the instance's stream is being captured into a graph")     \
+    X(ERR_COMM, -16, "communication error (MPI)")
 
 /** What every function returns: PX_OK (0) or a negative error, one value per entry of
  * PX_STATUS_MAP (PX_<NAME>); px_status_string gives its message. */
@@ -92,7 +95,8 @@ PX_API void px_clear_error(void);
  * func NULL gives "portex"; fmt NULL gives px_status_string(status). The message is cut
  * at 1023 bytes. Returns status, so that `return px_set_error(PX_ERR_..., __func__,
  * "...", ...);` fails a function. */
-PX_API px_status px_set_error(px_status status, const char *func, const char *fmt, ...) PX_PRINTF(3, 4);
+PX_API px_status px_set_error(px_status status, const char *func, const char *fmt, ...)
+    PX_PRINTF(3, 4);
 
 /** What px_init is told; zero-initialise it and set what you need (or pass NULL). */
 typedef struct px_init_options {

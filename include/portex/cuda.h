@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — CUDA interop, opt-in: the only public header that includes CUDA's.
  * Share one queue with other CUDA libraries (cuBLAS, PyTorch, CuPy): wrap their stream

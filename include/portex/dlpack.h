@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — DLPack interop, opt-in (not included by portex.h; no CUDA needed): hand views
  * to PyTorch, CuPy, JAX, NumPy and other DLPack libraries, and take their tensors as views,
@@ -26,11 +27,11 @@
 
 /* The official header is there when its include guard or one of its macros is (0.x
  * headers define DLPACK_VERSION, 1.x headers DLPACK_MAJOR_VERSION, all DLPACK_EXTERN_C). */
-#if defined(DLPACK_DLPACK_H_) || defined(DLPACK_EXTERN_C) || defined(DLPACK_VERSION) ||       \
+#if defined(DLPACK_DLPACK_H_) || defined(DLPACK_EXTERN_C) || defined(DLPACK_VERSION) || \
     defined(DLPACK_MAJOR_VERSION)
-#  define PX__DLPACK_OFFICIAL 1
+#define PX__DLPACK_OFFICIAL 1
 #else
-#  define PX__DLPACK_OFFICIAL 0
+#define PX__DLPACK_OFFICIAL 0
 #endif
 
 PX_EXTERN_C_BEGIN
@@ -38,27 +39,28 @@ PX_EXTERN_C_BEGIN
 #if !PX__DLPACK_OFFICIAL
 /** Where a tensor's memory is (DLDevice.device_type). C++ gives the enum the 32-bit type
  * the ABI has. */
-#  ifdef __cplusplus
+#ifdef __cplusplus
 typedef enum : int32_t {
-#  else
+#else
 typedef enum {
-#  endif
-    kDLCPU = 1,          /**< host memory: HOST */
-    kDLCUDA = 2,         /**< memory of a CUDA GPU, device_id its ordinal: DEVICE(device_id) */
-    kDLCUDAHost = 3,     /**< page-locked host memory (cudaMallocHost, cudaHostAlloc): HOST_PINNED */
-    kDLOpenCL = 4,       /**< OpenCL (not taken by portex) */
-    kDLVulkan = 7,       /**< Vulkan (not taken) */
-    kDLMetal = 8,        /**< Metal (not taken) */
-    kDLVPI = 9,          /**< Verilog simulator (not taken) */
-    kDLROCM = 10,        /**< AMD GPU (not taken) */
-    kDLROCMHost = 11,    /**< page-locked host memory of ROCm (not taken) */
-    kDLExtDev = 12,      /**< reserved for extensions (not taken) */
-    kDLCUDAManaged = 13, /**< CUDA managed memory, cudaMallocManaged (not taken: portex has no managed space) */
-    kDLOneAPI = 14,      /**< oneAPI unified shared memory (not taken) */
-    kDLWebGPU = 15,      /**< WebGPU (not taken) */
-    kDLHexagon = 16,     /**< Qualcomm Hexagon DSP (not taken) */
-    kDLMAIA = 17,        /**< Microsoft MAIA (not taken) */
-    kDLTrn = 18          /**< AWS Trainium (not taken) */
+#endif
+    kDLCPU = 1,       /**< host memory: HOST */
+    kDLCUDA = 2,      /**< memory of a CUDA GPU, device_id its ordinal: DEVICE(device_id) */
+    kDLCUDAHost = 3,  /**< page-locked host memory (cudaMallocHost, cudaHostAlloc): HOST_PINNED */
+    kDLOpenCL = 4,    /**< OpenCL (not taken by portex) */
+    kDLVulkan = 7,    /**< Vulkan (not taken) */
+    kDLMetal = 8,     /**< Metal (not taken) */
+    kDLVPI = 9,       /**< Verilog simulator (not taken) */
+    kDLROCM = 10,     /**< AMD GPU (not taken) */
+    kDLROCMHost = 11, /**< page-locked host memory of ROCm (not taken) */
+    kDLExtDev = 12,   /**< reserved for extensions (not taken) */
+    kDLCUDAManaged =
+        13, /**< CUDA managed memory, cudaMallocManaged (not taken: portex has no managed space) */
+    kDLOneAPI = 14,  /**< oneAPI unified shared memory (not taken) */
+    kDLWebGPU = 15,  /**< WebGPU (not taken) */
+    kDLHexagon = 16, /**< Qualcomm Hexagon DSP (not taken) */
+    kDLMAIA = 17,    /**< Microsoft MAIA (not taken) */
+    kDLTrn = 18      /**< AWS Trainium (not taken) */
 } DLDeviceType;
 
 /** A tensor's device. */
@@ -69,50 +71,50 @@ typedef struct {
 
 /** Type codes of DLDataType.code. */
 typedef enum {
-    kDLInt = 0U,                 /**< signed integer (portex: 32 and 64 bits) */
-    kDLUInt = 1U,                /**< unsigned integer (portex: 8, 32 and 64 bits) */
-    kDLFloat = 2U,               /**< IEEE floating point (portex: 32 and 64 bits) */
-    kDLOpaqueHandle = 3U,        /**< opaque handle (not taken) */
-    kDLBfloat = 4U,              /**< bfloat16 (not taken) */
-    kDLComplex = 5U,             /**< complex, two floats per element (not taken) */
-    kDLBool = 6U,                /**< boolean, 8 bits (not taken) */
-    kDLFloat8_e3m4 = 7U,         /**< 8-bit float (not taken) */
-    kDLFloat8_e4m3 = 8U,         /**< 8-bit float (not taken) */
-    kDLFloat8_e4m3b11fnuz = 9U,  /**< 8-bit float (not taken) */
-    kDLFloat8_e4m3fn = 10U,      /**< 8-bit float (not taken) */
-    kDLFloat8_e4m3fnuz = 11U,    /**< 8-bit float (not taken) */
-    kDLFloat8_e5m2 = 12U,        /**< 8-bit float (not taken) */
-    kDLFloat8_e5m2fnuz = 13U,    /**< 8-bit float (not taken) */
-    kDLFloat8_e8m0fnu = 14U,     /**< 8-bit float (not taken) */
-    kDLFloat6_e2m3fn = 15U,      /**< 6-bit float (not taken) */
-    kDLFloat6_e3m2fn = 16U,      /**< 6-bit float (not taken) */
-    kDLFloat4_e2m1fn = 17U       /**< 4-bit float (not taken) */
+    kDLInt = 0U,                /**< signed integer (portex: 32 and 64 bits) */
+    kDLUInt = 1U,               /**< unsigned integer (portex: 8, 32 and 64 bits) */
+    kDLFloat = 2U,              /**< IEEE floating point (portex: 32 and 64 bits) */
+    kDLOpaqueHandle = 3U,       /**< opaque handle (not taken) */
+    kDLBfloat = 4U,             /**< bfloat16 (not taken) */
+    kDLComplex = 5U,            /**< complex, two floats per element (not taken) */
+    kDLBool = 6U,               /**< boolean, 8 bits (not taken) */
+    kDLFloat8_e3m4 = 7U,        /**< 8-bit float (not taken) */
+    kDLFloat8_e4m3 = 8U,        /**< 8-bit float (not taken) */
+    kDLFloat8_e4m3b11fnuz = 9U, /**< 8-bit float (not taken) */
+    kDLFloat8_e4m3fn = 10U,     /**< 8-bit float (not taken) */
+    kDLFloat8_e4m3fnuz = 11U,   /**< 8-bit float (not taken) */
+    kDLFloat8_e5m2 = 12U,       /**< 8-bit float (not taken) */
+    kDLFloat8_e5m2fnuz = 13U,   /**< 8-bit float (not taken) */
+    kDLFloat8_e8m0fnu = 14U,    /**< 8-bit float (not taken) */
+    kDLFloat6_e2m3fn = 15U,     /**< 6-bit float (not taken) */
+    kDLFloat6_e3m2fn = 16U,     /**< 6-bit float (not taken) */
+    kDLFloat4_e2m1fn = 17U      /**< 4-bit float (not taken) */
 } DLDataTypeCode;
 
 /** An element type. */
 typedef struct {
-    uint8_t code;    /**< a DLDataTypeCode */
-    uint8_t bits;    /**< the width of one lane in bits */
-    uint16_t lanes;  /**< lanes per element: 1 for scalars (the only count portex takes) */
+    uint8_t code;   /**< a DLDataTypeCode */
+    uint8_t bits;   /**< the width of one lane in bits */
+    uint16_t lanes; /**< lanes per element: 1 for scalars (the only count portex takes) */
 } DLDataType;
 
 /** A tensor's description; it owns nothing. Element (i0, ..., in) is at
  * (char *)data + byte_offset + (i0 * strides[0] + ... + in * strides[n]) * bits / 8. */
 typedef struct {
-    void *data;            /**< the memory (a device address for kDLCUDA) */
-    DLDevice device;       /**< where the memory is */
-    int32_t ndim;          /**< the number of dimensions */
-    DLDataType dtype;      /**< the element type */
-    int64_t *shape;        /**< ndim extents */
-    int64_t *strides;      /**< ndim strides in elements; NULL: row-major and compact */
-    uint64_t byte_offset;  /**< bytes from data to the first element */
+    void *data;           /**< the memory (a device address for kDLCUDA) */
+    DLDevice device;      /**< where the memory is */
+    int32_t ndim;         /**< the number of dimensions */
+    DLDataType dtype;     /**< the element type */
+    int64_t *shape;       /**< ndim extents */
+    int64_t *strides;     /**< ndim strides in elements; NULL: row-major and compact */
+    uint64_t byte_offset; /**< bytes from data to the first element */
 } DLTensor;
 
 /** A tensor lent by its producer, unversioned (what torch.utils.dlpack.to_dlpack gives):
  * the consumer calls deleter(self) once when it no longer needs the memory. */
 typedef struct DLManagedTensor {
-    DLTensor dl_tensor;    /**< the tensor */
-    void *manager_ctx;     /**< the producer's */
+    DLTensor dl_tensor; /**< the tensor */
+    void *manager_ctx;  /**< the producer's */
     /** Called once by the consumer; NULL: nothing to call. */
     void (*deleter)(struct DLManagedTensor *self);
 } DLManagedTensor;
@@ -123,34 +125,34 @@ typedef struct DLManagedTensor {
 #if !PX__DLPACK_OFFICIAL || !defined(DLPACK_MAJOR_VERSION)
 /** A DLPack version. */
 typedef struct {
-    uint32_t major;   /**< another major version: another layout after `deleter` */
-    uint32_t minor;   /**< a later minor version adds enumeration values only */
+    uint32_t major; /**< another major version: another layout after `deleter` */
+    uint32_t minor; /**< a later minor version adds enumeration values only */
 } DLPackVersion;
 
 /** A tensor lent by its producer, versioned (DLPack 1.x): the same contract as
  * DLManagedTensor, with a version (checked before anything past `deleter` is read) and
  * flags. */
 typedef struct DLManagedTensorVersioned {
-    DLPackVersion version;  /**< the layout of what follows `deleter` */
-    void *manager_ctx;      /**< the producer's */
+    DLPackVersion version; /**< the layout of what follows `deleter` */
+    void *manager_ctx;     /**< the producer's */
     /** Called once by the consumer; NULL: nothing to call. */
     void (*deleter)(struct DLManagedTensorVersioned *self);
-    uint64_t flags;         /**< DLPACK_FLAG_BITMASK_* */
-    DLTensor dl_tensor;     /**< the tensor */
+    uint64_t flags;     /**< DLPACK_FLAG_BITMASK_* */
+    DLTensor dl_tensor; /**< the tensor */
 } DLManagedTensorVersioned;
 #endif
 
 #ifndef DLPACK_FLAG_BITMASK_READ_ONLY
 /** DLManagedTensorVersioned.flags: the consumer must not write the memory. */
-#  define DLPACK_FLAG_BITMASK_READ_ONLY (UINT64_C(1) << 0)
+#define DLPACK_FLAG_BITMASK_READ_ONLY (UINT64_C(1) << 0)
 #endif
 #ifndef DLPACK_FLAG_BITMASK_IS_COPIED
 /** DLManagedTensorVersioned.flags: the tensor is a copy the consumer alone uses. */
-#  define DLPACK_FLAG_BITMASK_IS_COPIED (UINT64_C(1) << 1)
+#define DLPACK_FLAG_BITMASK_IS_COPIED (UINT64_C(1) << 1)
 #endif
 #ifndef DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED
 /** DLManagedTensorVersioned.flags: elements narrower than a byte are padded to one. */
-#  define DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (UINT64_C(1) << 2)
+#define DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED (UINT64_C(1) << 2)
 #endif
 
 /* ---- Tensors as views ---------------------------------------------------------------- */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — export macro and the few compiler helpers every public header needs. */
 #ifndef PORTEX_EXPORT_H
@@ -6,10 +7,11 @@
 /** @def PX_API
  * The library is built with hidden visibility; only PX_API symbols are exported.
  * A static build defines PX_STATIC_BUILD so nothing is decorated. */
-#if defined(PX_BUILDING_LIBRARY) && !defined(PX_STATIC_BUILD) && (defined(__GNUC__) || defined(__clang__))
-#  define PX_API __attribute__((visibility("default")))
+#if defined(PX_BUILDING_LIBRARY) && !defined(PX_STATIC_BUILD) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define PX_API __attribute__((visibility("default")))
 #else
-#  define PX_API
+#define PX_API
 #endif
 
 /** @def PX_EXTERN_C_BEGIN
@@ -23,25 +25,25 @@
 /** @def PX_RESTRICT
  * `restrict` in C, `__restrict__` in C++ (kernel files compiled as CUDA are C++). */
 #ifdef __cplusplus
-#  define PX_EXTERN_C_BEGIN extern "C" {
-#  define PX_EXTERN_C_END   }
-#  define PX_EXTERN_C       extern "C"
-#  define PX_EXTERN_DECL    extern "C"   /* a declaration: extern "C" T x; defines nothing */
-#  define PX_RESTRICT       __restrict__
+#define PX_EXTERN_C_BEGIN extern "C" {
+#define PX_EXTERN_C_END }
+#define PX_EXTERN_C extern "C"
+#define PX_EXTERN_DECL extern "C" /* a declaration: extern "C" T x; defines nothing */
+#define PX_RESTRICT __restrict__
 #else
-#  define PX_EXTERN_C_BEGIN
-#  define PX_EXTERN_C_END
-#  define PX_EXTERN_C
-#  define PX_EXTERN_DECL    extern
-#  define PX_RESTRICT       restrict
+#define PX_EXTERN_C_BEGIN
+#define PX_EXTERN_C_END
+#define PX_EXTERN_C
+#define PX_EXTERN_DECL extern
+#define PX_RESTRICT restrict
 #endif
 
 /** @def PX_FUNCTION
  * Functions that kernels call: host and device under nvcc, plain inline in C. */
 #ifdef __CUDACC__
-#  define PX_FUNCTION __host__ __device__ static inline
+#define PX_FUNCTION __host__ __device__ static inline
 #else
-#  define PX_FUNCTION static inline
+#define PX_FUNCTION static inline
 #endif
 
 /** @def PX_PRINTF(fmt, args)
@@ -50,11 +52,11 @@
 /** @def PX_NODISCARD
  * Makes GCC and Clang warn when the function's result is ignored. */
 #if defined(__GNUC__) || defined(__clang__)
-#  define PX_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#  define PX_NODISCARD         __attribute__((warn_unused_result))
+#define PX_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#define PX_NODISCARD __attribute__((warn_unused_result))
 #else
-#  define PX_PRINTF(fmt, args)
-#  define PX_NODISCARD
+#define PX_PRINTF(fmt, args)
+#define PX_NODISCARD
 #endif
 
 #endif /* PORTEX_EXPORT_H */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — graphs: work recorded once and launched many times.
  *
@@ -86,27 +87,29 @@ PX_API px_status px_graph_destroy(px_graph **graph);
 /** @{ */
 
 /** A PX_FOR kernel over policy, as px_parallel_for; args are copied. */
-PX_API px_status px_graph_add_for(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                                  px_policy policy, const px_kernel *kernel, const void *args,
-                                  px_graph_node **out);
+PX_API px_status px_graph_add_for(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                  const char *label, px_policy policy, const px_kernel *kernel,
+                                  const void *args, px_graph_node **out);
 /** A PX_REDUCE kernel into element 0 of `result`, as px_parallel_reduce_view (DEVICE of the
  * graph's GPU or HOST_PINNED for CUDA; HOST for serial and OpenMP): a result in a host variable has
  * no meaning at replay. */
-PX_API px_status px_graph_add_reduce(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                                     px_policy policy, const px_kernel *kernel, const void *args,
-                                     px_view *result, px_graph_node **out);
+PX_API px_status px_graph_add_reduce(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                     const char *label, px_policy policy, const px_kernel *kernel,
+                                     const void *args, px_view *result, px_graph_node **out);
 /** A PX_TEAM_FOR kernel over the league of `policy`, as px_parallel_for_team. */
-PX_API px_status px_graph_add_for_team(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                                       px_team_policy policy, const px_kernel *kernel, const void *args,
+PX_API px_status px_graph_add_for_team(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                       const char *label, px_team_policy policy,
+                                       const px_kernel *kernel, const void *args,
                                        px_graph_node **out);
 /** A PX_TEAM_REDUCE kernel into element 0 of `result`, as px_parallel_reduce_team_view. */
 PX_API px_status px_graph_add_reduce_team(px_graph *graph, px_graph_node *const *deps, int ndeps,
-                                          const char *label, px_team_policy policy, const px_kernel *kernel,
-                                          const void *args, px_view *result, px_graph_node **out);
+                                          const char *label, px_team_policy policy,
+                                          const px_kernel *kernel, const void *args,
+                                          px_view *result, px_graph_node **out);
 /** A PX_SCAN kernel, as px_parallel_scan without a total. */
-PX_API px_status px_graph_add_scan(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                                   px_policy policy, const px_kernel *kernel, const void *args,
-                                   px_graph_node **out);
+PX_API px_status px_graph_add_scan(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                   const char *label, px_policy policy, const px_kernel *kernel,
+                                   const void *args, px_graph_node **out);
 /** A copy, its path chosen as px_deep_copy chooses it. On CUDA, pageable host memory (HOST)
  * is refused with PX_ERR_CAPTURE_PAGEABLE: a graph replays from the same addresses, which
  * only pinned memory keeps DMA-able; use HOST_PINNED. Views that share memory otherwise
@@ -115,16 +118,17 @@ PX_API px_status px_graph_add_scan(px_graph *graph, px_graph_node *const *deps, 
  * A copy or fill with nothing to move (views with no element; a view copied into itself,
  * whatever its layout) is a node like any other, checked the same way, and runs as
  * nothing (its path is PX_COPY_NONE). */
-PX_API px_status px_graph_add_copy(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
-                                   const px_view *src, px_graph_node **out);
+PX_API px_status px_graph_add_copy(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                   px_view *dst, const px_view *src, px_graph_node **out);
 /** Every element of dst becomes *value (one element, copied); HOST refused on CUDA as for
  * copies. */
-PX_API px_status px_graph_add_fill(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
-                                   const void *value, px_graph_node **out);
+PX_API px_status px_graph_add_fill(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                   px_view *dst, const void *value, px_graph_node **out);
 /** fn(data) on a host thread, in order with the graph's other nodes. fn must not call
  * portex or CUDA (on CUDA it runs on the driver's callback thread). */
-PX_API px_status px_graph_add_host(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                                   void (*fn)(void *data), void *data, px_graph_node **out);
+PX_API px_status px_graph_add_host(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                   const char *label, void (*fn)(void *data), void *data,
+                                   px_graph_node **out);
 /** A node that does nothing but join its dependencies (Kokkos' when_all). */
 PX_API px_status px_graph_add_empty(px_graph *graph, px_graph_node *const *deps, int ndeps,
                                     px_graph_node **out);
@@ -139,8 +143,8 @@ PX_API px_status px_graph_add_empty(px_graph *graph, px_graph_node *const *deps,
  * (PX_ERR_UNSUPPORTED: CUDA cannot copy conditional nodes). In a WHILE or IF body a child
  * is refused (PX_ERR_INVALID_ARGUMENT) when it holds, at any depth, what the body refuses
  * as a node (see px_graph_add_while), and taken when it holds only what the body takes. */
-PX_API px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int ndeps, px_graph *child,
-                                    px_graph_node **out);
+PX_API px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                    px_graph *child, px_graph_node **out);
 /** The work fn issues on the instance it is given, recorded in place of this node: fn runs
  * once, now, between a px_graph_capture_begin and px_graph_capture_end of a temporary
  * instance of the graph's execution space and device (so on CUDA fn may also put foreign
@@ -149,7 +153,8 @@ PX_API px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps,
  * px_instance_destroy refuse it (PX_ERR_CAPTURING; the capture goes on), and it is gone
  * when fn returns. If fn destroys `graph`, no node is added (PX_ERR_INVALID_ARGUMENT) and
  * the graph is freed. */
-PX_API px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
+PX_API px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                       const char *label,
                                        px_status (*fn)(px_instance *inst, void *data), void *data,
                                        px_graph_node **out);
 /** @} */
@@ -177,18 +182,24 @@ typedef struct px_graph_cond_t px_graph_cond_t;
  * captured graph as a child). A child is held to the same rules at any depth: the body
  * takes a child holding what it takes as nodes, and refuses one holding anything else.
  * Anything else is refused when added (PX_ERR_INVALID_ARGUMENT), naming the node. */
-PX_API px_status px_graph_add_while(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                                    unsigned initial, px_graph_cond_t **cond, px_graph **body,
-                                    px_graph_node **out);
-PX_API px_status px_graph_add_if(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                                 unsigned initial, px_graph_cond_t **cond, px_graph **body, px_graph_node **out);
+PX_API px_status px_graph_add_while(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                    const char *label, unsigned initial, px_graph_cond_t **cond,
+                                    px_graph **body, px_graph_node **out);
+PX_API px_status px_graph_add_if(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                 const char *label, unsigned initial, px_graph_cond_t **cond,
+                                 px_graph **body, px_graph_node **out);
 /** @} */
 /** The value kernels pass to px_cond_set. */
 PX_API px_status px_graph_cond_value(const px_graph_cond_t *cond, px_cond *out);
 
 /** How px_graph_cond_from_view compares its scalar with the threshold. */
 typedef enum px_compare {
-    PX_CMP_LT = 0, PX_CMP_LE, PX_CMP_GT, PX_CMP_GE, PX_CMP_EQ, PX_CMP_NE
+    PX_CMP_LT = 0,
+    PX_CMP_LE,
+    PX_CMP_GT,
+    PX_CMP_GE,
+    PX_CMP_EQ,
+    PX_CMP_NE
 } px_compare;
 /** @var PX_CMP_LT
  * scalar less than threshold */
@@ -207,8 +218,8 @@ typedef enum px_compare {
  * that sets cond to (element 0 of `scalar` `<cmp>` threshold). scalar: a PX_F64 view in
  * the graph's device memory (DEVICE on CUDA, HOST on serial and OpenMP), e.g. a reduction's result.
  * The node is *out (may be NULL). */
-PX_API px_status px_graph_cond_from_view(px_graph *body, px_graph_cond_t *cond, px_view *scalar, px_compare cmp,
-                                         double threshold, px_graph_node **out);
+PX_API px_status px_graph_cond_from_view(px_graph *body, px_graph_cond_t *cond, px_view *scalar,
+                                         px_compare cmp, double threshold, px_graph_node **out);
 
 /* ---- Capture ------------------------------------------------------------------------------ */
 
@@ -271,19 +282,23 @@ PX_API px_status px_graph_launch(px_graph_exec *exec, px_instance *inst);
  * On CUDA a change of the node's launch shape that CUDA cannot apply in place is refused
  * with PX_ERR_UNSUPPORTED and the reason; instantiate again. */
 PX_API px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node, const void *args);
-PX_API px_status px_graph_exec_set_policy(px_graph_exec *exec, px_graph_node *node, px_policy policy);
+PX_API px_status px_graph_exec_set_policy(px_graph_exec *exec, px_graph_node *node,
+                                          px_policy policy);
 /** A team kernel node's team policy (px_graph_add_for_team, px_graph_add_reduce_team),
  * checked as a dispatch checks it; px_graph_exec_set_policy refuses team nodes. */
-PX_API px_status px_graph_exec_set_team_policy(px_graph_exec *exec, px_graph_node *node, px_team_policy policy);
-PX_API px_status px_graph_exec_set_copy(px_graph_exec *exec, px_graph_node *node, px_view *dst, const px_view *src);
-PX_API px_status px_graph_exec_set_fill(px_graph_exec *exec, px_graph_node *node, const void *value);
+PX_API px_status px_graph_exec_set_team_policy(px_graph_exec *exec, px_graph_node *node,
+                                               px_team_policy policy);
+PX_API px_status px_graph_exec_set_copy(px_graph_exec *exec, px_graph_node *node, px_view *dst,
+                                        const px_view *src);
+PX_API px_status px_graph_exec_set_fill(px_graph_exec *exec, px_graph_node *node,
+                                        const void *value);
 /** @} */
 
 /** Why an update was refused. */
 typedef struct px_graph_update_report {
-    int node;           /**< index (px_graph_node_index) in the new graph of the node that
+    int node;         /**< index (px_graph_node_index) in the new graph of the node that
                            differs, or -1 when the graphs differ as a whole */
-    char reason[256];   /**< what differs, or CUDA's reason */
+    char reason[256]; /**< what differs, or CUDA's reason */
 } px_graph_update_report;
 
 /** Every node's parameters from `graph`, which must have the same shape as the graph exec
@@ -299,7 +314,8 @@ typedef struct px_graph_update_report {
  * - PX_ERR_UNSUPPORTED: `graph` is not exec's own graph and it, or what exec runs, holds
  *   WHILE or IF nodes (their conditions belong to their own graph on CUDA: update from
  *   the graph itself, or instantiate again). */
-PX_API px_status px_graph_exec_update(px_graph_exec *exec, px_graph *graph, px_graph_update_report *report);
+PX_API px_status px_graph_exec_update(px_graph_exec *exec, px_graph *graph,
+                                      px_graph_update_report *report);
 
 /* ---- Seeing a graph ----------------------------------------------------------------------- */
 

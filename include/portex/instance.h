@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — execution spaces, instances (ordered queues of work) and events between them.
  *
@@ -19,10 +20,10 @@ PX_EXTERN_C_BEGIN
 
 /** Where kernels run: the execution spaces (backends). */
 typedef enum px_exec_space {
-    PX_EXEC_SERIAL = 0,   /**< the calling thread: the reference backend */
-    PX_EXEC_CUDA,         /**< an NVIDIA GPU through CUDA */
-    PX_EXEC_OPENMP,       /**< the host's cores through OpenMP threads */
-    PX_EXEC_COUNT         /**< the number of execution spaces (not one) */
+    PX_EXEC_SERIAL = 0, /**< the calling thread: the reference backend */
+    PX_EXEC_CUDA,       /**< an NVIDIA GPU through CUDA */
+    PX_EXEC_OPENMP,     /**< the host's cores through OpenMP threads */
+    PX_EXEC_COUNT       /**< the number of execution spaces (not one) */
 } px_exec_space;
 
 /** "SERIAL", "CUDA", "OPENMP"; "UNKNOWN" for values outside px_exec_space; never NULL. */
@@ -79,11 +80,11 @@ PX_API px_status px_default_instance(px_instance **out);
 
 /** What px_instance_create makes. */
 typedef struct px_instance_desc {
-    px_exec_space exec;  /**< the execution space */
-    int device;          /**< device ordinal (CUDA); 0 otherwise */
-    int priority;        /**< CUDA stream priority: 0 default, negative is higher priority,
+    px_exec_space exec; /**< the execution space */
+    int device;         /**< device ordinal (CUDA); 0 otherwise */
+    int priority;       /**< CUDA stream priority: 0 default, negative is higher priority,
                             clamped to what the device allows */
-    const char *label;   /**< copied; NULL gives "<exec>:<device>" */
+    const char *label;  /**< copied; NULL gives "<exec>:<device>" */
 } px_instance_desc;
 
 /** The instance every execution space has per device. It belongs to portex: never destroy
@@ -136,8 +137,7 @@ typedef struct px_partition_options {
  * px_instance_destroy. Partitioning a serial instance gives serial instances; an OpenMP
  * instance gives instances with shares of its threads by weight (disjoint while it has a
  * thread per partition; docs/openmp.md), each to be driven from a host thread of its own. */
-PX_API px_status px_partition(px_instance *parent, int n, const double *weights,
-                              px_instance **out);
+PX_API px_status px_partition(px_instance *parent, int n, const double *weights, px_instance **out);
 /** px_partition with options (px_partition_options: SM partitions, priorities); options
  * may be NULL. */
 PX_API px_status px_partition_ex(px_instance *parent, int n, const double *weights,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — CUDA launch templates behind the kernel macros of portex/kernel.h.
  *
@@ -33,7 +34,7 @@
 #define PORTEX_KERNEL_CUDA_H
 
 #ifndef __CUDACC__
-#  error "portex/kernel_cuda.h is for nvcc; include portex/kernel.h instead"
+#error "portex/kernel_cuda.h is for nvcc; include portex/kernel.h instead"
 #endif
 
 #include <atomic>
@@ -54,8 +55,7 @@
 namespace px_cuda {
 
 /* A join as a type: the PX_IDENTITY and PX_JOIN functions of a reduction or scan. */
-template <class T, void (*I)(T *), void (*J)(T *, const T *)>
-struct join_fns {
+template <class T, void (*I)(T *), void (*J)(T *, const T *)> struct join_fns {
     static __host__ __device__ __forceinline__ void identity(T *v) { I(v); }
     static __host__ __device__ __forceinline__ void join(T *d, const T *s) { J(d, s); }
 };
@@ -72,16 +72,17 @@ constexpr int max_block_z = 64;
 
 /* What the occupancy API says about one kernel on one device. */
 struct shape {
-    int block;          /* threads per block for this kernel */
-    int blocks_per_sm;  /* resident blocks of that size per SM */
-    int max_threads;    /* the most threads a block of this kernel may have */
+    int block;         /* threads per block for this kernel */
+    int blocks_per_sm; /* resident blocks of that size per SM */
+    int max_threads;   /* the most threads a block of this kernel may have */
 };
 
 using shape_cache = std::atomic<unsigned long long>;
 
 inline unsigned long long pack_shape(const shape &s)
 {
-    return (unsigned long long)(unsigned)s.block | ((unsigned long long)(unsigned)s.blocks_per_sm << 16) |
+    return (unsigned long long)(unsigned)s.block |
+           ((unsigned long long)(unsigned)s.blocks_per_sm << 16) |
            ((unsigned long long)(unsigned)s.max_threads << 32) | (1ull << 63);
 }
 
@@ -136,7 +137,8 @@ inline cudaError_t shape_of(const void *kernel, int device, shape_cache *cache, 
         }
     }
     const cudaError_t e = compute_shape(kernel, device, out);
-    if (e == cudaSuccess && cached) cache[device].store(pack_shape(*out), std::memory_order_relaxed);
+    if (e == cudaSuccess && cached)
+        cache[device].store(pack_shape(*out), std::memory_order_relaxed);
     return e;
 }
 
@@ -156,8 +158,7 @@ __host__ __device__ inline int64_t min64(int64_t a, int64_t b) { return a < b ? 
 __host__ __device__ inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 __host__ __device__ inline uint64_t minu64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-template <class T>
-struct same {
+template <class T> struct same {
     using type = T;
 };
 
@@ -173,15 +174,15 @@ inline int launch_kernel(void (*kernel)(P...), dim3 grid, dim3 block, cudaStream
                          const typename same<P>::type &...a)
 {
     void *ptrs[] = {const_cast<void *>(static_cast<const void *>(&a))...};
-    const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, ptrs, 0, s);
+    const cudaError_t e =
+        cudaLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, ptrs, 0, s);
     if (e != cudaSuccess) (void)cudaGetLastError();
     return (int)e;
 }
 
 /* ---- Joins as functors -------------------------------------------------------------- */
 
-template <class T, class Join>
-struct join_op {
+template <class T, class Join> struct join_op {
     __host__ __device__ __forceinline__ T operator()(const T &a, const T &b) const
     {
         T r = a;
@@ -195,14 +196,12 @@ struct join_op {
  * therefore goes as cuda::std::plus (same arithmetic: `*d += *s`): on the H200 an
  * inclusive scan of 2^28 int64 took 1.33 ms this way against 1.52 ms through join_op, with
  * cub::DeviceScan::InclusiveSum at 1.24 ms. */
-template <class T, class Join>
-struct scan_op {
+template <class T, class Join> struct scan_op {
     using type = join_op<T, Join>;
 };
-#define PX__CUDA_SCAN_PLUS(T)                                   \
-    template <void (*I)(T *)>                                   \
-    struct scan_op<T, join_fns<T, I, &px_join_sum_##T>> {       \
-        using type = cuda::std::plus<T>;                        \
+#define PX__CUDA_SCAN_PLUS(T)                                                       \
+    template <void (*I)(T *)> struct scan_op<T, join_fns<T, I, &px_join_sum_##T>> { \
+        using type = cuda::std::plus<T>;                                            \
     };
 PX__CUDA_SCAN_PLUS(float)
 PX__CUDA_SCAN_PLUS(double)
@@ -213,8 +212,7 @@ PX__CUDA_SCAN_PLUS(uint64_t)
 #undef PX__CUDA_SCAN_PLUS
 
 /* A load that bypasses L1: partials written by other SMs must come from L2. */
-template <class T>
-__device__ __forceinline__ T load_l2(const T *p)
+template <class T> __device__ __forceinline__ T load_l2(const T *p)
 {
     T v;
     if constexpr (sizeof(T) % 8 == 0 && alignof(T) >= 8) {
@@ -309,11 +307,15 @@ __device__ __forceinline__ void md_call(const Args *a, const md_range &r, bool r
     const int64_t x = r.begin[0] + (int64_t)ox, y = r.begin[1] + (int64_t)oy;
     const int64_t z = R == 3 ? r.begin[2] + (int64_t)oz : 0;
     if constexpr (R == 2) {
-        if (right) Body::call_body(a, y, x, acc...);
-        else Body::call_body(a, x, y, acc...);
+        if (right)
+            Body::call_body(a, y, x, acc...);
+        else
+            Body::call_body(a, x, y, acc...);
     } else {
-        if (right) Body::call_body(a, z, y, x, acc...);
-        else Body::call_body(a, x, y, z, acc...);
+        if (right)
+            Body::call_body(a, z, y, x, acc...);
+        else
+            Body::call_body(a, x, y, z, acc...);
     }
 }
 
@@ -408,7 +410,8 @@ __global__ void for_md_exact_kernel(const __grid_constant__ Args a, md_range r)
     const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
     const unsigned z = R == 3 ? blockIdx.z * blockDim.z + threadIdx.z : 0;
-    if (x < r.n[0] && y < r.n[1] && (R == 2 || z < r.n[2])) md_call<Body, Args, R>(&a, r, Right, x, y, z);
+    if (x < r.n[0] && y < r.n[1] && (R == 2 || z < r.n[2]))
+        md_call<Body, Args, R>(&a, r, Right, x, y, z);
 }
 
 /* Blocks of shape b over r: the exact kernel when the grid covers the range within the
@@ -417,12 +420,15 @@ template <class Args, class Body, int R, bool Right>
 int launch_md_block(const md_range &r, md_block b, cudaStream_t s, const Args &args)
 {
     const dim3 grid = md_grid(r, b.x, b.y, b.z);
-    const bool covers = (int64_t)grid.x * b.x >= md_extent(r, 0) && (int64_t)grid.y * b.y >= md_extent(r, 1) &&
-                        (int64_t)grid.z * b.z >= md_extent(r, 2) &&
-                        (int64_t)grid.x * b.x <= INT32_MAX && (int64_t)grid.y * b.y <= INT32_MAX &&
-                        (int64_t)grid.z * b.z <= INT32_MAX;
-    if (covers) return launch_kernel(&for_md_exact_kernel<Args, Body, R, Right>, grid, dim3(b.x, b.y, b.z), s, args, r);
-    return launch_kernel(&for_md_kernel<Args, Body, R, Right>, grid, dim3(b.x, b.y, b.z), s, args, r);
+    const bool covers =
+        (int64_t)grid.x * b.x >= md_extent(r, 0) && (int64_t)grid.y * b.y >= md_extent(r, 1) &&
+        (int64_t)grid.z * b.z >= md_extent(r, 2) && (int64_t)grid.x * b.x <= INT32_MAX &&
+        (int64_t)grid.y * b.y <= INT32_MAX && (int64_t)grid.z * b.z <= INT32_MAX;
+    if (covers)
+        return launch_kernel(&for_md_exact_kernel<Args, Body, R, Right>, grid, dim3(b.x, b.y, b.z),
+                             s, args, r);
+    return launch_kernel(&for_md_kernel<Args, Body, R, Right>, grid, dim3(b.x, b.y, b.z), s, args,
+                         r);
 }
 
 template <class Args, class Body, int R, bool Right>
@@ -454,8 +460,8 @@ int launch_md_for(const px_cuda_launch *l, const Args &args, md_range r)
         return launch_md_block<Args, Body, R, Right>(r, t, s, args);
     }
     shape st;
-    e = shape_of(reinterpret_cast<const void *>(&for_md_tiled_kernel<Args, Body, R, Right>), l->device,
-                 cache_tiled, &st);
+    e = shape_of(reinterpret_cast<const void *>(&for_md_tiled_kernel<Args, Body, R, Right>),
+                 l->device, cache_tiled, &st);
     if (e != cudaSuccess) return (int)e;
     md_block b;
     b.x = (int)min64(t.x, st.block);
@@ -470,8 +476,10 @@ int launch_for_md(const px_cuda_launch *l, const Args &args, const px_policy &p)
 {
     const bool right = p.iterate != PX_ITERATE_LEFT;
     const md_range r = md_from_policy(p, R, right);
-    if (md_extent(r, 0) <= 0 || md_extent(r, 1) <= 0 || md_extent(r, 2) <= 0) return (int)cudaSuccess;
-    return right ? launch_md_for<Args, Body, R, true>(l, args, r) : launch_md_for<Args, Body, R, false>(l, args, r);
+    if (md_extent(r, 0) <= 0 || md_extent(r, 1) <= 0 || md_extent(r, 2) <= 0)
+        return (int)cudaSuccess;
+    return right ? launch_md_for<Args, Body, R, true>(l, args, r)
+                 : launch_md_for<Args, Body, R, false>(l, args, r);
 }
 
 /* ---- Reductions ---------------------------------------------------------------------- */
@@ -500,7 +508,7 @@ __device__ __forceinline__ void reduce_finish(T v, unsigned block_id, unsigned n
     }
     if (threadIdx.x == 0) {
         partials[block_id] = total;
-        __threadfence();   /* the partial is visible before the count says so */
+        __threadfence(); /* the partial is visible before the count says so */
         last = atomicAdd(counter, 1u) == nblocks - 1;
     }
     __syncthreads();
@@ -512,7 +520,7 @@ __device__ __forceinline__ void reduce_finish(T v, unsigned block_id, unsigned n
         const T p = load_l2(partials + b);
         Join::join(&acc, &p);
     }
-    const T all = block_reduce(tmp).Reduce(acc, op);   /* tmp reuse: after __syncthreads */
+    const T all = block_reduce(tmp).Reduce(acc, op); /* tmp reuse: after __syncthreads */
     if (threadIdx.x == 0) {
         *result = all;
         *counter = 0;
@@ -545,8 +553,8 @@ __global__ void __launch_bounds__(B)
 /* 2-D/3-D: a 1-D block of B threads seen as bx * by * bz (threads beyond that contribute
  * the identity), walking tiles of r.tile over a grid sized to the SMs. */
 template <class Args, class T, class Body, class Join, int B, int R>
-__global__ void reduce_md_kernel(const __grid_constant__ Args a, md_range r, md_block blk, bool right, T *partials,
-                     unsigned int *counter, T *result)
+__global__ void reduce_md_kernel(const __grid_constant__ Args a, md_range r, md_block blk,
+                                 bool right, T *partials, unsigned int *counter, T *result)
 {
     const int t = (int)threadIdx.x;
     const int tx = t % blk.x;
@@ -572,13 +580,15 @@ __global__ void reduce_md_kernel(const __grid_constant__ Args a, md_range r, md_
         }
     }
     const unsigned id = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-    reduce_finish<T, Join, B>(acc, id, gridDim.x * gridDim.y * gridDim.z, partials, counter, result);
+    reduce_finish<T, Join, B>(acc, id, gridDim.x * gridDim.y * gridDim.z, partials, counter,
+                              result);
 }
 
 /* Which of reduce_blocks a reduction kernel runs with on a device, and how many of its
  * blocks fit on an SM: the most resident threads, the larger block on a tie (fewer
  * partials). Cached like shapes. */
-inline cudaError_t reduce_choice(const void *const kernels[3], int device, shape_cache *cache, shape *out)
+inline cudaError_t reduce_choice(const void *const kernels[3], int device, shape_cache *cache,
+                                 shape *out)
 {
     const bool cached = device >= 0 && device < max_cached_devices;
     if (cached) {
@@ -591,7 +601,8 @@ inline cudaError_t reduce_choice(const void *const kernels[3], int device, shape
     int best = -1, best_per = 0;
     for (int c = 0; c < 3; ++c) {
         int per = 0;
-        const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernels[c], reduce_blocks[c], 0);
+        const cudaError_t e =
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernels[c], reduce_blocks[c], 0);
         if (e != cudaSuccess) return e;
         if (per > 0 && (best < 0 || per * reduce_blocks[c] >= best_per * reduce_blocks[best])) {
             best = c;
@@ -639,11 +650,17 @@ int launch_reduce_1d(const px_cuda_launch *l, const Args &args, const px_policy 
     const unsigned g = (unsigned)grid;
     switch (sh.block) {
     case reduce_blocks[0]:
-        return launch_kernel(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[0]>, dim3(g), dim3(reduce_blocks[0]), s, args, p.begin[0], n, partials, l->counter, result);
+        return launch_kernel(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[0]>, dim3(g),
+                             dim3(reduce_blocks[0]), s, args, p.begin[0], n, partials, l->counter,
+                             result);
     case reduce_blocks[1]:
-        return launch_kernel(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[1]>, dim3(g), dim3(reduce_blocks[1]), s, args, p.begin[0], n, partials, l->counter, result);
+        return launch_kernel(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[1]>, dim3(g),
+                             dim3(reduce_blocks[1]), s, args, p.begin[0], n, partials, l->counter,
+                             result);
     default:
-        return launch_kernel(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[2]>, dim3(g), dim3(reduce_blocks[2]), s, args, p.begin[0], n, partials, l->counter, result);
+        return launch_kernel(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[2]>, dim3(g),
+                             dim3(reduce_blocks[2]), s, args, p.begin[0], n, partials, l->counter,
+                             result);
     }
 }
 
@@ -654,7 +671,8 @@ int launch_reduce_md(const px_cuda_launch *l, const Args &args, const px_policy 
     const void *const kernels[3] = {
         reinterpret_cast<const void *>(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[0], R>),
         reinterpret_cast<const void *>(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[1], R>),
-        reinterpret_cast<const void *>(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[2], R>)};
+        reinterpret_cast<const void *>(
+            &reduce_md_kernel<Args, T, Body, Join, reduce_blocks[2], R>)};
     shape sh;
     cudaError_t e = reduce_choice(kernels, l->device, cache, &sh);
     if (e != cudaSuccess) return (int)e;
@@ -662,7 +680,7 @@ int launch_reduce_md(const px_cuda_launch *l, const Args &args, const px_policy 
     const bool right = p.iterate != PX_ITERATE_LEFT;
     md_range r = md_from_policy(p, R, right);
     const bool empty = md_extent(r, 0) <= 0 || md_extent(r, 1) <= 0 || md_extent(r, 2) <= 0;
-    if (empty) {   /* one block writes the identity */
+    if (empty) { /* one block writes the identity */
         for (int a = 0; a < 3; ++a) r.n[a] = 0;
     }
     /* Threads of the block as a box over the axes; tiles (given or chosen like the box)
@@ -692,11 +710,17 @@ int launch_reduce_md(const px_cuda_launch *l, const Args &args, const px_policy 
     const dim3 grid((unsigned)gx, (unsigned)gy, (unsigned)gz);
     switch (sh.block) {
     case reduce_blocks[0]:
-        return launch_kernel(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[0], R>, grid, dim3(reduce_blocks[0]), s, args, r, blk, right, partials, l->counter, result);
+        return launch_kernel(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[0], R>, grid,
+                             dim3(reduce_blocks[0]), s, args, r, blk, right, partials, l->counter,
+                             result);
     case reduce_blocks[1]:
-        return launch_kernel(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[1], R>, grid, dim3(reduce_blocks[1]), s, args, r, blk, right, partials, l->counter, result);
+        return launch_kernel(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[1], R>, grid,
+                             dim3(reduce_blocks[1]), s, args, r, blk, right, partials, l->counter,
+                             result);
     default:
-        return launch_kernel(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[2], R>, grid, dim3(reduce_blocks[2]), s, args, r, blk, right, partials, l->counter, result);
+        return launch_kernel(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[2], R>, grid,
+                             dim3(reduce_blocks[2]), s, args, r, blk, right, partials, l->counter,
+                             result);
     }
 }
 
@@ -704,8 +728,7 @@ int launch_reduce_md(const px_cuda_launch *l, const Args &args, const px_policy 
 
 /* Item k of the scan: the body's contribution of index begin + k (final = false on an
  * identity), and the identity for the extra item k = n. */
-template <class Args, class T, class Body, class Join>
-struct scan_input {
+template <class Args, class T, class Body, class Join> struct scan_input {
     using iterator_category = cuda::std::random_access_iterator_tag;
     using value_type = T;
     using difference_type = int64_t;
@@ -733,7 +756,10 @@ struct scan_input {
         ++k;
         return *this;
     }
-    __host__ __device__ __forceinline__ difference_type operator-(const scan_input &o) const { return k - o.k; }
+    __host__ __device__ __forceinline__ difference_type operator-(const scan_input &o) const
+    {
+        return k - o.k;
+    }
     __device__ __forceinline__ T operator[](difference_type d) const
     {
         const int64_t i = k + d;
@@ -747,8 +773,7 @@ struct scan_input {
 
 /* Where item k's exclusive prefix goes: the body with final = true for k < n, the total
  * (to *total, when wanted) for k = n. */
-template <class Args, class T, class Body, class Join>
-struct scan_output {
+template <class Args, class T, class Body, class Join> struct scan_output {
     using iterator_category = cuda::std::random_access_iterator_tag;
     using value_type = T;
     using difference_type = int64_t;
@@ -791,8 +816,14 @@ struct scan_output {
         ++k;
         return *this;
     }
-    __host__ __device__ __forceinline__ difference_type operator-(const scan_output &o) const { return k - o.k; }
-    __device__ __forceinline__ reference operator[](difference_type d) const { return reference{this, k + d}; }
+    __host__ __device__ __forceinline__ difference_type operator-(const scan_output &o) const
+    {
+        return k - o.k;
+    }
+    __device__ __forceinline__ reference operator[](difference_type d) const
+    {
+        return reference{this, k + d};
+    }
     __device__ __forceinline__ reference operator*() const { return reference{this, k}; }
 };
 
@@ -835,19 +866,21 @@ int launch_for1(const px_cuda_launch *l, const Args &args, const px_policy &p)
     cudaError_t e;
     constexpr int64_t narrow = (int64_t)1 << 31;
     if (n <= narrow) {
-        e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, uint32_t>), l->device, cache32, &sh);
+        e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, uint32_t>), l->device,
+                     cache32, &sh);
         if (e != cudaSuccess) return (int)e;
         const int64_t grid = for1_grid(n, sh, l->sm_count);
         if (grid * sh.block <= narrow) {
-            return launch_kernel(&for1_kernel<Args, Body, uint32_t>, dim3((unsigned)grid), dim3(sh.block), s,
-                                 args, p.begin[0], (uint32_t)n);
+            return launch_kernel(&for1_kernel<Args, Body, uint32_t>, dim3((unsigned)grid),
+                                 dim3(sh.block), s, args, p.begin[0], (uint32_t)n);
         }
     }
-    e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, uint64_t>), l->device, cache64, &sh);
+    e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, uint64_t>), l->device,
+                 cache64, &sh);
     if (e != cudaSuccess) return (int)e;
     const int64_t grid = for1_grid(n, sh, l->sm_count);
-    return launch_kernel(&for1_kernel<Args, Body, uint64_t>, dim3((unsigned)grid), dim3(sh.block), s, args,
-                         p.begin[0], (uint64_t)n);
+    return launch_kernel(&for1_kernel<Args, Body, uint64_t>, dim3((unsigned)grid), dim3(sh.block),
+                         s, args, p.begin[0], (uint64_t)n);
 }
 
 template <class Args, class Body>

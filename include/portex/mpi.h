@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — MPI, opt-in: send and receive views between processes (libportex_mpi, built
  * where Meson finds MPI; pkg-config portex-mpi). docs/mpi.md.
@@ -41,10 +42,11 @@
 
 /** @def PX_MPI_API
  * libportex_mpi is built with hidden visibility; only PX_MPI_API symbols are exported. */
-#if defined(PX_MPI_BUILDING_LIBRARY) && !defined(PX_STATIC_BUILD) && (defined(__GNUC__) || defined(__clang__))
-#  define PX_MPI_API __attribute__((visibility("default")))
+#if defined(PX_MPI_BUILDING_LIBRARY) && !defined(PX_STATIC_BUILD) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define PX_MPI_API __attribute__((visibility("default")))
 #else
-#  define PX_MPI_API
+#define PX_MPI_API
 #endif
 
 PX_EXTERN_C_BEGIN
@@ -114,7 +116,8 @@ typedef struct px_mpi_halo px_mpi_halo;
  * dimension over whole extents, so that edges and corners are filled too. v may be in any
  * space and layout; the layers are strided subviews, packed as px_mpi_isend does. The halo
  * holds a reference to v. */
-PX_MPI_API px_status px_mpi_halo_create(px_mpi_halo **out, px_view *v, const int *width, MPI_Comm cart);
+PX_MPI_API px_status px_mpi_halo_create(px_mpi_halo **out, px_view *v, const int *width,
+                                        MPI_Comm cart);
 
 /** Exchanges the ghost layers, in order on inst: after inst's earlier work (the layers are
  * packed on it), and work issued to inst after the call sees the ghosts. Blocks until the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — dispatching kernels on an instance.
  *
@@ -34,9 +35,9 @@ PX_API px_status px_parallel_reduce(px_instance *inst, const char *label, px_pol
 /** As px_parallel_reduce, into element 0 of `result`, a contiguous view with at least one
  * element of the value's size, in memory the instance can write (DEVICE of its GPU or
  * HOST_PINNED for CUDA; HOST for serial and OpenMP). Stays asynchronous. */
-PX_API px_status px_parallel_reduce_view(px_instance *inst, const char *label,
-                                         px_policy policy, const px_kernel *kernel,
-                                         const void *args, px_view *result);
+PX_API px_status px_parallel_reduce_view(px_instance *inst, const char *label, px_policy policy,
+                                         const px_kernel *kernel, const void *args,
+                                         px_view *result);
 
 /** A PX_SCAN kernel over a 1-D range. `total` (host memory of the value type, or NULL)
  * receives the reduction of all contributions; when given, the call waits for this
@@ -54,19 +55,20 @@ PX_EXTERN_C_END
    unparenthesized comma; those after it may (__VA_ARGS__: a compound literal). The
    library's own sources define the functions: no macro there. */
 #ifndef PX_BUILDING_LIBRARY
-#  define px_parallel_for(inst, label, policy, kernel, ...)                                \
-    px_parallel_for(inst, label, policy, PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_for", FOR), \
-                    __VA_ARGS__)
-#  define px_parallel_reduce(inst, label, policy, kernel, ...)                             \
-    px_parallel_reduce(inst, label, policy,                                                \
-                       PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_reduce", REDUCE), __VA_ARGS__)
-#  define px_parallel_reduce_view(inst, label, policy, kernel, ...)                        \
-    px_parallel_reduce_view(inst, label, policy,                                           \
+#define px_parallel_for(inst, label, policy, kernel, ...) \
+    px_parallel_for(inst, label, policy,                  \
+                    PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_for", FOR), __VA_ARGS__)
+#define px_parallel_reduce(inst, label, policy, kernel, ...)                             \
+    px_parallel_reduce(inst, label, policy,                                              \
+                       PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_reduce", REDUCE), \
+                       __VA_ARGS__)
+#define px_parallel_reduce_view(inst, label, policy, kernel, ...)                                  \
+    px_parallel_reduce_view(inst, label, policy,                                                   \
                             PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_reduce_view", REDUCE), \
                             __VA_ARGS__)
-#  define px_parallel_scan(inst, label, policy, kernel, ...)                               \
-    px_parallel_scan(inst, label, policy, PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_scan", SCAN), \
-                     __VA_ARGS__)
+#define px_parallel_scan(inst, label, policy, kernel, ...) \
+    px_parallel_scan(inst, label, policy,                  \
+                     PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_scan", SCAN), __VA_ARGS__)
 #endif
 /** @endcond */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — iteration policies: 1-D ranges and 2-D/3-D (tiled) ranges. */
 #ifndef PORTEX_POLICY_H
@@ -40,8 +41,8 @@ static inline px_policy px_mdrange2(int64_t b0, int64_t e0, int64_t b1, int64_t 
 }
 
 /** The 3-D range [b0, e0) x [b1, e1) x [b2, e2), the last index fastest. */
-static inline px_policy px_mdrange3(int64_t b0, int64_t e0, int64_t b1, int64_t e1,
-                                    int64_t b2, int64_t e2)
+static inline px_policy px_mdrange3(int64_t b0, int64_t e0, int64_t b1, int64_t e1, int64_t b2,
+                                    int64_t e2)
 {
     px_policy p = {{b0, b1, b2}, {e0, e1, e2}, {0, 0, 0}, 3, PX_ITERATE_RIGHT};
     return p;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — memory spaces: where data lives, and what portex holds in each. */
 #ifndef PORTEX_SPACE_H
@@ -12,24 +13,36 @@ PX_EXTERN_C_BEGIN
 
 /** The kinds of memory space. */
 typedef enum px_space_kind {
-    PX_SPACE_HOST = 0,     /**< pageable host memory (aligned malloc) */
-    PX_SPACE_HOST_PINNED,  /**< page-locked host memory the GPU can DMA from (CUDA backend) */
-    PX_SPACE_DEVICE,       /**< memory of GPU number `device` (CUDA backend) */
-    PX_SPACE_KIND_COUNT    /**< the number of kinds (not a space) */
+    PX_SPACE_HOST = 0,    /**< pageable host memory (aligned malloc) */
+    PX_SPACE_HOST_PINNED, /**< page-locked host memory the GPU can DMA from (CUDA backend) */
+    PX_SPACE_DEVICE,      /**< memory of GPU number `device` (CUDA backend) */
+    PX_SPACE_KIND_COUNT   /**< the number of kinds (not a space) */
 } px_space_kind;
 
 /** A memory space: a kind and, for DEVICE, the device ordinal (0 for the others). */
 typedef struct px_space {
-    px_space_kind kind;   /**< HOST, HOST_PINNED or DEVICE */
-    int device;           /**< the GPU's ordinal for DEVICE; 0 for the others */
+    px_space_kind kind; /**< HOST, HOST_PINNED or DEVICE */
+    int device;         /**< the GPU's ordinal for DEVICE; 0 for the others */
 } px_space;
 
 /** The HOST space: pageable host memory. */
-static inline px_space px_host(void) { px_space s = {PX_SPACE_HOST, 0}; return s; }
+static inline px_space px_host(void)
+{
+    px_space s = {PX_SPACE_HOST, 0};
+    return s;
+}
 /** The HOST_PINNED space: page-locked host memory (CUDA backend). */
-static inline px_space px_host_pinned(void) { px_space s = {PX_SPACE_HOST_PINNED, 0}; return s; }
+static inline px_space px_host_pinned(void)
+{
+    px_space s = {PX_SPACE_HOST_PINNED, 0};
+    return s;
+}
 /** The DEVICE space of GPU number `ordinal` (CUDA backend). */
-static inline px_space px_device(int ordinal) { px_space s = {PX_SPACE_DEVICE, ordinal}; return s; }
+static inline px_space px_device(int ordinal)
+{
+    px_space s = {PX_SPACE_DEVICE, ordinal};
+    return s;
+}
 
 /** "HOST", "HOST_PINNED", "DEVICE"; never NULL. */
 PX_API const char *px_space_kind_string(px_space_kind kind);
@@ -45,10 +58,10 @@ PX_API px_status px_space_check(px_space space);
 /** What portex has allocated in one space (the user's views plus the library's own
  * buffers, which are counted separately). */
 typedef struct px_memory_stats {
-    size_t bytes_in_use;      /**< views' memory alive now */
-    size_t high_water;        /**< most bytes_in_use ever */
-    uint64_t allocations;     /**< allocations made so far */
-    size_t library_bytes;     /**< portex's own buffers in this space (scratch, staging) */
+    size_t bytes_in_use;  /**< views' memory alive now */
+    size_t high_water;    /**< most bytes_in_use ever */
+    uint64_t allocations; /**< allocations made so far */
+    size_t library_bytes; /**< portex's own buffers in this space (scratch, staging) */
 } px_memory_stats;
 
 /** What portex has allocated in `space` now (px_memory_stats). */

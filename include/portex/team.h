@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — hierarchical parallelism: teams of threads with vector lanes and scratch.
  *
@@ -81,12 +82,12 @@ PX_EXTERN_C_BEGIN
 /** A league of teams: the index space of a team dispatch. Small, passed by value; make it
  * with px_teams and px_team_policy_scratch, never fill it by hand. */
 typedef struct px_team_policy {
-    int64_t league_size;        /**< teams; the body sees league_rank in [0, league_size) */
-    int32_t team_size;          /**< threads per team; PX_AUTO: the backend chooses */
-    int32_t vector_length;      /**< lanes per thread, a power of two <= 32; PX_AUTO: chosen */
-    size_t scratch_team[2];     /**< scratch bytes per team, by level */
-    size_t scratch_thread[2];   /**< scratch bytes per thread of the team, by level */
-    int32_t bad_level;          /**< a level px_team_policy_scratch refused, plus 1; 0: none */
+    int64_t league_size;      /**< teams; the body sees league_rank in [0, league_size) */
+    int32_t team_size;        /**< threads per team; PX_AUTO: the backend chooses */
+    int32_t vector_length;    /**< lanes per thread, a power of two <= 32; PX_AUTO: chosen */
+    size_t scratch_team[2];   /**< scratch bytes per team, by level */
+    size_t scratch_thread[2]; /**< scratch bytes per thread of the team, by level */
+    int32_t bad_level;        /**< a level px_team_policy_scratch refused, plus 1; 0: none */
 } px_team_policy;
 
 /** `league_size` teams of `team_size` threads with `vector_length` lanes each (PX_AUTO for
@@ -101,7 +102,8 @@ static inline px_team_policy px_teams(int64_t league_size, int32_t team_size, in
  * team at `level` (0 or 1; another level makes dispatch refuse the policy). Each part is
  * rounded up to a multiple of 16 bytes: a team's scratch at a level is
  * round16(per_team) + round16(per_thread) * team_size bytes, 16-byte aligned. */
-static inline px_team_policy px_team_policy_scratch(px_team_policy p, int level, size_t per_team, size_t per_thread)
+static inline px_team_policy px_team_policy_scratch(px_team_policy p, int level, size_t per_team,
+                                                    size_t per_thread)
 {
     if (level == 0 || level == 1) {
         p.scratch_team[level] = per_team;
@@ -116,33 +118,33 @@ static inline px_team_policy px_team_policy_scratch(px_team_policy p, int level,
  * scratch pointers are valid during the body only, and their content does not survive
  * from one team to the next. */
 typedef struct px_team {
-    int64_t league_rank;            /**< this team, in [0, league_size) */
-    int64_t league_size;            /**< teams in the league */
-    int32_t team_rank;              /**< this thread, in [0, team_size) */
-    int32_t team_size;              /**< threads of the team as it runs (1 on host backends) */
-    int32_t vector_rank;            /**< this lane, in [0, vector_length) */
-    int32_t vector_length;          /**< lanes per thread as it runs (1 on host backends) */
-    void *scratch[2];               /**< the team's shared scratch, by level (NULL: none) */
-    void *thread_scratch[2];        /**< this thread's own scratch, by level (NULL: none) */
-    size_t scratch_size[2];         /**< bytes at scratch[level] */
-    size_t thread_scratch_size[2];  /**< bytes at thread_scratch[level] */
-    void *reduce_slots;             /**< library internal (CUDA: shared memory of team reductions) */
+    int64_t league_rank;           /**< this team, in [0, league_size) */
+    int64_t league_size;           /**< teams in the league */
+    int32_t team_rank;             /**< this thread, in [0, team_size) */
+    int32_t team_size;             /**< threads of the team as it runs (1 on host backends) */
+    int32_t vector_rank;           /**< this lane, in [0, vector_length) */
+    int32_t vector_length;         /**< lanes per thread as it runs (1 on host backends) */
+    void *scratch[2];              /**< the team's shared scratch, by level (NULL: none) */
+    void *thread_scratch[2];       /**< this thread's own scratch, by level (NULL: none) */
+    size_t scratch_size[2];        /**< bytes at scratch[level] */
+    size_t thread_scratch_size[2]; /**< bytes at thread_scratch[level] */
+    void *reduce_slots;            /**< library internal (CUDA: shared memory of team reductions) */
 } px_team;
 
 /** What the library hands a team kernel's entry for one run (library internal; the
  * kernel macros read it). */
 typedef struct px_team_run {
-    int64_t league_begin;       /**< first team this call runs (host entries) */
-    int64_t league_end;         /**< one past the last (host entries) */
-    int64_t league_size;        /**< the league */
-    int32_t team_size;          /**< host: 1; CUDA: the request (0: auto), the size used on return */
-    int32_t vector_length;      /**< host: 1; CUDA: the request (0: auto), the length used on return */
-    size_t scratch_team[2];     /**< per-team bytes by level, rounded to 16 */
-    size_t scratch_thread[2];   /**< per-thread bytes by level, rounded to 16 */
-    void *scratch[2];           /**< host: the calling thread's buffers, one team's worth */
-    size_t shared_limit;        /**< CUDA: dynamic shared memory a block may have (opt-in) */
-    int32_t refused;            /**< CUDA, on return: PX__TEAM_REFUSED_* or 0 */
-    int64_t refused_limit;      /**< CUDA, on return: the limit that refused the launch */
+    int64_t league_begin;   /**< first team this call runs (host entries) */
+    int64_t league_end;     /**< one past the last (host entries) */
+    int64_t league_size;    /**< the league */
+    int32_t team_size;      /**< host: 1; CUDA: the request (0: auto), the size used on return */
+    int32_t vector_length;  /**< host: 1; CUDA: the request (0: auto), the length used on return */
+    size_t scratch_team[2]; /**< per-team bytes by level, rounded to 16 */
+    size_t scratch_thread[2]; /**< per-thread bytes by level, rounded to 16 */
+    void *scratch[2];         /**< host: the calling thread's buffers, one team's worth */
+    size_t shared_limit;      /**< CUDA: dynamic shared memory a block may have (opt-in) */
+    int32_t refused;          /**< CUDA, on return: PX__TEAM_REFUSED_* or 0 */
+    int64_t refused_limit;    /**< CUDA, on return: the limit that refused the launch */
 } px_team_run;
 
 /** @cond PX_INTERNAL */
@@ -179,13 +181,15 @@ PX_API px_status px_parallel_for_team(px_instance *inst, const char *label, px_t
 
 /** A PX_TEAM_REDUCE kernel into `result`, host memory of its value type; waits for this
  * instance only. An empty league gives the join's identity. */
-PX_API px_status px_parallel_reduce_team(px_instance *inst, const char *label, px_team_policy policy,
-                                         const px_kernel *kernel, const void *args, void *result);
+PX_API px_status px_parallel_reduce_team(px_instance *inst, const char *label,
+                                         px_team_policy policy, const px_kernel *kernel,
+                                         const void *args, void *result);
 
 /** As px_parallel_reduce_team, into element 0 of the view `result` (the rules of
  * px_parallel_reduce_view); stays asynchronous. */
-PX_API px_status px_parallel_reduce_team_view(px_instance *inst, const char *label, px_team_policy policy,
-                                              const px_kernel *kernel, const void *args, px_view *result);
+PX_API px_status px_parallel_reduce_team_view(px_instance *inst, const char *label,
+                                              px_team_policy policy, const px_kernel *kernel,
+                                              const void *args, px_view *result);
 
 /** The most scratch bytes one team may have at `level` (0 or 1) on inst: its backend's
  * limit (on CUDA level 0: the device's shared memory per block, opt-in, less
@@ -202,17 +206,19 @@ PX_EXTERN_C_END
    before the kernel hold no unparenthesized comma; those after it may (__VA_ARGS__). The
    library's own sources define the functions: no macro there. */
 #ifndef PX_BUILDING_LIBRARY
-#  define px_parallel_for_team(inst, label, policy, kernel, ...)                            \
-    px_parallel_for_team(inst, label, policy,                                               \
-                         PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_for_team", TEAM_FOR), __VA_ARGS__)
-#  define px_parallel_reduce_team(inst, label, policy, kernel, ...)                         \
-    px_parallel_reduce_team(inst, label, policy,                                            \
-                            PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_reduce_team", TEAM_REDUCE), \
-                            __VA_ARGS__)
-#  define px_parallel_reduce_team_view(inst, label, policy, kernel, ...)                    \
-    px_parallel_reduce_team_view(                                                           \
-        inst, label, policy,                                                                \
-        PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_reduce_team_view", TEAM_REDUCE), __VA_ARGS__)
+#define px_parallel_for_team(inst, label, policy, kernel, ...)                                 \
+    px_parallel_for_team(inst, label, policy,                                                  \
+                         PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_for_team", TEAM_FOR), \
+                         __VA_ARGS__)
+#define px_parallel_reduce_team(inst, label, policy, kernel, ...) \
+    px_parallel_reduce_team(                                      \
+        inst, label, policy,                                      \
+        PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_reduce_team", TEAM_REDUCE), __VA_ARGS__)
+#define px_parallel_reduce_team_view(inst, label, policy, kernel, ...)                   \
+    px_parallel_reduce_team_view(                                                        \
+        inst, label, policy,                                                             \
+        PX__KERNEL_EXPECT(kernel, #kernel, "px_parallel_reduce_team_view", TEAM_REDUCE), \
+        __VA_ARGS__)
 #endif
 /** @endcond */
 
@@ -225,29 +231,30 @@ PX_EXTERN_C_END
 #define PX__TEAM_VECTOR 2
 
 #ifdef __CUDACC__
-#  include "portex/team_cuda.h"
+#include "portex/team_cuda.h"
 /* Folds v (T) over the threads `unit` names; every one of them gets the total. */
-#  define PX__TEAM_COMBINE(team, T, op, unit, v)                                            \
+#define PX__TEAM_COMBINE(team, T, op, unit, v) \
     px_cuda::team::combine<T, PX__CUDA_JOIN(T, op), unit>(team, v)
 /* A nested scan's pass `pass` (0: totals, device only; 1: final; 2: after): whether the
    pass loops, over [lo, hi) of [0, n); sv[0] runs, sv[1] is the total after pass 2. */
-#  define PX__TEAM_SCAN_STAGE(team, T, op, unit, pass, sv, n, lo, hi)                       \
+#define PX__TEAM_SCAN_STAGE(team, T, op, unit, pass, sv, n, lo, hi) \
     px_cuda::team::scan_stage<T, PX__CUDA_JOIN(T, op), unit>(team, (int)(pass), sv, n, &(lo), &(hi))
-#  define PX__TEAM_BARRIER_IMPL(team) px_cuda::team::barrier(team)
+#define PX__TEAM_BARRIER_IMPL(team) px_cuda::team::barrier(team)
 #else
 /* One thread runs the team: its loops cover every index, so there is nothing to fold. */
-#  define PX__TEAM_COMBINE(team, T, op, unit, v) ((void)(team), (void)(v))
-#  define PX__TEAM_SCAN_STAGE(team, T, op, unit, pass, sv, n, lo, hi)                       \
-    ((void)(team), (pass) == 1 ? (px_identity_##op##_##T(&(sv)[0]), (lo) = 0, (hi) = (n), 1) \
-                   : (pass) == 2 ? ((sv)[1] = (sv)[0], 0) : 0)
-#  define PX__TEAM_BARRIER_IMPL(team) ((void)(team))
+#define PX__TEAM_COMBINE(team, T, op, unit, v) ((void)(team), (void)(v))
+#define PX__TEAM_SCAN_STAGE(team, T, op, unit, pass, sv, n, lo, hi)                            \
+    ((void)(team), (pass) == 1   ? (px_identity_##op##_##T(&(sv)[0]), (lo) = 0, (hi) = (n), 1) \
+                   : (pass) == 2 ? ((sv)[1] = (sv)[0], 0)                                      \
+                                 : 0)
+#define PX__TEAM_BARRIER_IMPL(team) ((void)(team))
 #endif
 
 /* The first pass of a nested scan: the totals pass runs on CUDA devices only. */
 #if defined(__CUDA_ARCH__)
-#  define PX__TEAM_SCAN_FIRST 0
+#define PX__TEAM_SCAN_FIRST 0
 #else
-#  define PX__TEAM_SCAN_FIRST 1
+#define PX__TEAM_SCAN_FIRST 1
 #endif
 /** @endcond */
 
@@ -257,13 +264,13 @@ PX_EXTERN_C_END
 
 /** The block that follows runs once per team (thread 0, lane 0). It must not hold team-level
  * operations. */
-#define PX_SINGLE_PER_TEAM(team)                                                            \
-    if (!((team)->team_rank == 0 && (team)->vector_rank == 0)) {                            \
+#define PX_SINGLE_PER_TEAM(team)                                 \
+    if (!((team)->team_rank == 0 && (team)->vector_rank == 0)) { \
     } else
 
 /** The block that follows runs once per thread of the team (lane 0). */
-#define PX_SINGLE_PER_THREAD(team)                                                          \
-    if ((team)->vector_rank != 0) {                                                         \
+#define PX_SINGLE_PER_THREAD(team)  \
+    if ((team)->vector_rank != 0) { \
     } else
 
 /** @cond PX_INTERNAL */
@@ -276,120 +283,125 @@ PX_EXTERN_C_END
    several steps before the first returns (the SpMV example's one-lane rows ran 16 %
    faster on an H100 with this and restrict spans). */
 #if defined(__CUDA_ARCH__)
-#  define PX__TEAM_UNROLL _Pragma("unroll 4")
+#define PX__TEAM_UNROLL _Pragma("unroll 4")
 #else
-#  define PX__TEAM_UNROLL
+#define PX__TEAM_UNROLL
 #endif
 #define PX__TEAM_STRIDED(p, i, begin, end, first, step)                                     \
     PX__TEAM_UNROLL                                                                         \
-    for (int64_t px__##p##b = (begin), px__##p##n = (end) - px__##p##b, px__##p##k = (first); \
+    for (int64_t px__##p##b = (begin), px__##p##n = (end)-px__##p##b, px__##p##k = (first); \
          px__##p##k < px__##p##n; px__##p##k += (step))                                     \
-        for (int64_t i = px__##p##b + px__##p##k, px__##p##e = i + 1; i < px__##p##e; px__##p##e = i)
+        for (int64_t i = px__##p##b + px__##p##k, px__##p##e = i + 1; i < px__##p##e;       \
+             px__##p##e = i)
 /** @endcond */
 
 /** The block that follows runs for each int64_t index `i` in [begin, end), the indices
  * shared out among the team's threads (each thread's lanes run the same indices). */
-#define PX_TEAM_THREAD_FOR(team, i, begin, end)                                             \
+#define PX_TEAM_THREAD_FOR(team, i, begin, end) \
     PX__TEAM_STRIDED(t, i, begin, end, (team)->team_rank, (team)->team_size)
 
 /** The block that follows runs for each index `i` in [begin, end), the indices shared out
  * among the calling thread's vector lanes. */
-#define PX_THREAD_VECTOR_FOR(team, i, begin, end)                                           \
+#define PX_THREAD_VECTOR_FOR(team, i, begin, end) \
     PX__TEAM_STRIDED(v, i, begin, end, (team)->vector_rank, (team)->vector_length)
 
 /** The block that follows runs for each index `i` in [begin, end), the indices shared out
  * among every thread and lane of the team. */
-#define PX_TEAM_VECTOR_FOR(team, i, begin, end)                                             \
-    PX__TEAM_STRIDED(w, i, begin, end, (int64_t)(team)->team_rank * (team)->vector_length + (team)->vector_rank, \
+#define PX_TEAM_VECTOR_FOR(team, i, begin, end)                                               \
+    PX__TEAM_STRIDED(w, i, begin, end,                                                        \
+                     (int64_t)(team)->team_rank *(team)->vector_length + (team)->vector_rank, \
                      (int64_t)(team)->team_size * (team)->vector_length)
 
 /** @cond PX_INTERNAL */
 /* The outer loop runs once: its increment, after the passes, hands out the result (where
    compilers see that it always runs). */
-#define PX__TEAM_REDUCE(p, unit, loop, team, i, begin, end, T, op, acc, result)             \
-    for (T px__##p##v, *acc = (px_identity_##op##_##T(&px__##p##v), &px__##p##v); acc;      \
-         (result) = px__##p##v, acc = (T *)0)                                               \
-        for (int px__##p##s = 0; px__##p##s < 2; ++px__##p##s)                              \
-            if (px__##p##s == 1) {                                                          \
-                PX__STATIC_ASSERT(sizeof(T) <= PX_TEAM_VALUE_MAX,                           \
-                                       "a nested reduction's value type exceeds PX_TEAM_VALUE_MAX"); \
-                PX__TEAM_COMBINE(team, T, op, unit, &px__##p##v);                           \
-            } else                                                                          \
+#define PX__TEAM_REDUCE(p, unit, loop, team, i, begin, end, T, op, acc, result)                 \
+    for (T px__##p##v, *acc = (px_identity_##op##_##T(&px__##p##v), &px__##p##v); acc;          \
+         (result) = px__##p##v, acc = (T *)0)                                                   \
+        for (int px__##p##s = 0; px__##p##s < 2; ++px__##p##s)                                  \
+            if (px__##p##s == 1) {                                                              \
+                PX__STATIC_ASSERT(sizeof(T) <= PX_TEAM_VALUE_MAX,                               \
+                                  "a nested reduction's value type exceeds PX_TEAM_VALUE_MAX"); \
+                PX__TEAM_COMBINE(team, T, op, unit, &px__##p##v);                               \
+            } else                                                                              \
                 loop(team, i, begin, end)
 
 /* Chunks of the range, in order, one per unit (thread, lane); two passes on CUDA; the
    total handed out after the passes, as for reductions. */
-#define PX__TEAM_SCAN(p, unit, team, i, begin, end, T, op, update, final, total)            \
-    for (T px__##p##v[2], *update = (px_identity_##op##_##T(&px__##p##v[0]),                \
-                                     px_identity_##op##_##T(&px__##p##v[1]), px__##p##v);   \
-         update; (total) = px__##p##v[1], update = (T *)0)                                  \
-        for (int64_t px__##p##b = (begin), px__##p##n = (end) - px__##p##b, px__##p##lo = 0, \
-                     px__##p##hi = 0, px__##p##s = PX__TEAM_SCAN_FIRST;                     \
-             px__##p##s < 3; ++px__##p##s)                                                  \
-            if (!PX__TEAM_SCAN_STAGE(team, T, op, unit, px__##p##s, px__##p##v, px__##p##n, \
-                                     px__##p##lo, px__##p##hi)) {                           \
-            } else                                                                          \
-                for (int64_t px__##p##k = px__##p##lo; px__##p##k < px__##p##hi; ++px__##p##k) \
+#define PX__TEAM_SCAN(p, unit, team, i, begin, end, T, op, update, final, total)                  \
+    for (T px__##p##v[2], *update = (px_identity_##op##_##T(&px__##p##v[0]),                      \
+                                     px_identity_##op##_##T(&px__##p##v[1]), px__##p##v);         \
+         update; (total) = px__##p##v[1], update = (T *)0)                                        \
+        for (int64_t px__##p##b = (begin), px__##p##n = (end)-px__##p##b, px__##p##lo = 0,        \
+                     px__##p##hi = 0, px__##p##s = PX__TEAM_SCAN_FIRST;                           \
+             px__##p##s < 3; ++px__##p##s)                                                        \
+            if (!PX__TEAM_SCAN_STAGE(team, T, op, unit, px__##p##s, px__##p##v, px__##p##n,       \
+                                     px__##p##lo, px__##p##hi)) {                                 \
+            } else                                                                                \
+                for (int64_t px__##p##k = px__##p##lo; px__##p##k < px__##p##hi; ++px__##p##k)    \
                     for (int64_t i = px__##p##b + px__##p##k, px__##p##e = i + 1; i < px__##p##e; \
-                         px__##p##e = i)                                                    \
-                        for (bool final = px__##p##s == 1, px__##p##f = !final; px__##p##f != final; \
-                             px__##p##f = final)
+                         px__##p##e = i)                                                          \
+                        for (bool final = px__##p##s == 1, px__##p##f = !final;                   \
+                             px__##p##f != final; px__##p##f = final)
 /** @endcond */
 
 /** As PX_TEAM_THREAD_FOR, folding each index's contribution into *acc (a T *, from the
  * join `op`'s identity) with the join `op`; after the loop every thread and lane of the
  * team has the team's total in `result` (an lvalue of type T). */
-#define PX_TEAM_THREAD_REDUCE(team, i, begin, end, T, op, acc, result)                      \
-    PX__TEAM_REDUCE(tr, PX__TEAM_THREAD, PX_TEAM_THREAD_FOR, team, i, begin, end, T, op, acc, result)
+#define PX_TEAM_THREAD_REDUCE(team, i, begin, end, T, op, acc, result)                        \
+    PX__TEAM_REDUCE(tr, PX__TEAM_THREAD, PX_TEAM_THREAD_FOR, team, i, begin, end, T, op, acc, \
+                    result)
 
 /** As PX_THREAD_VECTOR_FOR, folding into *acc; every lane of the calling thread gets the
  * thread's total in `result`. */
-#define PX_THREAD_VECTOR_REDUCE(team, i, begin, end, T, op, acc, result)                    \
-    PX__TEAM_REDUCE(vr, PX__THREAD_VECTOR, PX_THREAD_VECTOR_FOR, team, i, begin, end, T, op, acc, result)
+#define PX_THREAD_VECTOR_REDUCE(team, i, begin, end, T, op, acc, result)                          \
+    PX__TEAM_REDUCE(vr, PX__THREAD_VECTOR, PX_THREAD_VECTOR_FOR, team, i, begin, end, T, op, acc, \
+                    result)
 
 /** As PX_TEAM_VECTOR_FOR, folding into *acc; every thread and lane gets the team's total
  * in `result`. */
-#define PX_TEAM_VECTOR_REDUCE(team, i, begin, end, T, op, acc, result)                      \
-    PX__TEAM_REDUCE(wr, PX__TEAM_VECTOR, PX_TEAM_VECTOR_FOR, team, i, begin, end, T, op, acc, result)
+#define PX_TEAM_VECTOR_REDUCE(team, i, begin, end, T, op, acc, result)                        \
+    PX__TEAM_REDUCE(wr, PX__TEAM_VECTOR, PX_TEAM_VECTOR_FOR, team, i, begin, end, T, op, acc, \
+                    result)
 
 /** A scan over [begin, end) shared out among the team's threads: the block that follows
  * adds index i's contribution to *update (a T *) with the join `op` and stores the running
  * value when `final` (a bool) is true, as a PX_SCAN body; it may run twice per index
  * (final false, then true). Indices are scanned in order; every thread and lane gets the
  * total in `total` (an lvalue of type T). */
-#define PX_TEAM_THREAD_SCAN(team, i, begin, end, T, op, update, final, total)               \
+#define PX_TEAM_THREAD_SCAN(team, i, begin, end, T, op, update, final, total) \
     PX__TEAM_SCAN(ts, PX__TEAM_THREAD, team, i, begin, end, T, op, update, final, total)
 
 /** As PX_TEAM_THREAD_SCAN over the calling thread's vector lanes; every lane gets the total. */
-#define PX_THREAD_VECTOR_SCAN(team, i, begin, end, T, op, update, final, total)             \
+#define PX_THREAD_VECTOR_SCAN(team, i, begin, end, T, op, update, final, total) \
     PX__TEAM_SCAN(vs, PX__THREAD_VECTOR, team, i, begin, end, T, op, update, final, total)
 
 /** As PX_TEAM_THREAD_SCAN over every thread and lane of the team. */
-#define PX_TEAM_VECTOR_SCAN(team, i, begin, end, T, op, update, final, total)               \
+#define PX_TEAM_VECTOR_SCAN(team, i, begin, end, T, op, update, final, total) \
     PX__TEAM_SCAN(ws, PX__TEAM_VECTOR, team, i, begin, end, T, op, update, final, total)
 
 /* ---- Team kernels ------------------------------------------------------------------------ */
 
 /** @cond PX_INTERNAL */
 #ifdef __CUDACC__
-#  define PX__CUDA_TEAM_PTR(name) px__cuda_team_##name
-#  define PX__CUDA_TEAM_FOR(name, Args)                                                     \
-    PX__CUDA_BODY(name, (const Args *a, const px_team *t), (a, t))                          \
+#define PX__CUDA_TEAM_PTR(name) px__cuda_team_##name
+#define PX__CUDA_TEAM_FOR(name, Args)                                                          \
+    PX__CUDA_BODY(name, (const Args *a, const px_team *t), (a, t))                             \
     static int px__cuda_team_##name(const px_cuda_launch *l_, const void *a_, px_team_run *r_) \
-    {                                                                                       \
-        return px_cuda::team::launch_for<Args, px__cu_##name>(l_, *(const Args *)a_, r_);   \
+    {                                                                                          \
+        return px_cuda::team::launch_for<Args, px__cu_##name>(l_, *(const Args *)a_, r_);      \
     }
-#  define PX__CUDA_TEAM_REDUCE(name, Args, T, op)                                           \
-    PX__CUDA_BODY(name, (const Args *a, const px_team *t, T *v), (a, t, v))                 \
+#define PX__CUDA_TEAM_REDUCE(name, Args, T, op)                                                \
+    PX__CUDA_BODY(name, (const Args *a, const px_team *t, T *v), (a, t, v))                    \
     static int px__cuda_team_##name(const px_cuda_launch *l_, const void *a_, px_team_run *r_) \
-    {                                                                                       \
-        return px_cuda::team::launch_reduce<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>(  \
-            l_, *(const Args *)a_, r_);                                                     \
+    {                                                                                          \
+        return px_cuda::team::launch_reduce<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>(     \
+            l_, *(const Args *)a_, r_);                                                        \
     }
 #else
-#  define PX__CUDA_TEAM_PTR(name) 0
-#  define PX__CUDA_TEAM_FOR(name, Args)
-#  define PX__CUDA_TEAM_REDUCE(name, Args, T, op)
+#define PX__CUDA_TEAM_PTR(name) 0
+#define PX__CUDA_TEAM_FOR(name, Args)
+#define PX__CUDA_TEAM_REDUCE(name, Args, T, op)
 #endif
 
 /* The team the host entries hand the body: one thread, one lane, the run's buffers. */
@@ -415,11 +427,22 @@ static inline px_team px__team_host(const px_team_run *r)
 }
 
 /* KIND: FOR or REDUCE (the descriptor's kind; the marker's is TEAM_FOR or TEAM_REDUCE). */
-#define PX__TEAM_DESCRIPTOR(name, KIND, Args, vsize, identity, join)                        \
-    PX__DEFINE_KIND(name, TEAM_##KIND)                                                      \
-    PX_EXTERN_C const px_kernel px_kernel_##name = {                                        \
-        PX_KERNEL_MAGIC, #name, PX_KERNEL_##KIND, 1, sizeof(Args), vsize, 0, 0, identity, join, 0, \
-        1, px__host_team_##name, PX__CUDA_TEAM_PTR(name)};
+#define PX__TEAM_DESCRIPTOR(name, KIND, Args, vsize, identity, join)      \
+    PX__DEFINE_KIND(name, TEAM_##KIND)                                    \
+    PX_EXTERN_C const px_kernel px_kernel_##name = {PX_KERNEL_MAGIC,      \
+                                                    #name,                \
+                                                    PX_KERNEL_##KIND,     \
+                                                    1,                    \
+                                                    sizeof(Args),         \
+                                                    vsize,                \
+                                                    0,                    \
+                                                    0,                    \
+                                                    identity,             \
+                                                    join,                 \
+                                                    0,                    \
+                                                    1,                    \
+                                                    px__host_team_##name, \
+                                                    PX__CUDA_TEAM_PTR(name)};
 /** @endcond */
 
 /** As PX_DECLARE_KERNEL (portex/kernel.h), for a PX_TEAM_FOR kernel: a dispatch of it that
@@ -431,23 +454,23 @@ static inline px_team px__team_host(const px_team_run *r)
 /** Defines the team kernel `name`, whose body follows the macro: `args` is a
  * `const Args *` to the dispatch's copy of the arguments, `team` a `const px_team *`. Run it
  * with px_parallel_for_team (or px_graph_add_for_team). */
-#define PX_TEAM_FOR(name, Args, args, team)                                                 \
-    PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team);         \
+#define PX_TEAM_FOR(name, Args, args, team)                                                     \
+    PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team);              \
     PX__NOINLINE static void px__team_loop_##name(const Args px__args, const px_team_run px__r) \
-    {                                                                                       \
-        px_team px__t = px__team_host(&px__r);                                              \
-        for (int64_t l_ = px__r.league_begin; l_ < px__r.league_end; ++l_) {                \
-            px__t.league_rank = l_;                                                         \
-            px__body_##name(&px__args, &px__t);                                             \
-        }                                                                                   \
-    }                                                                                       \
-    static void px__host_team_##name(const void *a_, const px_team_run *r_, void *res_)     \
-    {                                                                                       \
-        (void)res_;                                                                         \
-        px__team_loop_##name(*(const Args *)a_, *r_);                                       \
-    }                                                                                       \
-    PX__CUDA_TEAM_FOR(name, Args)                                                           \
-    PX__TEAM_DESCRIPTOR(name, FOR, Args, 0, 0, 0)                                           \
+    {                                                                                           \
+        px_team px__t = px__team_host(&px__r);                                                  \
+        for (int64_t l_ = px__r.league_begin; l_ < px__r.league_end; ++l_) {                    \
+            px__t.league_rank = l_;                                                             \
+            px__body_##name(&px__args, &px__t);                                                 \
+        }                                                                                       \
+    }                                                                                           \
+    static void px__host_team_##name(const void *a_, const px_team_run *r_, void *res_)         \
+    {                                                                                           \
+        (void)res_;                                                                             \
+        px__team_loop_##name(*(const Args *)a_, *r_);                                           \
+    }                                                                                           \
+    PX__CUDA_TEAM_FOR(name, Args)                                                               \
+    PX__TEAM_DESCRIPTOR(name, FOR, Args, 0, 0, 0)                                               \
     PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team)
 
 /** Defines the team reduction kernel `name`: the body folds its contribution into *acc, a
@@ -455,29 +478,30 @@ static inline px_team px__team_host(const px_team_run *r)
  * thread's counts once (on CUDA its lane 0's: vector lanes run the same code, so add what
  * lanes computed through a THREAD_VECTOR or TEAM_VECTOR reduction, or in a
  * PX_SINGLE_PER_TEAM block for a per-team value). Run it with px_parallel_reduce_team. */
-#define PX_TEAM_REDUCE(name, Args, args, team, T, op, acc)                                  \
-    PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team, T *PX_RESTRICT acc); \
-    PX__JOIN_USES_BEGIN                                                                     \
-    PX__HOST_JOIN(name, T, op)                                                              \
+#define PX_TEAM_REDUCE(name, Args, args, team, T, op, acc)                                   \
+    PX__BODY(name)                                                                           \
+    (const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team, T *PX_RESTRICT acc);     \
+    PX__JOIN_USES_BEGIN                                                                      \
+    PX__HOST_JOIN(name, T, op)                                                               \
     PX__NOINLINE static T px__team_loop_##name(const Args px__args, const px_team_run px__r) \
-    {                                                                                       \
-        T px__acc;                                                                          \
-        px_identity_##op##_##T(&px__acc);                                                   \
-        px_team px__t = px__team_host(&px__r);                                              \
-        for (int64_t l_ = px__r.league_begin; l_ < px__r.league_end; ++l_) {                \
-            px__t.league_rank = l_;                                                         \
-            px__body_##name(&px__args, &px__t, &px__acc);                                   \
-        }                                                                                   \
-        return px__acc;                                                                     \
-    }                                                                                       \
-    static void px__host_team_##name(const void *a_, const px_team_run *r_, void *res_)     \
-    {                                                                                       \
-        *(T *)res_ = px__team_loop_##name(*(const Args *)a_, *r_);                          \
-    }                                                                                       \
-    PX__JOIN_USES_END                                                                       \
-    PX__CUDA_TEAM_REDUCE(name, Args, T, op)                                                 \
-    PX__TEAM_DESCRIPTOR(name, REDUCE, Args, sizeof(T), px__identity_##name,                 \
-                        px__join_##name)                                                    \
-    PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team, T *PX_RESTRICT acc)
+    {                                                                                        \
+        T px__acc;                                                                           \
+        px_identity_##op##_##T(&px__acc);                                                    \
+        px_team px__t = px__team_host(&px__r);                                               \
+        for (int64_t l_ = px__r.league_begin; l_ < px__r.league_end; ++l_) {                 \
+            px__t.league_rank = l_;                                                          \
+            px__body_##name(&px__args, &px__t, &px__acc);                                    \
+        }                                                                                    \
+        return px__acc;                                                                      \
+    }                                                                                        \
+    static void px__host_team_##name(const void *a_, const px_team_run *r_, void *res_)      \
+    {                                                                                        \
+        *(T *)res_ = px__team_loop_##name(*(const Args *)a_, *r_);                           \
+    }                                                                                        \
+    PX__JOIN_USES_END                                                                        \
+    PX__CUDA_TEAM_REDUCE(name, Args, T, op)                                                  \
+    PX__TEAM_DESCRIPTOR(name, REDUCE, Args, sizeof(T), px__identity_##name, px__join_##name) \
+    PX__BODY(name)                                                                           \
+    (const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team, T *PX_RESTRICT acc)
 
 #endif /* PORTEX_TEAM_H */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — CUDA side of team kernels (portex/team.h); nvcc only.
  *
@@ -26,7 +27,7 @@
 #define PORTEX_TEAM_CUDA_H
 
 #ifndef __CUDACC__
-#  error "portex/team_cuda.h is for nvcc; include portex/team.h instead"
+#error "portex/team_cuda.h is for nvcc; include portex/team.h instead"
 #endif
 
 #include "portex/kernel_cuda.h"
@@ -38,22 +39,19 @@ namespace team {
 
 /* ---- Shuffles of any trivially copyable T, a 32-bit word at a time -------------------- */
 
-template <class T>
-struct words {
+template <class T> struct words {
     static constexpr int n = (int)((sizeof(T) + 3) / 4);
     int w[n];
 };
 
-template <class T>
-__device__ __forceinline__ words<T> to_words(const T &v)
+template <class T> __device__ __forceinline__ words<T> to_words(const T &v)
 {
     words<T> w = {};
     memcpy(w.w, &v, sizeof(T));
     return w;
 }
 
-template <class T>
-__device__ __forceinline__ T from_words(const words<T> &w)
+template <class T> __device__ __forceinline__ T from_words(const words<T> &w)
 {
     T v;
     memcpy(&v, w.w, sizeof(T));
@@ -90,8 +88,8 @@ __device__ __forceinline__ T shfl_down(unsigned mask, const T &v, unsigned d, in
 /* ---- Where a thread sits --------------------------------------------------------------- */
 
 struct place {
-    int flat;       /* team_rank * vector_length + vector_rank */
-    int lane;       /* in its warp */
+    int flat; /* team_rank * vector_length + vector_rank */
+    int lane; /* in its warp */
     int warp;
     int warps;      /* of the block */
     int warp_lanes; /* lanes of this warp that exist (the last warp may be partial) */
@@ -118,11 +116,10 @@ __device__ __forceinline__ place where(const px_team *t)
 /* ---- Folds ------------------------------------------------------------------------------- */
 
 /* Over the lanes of the calling thread; every lane gets lane 0's fold of all. */
-template <class T, class Join>
-__device__ __forceinline__ void group_reduce(const px_team *t, T *v)
+template <class T, class Join> __device__ __forceinline__ void group_reduce(const px_team *t, T *v)
 {
     const int V = t->vector_length;
-    if (V == 1) return;   /* one lane: nothing to fold, no shuffle */
+    if (V == 1) return; /* one lane: nothing to fold, no shuffle */
     const place p = where(t);
     for (int off = V >> 1; off > 0; off >>= 1) {
         const T o = shfl_down(p.group_mask, *v, (unsigned)off, V);
@@ -149,7 +146,7 @@ __device__ __forceinline__ void block_reduce(const px_team *t, T *v, bool contri
     Join::identity(&acc);
     for (int w = 0; w < p.warps; ++w) Join::join(&acc, &slots[w]);
     *v = acc;
-    __syncthreads();   /* the slots are free again */
+    __syncthreads(); /* the slots are free again */
 }
 
 /* Exclusive scan of units of `unit` lanes (1: every lane; V: every thread, whose lanes hold
@@ -212,8 +209,10 @@ template <class T, class Join, int Unit>
 __host__ __device__ __forceinline__ void combine(const px_team *t, T *v)
 {
 #if defined(__CUDA_ARCH__)
-    if (Unit == PX__THREAD_VECTOR) group_reduce<T, Join>(t, v);
-    else block_reduce<T, Join>(t, v, Unit == PX__TEAM_VECTOR || t->vector_rank == 0);
+    if (Unit == PX__THREAD_VECTOR)
+        group_reduce<T, Join>(t, v);
+    else
+        block_reduce<T, Join>(t, v, Unit == PX__TEAM_VECTOR || t->vector_rank == 0);
 #else
     (void)t;
     (void)v;
@@ -229,8 +228,8 @@ __host__ __device__ __forceinline__ void barrier(const px_team *t)
 }
 
 template <class T, class Join, int Unit>
-__host__ __device__ __forceinline__ int scan_stage(const px_team *t, int pass, T sv[2], int64_t n, int64_t *lo,
-                                                   int64_t *hi)
+__host__ __device__ __forceinline__ int scan_stage(const px_team *t, int pass, T sv[2], int64_t n,
+                                                   int64_t *lo, int64_t *hi)
 {
 #if defined(__CUDA_ARCH__)
     const int64_t V = t->vector_length;
@@ -253,8 +252,10 @@ __host__ __device__ __forceinline__ int scan_stage(const px_team *t, int pass, T
         return 1;
     }
     if (pass == 1) {
-        if (Unit == PX__THREAD_VECTOR) group_scan<T, Join>(t, &sv[0], &sv[1]);
-        else block_scan<T, Join>(t, &sv[0], Unit == PX__TEAM_THREAD ? (int)V : 1, &sv[1]);
+        if (Unit == PX__THREAD_VECTOR)
+            group_scan<T, Join>(t, &sv[0], &sv[1]);
+        else
+            block_scan<T, Join>(t, &sv[0], Unit == PX__TEAM_THREAD ? (int)V : 1, &sv[1]);
         return 1;
     }
     return 0;
@@ -276,11 +277,11 @@ __host__ __device__ __forceinline__ int scan_stage(const px_team *t, int pass, T
 /* What a team block needs besides the arguments. */
 struct dims {
     int64_t league;
-    size_t team0, thread0;      /* level 0 parts (rounded) */
-    size_t team1, thread1;      /* level 1 parts (rounded) */
-    char *level1;               /* slices of `stride1` bytes, one per block */
+    size_t team0, thread0; /* level 0 parts (rounded) */
+    size_t team1, thread1; /* level 1 parts (rounded) */
+    char *level1;          /* slices of `stride1` bytes, one per block */
     size_t stride1;
-    bool sync;                  /* a barrier between two teams of a block (any scratch) */
+    bool sync; /* a barrier between two teams of a block (any scratch) */
 };
 
 __device__ __forceinline__ void make_team(px_team *t, const dims &d, unsigned char *smem)
@@ -296,15 +297,15 @@ __device__ __forceinline__ void make_team(px_team *t, const dims &d, unsigned ch
     t->scratch[0] = d.team0 ? s0 : nullptr;
     t->thread_scratch[0] = d.thread0 ? s0 + d.team0 + (size_t)threadIdx.y * d.thread0 : nullptr;
     t->scratch[1] = d.team1 && s1 ? s1 : nullptr;
-    t->thread_scratch[1] = d.thread1 && s1 ? s1 + d.team1 + (size_t)threadIdx.y * d.thread1 : nullptr;
+    t->thread_scratch[1] =
+        d.thread1 && s1 ? s1 + d.team1 + (size_t)threadIdx.y * d.thread1 : nullptr;
     t->scratch_size[0] = d.team0;
     t->thread_scratch_size[0] = d.thread0;
     t->scratch_size[1] = d.team1;
     t->thread_scratch_size[1] = d.thread1;
 }
 
-template <class Args, class Body>
-__global__ void for_kernel(const __grid_constant__ Args a, dims d)
+template <class Args, class Body> __global__ void for_kernel(const __grid_constant__ Args a, dims d)
 {
     extern __shared__ __align__(16) unsigned char px__team_smem[];
     px_team t;
@@ -317,7 +318,8 @@ __global__ void for_kernel(const __grid_constant__ Args a, dims d)
 }
 
 template <class Args, class T, class Body, class Join>
-__global__ void reduce_kernel(const __grid_constant__ Args a, dims d, T *partials, unsigned int *counter, T *result)
+__global__ void reduce_kernel(const __grid_constant__ Args a, dims d, T *partials,
+                              unsigned int *counter, T *result)
 {
     extern __shared__ __align__(16) unsigned char px__team_smem[];
     px_team t;
@@ -346,7 +348,7 @@ __global__ void reduce_kernel(const __grid_constant__ Args a, dims d, T *partial
     }
     __syncthreads();
     const bool last = *flag != 0;
-    __syncthreads();   /* every thread has read the flag before the slots are used again */
+    __syncthreads(); /* every thread has read the flag before the slots are used again */
     if (!last) return;
     __threadfence();
     T all;
@@ -407,7 +409,7 @@ struct shape_memo {
     static constexpr int key_words = 5;
     std::atomic<unsigned> seq;
     std::atomic<unsigned long long> key[key_words];
-    std::atomic<unsigned long long> value;   /* team_size | blocks per SM << 32 */
+    std::atomic<unsigned long long> value; /* team_size | blocks per SM << 32 */
 };
 
 struct shape_request {
@@ -417,7 +419,8 @@ struct shape_request {
 inline shape_request request_of(const px_team_run *r)
 {
     shape_request q;
-    q.w[0] = (unsigned long long)(uint32_t)r->team_size | (unsigned long long)(uint32_t)r->vector_length << 32;
+    q.w[0] = (unsigned long long)(uint32_t)r->team_size |
+             (unsigned long long)(uint32_t)r->vector_length << 32;
     q.w[1] = r->scratch_team[0];
     q.w[2] = r->scratch_thread[0];
     q.w[3] = r->scratch_team[1];
@@ -430,7 +433,8 @@ inline bool memo_find(shape_memo *m, const shape_request &q, int *team, int *per
     const unsigned s = m->seq.load(std::memory_order_acquire);
     if (s == 0 || (s & 1u)) return false;
     bool same = true;
-    for (int k = 0; k < shape_memo::key_words; ++k) same &= m->key[k].load(std::memory_order_relaxed) == q.w[k];
+    for (int k = 0; k < shape_memo::key_words; ++k)
+        same &= m->key[k].load(std::memory_order_relaxed) == q.w[k];
     const unsigned long long v = m->value.load(std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_acquire);
     if (!same || m->seq.load(std::memory_order_relaxed) != s) return false;
@@ -444,7 +448,8 @@ inline void memo_keep(shape_memo *m, const shape_request &q, int team, int per)
     unsigned s = m->seq.load(std::memory_order_relaxed);
     if ((s & 1u) || !m->seq.compare_exchange_strong(s, s + 1, std::memory_order_relaxed)) return;
     std::atomic_thread_fence(std::memory_order_release);
-    for (int k = 0; k < shape_memo::key_words; ++k) m->key[k].store(q.w[k], std::memory_order_relaxed);
+    for (int k = 0; k < shape_memo::key_words; ++k)
+        m->key[k].store(q.w[k], std::memory_order_relaxed);
     m->value.store((unsigned long long)(uint32_t)team | (unsigned long long)(uint32_t)per << 32,
                    std::memory_order_relaxed);
     m->seq.store(s + 2, std::memory_order_release);
@@ -452,16 +457,17 @@ inline void memo_keep(shape_memo *m, const shape_request &q, int team, int per)
 
 /* Resolves the team size (when automatic) for `kernel` and the blocks of that shape an SM
    holds, asking CUDA. Refusals say why in r. */
-inline cudaError_t resolve_shape(const void *kernel, const px_cuda_launch *l, px_team_run *r, int *team,
-                                 int *per_sm)
+inline cudaError_t resolve_shape(const void *kernel, const px_cuda_launch *l, px_team_run *r,
+                                 int *team, int *per_sm)
 {
     cudaFuncAttributes attr;
     cudaError_t e = cudaFuncGetAttributes(&attr, kernel);
     if (e != cudaSuccess) return e;
-    const int max_threads =
-        attr.maxThreadsPerBlock < PX_TEAM_MAX_THREADS ? attr.maxThreadsPerBlock : PX_TEAM_MAX_THREADS;
+    const int max_threads = attr.maxThreadsPerBlock < PX_TEAM_MAX_THREADS ? attr.maxThreadsPerBlock
+                                                                          : PX_TEAM_MAX_THREADS;
     const int V = r->vector_length > 0 ? r->vector_length : 1;
-    const size_t limit = r->shared_limit > attr.sharedSizeBytes ? r->shared_limit - attr.sharedSizeBytes : 0;
+    const size_t limit =
+        r->shared_limit > attr.sharedSizeBytes ? r->shared_limit - attr.sharedSizeBytes : 0;
     int T = r->team_size;
     e = allow_shared(kernel, block_shared(r, T > 0 ? T : max_threads / V), limit);
     if (e != cudaSuccess) return e;
@@ -469,7 +475,8 @@ inline cudaError_t resolve_shape(const void *kernel, const px_cuda_launch *l, px
         /* The occupancy API's block size with this shared memory per block, at most an
            eighth of an SM's threads (as flat kernels), whole teams that fit the limit. */
         int threads_per_sm = 0;
-        e = cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, l->device);
+        e = cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
+                                   l->device);
         if (e != cudaSuccess) return e;
         int cap = threads_per_sm / 8 < max_threads ? threads_per_sm / 8 : max_threads;
         if (cap < V) cap = V;
@@ -514,11 +521,13 @@ inline cudaError_t resolve_shape(const void *kernel, const px_cuda_launch *l, px
    1's base). `one_wave`: at most one wave of resident blocks (a reduction, whose partials
    are one per block); otherwise a block per team unless level 1 needs slices per block.
    Refusals say why in r. */
-inline cudaError_t plan(const void *kernel, shape_memo *memo, const px_cuda_launch *l, px_team_run *r, bool one_wave,
-                        dims *d, dim3 *block, int64_t *grid, size_t *shared)
+inline cudaError_t plan(const void *kernel, shape_memo *memo, const px_cuda_launch *l,
+                        px_team_run *r, bool one_wave, dims *d, dim3 *block, int64_t *grid,
+                        size_t *shared)
 {
     const shape_request q = request_of(r);
-    shape_memo *m = l->device >= 0 && l->device < detail::max_cached_devices ? &memo[l->device] : nullptr;
+    shape_memo *m =
+        l->device >= 0 && l->device < detail::max_cached_devices ? &memo[l->device] : nullptr;
     int T = 0, per = 0;
     if (m == nullptr || !memo_find(m, q, &T, &per)) {
         const cudaError_t e = resolve_shape(kernel, l, r, &T, &per);
@@ -550,7 +559,8 @@ inline cudaError_t plan(const void *kernel, shape_memo *memo, const px_cuda_laun
 }
 
 /* One block of instance scratch: `head` bytes (a reduction's partials), then level 1. */
-inline cudaError_t take_scratch(const px_cuda_launch *l, size_t head, dims *d, int64_t grid, void **head_out)
+inline cudaError_t take_scratch(const px_cuda_launch *l, size_t head, dims *d, int64_t grid,
+                                void **head_out)
 {
     *head_out = nullptr;
     const size_t head_room = (head + 255) / 256 * 256;
@@ -568,7 +578,8 @@ inline int launch_shared(void (*kernel)(P...), dim3 grid, dim3 block, size_t sha
                          const typename detail::same<P>::type &...a)
 {
     void *ptrs[] = {const_cast<void *>(static_cast<const void *>(&a))...};
-    const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, ptrs, shared, s);
+    const cudaError_t e =
+        cudaLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, ptrs, shared, s);
     if (e != cudaSuccess) (void)cudaGetLastError();
     return (int)e;
 }
@@ -583,31 +594,36 @@ int launch_for(const px_cuda_launch *l, const Args &args, px_team_run *r)
     dim3 block;
     int64_t grid;
     size_t shared;
-    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), memo, l, r, false, &d, &block, &grid, &shared);
+    cudaError_t e =
+        plan(reinterpret_cast<const void *>(kernel), memo, l, r, false, &d, &block, &grid, &shared);
     if (e != cudaSuccess) return (int)e;
     void *none;
     e = take_scratch(l, 0, &d, grid, &none);
     if (e != cudaSuccess) return (int)e;
-    return launch_shared(kernel, dim3((unsigned)grid), block, shared, static_cast<cudaStream_t>(l->stream), args, d);
+    return launch_shared(kernel, dim3((unsigned)grid), block, shared,
+                         static_cast<cudaStream_t>(l->stream), args, d);
 }
 
 template <class Args, class T, class Body, class Join>
 int launch_reduce(const px_cuda_launch *l, const Args &args, px_team_run *r)
 {
-    static_assert(sizeof(T) <= PX_TEAM_VALUE_MAX, "a team reduction's value type exceeds PX_TEAM_VALUE_MAX");
+    static_assert(sizeof(T) <= PX_TEAM_VALUE_MAX,
+                  "a team reduction's value type exceeds PX_TEAM_VALUE_MAX");
     static shape_memo memo[detail::max_cached_devices];
     auto kernel = &reduce_kernel<Args, T, Body, Join>;
     dims d;
     dim3 block;
     int64_t grid;
     size_t shared;
-    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), memo, l, r, true, &d, &block, &grid, &shared);
+    cudaError_t e =
+        plan(reinterpret_cast<const void *>(kernel), memo, l, r, true, &d, &block, &grid, &shared);
     if (e != cudaSuccess) return (int)e;
     void *head;
     e = take_scratch(l, grid > 1 ? (size_t)grid * sizeof(T) : 0, &d, grid, &head);
     if (e != cudaSuccess) return (int)e;
-    return launch_shared(kernel, dim3((unsigned)grid), block, shared, static_cast<cudaStream_t>(l->stream), args, d,
-                         static_cast<T *>(head), l->counter, static_cast<T *>(l->result));
+    return launch_shared(kernel, dim3((unsigned)grid), block, shared,
+                         static_cast<cudaStream_t>(l->stream), args, d, static_cast<T *>(head),
+                         l->counter, static_cast<T *>(l->result));
 }
 
 } /* namespace team */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — profiling: regions, sections, events and metadata for the observers portex
  * has on, and which they are (docs/tools.md).
@@ -51,10 +52,10 @@ PX_API px_status px_declare_metadata(const char *key, const char *value);
 
 /** Which observers are on. */
 typedef struct px_tools_info {
-    const char *library;   /**< the Kokkos Tools library loaded, or NULL */
-    bool library_fences;   /**< it asked for a fence after every operation (see docs/tools.md) */
-    bool nvtx;             /**< NVTX ranges and names are on */
-    const char *timeline;  /**< the trace the timeline is written to, or NULL */
+    const char *library;  /**< the Kokkos Tools library loaded, or NULL */
+    bool library_fences;  /**< it asked for a fence after every operation (see docs/tools.md) */
+    bool nvtx;            /**< NVTX ranges and names are on */
+    const char *timeline; /**< the trace the timeline is written to, or NULL */
 } px_tools_info;
 
 /** Fills *out; the strings live until the last px_finalize. */

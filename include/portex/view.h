@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /** @file
  * portex — views: typed, labelled, reference-counted N-d arrays in one memory space.
  *
@@ -24,14 +25,14 @@ PX_EXTERN_C_BEGIN
 
 /** Element types. */
 typedef enum px_dtype {
-    PX_U8 = 0,    /**< uint8_t */
-    PX_I32,       /**< int32_t */
-    PX_I64,       /**< int64_t */
-    PX_U32,       /**< uint32_t */
-    PX_U64,       /**< uint64_t */
-    PX_F32,       /**< float */
-    PX_F64,       /**< double */
-    PX_USER,      /**< any element of desc.elem_size bytes */
+    PX_U8 = 0,     /**< uint8_t */
+    PX_I32,        /**< int32_t */
+    PX_I64,        /**< int64_t */
+    PX_U32,        /**< uint32_t */
+    PX_U64,        /**< uint64_t */
+    PX_F32,        /**< float */
+    PX_F64,        /**< double */
+    PX_USER,       /**< any element of desc.elem_size bytes */
     PX_DTYPE_COUNT /**< the number of element types (not a type) */
 } px_dtype;
 
@@ -52,21 +53,22 @@ PX_API const char *px_layout_string(px_layout layout);
 
 /** Flags of px_view_desc.flags and px_view_create_1d_ex. */
 enum {
-    PX_VIEW_NO_INIT = 1u << 0 /**< skip zero-filling a new allocation (Kokkos' WithoutInitializing) */
+    PX_VIEW_NO_INIT =
+        1u << 0 /**< skip zero-filling a new allocation (Kokkos' WithoutInitializing) */
 };
 
 /** What a view is. Zero-initialise and set what you need: the defaults are a rank-0 HOST
  * view of LAYOUT_RIGHT, zero-filled. */
 typedef struct px_view_desc {
-    const char *label;               /**< copied; NULL means "" */
-    px_space space;                  /**< where the memory is (a wrapped view: where it really is) */
-    px_dtype dtype;                  /**< the element type */
-    size_t elem_size;                /**< PX_USER only */
-    int rank;                        /**< 0 to PX_MAX_RANK */
-    int64_t extent[PX_MAX_RANK];     /**< first `rank` used, each >= 0 */
-    px_layout layout;                /**< RIGHT, LEFT or STRIDE */
-    int64_t stride[PX_MAX_RANK];     /**< PX_LAYOUT_STRIDE only, in elements, each >= 0 */
-    unsigned flags;                  /**< PX_VIEW_* */
+    const char *label;           /**< copied; NULL means "" */
+    px_space space;              /**< where the memory is (a wrapped view: where it really is) */
+    px_dtype dtype;              /**< the element type */
+    size_t elem_size;            /**< PX_USER only */
+    int rank;                    /**< 0 to PX_MAX_RANK */
+    int64_t extent[PX_MAX_RANK]; /**< first `rank` used, each >= 0 */
+    px_layout layout;            /**< RIGHT, LEFT or STRIDE */
+    int64_t stride[PX_MAX_RANK]; /**< PX_LAYOUT_STRIDE only, in elements, each >= 0 */
+    unsigned flags;              /**< PX_VIEW_* */
 } px_view_desc;
 
 /** A view: a host-side handle, opaque; kernels see spans (px_view_get_span). */
@@ -102,8 +104,8 @@ PX_API px_status px_view_create_1d(px_view **out, const char *label, px_space sp
  *   px_view_create_1d_ex(&x, "x", space, PX_F64, n, PX_VIEW_NO_INIT);
  * @endcode
  * flags 0 is px_view_create_1d; an unknown bit is refused (PX_ERR_INVALID_ARGUMENT). */
-PX_API px_status px_view_create_1d_ex(px_view **out, const char *label, px_space space, px_dtype dtype,
-                                      int64_t n, unsigned flags);
+PX_API px_status px_view_create_1d_ex(px_view **out, const char *label, px_space space,
+                                      px_dtype dtype, int64_t n, unsigned flags);
 
 /** An unmanaged view over memory the caller owns and keeps alive longer than the view.
  * data may be NULL only when the view holds no element. For the built-in dtypes it must
@@ -119,20 +121,32 @@ PX_API px_status px_view_release(px_view **view);
 /** One dimension of a subview: a half-open range [begin, end) that is kept, or a single
  * index (begin; end is not used) that removes the dimension. */
 typedef struct px_slice {
-    int64_t begin;    /**< the first index kept, or the index taken */
-    int64_t end;      /**< PX_END: up to the extent */
-    bool index;       /**< true: take `begin` only and drop the dimension */
+    int64_t begin; /**< the first index kept, or the index taken */
+    int64_t end;   /**< PX_END: up to the extent */
+    bool index;    /**< true: take `begin` only and drop the dimension */
 } px_slice;
 
 /** A px_slice end meaning "up to the extent". */
 #define PX_END INT64_MAX
 
 /** The indices [begin, end) of a dimension, kept (end may be PX_END). */
-static inline px_slice px_slice_range(int64_t begin, int64_t end) { px_slice s = {begin, end, false}; return s; }
+static inline px_slice px_slice_range(int64_t begin, int64_t end)
+{
+    px_slice s = {begin, end, false};
+    return s;
+}
 /** The whole dimension, kept. */
-static inline px_slice px_slice_all(void) { px_slice s = {0, PX_END, false}; return s; }
+static inline px_slice px_slice_all(void)
+{
+    px_slice s = {0, PX_END, false};
+    return s;
+}
 /** Index i of a dimension only; the dimension is dropped. */
-static inline px_slice px_slice_index(int64_t i) { px_slice s = {i, i, true}; return s; }
+static inline px_slice px_slice_index(int64_t i)
+{
+    px_slice s = {i, i, true};
+    return s;
+}
 
 /** A view onto part of src, sharing its memory (and keeping it alive). nslices must equal
  * src's rank. The result's label is src's with "(sub)" appended. */
@@ -147,20 +161,20 @@ PX_API px_status px_view_create_mirror_view(px_view **out, px_space space, px_vi
 
 /** What a view is now (px_view_info_get). */
 typedef struct px_view_info {
-    const char *label;        /**< valid while the view lives */
-    px_space space;           /**< where its memory is */
-    px_dtype dtype;           /**< the element type */
-    size_t elem_size;         /**< bytes per element */
-    int rank;                 /**< number of dimensions */
-    int64_t extent[PX_MAX_RANK];   /**< first `rank` used */
-    int64_t stride[PX_MAX_RANK];   /**< in elements */
-    px_layout layout;         /**< RIGHT, LEFT or STRIDE */
-    void *data;               /**< the first element */
-    int64_t size;             /**< number of elements */
-    size_t bytes;             /**< size * elem_size */
-    bool contiguous;          /**< the elements fill [data, data + bytes) */
-    bool managed;             /**< false for wrapped views */
-    int use_count;            /**< references to this handle */
+    const char *label;           /**< valid while the view lives */
+    px_space space;              /**< where its memory is */
+    px_dtype dtype;              /**< the element type */
+    size_t elem_size;            /**< bytes per element */
+    int rank;                    /**< number of dimensions */
+    int64_t extent[PX_MAX_RANK]; /**< first `rank` used */
+    int64_t stride[PX_MAX_RANK]; /**< in elements */
+    px_layout layout;            /**< RIGHT, LEFT or STRIDE */
+    void *data;                  /**< the first element */
+    int64_t size;                /**< number of elements */
+    size_t bytes;                /**< size * elem_size */
+    bool contiguous;             /**< the elements fill [data, data + bytes) */
+    bool managed;                /**< false for wrapped views */
+    int use_count;               /**< references to this handle */
 } px_view_info;
 
 /** Fills *out with what the view is (px_view_info). */
@@ -201,22 +215,25 @@ PX_API px_status px_view_info_get(const px_view *view, px_view_info *out);
 #define PX__SPAN_LEFT 3
 #define PX__SPAN_1D 4
 
-#define PX__SPAN_FIELDS(P, N, L)    \
-    P data;                         \
-    int64_t extent[N];              \
-    int64_t stride[N];              \
-    int32_t rank;                   \
+#define PX__SPAN_FIELDS(P, N, L) \
+    P data;                      \
+    int64_t extent[N];           \
+    int64_t stride[N];           \
+    int32_t rank;                \
     char px__layout[L]
 
-#define PX__SPAN_TYPE(name, P, N, L) typedef struct name { PX__SPAN_FIELDS(P, N, L); } name;
-#define PX__SPAN_TYPES(sfx, T)                                                                   \
-    PX__SPAN_TYPE(px_span_##sfx, T *, PX_MAX_RANK, PX__SPAN_STRIDED)                             \
-    PX__SPAN_TYPE(px_span_##sfx##_right, T *, PX_MAX_RANK, PX__SPAN_RIGHT)                       \
-    PX__SPAN_TYPE(px_span_##sfx##_left, T *, PX_MAX_RANK, PX__SPAN_LEFT)                         \
-    PX__SPAN_TYPE(px_span_##sfx##_1d, T *, 1, PX__SPAN_1D)                                       \
-    PX__SPAN_TYPE(px_span_##sfx##_restrict, T *PX_RESTRICT, PX_MAX_RANK, PX__SPAN_STRIDED)       \
-    PX__SPAN_TYPE(px_span_##sfx##_right_restrict, T *PX_RESTRICT, PX_MAX_RANK, PX__SPAN_RIGHT)   \
-    PX__SPAN_TYPE(px_span_##sfx##_left_restrict, T *PX_RESTRICT, PX_MAX_RANK, PX__SPAN_LEFT)     \
+#define PX__SPAN_TYPE(name, P, N, L) \
+    typedef struct name {            \
+        PX__SPAN_FIELDS(P, N, L);    \
+    } name;
+#define PX__SPAN_TYPES(sfx, T)                                                                 \
+    PX__SPAN_TYPE(px_span_##sfx, T *, PX_MAX_RANK, PX__SPAN_STRIDED)                           \
+    PX__SPAN_TYPE(px_span_##sfx##_right, T *, PX_MAX_RANK, PX__SPAN_RIGHT)                     \
+    PX__SPAN_TYPE(px_span_##sfx##_left, T *, PX_MAX_RANK, PX__SPAN_LEFT)                       \
+    PX__SPAN_TYPE(px_span_##sfx##_1d, T *, 1, PX__SPAN_1D)                                     \
+    PX__SPAN_TYPE(px_span_##sfx##_restrict, T *PX_RESTRICT, PX_MAX_RANK, PX__SPAN_STRIDED)     \
+    PX__SPAN_TYPE(px_span_##sfx##_right_restrict, T *PX_RESTRICT, PX_MAX_RANK, PX__SPAN_RIGHT) \
+    PX__SPAN_TYPE(px_span_##sfx##_left_restrict, T *PX_RESTRICT, PX_MAX_RANK, PX__SPAN_LEFT)   \
     PX__SPAN_TYPE(px_span_##sfx##_1d_restrict, T *PX_RESTRICT, 1, PX__SPAN_1D)
 
 PX__SPAN_TYPE(px_span, void *, PX_MAX_RANK, PX__SPAN_STRIDED)
@@ -256,53 +273,62 @@ PX_API px_status px__view_get_span(const px_view *view, px_dtype dtype, int layo
 #define PX__CAT(a, b) PX__CAT_(a, b)
 #define PX__CAT_(a, b) a##b
 #ifdef __COUNTER__
-#  define PX__UNIQUE(prefix) PX__CAT(prefix, __COUNTER__)
+#define PX__UNIQUE(prefix) PX__CAT(prefix, __COUNTER__)
 #endif
 /* Every span type, as X(type, e) for each (e passed through). */
-#define PX__SPAN_TYPES_OF(X, e, sfx)                                                       \
-    X(px_span_##sfx, e) X(px_span_##sfx##_right, e) X(px_span_##sfx##_left, e)             \
-    X(px_span_##sfx##_1d, e) X(px_span_##sfx##_restrict, e) X(px_span_##sfx##_right_restrict, e) \
+#define PX__SPAN_TYPES_OF(X, e, sfx)     \
+    X(px_span_##sfx, e)                  \
+    X(px_span_##sfx##_right, e)          \
+    X(px_span_##sfx##_left, e)           \
+    X(px_span_##sfx##_1d, e)             \
+    X(px_span_##sfx##_restrict, e)       \
+    X(px_span_##sfx##_right_restrict, e) \
     X(px_span_##sfx##_left_restrict, e) X(px_span_##sfx##_1d_restrict, e)
-#define PX__SPAN_EACH(X, e)                                                                \
-    X(px_span, e) PX__SPAN_TYPES_OF(X, e, u8) PX__SPAN_TYPES_OF(X, e, i32)                 \
-    PX__SPAN_TYPES_OF(X, e, i64) PX__SPAN_TYPES_OF(X, e, u32) PX__SPAN_TYPES_OF(X, e, u64) \
-    PX__SPAN_TYPES_OF(X, e, f32) PX__SPAN_TYPES_OF(X, e, f64)
-#define PX__SPAN_GET_WORDS                                                                 \
-    "px_view_get_span: the second argument must point to a px_span_* type (px_span, "      \
+#define PX__SPAN_EACH(X, e)      \
+    X(px_span, e)                \
+    PX__SPAN_TYPES_OF(X, e, u8)  \
+    PX__SPAN_TYPES_OF(X, e, i32) \
+    PX__SPAN_TYPES_OF(X, e, i64) \
+    PX__SPAN_TYPES_OF(X, e, u32) \
+    PX__SPAN_TYPES_OF(X, e, u64) PX__SPAN_TYPES_OF(X, e, f32) PX__SPAN_TYPES_OF(X, e, f64)
+#define PX__SPAN_GET_WORDS                                                            \
+    "px_view_get_span: the second argument must point to a px_span_* type (px_span, " \
     "px_span_f64, px_span_f64_right, px_span_f64_1d_restrict, ...; not const)"
 #ifndef __cplusplus
-#  define PX__SPAN_DTYPE(data)                                                             \
+#define PX__SPAN_DTYPE(data) \
     _Generic((data), void *: PX_DTYPE_COUNT, uint8_t *: PX_U8, int32_t *: PX_I32,         \
              int64_t *: PX_I64, uint32_t *: PX_U32, uint64_t *: PX_U64, float *: PX_F32,  \
              double *: PX_F64)
-#  define PX__SPAN_ASSOC(S, e) S *: e,
-#  define PX__IS_SPAN_PTR(out) _Generic((out), PX__SPAN_EACH(PX__SPAN_ASSOC, 1) default: 0)
+#define PX__SPAN_ASSOC(S, e) S * : e,
+#define PX__IS_SPAN_PTR(out) _Generic((out), PX__SPAN_EACH(PX__SPAN_ASSOC, 1) default : 0)
 /* The check's result is a constant named once (ok); after it, out itself where it points
    to a span, else a span pointer that keeps the rest free of errors: the assertion is then
    the one message. */
-#  define PX__SPAN_PTR(out, ok) _Generic((char(*)[1 + (ok)])0, char(*)[2]: (out), default: (px_span *)0)
-#  define PX__GET_SPAN_AS(view, out, ok)                                                   \
-    ((void)sizeof(struct {                                                                 \
-         enum { ok = PX__IS_SPAN_PTR(out) } px__ok;                                        \
-         _Static_assert(ok, PX__SPAN_GET_WORDS);                                           \
-     }),                                                                                   \
-     px__view_get_span((view), PX__SPAN_DTYPE(PX__SPAN_PTR(out, ok)->data),                \
+#define PX__SPAN_PTR(out, ok) \
+    _Generic((char(*)[1 + (ok)])0, char(*)[2] : (out), default : (px_span *)0)
+#define PX__GET_SPAN_AS(view, out, ok)                                      \
+    ((void)sizeof(struct {                                                  \
+         enum { ok = PX__IS_SPAN_PTR(out) } px__ok;                         \
+         _Static_assert(ok, PX__SPAN_GET_WORDS);                            \
+     }),                                                                    \
+     px__view_get_span((view), PX__SPAN_DTYPE(PX__SPAN_PTR(out, ok)->data), \
                        (int)sizeof(PX__SPAN_PTR(out, ok)->px__layout), PX__SPAN_PTR(out, ok)))
 /* (Without a unique name: the assertion, then whatever else the compiler finds wrong.) */
-#  define PX__GET_SPAN_ONCE(view, out)                                                     \
-    ((void)sizeof(struct {                                                                 \
-         _Static_assert(PX__IS_SPAN_PTR(out), PX__SPAN_GET_WORDS);                         \
-         char px__ok;                                                                      \
-     }),                                                                                   \
-     px__view_get_span((view), PX__SPAN_DTYPE((out)->data), (int)sizeof((out)->px__layout), (out)))
+#define PX__GET_SPAN_ONCE(view, out)                                                        \
+    ((void)sizeof(struct {                                                                  \
+         _Static_assert(PX__IS_SPAN_PTR(out), PX__SPAN_GET_WORDS);                          \
+         char px__ok;                                                                       \
+     }),                                                                                    \
+     px__view_get_span((view), PX__SPAN_DTYPE((out)->data), (int)sizeof((out)->px__layout), \
+                       (out)))
 #endif
 /** @endcond */
 #ifndef __cplusplus
-#  ifdef PX__UNIQUE
-#    define px_view_get_span(view, out) PX__GET_SPAN_AS(view, out, PX__UNIQUE(px__span_ok_))
-#  else
-#    define px_view_get_span(view, out) PX__GET_SPAN_ONCE(view, out)
-#  endif
+#ifdef PX__UNIQUE
+#define px_view_get_span(view, out) PX__GET_SPAN_AS(view, out, PX__UNIQUE(px__span_ok_))
+#else
+#define px_view_get_span(view, out) PX__GET_SPAN_ONCE(view, out)
+#endif
 #endif
 
 /** @def PX_AT1(s, i)
@@ -318,18 +344,18 @@ PX_API void px__bounds_violation(int dim, int64_t index, int64_t extent);
 PX_FUNCTION int64_t px__checked(int64_t i, int64_t n, int dim)
 {
     if (i < 0 || i >= n) {
-#  ifdef __CUDA_ARCH__
+#ifdef __CUDA_ARCH__
         __trap();
-#  else
+#else
         px__bounds_violation(dim, i, n);
         return 0;
-#  endif
+#endif
     }
     return i;
 }
-#  define PX__INDEX(s, d, i) px__checked((i), (s).extent[d], (d))
+#define PX__INDEX(s, d, i) px__checked((i), (s).extent[d], (d))
 #else
-#  define PX__INDEX(s, d, i) (i)
+#define PX__INDEX(s, d, i) (i)
 #endif
 
 #define PX__LAYOUT(s) sizeof((s).px__layout)
@@ -341,22 +367,24 @@ PX_FUNCTION int64_t px__checked(int64_t i, int64_t n, int dim)
    macro). In C a static assertion in a struct in sizeof; in C++ (which defines no type
    there) one in a class template, whose member is an enumerator: a constant on the device
    too. */
-#define PX__AT_WORDS(at)                                                                   \
-    "PX_AT" #at " on a 1-D span (px_span_*_1d): PX_AT" #at " needs a " #at "-D span; index a 1-D span with PX_AT1"
+#define PX__AT_WORDS(at)                                                   \
+    "PX_AT" #at " on a 1-D span (px_span_*_1d): PX_AT" #at " needs a " #at \
+    "-D span; index a 1-D span with PX_AT1"
 #ifdef __cplusplus
-#  define PX__NOT_1D(s, at) ((int64_t)px__at##at##_rank<PX__LAYOUT(s) != PX__SPAN_1D>::value)
+#define PX__NOT_1D(s, at) ((int64_t)px__at##at##_rank<PX__LAYOUT(s) != PX__SPAN_1D>::value)
 #else
-#  define PX__NOT_1D(s, at)                                                                \
-    ((int64_t)(0 * sizeof(struct {                                                         \
-        _Static_assert(PX__LAYOUT(s) != PX__SPAN_1D, PX__AT_WORDS(at));                    \
-        char px__ok;                                                                       \
-    })))
+#define PX__NOT_1D(s, at)                                                          \
+    ((int64_t)(0 * sizeof(struct {                                                 \
+                   _Static_assert(PX__LAYOUT(s) != PX__SPAN_1D, PX__AT_WORDS(at)); \
+                   char px__ok;                                                    \
+               })))
 #endif
 
 #define PX_AT1(s, i) ((s).data[PX__IX(s, 0, i, PX__LAYOUT(s) != PX__SPAN_STRIDED)])
 /** Element (i, j) of a 2-D span, as PX_AT1. */
-#define PX_AT2(s, i, j)                                                                    \
-    ((s).data[PX__NOT_1D(s, 2) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, PX__UNIT_LAST(s))])
+#define PX_AT2(s, i, j)                                               \
+    ((s).data[PX__NOT_1D(s, 2) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + \
+              PX__IX(s, 1, j, PX__UNIT_LAST(s))])
 /** Element (i, j, k) of a 3-D span, as PX_AT1. */
 #define PX_AT3(s, i, j, k)                                                                 \
     ((s).data[PX__NOT_1D(s, 3) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) + \
@@ -380,10 +408,10 @@ static inline px_dtype px__span_dtype(const float *) { return PX_F32; }
 static inline px_dtype px__span_dtype(const double *) { return PX_F64; }
 
 /* PX_AT2..4's check (PX__NOT_1D). */
-#define PX__AT_RANK_CHECK(at)                                                              \
-    template <bool NotOneD> struct px__at##at##_rank {                                     \
-        static_assert(NotOneD, PX__AT_WORDS(at));                                          \
-        enum { value = 0 };                                                                \
+#define PX__AT_RANK_CHECK(at)                          \
+    template <bool NotOneD> struct px__at##at##_rank { \
+        static_assert(NotOneD, PX__AT_WORDS(at));      \
+        enum { value = 0 };                            \
     };
 PX__AT_RANK_CHECK(2)
 PX__AT_RANK_CHECK(3)
@@ -391,8 +419,13 @@ PX__AT_RANK_CHECK(4)
 
 /* Whether S is a span type; the getter below, only for those (any other type is refused
    by one static assertion, with nothing after it that could fail too). */
-template <class S> struct px__is_span { enum { value = 0 }; };
-#define PX__SPAN_IS(S, e) template <> struct px__is_span<S> { enum { value = 1 }; };
+template <class S> struct px__is_span {
+    enum { value = 0 };
+};
+#define PX__SPAN_IS(S, e)               \
+    template <> struct px__is_span<S> { \
+        enum { value = 1 };             \
+    };
 PX__SPAN_EACH(PX__SPAN_IS, 0)
 #undef PX__SPAN_IS
 template <bool B> struct px__span_ok {};
@@ -408,15 +441,13 @@ static inline px_status px__get_span(const px_view *, Span *, px__span_ok<false>
     return PX_ERR_INVALID_ARGUMENT;
 }
 
-template <class Span>
-static inline px_status px_view_get_span(const px_view *view, Span *out)
+template <class Span> static inline px_status px_view_get_span(const px_view *view, Span *out)
 {
     static_assert(px__is_span<Span>::value, PX__SPAN_GET_WORDS);
     return px__get_span(view, out, px__span_ok<px__is_span<Span>::value != 0>());
 }
 /* Anything but a pointer (a span passed by value, ...). */
-template <class NotAPointer>
-static inline px_status px_view_get_span(const px_view *, NotAPointer)
+template <class NotAPointer> static inline px_status px_view_get_span(const px_view *, NotAPointer)
 {
     static_assert(sizeof(NotAPointer) == 0, PX__SPAN_GET_WORDS);
     return PX_ERR_INVALID_ARGUMENT;

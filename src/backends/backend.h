@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: what every backend implements, and what the layers above hand it.
  *
  * Layers, each using only itself and those below it (docs/design.md):
@@ -30,7 +31,7 @@ typedef struct px__queue px__queue;
 typedef struct px__queue_desc {
     int device;
     int priority;
-    const char *label;   /* the instance's label; outlives the queue */
+    const char *label; /* the instance's label; outlives the queue */
 } px__queue_desc;
 
 /* ---- Memory ------------------------------------------------------------------------- */
@@ -53,22 +54,22 @@ typedef struct px__space_ops {
 /* ---- Kernels -------------------------------------------------------------------------- */
 
 typedef enum px__result_kind {
-    PX__RESULT_NONE = 0,   /* for, or scan without total */
-    PX__RESULT_HOST,       /* host memory; the dispatch waits for the queue */
-    PX__RESULT_VIEW        /* memory the backend writes in queue order */
+    PX__RESULT_NONE = 0, /* for, or scan without total */
+    PX__RESULT_HOST,     /* host memory; the dispatch waits for the queue */
+    PX__RESULT_VIEW      /* memory the backend writes in queue order */
 } px__result_kind;
 
 /* One kernel dispatch, validated by the core. A team kernel (kernel->team) runs `team`;
    its `policy` is then the league as a 1-D range. */
 typedef struct px__dispatch {
     const px_kernel *kernel;
-    const char *label;      /* never NULL */
+    const char *label; /* never NULL */
     px_policy policy;
-    px_team_policy team;    /* team kernels: checked, scratch sizes rounded to 16 bytes */
+    px_team_policy team; /* team kernels: checked, scratch sizes rounded to 16 bytes */
     const void *args;
     px__result_kind result_kind;
-    void *result;           /* host pointer, or the data of the result view */
-    px_space result_space;  /* PX__RESULT_VIEW */
+    void *result;          /* host pointer, or the data of the result view */
+    px_space result_space; /* PX__RESULT_VIEW */
 } px__dispatch;
 
 /* ---- Copies and fills ------------------------------------------------------------------ */
@@ -106,8 +107,8 @@ typedef struct px__copy_op {
     int rank;
     int64_t extent[PX_MAX_RANK];
     size_t elem_size;
-    int64_t count;          /* elements */
-    size_t bytes;           /* count * elem_size */
+    int64_t count; /* elements */
+    size_t bytes;  /* count * elem_size */
     bool flat;
     px__copy_side dst, src;
     const void *value;
@@ -118,9 +119,9 @@ typedef struct px__copy_op {
 /* Validated by the core: weights normalised to sum 1. */
 typedef struct px__partition_request {
     int n;
-    const double *weights;   /* n, each > 0 */
+    const double *weights; /* n, each > 0 */
     bool sm_partition;
-    const int *priorities;   /* n, or NULL */
+    const int *priorities; /* n, or NULL */
 } px__partition_request;
 
 /* ---- Graphs ------------------------------------------------------------------------------ */
@@ -138,7 +139,7 @@ typedef enum px__gnode_kind {
     PX__GNODE_FILL,
     PX__GNODE_HOST,
     PX__GNODE_EMPTY,
-    PX__GNODE_CHILD,     /* a copy of another graph (explicit or captured) */
+    PX__GNODE_CHILD, /* a copy of another graph (explicit or captured) */
     PX__GNODE_WHILE,
     PX__GNODE_IF,
     PX__GNODE_KIND_COUNT
@@ -149,13 +150,13 @@ typedef enum px__gnode_kind {
    reaches is kept alive by the core as long as the graph and its executable graphs. */
 typedef struct px__gnode_desc {
     px__gnode_kind kind;
-    const char *label;          /* never NULL */
-    px__dispatch dispatch;      /* KERNEL (result_kind NONE or VIEW) */
-    px__copy_op op;             /* COPY, FILL (no holds: the core keeps the views) */
-    void (*fn)(void *data);     /* HOST */
+    const char *label;      /* never NULL */
+    px__dispatch dispatch;  /* KERNEL (result_kind NONE or VIEW) */
+    px__copy_op op;         /* COPY, FILL (no holds: the core keeps the views) */
+    void (*fn)(void *data); /* HOST */
     void *data;
-    px__bgraph *child;          /* CHILD */
-    unsigned initial;           /* WHILE, IF: the condition at every launch */
+    px__bgraph *child; /* CHILD */
+    unsigned initial;  /* WHILE, IF: the condition at every launch */
 } px__gnode_desc;
 
 /* Why an update was refused: the node (index in the new graph, or -1) and the reason. */
@@ -168,7 +169,8 @@ typedef struct px__graph_update_error {
    depends only on nodes added before it). Every function that can fail names `func`. */
 typedef struct px__graph_ops {
     /* An empty graph for `device` (the backend's table comes along for host graphs). */
-    px_status (*create)(const struct px__backend *be, int device, px__bgraph **out, const char *func);
+    px_status (*create)(const struct px__backend *be, int device, px__bgraph **out,
+                        const char *func);
     /* Called once the graph, every graph that holds it as a child and every executable
        graph made from them are gone. Bodies go with their node's graph. */
     void (*destroy)(px__bgraph *g);
@@ -189,11 +191,13 @@ typedef struct px__graph_ops {
     px_status (*set_args)(px__bexec *e, px__bnode *n, const px__dispatch *d, const char *func);
     /* Every node's parameters from `from` (the core checked the shape it knows); on
        refusal e is unchanged and *why says where. */
-    px_status (*update)(px__bexec *e, px__bgraph *from, px__graph_update_error *why, const char *func);
+    px_status (*update)(px__bexec *e, px__bgraph *from, px__graph_update_error *why,
+                        const char *func);
     /* Launches e on q with its top-level nodes one after another, waits, and gives each
        node's time in microseconds (us[n], n the number of top-level nodes; a node left
        at -1 was not timed alone) and the whole run's (*total). */
-    px_status (*profile)(px__bexec *e, px__queue *q, double *us, int n, double *total, const char *func);
+    px_status (*profile)(px__bexec *e, px__queue *q, double *us, int n, double *total,
+                         const char *func);
 
     /* Stream capture, for backends whose queues record work natively (NULL for the host
        backends, whose captures the core records node by node). begin refuses a queue that
@@ -223,7 +227,8 @@ typedef struct px__backend {
 
     px_status (*queue_create)(const px__queue_desc *desc, px__queue **out, const char *func);
     /* A queue over a native one the caller owns (a cudaStream_t for CUDA). */
-    px_status (*queue_wrap)(const px__queue_desc *desc, void *native, px__queue **out, const char *func);
+    px_status (*queue_wrap)(const px__queue_desc *desc, void *native, px__queue **out,
+                            const char *func);
     /* Waits for the queue's work and frees it. Either it refuses and changes nothing
        (*released false: the queue still works; for example while it is being captured),
        or it releases everything (*released true), returning the error the wait met, if
@@ -261,8 +266,8 @@ typedef struct px__backend {
     px_status (*zero_host)(void *ptr, size_t bytes, size_t elem_size, const char *func);
 
     /* req->n new queues of parent's device, described by descs; on failure none is left. */
-    px_status (*partition)(px__queue *parent, const px__partition_request *req, const px__queue_desc *descs,
-                           px__queue **children, const char *func);
+    px_status (*partition)(px__queue *parent, const px__partition_request *req,
+                           const px__queue_desc *descs, px__queue **children, const char *func);
     /* SMs the queue's kernels may use. */
     px_status (*sm_count)(px__queue *q, int *count);
     /* Threads the queue's kernels may run on at once; NULL: one. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The tables compiled in: execution backends and memory spaces. */
 #include "backends/backends.h"
 
@@ -6,12 +7,12 @@
 #include "backends/host/host_memory.h"
 #include "backends/serial/serial.h"
 #if PX_HAVE_OPENMP
-#  include "backends/openmp/omp_backend.h"
+#include "backends/openmp/omp_backend.h"
 #endif
 #if PX_HAVE_CUDA
-#  include "backends/cuda/cuda_backend.h"
-#  include "backends/cuda/cuda_memory.h"
-#  include "backends/cuda/cuda_pinned.h"
+#include "backends/cuda/cuda_backend.h"
+#include "backends/cuda/cuda_memory.h"
+#include "backends/cuda/cuda_pinned.h"
 #endif
 
 static const px__backend *const backends[PX_EXEC_COUNT] = {

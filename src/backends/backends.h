@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the backends and memory spaces compiled into this build. */
 #ifndef PX_BACKENDS_BACKENDS_H
 #define PX_BACKENDS_BACKENDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The PX_AT* bounds violations of host kernels: thread-local, the first one kept. */
 #include "base/bounds.h"
 
@@ -17,8 +18,8 @@ void px__bounds_violation(int dim, int64_t index, int64_t extent)
 {
     if (hit) return; /* keep the first */
     hit = true;
-    snprintf(message, sizeof message, "index %lld out of bounds [0, %lld) in dimension %d", (long long)index,
-             (long long)extent, dim);
+    snprintf(message, sizeof message, "index %lld out of bounds [0, %lld) in dimension %d",
+             (long long)index, (long long)extent, dim);
 }
 
 bool px__bounds_take(char *msg)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the first PX_AT* bounds violation a host kernel met (kernel files built with
  * PX_BOUNDS_CHECK), kept per thread. A backend that runs a kernel on threads of its own
  * moves their violations to the thread that dispatched it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Status strings (generated from PX_STATUS_MAP) and the thread-local last error. */
 #include "base/error.h"
 
@@ -10,12 +11,14 @@
 
 static _Thread_local char last_error[PX__ERROR_CAPACITY];
 
-_Static_assert(sizeof(((px__saved_error *)0)->text) == PX__ERROR_CAPACITY, "a saved error holds a whole one");
+_Static_assert(sizeof(((px__saved_error *)0)->text) == PX__ERROR_CAPACITY,
+               "a saved error holds a whole one");
 
 const char *px_status_string(px_status status)
 {
     switch (status) {
-#define PX__STATUS_STRING(name, value, msg) case PX_##name: return msg;
+#define PX__STATUS_STRING(name, value, msg) \
+    case PX_##name: return msg;
         PX_STATUS_MAP(PX__STATUS_STRING)
 #undef PX__STATUS_STRING
     }
@@ -25,7 +28,8 @@ const char *px_status_string(px_status status)
 const char *px_status_name(px_status status)
 {
     switch (status) {
-#define PX__STATUS_NAME(name, value, msg) case PX_##name: return "PX_" #name;
+#define PX__STATUS_NAME(name, value, msg) \
+    case PX_##name: return "PX_" #name;
         PX_STATUS_MAP(PX__STATUS_NAME)
 #undef PX__STATUS_NAME
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A Kokkos Tools library, loaded and called as Kokkos loads and calls it
  * (Kokkos_Profiling_C_Interface.h: the entry points, their arguments and the order
  * init, request_tool_settings, provide_tool_programming_interface). The structures
@@ -23,8 +24,12 @@
 /* Kokkos gives the library at most 64 devices' ids; more are not listed. */
 #define KP_MAX_DEVICES 64u
 
-struct kp_device_info { size_t device_id; };
-struct kp_space_handle { char name[64]; };
+struct kp_device_info {
+    size_t device_id;
+};
+struct kp_space_handle {
+    char name[64];
+};
 struct kp_tool_settings {
     bool requires_global_fencing;
     bool padding[255];
@@ -41,8 +46,8 @@ typedef void (*kp_begin_fn)(const char *, uint32_t, uint64_t *);
 typedef void (*kp_end_fn)(uint64_t);
 typedef void (*kp_name_fn)(const char *);
 typedef void (*kp_data_fn)(struct kp_space_handle, const char *, const void *, uint64_t);
-typedef void (*kp_begin_copy_fn)(struct kp_space_handle, const char *, const void *, struct kp_space_handle,
-                                 const char *, const void *, uint64_t);
+typedef void (*kp_begin_copy_fn)(struct kp_space_handle, const char *, const void *,
+                                 struct kp_space_handle, const char *, const void *, uint64_t);
 typedef void (*kp_create_section_fn)(const char *, uint32_t *);
 typedef void (*kp_section_fn)(uint32_t);
 typedef void (*kp_metadata_fn)(const char *, const char *);
@@ -56,7 +61,7 @@ static struct {
     kp_init_fn init;
     kp_void_fn finalize;
     kp_parse_args_fn parse_args;
-    kp_begin_fn begin_kernel[PX_KERNEL_SCAN + 1];   /* by px_kernel_kind (from 1) */
+    kp_begin_fn begin_kernel[PX_KERNEL_SCAN + 1]; /* by px_kernel_kind (from 1) */
     kp_end_fn end_kernel[PX_KERNEL_SCAN + 1];
     kp_begin_fn begin_fence;
     kp_end_fn end_fence;
@@ -134,7 +139,8 @@ static px_status split_args(const char *args, const char *func)
     memcpy(kp.args, args, n + 1);
     int argc = 0;
     kp.argv[argc++] = kp.library;
-    for (char *save = NULL, *tok = strtok_r(kp.args, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+    for (char *save = NULL, *tok = strtok_r(kp.args, " \t", &save); tok;
+         tok = strtok_r(NULL, " \t", &save))
         kp.argv[argc++] = tok;
     kp.parse_args(argc, kp.argv);
     return PX_OK;
@@ -150,8 +156,8 @@ static void forget(void)
     px__prof_mask &= ~(unsigned)PX__PROF_KOKKOS;
 }
 
-px_status px__kp_load(const char *libs, const char *args, uint32_t devices, void (*fence)(uint32_t devid),
-                      const char *func)
+px_status px__kp_load(const char *libs, const char *args, uint32_t devices,
+                      void (*fence)(uint32_t devid), const char *func)
 {
     /* The first of the list, as Kokkos loads it (chaining more is the tool's business). */
     const size_t len = strcspn(libs, ";");
@@ -163,15 +169,15 @@ px_status px__kp_load(const char *libs, const char *args, uint32_t devices, void
     kp.handle = dlopen(kp.library, RTLD_NOW | RTLD_GLOBAL);
     if (!kp.handle) {
         const char *why = dlerror();
-        const px_status st = px__error(PX_ERR_SYSTEM, func, "cannot load the tool library '%s': %s", kp.library,
-                                       why ? why : "unknown reason");
+        const px_status st = px__error(PX_ERR_SYSTEM, func, "cannot load the tool library '%s': %s",
+                                       kp.library, why ? why : "unknown reason");
         forget();
         return st;
     }
     if (lookup_all() == 0) {
-        const px_status st = px__error(PX_ERR_INVALID_ARGUMENT, func,
-                                       "'%s' exports no kokkosp_* entry point: it is not a Kokkos Tools library",
-                                       kp.library);
+        const px_status st = px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "'%s' exports no kokkosp_* entry point: it is not a Kokkos Tools library", kp.library);
         forget();
         return st;
     }
@@ -240,7 +246,9 @@ static struct kp_space_handle space_handle(px_space s)
 {
     struct kp_space_handle h;
     memset(&h, 0, sizeof h);
-    const char *name = s.kind == PX_SPACE_DEVICE ? "Cuda" : s.kind == PX_SPACE_HOST_PINNED ? "CudaHostPinned" : "Host";
+    const char *name = s.kind == PX_SPACE_DEVICE        ? "Cuda"
+                       : s.kind == PX_SPACE_HOST_PINNED ? "CudaHostPinned"
+                                                        : "Host";
     memcpy(h.name, name, strlen(name));
     return h;
 }
@@ -249,7 +257,8 @@ void px__kp_begin_deep_copy(px_space dst, const char *dst_label, const void *dst
                             const char *src_label, const void *src_ptr, uint64_t bytes)
 {
     if (kp.begin_copy)
-        kp.begin_copy(space_handle(dst), dst_label, dst_ptr, space_handle(src), src_label, src_ptr, bytes);
+        kp.begin_copy(space_handle(dst), dst_label, dst_ptr, space_handle(src), src_label, src_ptr,
+                      bytes);
 }
 
 void px__kp_end_deep_copy(void)

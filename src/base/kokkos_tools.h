@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: a Kokkos Tools library (kokkos-tools' connectors, or any library exporting the
  * kokkosp_* entry points of Kokkos' C profiling interface), loaded with dlopen and called
  * as Kokkos calls it. Every call here is a no-op when no library is loaded. */
@@ -23,8 +24,8 @@ uint32_t px__kp_device_id(int type, int device, uint32_t instance);
    may be NULL) to its kokkosp_parse_args and initialises it with `devices` devices.
    Refused (PX_ERR_SYSTEM, dlerror's text) when the library cannot be loaded or exports
    none of the entry points. */
-px_status px__kp_load(const char *libs, const char *args, uint32_t devices, void (*fence)(uint32_t devid),
-                      const char *func);
+px_status px__kp_load(const char *libs, const char *args, uint32_t devices,
+                      void (*fence)(uint32_t devid), const char *func);
 /* kokkosp_finalize_library, then dlclose. */
 void px__kp_unload(void);
 

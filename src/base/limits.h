@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: fixed bounds of the library's tables. */
 #ifndef PX_BASE_LIMITS_H
 #define PX_BASE_LIMITS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Memory accounting per space and device; see memstats.h. */
 #include "base/memstats.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the bytes portex has allocated per memory space and device, the user's views
  * and the library's own buffers apart (px_space_memory reports them). */
 #ifndef PX_BASE_MEMSTATS_H

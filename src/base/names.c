@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Names of the public enums that every layer prints: memory spaces, execution spaces,
  * copy paths. (Status names are in error.c, dtype and layout names with the views.) */
 #include "portex.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: NVTX, for Nsight. Ranges on the calling thread for every labelled dispatch,
  * copy and fence, in a domain named "portex", coloured by kind. Only in CUDA builds (the
  * header-only NVTX 3 of the CUDA toolkit); elsewhere, and until px__nvtx_start, no call

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: which observers of portex's operations are on. Read on every dispatch, copy
  * and fence, so that with none on the cost is one load and a branch. Written only while
  * px_init and px_finalize hold their lock, before and after any other use. */
@@ -5,9 +6,9 @@
 #define PX_BASE_PROFILING_H
 
 enum {
-    PX__PROF_KOKKOS = 1u,    /* a Kokkos Tools library (base/kokkos_tools.c) */
-    PX__PROF_NVTX = 2u,      /* NVTX ranges (base/nvtx.c) */
-    PX__PROF_TIMELINE = 4u,  /* the timeline (core/timeline.c) */
+    PX__PROF_KOKKOS = 1u,   /* a Kokkos Tools library (base/kokkos_tools.c) */
+    PX__PROF_NVTX = 2u,     /* NVTX ranges (base/nvtx.c) */
+    PX__PROF_TIMELINE = 4u, /* the timeline (core/timeline.c) */
 };
 
 extern unsigned px__prof_mask;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The live-object registry: one list per kind under one mutex. Objects are few (views
  * and instances, not elements), so a lock per create/release costs nothing measurable. */
 #include <pthread.h>
@@ -39,7 +40,7 @@ void px__live_add(px__live *node, px__object_kind kind, const char *label)
 void px__live_remove(px__live *node)
 {
     pthread_mutex_lock(&live_lock);
-    if (!node->next) {   /* never added, or removed already */
+    if (!node->next) { /* never added, or removed already */
         pthread_mutex_unlock(&live_lock);
         return;
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the live objects (views, instances, events, graphs), so that px_finalize can name
  * what is still alive instead of leaking it silently. */
 #ifndef PX_BASE_REGISTRY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Whether portex is initialised; see state.h. */
 #include "base/state.h"
 

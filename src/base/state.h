@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: whether portex is initialised (between the first px_init and the last
  * px_finalize), which every public function that creates something checks. */
 #ifndef PX_BASE_STATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The machine's topology, loaded once at px_init with hwloc: packages, NUMA nodes, cores
  * and hardware threads. Later work places host threads and staging buffers with it. */
 #include <hwloc.h>

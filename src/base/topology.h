@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the machine's topology, loaded with hwloc at px_init (unless the caller asked
  * to skip it), for the configuration report and for placing the library's host threads. */
 #ifndef PX_BASE_TOPOLOGY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Small helpers shared by every layer; see util.h. */
 #include "base/util.h"
 
@@ -5,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static atomic_uint_fast64_t fault_at;     /* 0: disarmed; else the countdown */
-static atomic_uint_fast64_t fault_count;  /* allocations seen since the last arming */
+static atomic_uint_fast64_t fault_at;    /* 0: disarmed; else the countdown */
+static atomic_uint_fast64_t fault_count; /* allocations seen since the last arming */
 
 bool px__fault_hit(void)
 {
@@ -14,8 +15,7 @@ bool px__fault_hit(void)
     atomic_fetch_add_explicit(&fault_count, 1, memory_order_relaxed);
     /* Exactly one caller sees the countdown go from 1 to 0. */
     uint_fast64_t left = atomic_load_explicit(&fault_at, memory_order_relaxed);
-    while (left != 0 && !atomic_compare_exchange_weak(&fault_at, &left, left - 1)) {
-    }
+    while (left != 0 && !atomic_compare_exchange_weak(&fault_at, &left, left - 1)) {}
     return left == 1;
 }
 

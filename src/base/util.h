@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: small helpers every layer uses: checked arithmetic, strings, and the host
  * allocations of the library itself.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* px_print_configuration: what this build is and what it found on this machine. */
 #include <hwloc.h>
 
@@ -28,11 +29,12 @@ px_status px_print_configuration(FILE *out)
     }
     px_exec_space dflt;
     px_space where;
-    if (px_is_initialized() && px_default_exec_space(&dflt) == PX_OK && px_default_space(&where) == PX_OK) {
+    if (px_is_initialized() && px_default_exec_space(&dflt) == PX_OK &&
+        px_default_space(&where) == PX_OK) {
         /* The device too: PX_DEVICE may have moved it off GPU 0. */
         if (where.kind == PX_SPACE_DEVICE)
-            fprintf(out, "  default execution space: %s, data in DEVICE(%d)\n", px_exec_space_string(dflt),
-                    where.device);
+            fprintf(out, "  default execution space: %s, data in DEVICE(%d)\n",
+                    px_exec_space_string(dflt), where.device);
         else
             fprintf(out, "  default execution space: %s, data in %s\n", px_exec_space_string(dflt),
                     px_space_kind_string(where.kind));
@@ -41,7 +43,9 @@ px_status px_print_configuration(FILE *out)
     if (px_is_initialized() && px_tools_info_get(&tools) == PX_OK)
         fprintf(out, "  profiling: tool library %s%s, NVTX %s, timeline %s\n",
                 tools.library ? tools.library : "none",
-                tools.library ? (tools.library_fences ? " (fences after each operation)" : " (no fences)") : "",
+                tools.library
+                    ? (tools.library_fences ? " (fences after each operation)" : " (no fences)")
+                    : "",
                 tools.nvtx ? "on" : "off", tools.timeline ? tools.timeline : "off");
     return ferror(out) ? PX__FAIL(PX_ERR_SYSTEM, "writing to the stream failed") : PX_OK;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* deep_copy and fill, the public entry points: the spaces layer plans the op (checks the
  * views, chooses the path, asking the backend that owns device memory), and the
  * instance's backend runs it. Copies whose two sides share memory go through a
@@ -14,7 +15,7 @@
 #include "spaces/copy_plan.h"
 #include "spaces/view.h"
 #if PX_HAVE_CUDA
-#  include "backends/cuda/cuda_api.h"
+#include "backends/cuda/cuda_api.h"
 #endif
 
 /* The side of op a backend of its own must move (the one the CPU cannot reach). */
@@ -24,21 +25,23 @@ static const px__copy_side *device_side(const px__copy_op *op, bool fill)
 }
 
 /* inst's backend can run op. */
-static px_status run_op_check(const px_instance *inst, const px__copy_op *op, const px__copy_plan_info *info,
-                              bool fill, const char *func)
+static px_status run_op_check(const px_instance *inst, const px__copy_op *op,
+                              const px__copy_plan_info *info, bool fill, const char *func)
 {
     if (info->owner != PX_EXEC_COUNT && inst->exec != info->owner) {
         const px__copy_side *side = device_side(op, fill);
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "the %s involves %s(%d) memory, which instance '%s' (%s) cannot reach; use a %s instance",
-                         fill ? "fill" : "copy", px_space_kind_string(side->space.kind), side->space.device,
-                         inst->label, px_exec_space_string(inst->exec), px_exec_space_string(info->owner));
+                         "the %s involves %s(%d) memory, which instance '%s' (%s) cannot reach; "
+                         "use a %s instance",
+                         fill ? "fill" : "copy", px_space_kind_string(side->space.kind),
+                         side->space.device, inst->label, px_exec_space_string(inst->exec),
+                         px_exec_space_string(info->owner));
     }
     return PX_OK;
 }
 
-static px_status run_op(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, bool fill,
-                        const char *func)
+static px_status run_op(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info,
+                        bool fill, const char *func)
 {
     if (op->path == PX_COPY_NONE) return PX_OK;
     PX__TRY(run_op_check(inst, op, info, fill, func));
@@ -48,8 +51,9 @@ static px_status run_op(px_instance *inst, px__copy_op *op, const px__copy_plan_
 /* Runs a planned copy or fill (src NULL) on inst, or records it when inst is being
    captured by a host backend (a native capture records it itself; the graph notes it and
    holds the memory). Releases the op; the path taken in *path. */
-static px_status run_or_record(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, px_view *dst,
-                               const px_view *src, px_copy_path *path, const char *func)
+static px_status run_or_record(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info,
+                               px_view *dst, const px_view *src, px_copy_path *path,
+                               const char *func)
 {
     const bool fill = src == NULL;
     px_status st;
@@ -60,19 +64,21 @@ static px_status run_or_record(px_instance *inst, px__copy_op *op, const px__cop
         st = run_op(inst, op, info, fill, func);
         if (st == PX_OK && op->path != PX_COPY_NONE && px__capture_active(inst)) {
             char label[96];
-            snprintf(label, sizeof label, "%s %s", fill ? "fill" : "copy", px_copy_path_string(op->path));
-            const px__gnode_desc note = {.kind = fill ? PX__GNODE_FILL : PX__GNODE_COPY, .label = label, .op = *op};
+            snprintf(label, sizeof label, "%s %s", fill ? "fill" : "copy",
+                     px_copy_path_string(op->path));
+            const px__gnode_desc note = {
+                .kind = fill ? PX__GNODE_FILL : PX__GNODE_COPY, .label = label, .op = *op};
             st = px__capture_note(inst, &note, dst, src, func);
         }
     }
     px__copy_op_release(op);
-    if (st == PX_OK) *path = op->path;   /* a backend that fell back says so */
+    if (st == PX_OK) *path = op->path; /* a backend that fell back says so */
     return st;
 }
 
 /* Runs a planned copy (and releases the op); the path taken in *path. */
-static px_status run_copy(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, px_view *dst,
-                          const px_view *src, px_copy_path *path, const char *func)
+static px_status run_copy(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info,
+                          px_view *dst, const px_view *src, px_copy_path *path, const char *func)
 {
     if (!info->overlap) return run_or_record(inst, op, info, dst, src, path, func);
     /* src into a contiguous temporary in dst's space, then into dst; both on inst, so in
@@ -103,12 +109,14 @@ static px_status run_copy(px_instance *inst, px__copy_op *op, const px__copy_pla
 }
 
 /* A copy (run_copy) or a fill (src NULL, value its value), told to the observers. */
-static px_status run_observed(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info, px_view *dst,
-                              const px_view *src, const void *value, px_copy_path *path, const char *func)
+static px_status run_observed(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info,
+                              px_view *dst, const px_view *src, const void *value,
+                              px_copy_path *path, const char *func)
 {
     const bool fill = src == NULL;
     if (!px__prof_on())
-        return fill ? run_or_record(inst, op, info, dst, NULL, path, func) : run_copy(inst, op, info, dst, src, path, func);
+        return fill ? run_or_record(inst, op, info, dst, NULL, path, func)
+                    : run_copy(inst, op, info, dst, src, path, func);
     const px_copy_path planned = op->path;
     px__prof p;
     px__prof_copy_begin(&p, inst, dst, src, value, planned);
@@ -118,7 +126,8 @@ static px_status run_observed(px_instance *inst, px__copy_op *op, const px__copy
     return st == PX_OK ? end : st;
 }
 
-px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_view *src, px_copy_path *path)
+px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_view *src,
+                             px_copy_path *path)
 {
     PX__TRY(px__instance_check(inst, __func__));
     px__copy_op op;
@@ -149,7 +158,8 @@ static px_status blocking_instance(const px__copy_op *op, const px__copy_plan_in
                                    px_instance **out, const char *func)
 {
     if (info->owner == PX_EXEC_COUNT)
-        return px__instance_default(px__backend_get(PX_EXEC_OPENMP) ? PX_EXEC_OPENMP : PX_EXEC_SERIAL, 0, out, func);
+        return px__instance_default(
+            px__backend_get(PX_EXEC_OPENMP) ? PX_EXEC_OPENMP : PX_EXEC_SERIAL, 0, out, func);
     return px__instance_default(info->owner, device_side(op, fill)->space.device, out, func);
 }
 
@@ -157,13 +167,16 @@ static px_status blocking_instance(const px__copy_op *op, const px__copy_plan_in
 /* The blocking forms: after all work issued so far on any instance (Kokkos semantics), on
    the default instance of the memory's backend, finished when it returns. A fill when src
    is NULL. Releases the op. */
-static px_status run_blocking(px__copy_op *op, const px__copy_plan_info *info, px_view *dst, const px_view *src,
-                              const void *value, px_copy_path *path, const char *func)
+static px_status run_blocking(px__copy_op *op, const px__copy_plan_info *info, px_view *dst,
+                              const px_view *src, const void *value, px_copy_path *path,
+                              const char *func)
 {
     const bool fill = src == NULL;
     px_instance *inst = NULL;
     px_status st = blocking_instance(op, info, fill, &inst, func);
-    if (st == PX_OK) st = px__instance_refuse_capturing(inst, fill ? "px_fill (a wait)" : "px_deep_copy (a wait)", func);
+    if (st == PX_OK)
+        st = px__instance_refuse_capturing(
+            inst, fill ? "px_fill (a wait)" : "px_deep_copy (a wait)", func);
     if (st == PX_OK) st = px__fence_all(func);
     if (st != PX_OK) {
         px__copy_op_release(op);
@@ -216,7 +229,8 @@ px_status px_staging_get(px_staging_config *out)
 #if PX_HAVE_CUDA
     return px__cuda_staging_get(out, __func__);
 #else
-    return PX__FAIL(PX_ERR_UNSUPPORTED, "staging needs the CUDA backend, which is not compiled into this build");
+    return PX__FAIL(PX_ERR_UNSUPPORTED,
+                    "staging needs the CUDA backend, which is not compiled into this build");
 #endif
 }
 
@@ -224,14 +238,16 @@ px_status px_staging_set(const px_staging_config *config)
 {
     PX__ARG(config, "config must not be NULL");
     PX__ARG(config->chunk_bytes == 0 || config->chunk_bytes >= ((size_t)64 << 10),
-            "config->chunk_bytes is %zu; expected 0 (keep) or at least 64 KiB", config->chunk_bytes);
-    PX__ARG(config->buffers == 0 || config->buffers >= 2, "config->buffers is %d; expected 0 (keep) or at least 2",
-            config->buffers);
-    PX__ARG(config->threads >= 0 && config->threads <= 64, "config->threads is %d; expected 0 (keep) to 64",
-            config->threads);
+            "config->chunk_bytes is %zu; expected 0 (keep) or at least 64 KiB",
+            config->chunk_bytes);
+    PX__ARG(config->buffers == 0 || config->buffers >= 2,
+            "config->buffers is %d; expected 0 (keep) or at least 2", config->buffers);
+    PX__ARG(config->threads >= 0 && config->threads <= 64,
+            "config->threads is %d; expected 0 (keep) to 64", config->threads);
 #if PX_HAVE_CUDA
     return px__cuda_staging_set(config, __func__);
 #else
-    return PX__FAIL(PX_ERR_UNSUPPORTED, "staging needs the CUDA backend, which is not compiled into this build");
+    return PX__FAIL(PX_ERR_UNSUPPORTED,
+                    "staging needs the CUDA backend, which is not compiled into this build");
 #endif
 }

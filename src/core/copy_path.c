@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* How often each copy path was taken. */
 #include "core/copy_path.h"
 
@@ -7,7 +8,10 @@
 
 static atomic_uint_fast64_t path_counts[PX_COPY_PATH_COUNT];
 
-void px__copy_count(px_copy_path path) { atomic_fetch_add_explicit(&path_counts[path], 1, memory_order_relaxed); }
+void px__copy_count(px_copy_path path)
+{
+    atomic_fetch_add_explicit(&path_counts[path], 1, memory_order_relaxed);
+}
 
 void px__copy_counts_reset(void)
 {

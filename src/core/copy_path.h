@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: how many copies and fills took each path (px_copy_path_counts). */
 #ifndef PX_CORE_COPY_PATH_H
 #define PX_CORE_COPY_PATH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The public CUDA interop of portex/cuda.h: instances over the caller's streams, and the
  * stream behind an instance. Compiled only with the CUDA backend. */
 #include "portex/cuda.h"
@@ -7,7 +8,8 @@
 #include "base/state.h"
 #include "core/instance.h"
 
-PX_API px_status px_instance_from_cuda_stream(px_instance **out, cudaStream_t stream, const char *label)
+PX_API px_status px_instance_from_cuda_stream(px_instance **out, cudaStream_t stream,
+                                              const char *label)
 {
     PX__ARG(out != NULL, "out is NULL");
     *out = NULL;
@@ -24,8 +26,8 @@ PX_API px_status px_instance_cuda_stream(const px_instance *inst, cudaStream_t *
 {
     PX__TRY(px__instance_check(inst, __func__));
     PX__ARG(out != NULL, "out is NULL");
-    PX__ARG(inst->exec == PX_EXEC_CUDA, "instance '%s' runs on %s, not CUDA: it has no stream", inst->label,
-            px_exec_space_string(inst->exec));
+    PX__ARG(inst->exec == PX_EXEC_CUDA, "instance '%s' runs on %s, not CUDA: it has no stream",
+            inst->label, px_exec_space_string(inst->exec));
     *out = (cudaStream_t)px__cuda_queue_stream(inst->queue);
     return PX_OK;
 }

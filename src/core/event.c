@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Events: points in an instance's queue that other instances (or the host) can wait for. */
 #include <stdlib.h>
 
@@ -7,7 +8,8 @@
 
 static px_status event_check(const px_event *ev, const char *func, const char *what)
 {
-    if (!ev) return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is NULL (a destroyed event?)", what);
+    if (!ev)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is NULL (a destroyed event?)", what);
     if (ev->magic != PX__EVENT_MAGIC)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is not a live event", what);
     return PX_OK;
@@ -65,8 +67,8 @@ px_status px_event_record(px_event *ev, px_instance *inst)
     PX__TRY(event_check(ev, __func__, "ev"));
     PX__TRY(px__instance_check(inst, __func__));
     PX__TRY(same_queue_family(ev, inst, __func__));
-    PX__TRY(px__instance_refuse_capturing(inst, "recording an event (order a graph's work with dependencies)",
-                                          __func__));
+    PX__TRY(px__instance_refuse_capturing(
+        inst, "recording an event (order a graph's work with dependencies)", __func__));
     PX__TRY(ev->be->event_record(ev->impl, inst->queue, __func__));
     ev->recorded = true;
     return PX_OK;
@@ -76,8 +78,8 @@ px_status px_instance_wait_event(px_instance *inst, px_event *ev)
 {
     PX__TRY(px__instance_check(inst, __func__));
     PX__TRY(event_check(ev, __func__, "ev"));
-    PX__TRY(px__instance_refuse_capturing(inst, "waiting for an event (order a graph's work with dependencies)",
-                                          __func__));
+    PX__TRY(px__instance_refuse_capturing(
+        inst, "waiting for an event (order a graph's work with dependencies)", __func__));
     if (ev->exec == inst->exec) return inst->be->event_wait(inst->queue, ev->impl, __func__);
     /* Across execution spaces the waiting side cannot enqueue a wait on the other's
        queue: wait on the host, which is correct if not asynchronous. */
@@ -107,8 +109,7 @@ px_status px_event_elapsed_ms(px_event *start, px_event *end, float *ms)
     PX__TRY(event_check(start, __func__, "start"));
     PX__TRY(event_check(end, __func__, "end"));
     PX__ARG(ms, "ms must not be NULL");
-    PX__ARG((start->flags & end->flags & PX_EVENT_TIMING) != 0,
-            "both events need PX_EVENT_TIMING");
+    PX__ARG((start->flags & end->flags & PX_EVENT_TIMING) != 0, "both events need PX_EVENT_TIMING");
     PX__ARG(start->recorded && end->recorded, "both events must have been recorded");
     PX__ARG(start->exec == end->exec && start->device == end->device,
             "the events belong to different devices");

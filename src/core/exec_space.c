@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Execution spaces: device counts, availability, and the default execution space. */
 #include "core/exec_space.h"
 
@@ -15,10 +16,12 @@
 static px_status device_count(px_exec_space exec, int *count, const char *func)
 {
     if ((int)exec < 0 || exec >= PX_EXEC_COUNT)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "exec is %d; expected a px_exec_space", (int)exec);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "exec is %d; expected a px_exec_space",
+                         (int)exec);
     const px__backend *be = px__backend_get(exec);
     if (!be)
-        return px__error(PX_ERR_UNSUPPORTED, func, "execution space %s is not compiled into this build",
+        return px__error(PX_ERR_UNSUPPORTED, func,
+                         "execution space %s is not compiled into this build",
                          px_exec_space_string(exec));
     return be->device_count(count);
 }
@@ -77,15 +80,16 @@ static bool same_name_ci(const char *a, const char *b)
 
 /* The execution space `name` names (case does not matter), or PX_ERR_INVALID_ARGUMENT
    saying where the name came from and which names there are. */
-static px_status exec_parse(const char *name, const char *from, px_exec_space *out, const char *func)
+static px_status exec_parse(const char *name, const char *from, px_exec_space *out,
+                            const char *func)
 {
     for (size_t k = 0; k < sizeof exec_names / sizeof exec_names[0]; ++k)
         if (same_name_ci(name, exec_names[k].name)) {
             *out = exec_names[k].exec;
             return PX_OK;
         }
-    return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is \"%s\": not an execution space; expected " PX__EXEC_NAMES,
-                     from, name);
+    return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                     "%s is \"%s\": not an execution space; expected " PX__EXEC_NAMES, from, name);
 }
 
 /* The space with a device here first among CUDA, OpenMP, serial. */
@@ -113,19 +117,22 @@ static px_exec_space default_get(void)
 /* Programs built against earlier headers pass a px_init_options without use_device and
    device; on LP64 the two sit in what was its tail padding, so that its size, and what
    those programs pass, stay the same. */
-_Static_assert(sizeof(void *) != 8 || sizeof(px_init_options) == 48, "px_init_options must keep its LP64 size");
+_Static_assert(sizeof(void *) != 8 || sizeof(px_init_options) == 48,
+               "px_init_options must keep its LP64 size");
 
 /* The device asked for: opts->device when opts->use_device, else the environment's
    PX_DEVICE, else none (*device -1). *from says which, for the messages. */
-static px_status device_requested(const px_init_options *opts, int *device, const char **from, const char *func)
+static px_status device_requested(const px_init_options *opts, int *device, const char **from,
+                                  const char *func)
 {
     *device = -1;
     if (opts && opts->use_device) {
         *from = "px_init_options.device";
         if (opts->device < 0)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "px_init_options.device is %d (use_device is true); expected a device ordinal >= 0",
-                             opts->device);
+            return px__error(
+                PX_ERR_INVALID_ARGUMENT, func,
+                "px_init_options.device is %d (use_device is true); expected a device ordinal >= 0",
+                opts->device);
         *device = opts->device;
         return PX_OK;
     }
@@ -140,9 +147,11 @@ static px_status device_requested(const px_init_options *opts, int *device, cons
         if (digits && n <= INT_MAX) n = n * 10 + (*c - '0');
     }
     if (!digits || n > INT_MAX)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "the environment's PX_DEVICE is \"%s\": not a device ordinal; expected a decimal "
-                         "number >= 0 (0 is the first device)", env);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "the environment's PX_DEVICE is \"%s\": not a device ordinal; expected a decimal "
+            "number >= 0 (0 is the first device)",
+            env);
     *device = (int)n;
     return PX_OK;
 }
@@ -156,11 +165,12 @@ static px_status device_check(px_exec_space exec, int device, const char *from, 
     if (device < n) return PX_OK;
     char ordinals[48] = "device 0";
     if (n > 1) snprintf(ordinals, sizeof ordinals, "devices 0 to %d", n - 1);
-    return px__error(PX_ERR_NO_DEVICE, func, "%s is %d, but the default execution space, %s, has %s%s", from, device,
-                     px_exec_space_string(exec), ordinals,
-                     be->runs_on_host ? " (serial and OpenMP have device 0 alone: a GPU is chosen only where "
-                                        "the default execution space is CUDA)"
-                                      : "");
+    return px__error(
+        PX_ERR_NO_DEVICE, func, "%s is %d, but the default execution space, %s, has %s%s", from,
+        device, px_exec_space_string(exec), ordinals,
+        be->runs_on_host ? " (serial and OpenMP have device 0 alone: a GPU is chosen only where "
+                           "the default execution space is CUDA)"
+                         : "");
 }
 
 px_status px__default_exec_init(const px_init_options *opts, bool first, const char *func)
@@ -174,10 +184,11 @@ px_status px__default_exec_init(const px_init_options *opts, bool first, const c
             PX__TRY(exec_parse(name, from, &exec, func));
             const px_exec_space now = default_get();
             if (exec != now)
-                return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                                 "%s is \"%s\", but portex is initialized already with the default execution "
-                                 "space %s (the first px_init chooses it; finalize every reference first)",
-                                 from, name, px_exec_space_string(now));
+                return px__error(
+                    PX_ERR_INVALID_ARGUMENT, func,
+                    "%s is \"%s\", but portex is initialized already with the default execution "
+                    "space %s (the first px_init chooses it; finalize every reference first)",
+                    from, name, px_exec_space_string(now));
         }
         if (opts && opts->use_device) {
             int device;
@@ -185,10 +196,12 @@ px_status px__default_exec_init(const px_init_options *opts, bool first, const c
             PX__TRY(device_requested(opts, &device, &device_from, func));
             const int now = atomic_load(&default_device);
             if (device != now)
-                return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                                 "px_init_options.device is %d, but portex is initialized already with the "
-                                 "default device %d (the first px_init chooses it; finalize every reference "
-                                 "first)", opts->device, now);
+                return px__error(
+                    PX_ERR_INVALID_ARGUMENT, func,
+                    "px_init_options.device is %d, but portex is initialized already with the "
+                    "default device %d (the first px_init chooses it; finalize every reference "
+                    "first)",
+                    opts->device, now);
         }
         return PX_OK;
     }
@@ -209,13 +222,13 @@ px_status px__default_exec_init(const px_init_options *opts, bool first, const c
         int n = 0;
         if (!be)
             return px__error(PX_ERR_UNSUPPORTED, func,
-                             "%s is \"%s\", but execution space %s is not compiled into this build", from,
-                             name, px_exec_space_string(exec));
+                             "%s is \"%s\", but execution space %s is not compiled into this build",
+                             from, name, px_exec_space_string(exec));
         PX__TRY(be->device_count(&n));
         if (n < 1)
             return px__error(PX_ERR_NO_DEVICE, func,
-                             "%s is \"%s\", but execution space %s has no device on this machine", from,
-                             name, px_exec_space_string(exec));
+                             "%s is \"%s\", but execution space %s has no device on this machine",
+                             from, name, px_exec_space_string(exec));
     } else if (device >= 0) {
         /* A device can be checked only against a space: choose it now (a CUDA build asks
            cudaGetDeviceCount). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the default execution space, chosen by px_init. */
 #ifndef PX_CORE_EXEC_SPACE_H
 #define PX_CORE_EXEC_SPACE_H

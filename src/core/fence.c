@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Fences, the public ones and the core's fence of every instance, told to the observers
  * (core/profile.h) as they wait. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Graphs: making them, their nodes' bookkeeping (labels, dependencies, held memory), and
  * their lifetime. The nodes of each kind are added in graph_nodes.c. */
 #include "core/graph.h"
@@ -12,8 +13,10 @@
 
 px_status px__graph_check(const px_graph *g, const char *func, const char *what)
 {
-    if (g == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is NULL (a destroyed graph?)", what);
-    if (g->magic != PX__GRAPH_MAGIC) return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is not a live graph", what);
+    if (g == NULL)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is NULL (a destroyed graph?)", what);
+    if (g->magic != PX__GRAPH_MAGIC)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is not a live graph", what);
     return PX_OK;
 }
 
@@ -49,8 +52,8 @@ const char *px__graph_node_kind_name(const px_graph_node *n)
     return (int)n->kind >= 0 && n->kind < PX__GNODE_KIND_COUNT ? kind_names[n->kind] : "unknown";
 }
 
-bool px__graph_any(const px_graph *g, int count, bool (*visit)(const px_graph_node *n, const void *ctx),
-                   const void *ctx)
+bool px__graph_any(const px_graph *g, int count,
+                   bool (*visit)(const px_graph_node *n, const void *ctx), const void *ctx)
 {
     for (int i = 0; i < count; ++i) {
         const px_graph_node *n = g->nodes[i];
@@ -74,8 +77,8 @@ bool px__graph_has_conditionals(const px_graph *g, int count)
 
 /* ---- Lifetime ----------------------------------------------------------------------------- */
 
-px_status px__graph_new(px_graph **out, const px__backend *be, int device, const char *label, px__bgraph *bgraph,
-                        const char *func)
+px_status px__graph_new(px_graph **out, const px__backend *be, int device, const char *label,
+                        px__bgraph *bgraph, const char *func)
 {
     *out = NULL;
     px_graph *g = px__calloc(1, sizeof *g);
@@ -98,12 +101,14 @@ px_status px__graph_new(px_graph **out, const px__backend *be, int device, const
 
 void px__graph_retain(px_graph *g) { atomic_fetch_add_explicit(&g->refs, 1, memory_order_relaxed); }
 
-px_status px__graph_params_copy(px__dispatch *d, px__copy_op *op, const px__gnode_desc *desc, const char *func)
+px_status px__graph_params_copy(px__dispatch *d, px__copy_op *op, const px__gnode_desc *desc,
+                                const char *func)
 {
     if (d != NULL) {
         const size_t bytes = desc->dispatch.kernel->args_size;
         void *args = bytes ? px__malloc(bytes) : NULL;
-        if (bytes && args == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for arguments");
+        if (bytes && args == NULL)
+            return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for arguments");
         if (bytes) memcpy(args, desc->dispatch.args, bytes);
         *d = desc->dispatch;
         d->args = args;
@@ -112,7 +117,8 @@ px_status px__graph_params_copy(px__dispatch *d, px__copy_op *op, const px__gnod
         void *value = NULL;
         if (desc->kind == PX__GNODE_FILL) {
             value = px__malloc(desc->op.elem_size);
-            if (value == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the value");
+            if (value == NULL)
+                return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the value");
             memcpy(value, desc->op.value, desc->op.elem_size);
         }
         *op = desc->op;
@@ -169,16 +175,19 @@ px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc, const 
     px__alloc ***list = n ? &n->held : &g->held;
     int *count = n ? &n->nheld : &g->nheld, *cap = n ? &n->heldcap : &g->heldcap;
     px__alloc **more = px__grow(*list, *count, cap, 4, sizeof *more);
-    if (more == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+    if (more == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
     *list = more;
     px__alloc_retain(alloc);
     (*list)[(*count)++] = alloc;
     return PX_OK;
 }
 
-px_status px__graph_check_deps(const px_graph *g, px_graph_node *const *deps, int ndeps, const char *func)
+px_status px__graph_check_deps(const px_graph *g, px_graph_node *const *deps, int ndeps,
+                               const char *func)
 {
-    if (ndeps < 0) return px__error(PX_ERR_INVALID_ARGUMENT, func, "ndeps is %d; expected >= 0", ndeps);
+    if (ndeps < 0)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "ndeps is %d; expected >= 0", ndeps);
     if (ndeps > 0 && deps == NULL)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "deps is NULL but ndeps is %d", ndeps);
     for (int i = 0; i < ndeps; ++i) {
@@ -186,21 +195,24 @@ px_status px__graph_check_deps(const px_graph *g, px_graph_node *const *deps, in
         snprintf(what, sizeof what, "deps[%d]", i);
         PX__TRY(px__graph_node_check(deps[i], func, what));
         if (deps[i]->graph != g)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "deps[%d] ('%s') is a node of graph '%s', not of graph '%s': a node depends only "
-                             "on nodes of its own graph",
-                             i, deps[i]->label, deps[i]->graph->label, g->label);
+            return px__error(
+                PX_ERR_INVALID_ARGUMENT, func,
+                "deps[%d] ('%s') is a node of graph '%s', not of graph '%s': a node depends only "
+                "on nodes of its own graph",
+                i, deps[i]->label, deps[i]->graph->label, g->label);
         for (int j = 0; j < i; ++j)
             if (deps[j] == deps[i])
-                return px__error(PX_ERR_INVALID_ARGUMENT, func, "deps[%d] and deps[%d] are the same node ('%s')", j,
-                                 i, deps[i]->label);
+                return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                                 "deps[%d] and deps[%d] are the same node ('%s')", j, i,
+                                 deps[i]->label);
     }
     return PX_OK;
 }
 
 /* The node struct, its label and dependencies; not yet in g. */
-static px_status node_new(px_graph *g, const px__gnode_desc *desc, px_graph_node *const *deps, int ndeps,
-                          const px__gnode_views *views, px_graph_node **out, const char *func)
+static px_status node_new(px_graph *g, const px__gnode_desc *desc, px_graph_node *const *deps,
+                          int ndeps, const px__gnode_views *views, px_graph_node **out,
+                          const char *func)
 {
     px_graph_node *n = px__calloc(1, sizeof *n);
     if (n == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
@@ -272,18 +284,21 @@ static px_status cond_parts(px_graph *g, px_graph_node *n, const char *func)
     if (st != PX_OK) return st;
     n->body->owner = g;
     n->cond = px__calloc(1, sizeof *n->cond);
-    if (n->cond == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the condition");
+    if (n->cond == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the condition");
     n->cond->magic = PX__GCOND_MAGIC;
     n->cond->node = n;
     return PX_OK;
 }
 
-px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_node *const *deps, int ndeps,
-                           const px__gnode_views *views, px_graph_node **out, const char *func)
+px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_node *const *deps,
+                           int ndeps, const px__gnode_views *views, px_graph_node **out,
+                           const char *func)
 {
     PX__TRY(px__graph_check_deps(g, deps, ndeps, func));
     px_graph_node **nodes = px__grow(g->nodes, g->n, &g->cap, 8, sizeof *nodes);
-    if (nodes == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
+    if (nodes == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
     g->nodes = nodes;
     px_graph_node *n = NULL;
     PX__TRY(node_new(g, desc, deps, ndeps, views, &n, func));
@@ -292,7 +307,8 @@ px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_nod
     if (st == PX_OK && !g->native) {
         px__bnode *bdeps_small[16];
         px__bnode **bdeps = ndeps <= 16 ? bdeps_small : px__malloc((size_t)ndeps * sizeof *bdeps);
-        if (bdeps == NULL) st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
+        if (bdeps == NULL)
+            st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
         for (int i = 0; st == PX_OK && i < ndeps; ++i) bdeps[i] = deps[i]->bnode;
         px__bgraph *body = NULL;
         uint64_t handle = 0;
@@ -300,7 +316,8 @@ px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_nod
         px__gnode_desc noop = {.kind = PX__GNODE_EMPTY, .label = desc->label};
         const bool is_op = desc->kind == PX__GNODE_COPY || desc->kind == PX__GNODE_FILL;
         const px__gnode_desc *bdesc = is_op && px__graph_op_is_noop(&desc->op) ? &noop : desc;
-        if (st == PX_OK) st = g->be->graph->add(g->bgraph, bdesc, bdeps, ndeps, &n->bnode, &body, &handle, func);
+        if (st == PX_OK)
+            st = g->be->graph->add(g->bgraph, bdesc, bdeps, ndeps, &n->bnode, &body, &handle, func);
         if (bdeps != bdeps_small) free(bdeps);
         if (st == PX_OK && n->body) {
             n->body->bgraph = body;
@@ -324,7 +341,8 @@ px_status px_graph_create(px_graph **out, px_exec_space exec, int device, const 
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     PX__TRY(px__require_init(__func__));
-    PX__ARG((int)exec >= 0 && exec < PX_EXEC_COUNT, "exec is %d; expected a px_exec_space", (int)exec);
+    PX__ARG((int)exec >= 0 && exec < PX_EXEC_COUNT, "exec is %d; expected a px_exec_space",
+            (int)exec);
     const px__backend *be = px__backend_get(exec);
     if (be == NULL)
         return PX__FAIL(PX_ERR_UNSUPPORTED, "execution space %s is not compiled into this build",
@@ -334,8 +352,8 @@ px_status px_graph_create(px_graph **out, px_exec_space exec, int device, const 
     int count = 0;
     PX__TRY(be->device_count(&count));
     if (device < 0 || device >= count)
-        return PX__FAIL(PX_ERR_NO_DEVICE, "device %d of %s does not exist (%d device(s) here)", device,
-                        px_exec_space_string(exec), count);
+        return PX__FAIL(PX_ERR_NO_DEVICE, "device %d of %s does not exist (%d device(s) here)",
+                        device, px_exec_space_string(exec), count);
     px__bgraph *bg = NULL;
     PX__TRY(be->graph->create(be, device, &bg, __func__));
     px_graph *g = NULL;
@@ -354,8 +372,8 @@ px_status px_graph_destroy(px_graph **graph)
     PX__ARG(graph, "graph must not be NULL (pass the address of your handle)");
     PX__TRY(px__graph_check(*graph, __func__, "*graph"));
     px_graph *g = *graph;
-    PX__ARG(g->owner == NULL, "graph '%s' is the body of a node of graph '%s' and goes with it", g->label,
-            g->owner->label);
+    PX__ARG(g->owner == NULL, "graph '%s' is the body of a node of graph '%s' and goes with it",
+            g->label, g->owner->label);
     *graph = NULL;
     g->dropped = true;
     px__live_remove(&g->live);
@@ -389,7 +407,8 @@ px_status px_graph_node_count(const px_graph *graph, int *out)
 
 px_status px_graph_cond_value(const px_graph_cond_t *cond, px_cond *out)
 {
-    PX__ARG(cond && cond->magic == PX__GCOND_MAGIC, "cond is not the condition of a live WHILE or IF node");
+    PX__ARG(cond && cond->magic == PX__GCOND_MAGIC,
+            "cond is not the condition of a live WHILE or IF node");
     PX__ARG(out, "out must not be NULL");
     out->handle = cond->handle;
     return PX_OK;
@@ -398,12 +417,14 @@ px_status px_graph_cond_value(const px_graph_cond_t *cond, px_cond *out)
 px_status px_graph_node_uses(px_graph_node *node, px_view *const *views, int nviews)
 {
     PX__TRY(px__graph_node_check(node, __func__, "node"));
-    PX__ARG(nviews >= 0 && (views != NULL || nviews == 0), "views must hold nviews (%d) views", nviews);
+    PX__ARG(nviews >= 0 && (views != NULL || nviews == 0), "views must hold nviews (%d) views",
+            nviews);
     for (int i = 0; i < nviews; ++i) {
         char what[32];
         snprintf(what, sizeof what, "views[%d]", i);
         PX__TRY(px__view_check(views[i], __func__, what));
     }
-    for (int i = 0; i < nviews; ++i) PX__TRY(px__graph_hold(node->graph, node, views[i]->alloc, __func__));
+    for (int i = 0; i < nviews; ++i)
+        PX__TRY(px__graph_hold(node->graph, node, views[i]->alloc, __func__));
     return PX_OK;
 }

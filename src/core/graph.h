@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the objects behind px_graph, px_graph_node, px_graph_exec and
  * px_graph_cond_t handles, and what capture, execution and export share.
  *
@@ -32,7 +33,7 @@
 struct px_graph_cond_t {
     uint32_t magic;
     px_graph_node *node;
-    uint64_t handle;   /* what px_cond_set takes */
+    uint64_t handle; /* what px_cond_set takes */
 };
 
 /* One side of a copy or fill: what DOT shows, and the element type px_graph_exec_set_copy
@@ -49,7 +50,7 @@ struct px_graph_node {
     int index;
     px__gnode_kind kind;
     char *label;
-    int *deps;               /* indices of earlier nodes of graph */
+    int *deps; /* indices of earlier nodes of graph */
     int ndeps;
     /* KERNEL: the dispatch, its arguments copied (dispatch.args) */
     const px_kernel *kernel;
@@ -61,13 +62,13 @@ struct px_graph_node {
     /* Memory kept alive: copy and fill sides, a reduction's result, px_graph_node_uses */
     px__alloc **held;
     int nheld, heldcap;
-    px_graph *child;         /* CHILD: a reference */
-    int child_n;             /* CHILD: the child's nodes when it was copied (later ones are
+    px_graph *child;       /* CHILD: a reference */
+    int child_n;           /* CHILD: the child's nodes when it was copied (later ones are
                                 not part of this node) */
-    px_graph *body;          /* WHILE, IF: owned */
-    px_graph_cond_t *cond;   /* WHILE, IF: owned */
-    unsigned initial;        /* WHILE, IF */
-    px__bnode *bnode;        /* NULL for what a native capture recorded (the backend's
+    px_graph *body;        /* WHILE, IF: owned */
+    px_graph_cond_t *cond; /* WHILE, IF: owned */
+    unsigned initial;      /* WHILE, IF */
+    px__bnode *bnode;      /* NULL for what a native capture recorded (the backend's
                                 graph holds that work itself) */
 };
 
@@ -83,29 +84,29 @@ struct px_graph {
     /* From a capture: no new nodes. native: the backend recorded the work itself and
        nodes list what portex issued, for DOT and counts. */
     bool captured, native;
-    px_graph *owner;         /* a body: the graph holding its WHILE/IF node */
-    px__bgraph *bgraph;      /* a body's belongs to its node in the backend */
-    px__alloc **held;        /* memory a native capture's work reaches */
+    px_graph *owner;    /* a body: the graph holding its WHILE/IF node */
+    px__bgraph *bgraph; /* a body's belongs to its node in the backend */
+    px__alloc **held;   /* memory a native capture's work reaches */
     int nheld, heldcap;
-    atomic_int nexec;        /* executable graphs made from it, alive */
-    bool dropped;            /* px_graph_destroy took the caller's reference */
-    px__live live;           /* graphs made by the user (not bodies) */
+    atomic_int nexec; /* executable graphs made from it, alive */
+    bool dropped;     /* px_graph_destroy took the caller's reference */
+    px__live live;    /* graphs made by the user (not bodies) */
 };
 
 /* A node's parameters in an executable graph, once px_graph_exec_set_* changed them. */
 typedef struct px__exec_params {
-    px__dispatch dispatch;   /* dispatch.args: a copy */
-    px__copy_op op;          /* op.value: a copy */
-    px__alloc *dst, *src;    /* held: the views of px_graph_exec_set_copy */
+    px__dispatch dispatch; /* dispatch.args: a copy */
+    px__copy_op op;        /* op.value: a copy */
+    px__alloc *dst, *src;  /* held: the views of px_graph_exec_set_copy */
 } px__exec_params;
 
 struct px_graph_exec {
     uint32_t magic;
-    px_graph *graph;         /* a reference: its nodes name exec's */
-    px_graph *updated;       /* a reference: the graph of the last px_graph_exec_update */
+    px_graph *graph;   /* a reference: its nodes name exec's */
+    px_graph *updated; /* a reference: the graph of the last px_graph_exec_update */
     px__bexec *bexec;
-    int n;                   /* top-level nodes when instantiated */
-    px__exec_params **params;/* n; NULL for a node not changed */
+    int n;                    /* top-level nodes when instantiated */
+    px__exec_params **params; /* n; NULL for a node not changed */
     px__live live;
 };
 
@@ -113,8 +114,8 @@ px_status px__graph_check(const px_graph *g, const char *func, const char *what)
 px_status px__graph_node_check(const px_graph_node *n, const char *func, const char *what);
 
 /* A new graph with one reference (the caller's); registered unless it is a body. */
-px_status px__graph_new(px_graph **out, const px__backend *be, int device, const char *label, px__bgraph *bgraph,
-                        const char *func);
+px_status px__graph_new(px_graph **out, const px__backend *be, int device, const char *label,
+                        px__bgraph *bgraph, const char *func);
 void px__graph_retain(px_graph *g);
 /* Drops one reference; the last frees the graph (bodies with their nodes). */
 void px__graph_release(px_graph *g);
@@ -130,30 +131,34 @@ typedef struct px__gnode_views {
 /* A node appended to g after deps (validated: nodes of g), the backend's node made from
    desc (unless g is native: recorded only); label copied, the views' memory held. On
    failure nothing is added. out may be NULL. */
-px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_node *const *deps, int ndeps,
-                           const px__gnode_views *views, px_graph_node **out, const char *func);
+px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_node *const *deps,
+                           int ndeps, const px__gnode_views *views, px_graph_node **out,
+                           const char *func);
 /* Copies of desc's parameters that the core keeps: the dispatch with its arguments (d),
    the op with a fill's value and no holds (op); either may be NULL. Freed with
    px__graph_params_free. */
-px_status px__graph_params_copy(px__dispatch *d, px__copy_op *op, const px__gnode_desc *desc, const char *func);
+px_status px__graph_params_copy(px__dispatch *d, px__copy_op *op, const px__gnode_desc *desc,
+                                const char *func);
 void px__graph_params_free(px__dispatch *d, px__copy_op *op);
 
 /* A kernel node (px_graph_add_for, _reduce with its result view, _scan), validated;
    `result` (may be NULL) is held with the node, and is what a reduction writes. */
-px_status px__graph_add_kernel(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label,
-                               px_policy policy, const px_kernel *kernel, const void *args, px_kernel_kind want,
-                               px_view *result, px_graph_node **out, const char *func);
+px_status px__graph_add_kernel(px_graph *g, px_graph_node *const *deps, int ndeps,
+                               const char *label, px_policy policy, const px_kernel *kernel,
+                               const void *args, px_kernel_kind want, px_view *result,
+                               px_graph_node **out, const char *func);
 /* deps (ndeps of them) are distinct nodes of g. */
-px_status px__graph_check_deps(const px_graph *g, px_graph_node *const *deps, int ndeps, const char *func);
+px_status px__graph_check_deps(const px_graph *g, px_graph_node *const *deps, int ndeps,
+                               const char *func);
 /* A planned copy or fill (`fill`) that g can replay: no overlap, a path g's backend runs,
    and on a device backend no side pageable (PX_ERR_CAPTURE_PAGEABLE) or both on the host. */
-px_status px__graph_check_op(const px_graph *g, const px__copy_op *op, const px__copy_plan_info *info, bool fill,
-                             const char *func);
+px_status px__graph_check_op(const px_graph *g, const px__copy_op *op,
+                             const px__copy_plan_info *info, bool fill, const char *func);
 /* px__copy_plan for a copy node: a view copied into itself (the same elements, whatever
    its layout) moves nothing (PX_COPY_NONE), where px_deep_copy would go through a
    temporary. */
-px_status px__graph_plan_copy(px__copy_op *op, px__copy_plan_info *info, px_view *dst, const px_view *src,
-                              const char *func);
+px_status px__graph_plan_copy(px__copy_op *op, px__copy_plan_info *info, px_view *dst,
+                              const px_view *src, const char *func);
 /* A copy or fill node with nothing to move (no element, or a view into itself): the
    backend holds an empty node in its place, and launches run nothing for it. */
 static inline bool px__graph_op_is_noop(const px__copy_op *op) { return op->path == PX_COPY_NONE; }
@@ -163,8 +168,8 @@ px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc, const 
 
 /* Whether visit(n, ctx) holds for a node n among the first `count` nodes of g, or, at any
    depth, of the bodies of those nodes and of the children as they were copied. */
-bool px__graph_any(const px_graph *g, int count, bool (*visit)(const px_graph_node *n, const void *ctx),
-                   const void *ctx);
+bool px__graph_any(const px_graph *g, int count,
+                   bool (*visit)(const px_graph_node *n, const void *ctx), const void *ctx);
 /* Whether g's first `count` nodes hold a WHILE or IF node, at any depth. */
 bool px__graph_has_conditionals(const px_graph *g, int count);
 
@@ -178,11 +183,12 @@ const char *px__graph_node_kind_name(const px_graph_node *n);
    records) and notes them with px__capture_note. */
 bool px__capture_records(const px_instance *inst);
 bool px__capture_active(const px_instance *inst);
-px_status px__capture_kernel(px_instance *inst, const px__dispatch *d, px_view *result, const char *func);
-px_status px__capture_copy(px_instance *inst, const px__copy_op *op, px_view *dst, const px_view *src,
-                           const char *func);
+px_status px__capture_kernel(px_instance *inst, const px__dispatch *d, px_view *result,
+                             const char *func);
+px_status px__capture_copy(px_instance *inst, const px__copy_op *op, px_view *dst,
+                           const px_view *src, const char *func);
 /* What a native capture ran: noted for DOT and counts, its memory held by the graph. */
-px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_view *a, const px_view *b,
-                           const char *func);
+px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_view *a,
+                           const px_view *b, const char *func);
 
 #endif /* PX_CORE_GRAPH_H */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Capture: recording what an instance is given into a graph.
  *
  * Two ways, one API. A backend whose queues record natively (CUDA stream capture) runs
@@ -18,12 +19,15 @@ struct px__capture {
     px_capture_mode mode;
     pthread_t thread;
     px_graph *graph;
-    px_graph_node *last;   /* the node the next one follows */
+    px_graph_node *last; /* the node the next one follows */
 };
 
 bool px__capture_active(const px_instance *inst) { return inst->capture != NULL; }
 
-bool px__capture_records(const px_instance *inst) { return inst->capture != NULL && !inst->capture->graph->native; }
+bool px__capture_records(const px_instance *inst)
+{
+    return inst->capture != NULL && !inst->capture->graph->native;
+}
 
 /* Appends desc after the last node recorded. */
 static px_status record(px_instance *inst, const px__gnode_desc *desc, const px__gnode_views *views,
@@ -31,30 +35,33 @@ static px_status record(px_instance *inst, const px__gnode_desc *desc, const px_
 {
     px__capture *c = inst->capture;
     px_graph_node *n = NULL;
-    PX__TRY(px__graph_append(c->graph, desc, c->last ? &c->last : NULL, c->last ? 1 : 0, views, &n, func));
+    PX__TRY(px__graph_append(c->graph, desc, c->last ? &c->last : NULL, c->last ? 1 : 0, views, &n,
+                             func));
     c->last = n;
     return PX_OK;
 }
 
-px_status px__capture_kernel(px_instance *inst, const px__dispatch *d, px_view *result, const char *func)
+px_status px__capture_kernel(px_instance *inst, const px__dispatch *d, px_view *result,
+                             const char *func)
 {
     const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = d->label, .dispatch = *d};
     const px__gnode_views views = {.result = result};
     return record(inst, &desc, &views, func);
 }
 
-px_status px__capture_copy(px_instance *inst, const px__copy_op *op, px_view *dst, const px_view *src,
-                           const char *func)
+px_status px__capture_copy(px_instance *inst, const px__copy_op *op, px_view *dst,
+                           const px_view *src, const char *func)
 {
     char label[96];
     snprintf(label, sizeof label, "%s %s", src ? "copy" : "fill", px_copy_path_string(op->path));
-    const px__gnode_desc desc = {.kind = src ? PX__GNODE_COPY : PX__GNODE_FILL, .label = label, .op = *op};
+    const px__gnode_desc desc = {
+        .kind = src ? PX__GNODE_COPY : PX__GNODE_FILL, .label = label, .op = *op};
     const px__gnode_views views = {.dst = dst, .src = src};
     return record(inst, &desc, &views, func);
 }
 
-px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_view *a, const px_view *b,
-                           const char *func)
+px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_view *a,
+                           const px_view *b, const char *func)
 {
     px__gnode_views views = {0};
     if (desc->kind == PX__GNODE_KERNEL) {
@@ -69,24 +76,30 @@ px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_vie
 static px_status capture_begin(px_instance *inst, px_capture_mode mode, const char *func)
 {
     if (inst->capture != NULL)
-        return px__error(PX_ERR_CAPTURING, func, "instance '%s' is being captured already (captures do not nest)",
-                        inst->label);
+        return px__error(PX_ERR_CAPTURING, func,
+                         "instance '%s' is being captured already (captures do not nest)",
+                         inst->label);
     const px__graph_ops *ops = inst->be->graph;
-    if (ops == NULL) return px__error(PX_ERR_UNSUPPORTED, func, "the %s backend has no graphs", inst->be->name);
+    if (ops == NULL)
+        return px__error(PX_ERR_UNSUPPORTED, func, "the %s backend has no graphs", inst->be->name);
 
     px__capture *c = px__calloc(1, sizeof *c);
-    if (c == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the capture");
+    if (c == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the capture");
     char *label = px__concat("capture of ", inst->label);
     px__bgraph *bg = NULL;
-    px_status st = label ? PX_OK : px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the capture");
-    if (st == PX_OK && ops->capture_begin == NULL) st = ops->create(inst->be, inst->device, &bg, func);
+    px_status st =
+        label ? PX_OK : px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the capture");
+    if (st == PX_OK && ops->capture_begin == NULL)
+        st = ops->create(inst->be, inst->device, &bg, func);
     if (st == PX_OK) st = px__graph_new(&c->graph, inst->be, inst->device, label, bg, func);
     if (st != PX_OK && bg != NULL && c->graph == NULL) ops->destroy(bg);
     free(label);
     if (st == PX_OK) {
         c->graph->captured = true;
         c->graph->native = ops->capture_begin != NULL;
-        if (c->graph->native) st = ops->capture_begin(inst->queue, (int)mode, &c->graph->bgraph, func);
+        if (c->graph->native)
+            st = ops->capture_begin(inst->queue, (int)mode, &c->graph->bgraph, func);
     }
     if (st != PX_OK) {
         if (c->graph) px__graph_release(c->graph);
@@ -103,13 +116,15 @@ static px_status capture_end(px_instance *inst, px_graph **out, const char *func
 {
     px__capture *c = inst->capture;
     if (c == NULL)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "no capture is in progress on instance '%s' (px_graph_capture_begin)",
-                        inst->label);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "no capture is in progress on instance '%s' (px_graph_capture_begin)",
+                         inst->label);
     if (c->mode != PX_CAPTURE_RELAXED && !pthread_equal(c->thread, pthread_self()))
-        return px__error(PX_ERR_CAPTURING, func,
-                        "the capture of instance '%s' began on another thread in %s mode and must end there "
-                        "(the capture goes on)",
-                        inst->label, c->mode == PX_CAPTURE_GLOBAL ? "global" : "thread-local");
+        return px__error(
+            PX_ERR_CAPTURING, func,
+            "the capture of instance '%s' began on another thread in %s mode and must end there "
+            "(the capture goes on)",
+            inst->label, c->mode == PX_CAPTURE_GLOBAL ? "global" : "thread-local");
     inst->capture = NULL;
     px_graph *g = c->graph;
     free(c);
@@ -128,7 +143,8 @@ static px_status capture_end(px_instance *inst, px_graph **out, const char *func
 px_status px_graph_capture_begin(px_instance *inst, px_capture_mode mode)
 {
     PX__TRY(px__instance_check(inst, __func__));
-    PX__ARG(mode == PX_CAPTURE_THREAD_LOCAL || mode == PX_CAPTURE_GLOBAL || mode == PX_CAPTURE_RELAXED,
+    PX__ARG(mode == PX_CAPTURE_THREAD_LOCAL || mode == PX_CAPTURE_GLOBAL ||
+                mode == PX_CAPTURE_RELAXED,
             "mode is %d; expected a px_capture_mode", (int)mode);
     return capture_begin(inst, mode, __func__);
 }
@@ -140,7 +156,8 @@ px_status px_graph_capture_end(px_instance *inst, px_graph **out)
     PX__TRY(px__instance_check(inst, __func__));
     if (inst->lent)
         return PX__FAIL(PX_ERR_CAPTURING,
-                        "instance '%s' is the one px_graph_add_captured lends its callback: its capture ends when "
+                        "instance '%s' is the one px_graph_add_captured lends its callback: its "
+                        "capture ends when "
                         "the callback returns (the capture goes on)",
                         inst->label);
     return capture_end(inst, out, __func__);
@@ -148,18 +165,22 @@ px_status px_graph_capture_end(px_instance *inst, px_graph **out)
 
 /* ---- A node recorded from a callback ------------------------------------------------------ */
 
-px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                                px_status (*fn)(px_instance *inst, void *data), void *data, px_graph_node **out)
+px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                const char *label, px_status (*fn)(px_instance *inst, void *data),
+                                void *data, px_graph_node **out)
 {
     PX__TRY(px__graph_check(graph, __func__, "graph"));
-    PX__ARG(!graph->captured, "graph '%s' came from a capture and takes no new nodes", graph->label);
+    PX__ARG(!graph->captured, "graph '%s' came from a capture and takes no new nodes",
+            graph->label);
     PX__ARG(graph->owner == NULL,
-            "graph '%s' is the body of a WHILE or IF node, which cannot hold captured work (what a callback issues "
+            "graph '%s' is the body of a WHILE or IF node, which cannot hold captured work (what a "
+            "callback issues "
             "may be anything, and CUDA runs bodies on the device alone)",
             graph->label);
     PX__ARG(fn, "fn must not be NULL");
     px_instance *inst = NULL;
-    PX__TRY(px__instance_create(&inst, graph->exec, graph->device, label ? label : "captured node", __func__));
+    PX__TRY(px__instance_create(&inst, graph->exec, graph->device, label ? label : "captured node",
+                                __func__));
     /* fn may call anything: the instance refuses px_graph_capture_end and
        px_instance_destroy (lent), and the graph stays alive if fn destroys it. */
     inst->lent = true;
@@ -175,22 +196,24 @@ px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int
         if (st == PX_OK) st = end;
     }
     if (st == PX_OK && graph->dropped)
-        st = PX__FAIL(PX_ERR_INVALID_ARGUMENT, "fn destroyed graph '%s', which the node was to go into",
-                      graph->label);
+        st = PX__FAIL(PX_ERR_INVALID_ARGUMENT,
+                      "fn destroyed graph '%s', which the node was to go into", graph->label);
     if (st == PX_OK) {
         /* The node copies the recorded graph and keeps it; the caller never sees it. */
         px__live_remove(&rec->live);
         free(rec->label);
         rec->label = px__strdup(label ? label : "captured");
-        if (rec->label == NULL) st = PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory for the node");
+        if (rec->label == NULL)
+            st = PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory for the node");
     }
     px_graph_node *n = NULL;
     if (st == PX_OK) {
-        const px__gnode_desc desc = {.kind = PX__GNODE_CHILD, .label = rec->label, .child = rec->bgraph};
+        const px__gnode_desc desc = {
+            .kind = PX__GNODE_CHILD, .label = rec->label, .child = rec->bgraph};
         st = px__graph_append(graph, &desc, deps, ndeps, NULL, &n, __func__);
     }
     if (st == PX_OK) {
-        n->child = rec;   /* the node takes the recording's reference */
+        n->child = rec; /* the node takes the recording's reference */
         n->child_n = rec->n;
         rec = NULL;
         if (out) *out = n;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The kernel behind px_graph_cond_from_view: one index sets the condition from a scalar
  * in memory the graph's kernels reach. */
 #include "core/graph_cond_kernel.h"

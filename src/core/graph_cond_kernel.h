@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the kernel behind px_graph_cond_from_view. Its file is a kernel file (compiled
  * as CUDA where CUDA is on), so it holds nothing else. */
 #ifndef PX_CORE_GRAPH_COND_KERNEL_H
@@ -7,9 +8,9 @@
 
 typedef struct px__cond_from_scalar_args {
     px_cond cond;
-    const double *scalar;   /* element 0 is compared */
+    const double *scalar; /* element 0 is compared */
     double threshold;
-    int cmp;                /* px_compare */
+    int cmp; /* px_compare */
 } px__cond_from_scalar_args;
 
 PX_DECLARE_KERNEL(px__cond_from_scalar);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Executable graphs: instantiating, launching, and changing parameters between launches
  * (one node at a time, or every node from a graph of the same shape).
  *
@@ -16,8 +17,11 @@
 
 static px_status exec_check(const px_graph_exec *e, const char *func)
 {
-    if (e == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, func, "exec is NULL (a destroyed executable graph?)");
-    if (e->magic != PX__GEXEC_MAGIC) return px__error(PX_ERR_INVALID_ARGUMENT, func, "exec is not a live executable graph");
+    if (e == NULL)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "exec is NULL (a destroyed executable graph?)");
+    if (e->magic != PX__GEXEC_MAGIC)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "exec is not a live executable graph");
     return PX_OK;
 }
 
@@ -27,10 +31,12 @@ static px_status check_instance(const px_graph_exec *e, px_instance *inst, const
     PX__TRY(px__instance_check(inst, func));
     const px_graph *g = e->graph;
     if (inst->be != g->be || inst->device != g->device)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "graph '%s' belongs to %s:%d but instance '%s' to %s:%d",
-                         g->label, px_exec_space_string(g->exec), g->device, inst->label,
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "graph '%s' belongs to %s:%d but instance '%s' to %s:%d", g->label,
+                         px_exec_space_string(g->exec), g->device, inst->label,
                          px_exec_space_string(inst->exec), inst->device);
-    return px__instance_refuse_capturing(inst, "a graph launch (make the graph a child node instead)", func);
+    return px__instance_refuse_capturing(
+        inst, "a graph launch (make the graph a child node instead)", func);
 }
 
 static void params_drop(px__exec_params **pp)
@@ -49,15 +55,18 @@ px_status px_graph_instantiate(px_graph *graph, px_graph_exec **out)
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     PX__TRY(px__graph_check(graph, __func__, "graph"));
-    PX__ARG(graph->owner == NULL, "graph '%s' is the body of a node of graph '%s'; instantiate that graph",
-            graph->label, graph->owner->label);
+    PX__ARG(graph->owner == NULL,
+            "graph '%s' is the body of a node of graph '%s'; instantiate that graph", graph->label,
+            graph->owner->label);
     /* CUDA instantiates a graph with conditional nodes once at a time; so does every
        backend, so that a program that runs on one runs on all. */
     if (px__graph_has_conditionals(graph, graph->n) && atomic_load(&graph->nexec) > 0)
-        return PX__FAIL(PX_ERR_UNSUPPORTED,
-                        "graph '%s' holds WHILE or IF nodes and has an executable graph already: CUDA instantiates "
-                        "such a graph once at a time; destroy that one first, or build the graph twice",
-                        graph->label);
+        return PX__FAIL(
+            PX_ERR_UNSUPPORTED,
+            "graph '%s' holds WHILE or IF nodes and has an executable graph already: CUDA "
+            "instantiates "
+            "such a graph once at a time; destroy that one first, or build the graph twice",
+            graph->label);
     px_graph_exec *e = px__calloc(1, sizeof *e);
     if (e != NULL) e->params = px__calloc(graph->n > 0 ? (size_t)graph->n : 1, sizeof *e->params);
     if (e == NULL || e->params == NULL) {
@@ -134,17 +143,21 @@ static px_status check_node(const px_graph_exec *e, const px_graph_node *node, p
     PX__TRY(px__graph_node_check(node, func, "node"));
     if (node->graph != e->graph)
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "node '%s' is a node of graph '%s', not of graph '%s' that exec was made from (nodes of "
+                         "node '%s' is a node of graph '%s', not of graph '%s' that exec was made "
+                         "from (nodes of "
                          "bodies and children are changed with px_graph_exec_update)",
                          node->label, node->graph->label, e->graph->label);
     if (e->graph->captured)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "graph '%s' came from a capture: change its nodes with px_graph_exec_update", e->graph->label);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "graph '%s' came from a capture: change its nodes with px_graph_exec_update",
+            e->graph->label);
     if (node->index >= e->n)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "node '%s' was added after exec was instantiated",
-                         node->label);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "node '%s' was added after exec was instantiated", node->label);
     if (node->kind != kind)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "node '%s' is a %s node; %s changes %s nodes", node->label,
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "node '%s' is a %s node; %s changes %s nodes", node->label,
                          px__graph_node_kind_name(node), func, what);
     return PX_OK;
 }
@@ -170,13 +183,16 @@ static px__copy_op current_op(const px_graph_exec *e, const px_graph_node *node)
 
 /* Gives node's backend node the parameters of desc, then keeps copies of them (and the
    memory a copy names: dst, src, else NULL) as node's parameters in exec. */
-static px_status apply(px_graph_exec *e, const px_graph_node *node, const px__gnode_desc *desc, px__alloc *dst,
-                       px__alloc *src, const char *func)
+static px_status apply(px_graph_exec *e, const px_graph_node *node, const px__gnode_desc *desc,
+                       px__alloc *dst, px__alloc *src, const char *func)
 {
     px__exec_params *fresh = px__calloc(1, sizeof *fresh);
-    if (fresh == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node's parameters");
+    if (fresh == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func,
+                         "out of host memory for the node's parameters");
     const bool kernel = desc->kind == PX__GNODE_KERNEL;
-    px_status st = px__graph_params_copy(kernel ? &fresh->dispatch : NULL, kernel ? NULL : &fresh->op, desc, func);
+    px_status st = px__graph_params_copy(kernel ? &fresh->dispatch : NULL,
+                                         kernel ? NULL : &fresh->op, desc, func);
     /* A copy or fill that moves nothing is an empty node in the backend (and stays one:
        the new views match the old in extents and path): nothing to give it. */
     const bool noop = !kernel && px__graph_op_is_noop(&desc->op);
@@ -199,7 +215,8 @@ static px_status apply(px_graph_exec *e, const px_graph_node *node, const px__gn
 
 /* The kernel node's parameters in exec, made from those it runs now on the first change:
    later changes of the arguments reuse the copy (no allocation per call). */
-static px_status kernel_params(px_graph_exec *e, const px_graph_node *node, px__exec_params **out, const char *func)
+static px_status kernel_params(px_graph_exec *e, const px_graph_node *node, px__exec_params **out,
+                               const char *func)
 {
     px__exec_params *p = e->params[node->index];
     if (p == NULL) {
@@ -224,7 +241,8 @@ static px_status kernel_params(px_graph_exec *e, const px_graph_node *node, px__
 px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node, const void *args)
 {
     PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel", __func__));
-    PX__ARG(args || node->kernel->args_size == 0, "args must not be NULL (kernel '%s')", node->kernel->name);
+    PX__ARG(args || node->kernel->args_size == 0, "args must not be NULL (kernel '%s')",
+            node->kernel->name);
     px__exec_params *p = NULL;
     PX__TRY(kernel_params(exec, node, &p, __func__));
     px__dispatch d = p->dispatch;
@@ -236,8 +254,8 @@ px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node, const
 
 /* Node's kernel parameters become d, a dispatch prepared from cur (its current ones) under
    a new policy: the result goes where it went. */
-static px_status apply_policy(px_graph_exec *exec, px_graph_node *node, const px__dispatch *cur, px__dispatch d,
-                              const char *func)
+static px_status apply_policy(px_graph_exec *exec, px_graph_node *node, const px__dispatch *cur,
+                              px__dispatch d, const char *func)
 {
     d.result_kind = cur->result_kind;
     d.result = cur->result;
@@ -252,12 +270,13 @@ px_status px_graph_exec_set_policy(px_graph_exec *exec, px_graph_node *node, px_
     const px__dispatch cur = current_dispatch(exec, node);
     const px__target target = {"graph", exec->graph->label};
     px__dispatch d;
-    PX__TRY(px__dispatch_prepare(&d, exec->graph->be, target, node->label, policy, cur.kernel, cur.args,
-                                 cur.kernel->kind, __func__));
+    PX__TRY(px__dispatch_prepare(&d, exec->graph->be, target, node->label, policy, cur.kernel,
+                                 cur.args, cur.kernel->kind, __func__));
     return apply_policy(exec, node, &cur, d, __func__);
 }
 
-px_status px_graph_exec_set_team_policy(px_graph_exec *exec, px_graph_node *node, px_team_policy policy)
+px_status px_graph_exec_set_team_policy(px_graph_exec *exec, px_graph_node *node,
+                                        px_team_policy policy)
 {
     PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel", __func__));
     const px__dispatch cur = current_dispatch(exec, node);
@@ -272,7 +291,8 @@ px_status px_graph_exec_set_fill(px_graph_exec *exec, px_graph_node *node, const
 {
     PX__TRY(check_node(exec, node, PX__GNODE_FILL, "fill", __func__));
     PX__ARG(value, "value must not be NULL");
-    px__gnode_desc desc = {.kind = PX__GNODE_FILL, .label = node->label, .op = current_op(exec, node)};
+    px__gnode_desc desc = {
+        .kind = PX__GNODE_FILL, .label = node->label, .op = current_op(exec, node)};
     desc.op.value = value;
     return apply(exec, node, &desc, NULL, NULL, __func__);
 }
@@ -280,8 +300,8 @@ px_status px_graph_exec_set_fill(px_graph_exec *exec, px_graph_node *node, const
 static bool same_space(px_space a, px_space b) { return a.kind == b.kind && a.device == b.device; }
 
 /* The new op moves the same elements the same way as the old one, between other memory. */
-static px_status check_same_copy(const px__copy_op *was, const px__copy_op *now, const px_graph_node *node,
-                                 const char *func)
+static px_status check_same_copy(const px__copy_op *was, const px__copy_op *now,
+                                 const px_graph_node *node, const char *func)
 {
     const char *what = NULL;
     if (!same_space(was->dst.space, now->dst.space) || !same_space(was->src.space, now->src.space))
@@ -290,34 +310,39 @@ static px_status check_same_copy(const px__copy_op *was, const px__copy_op *now,
         what = "element sizes";
     else if (was->rank != now->rank || memcmp(was->extent, now->extent, sizeof was->extent) != 0)
         what = "extents";
-    else if (was->flat != now->flat || memcmp(was->dst.stride, now->dst.stride, sizeof was->dst.stride) != 0 ||
+    else if (was->flat != now->flat ||
+             memcmp(was->dst.stride, now->dst.stride, sizeof was->dst.stride) != 0 ||
              memcmp(was->src.stride, now->src.stride, sizeof was->src.stride) != 0)
         what = "layouts";
     else if (was->path != now->path)
         what = "copy paths";
     if (what == NULL) return PX_OK;
-    return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                     "the new views differ from those of copy node '%s' in their %s; instantiate again for a "
-                     "different copy",
-                     node->label, what);
+    return px__error(
+        PX_ERR_INVALID_ARGUMENT, func,
+        "the new views differ from those of copy node '%s' in their %s; instantiate again for a "
+        "different copy",
+        node->label, what);
 }
 
 /* The new views have the element types of those the node copies now (its own, or those of
    the node at its place in the graph of the last update: px_graph_exec_set_copy keeps
    the types, so its views have them too). */
-static px_status check_same_types(const px_graph_exec *e, const px_graph_node *node, const px_view *dst,
-                                  const px_view *src, const char *func)
+static px_status check_same_types(const px_graph_exec *e, const px_graph_node *node,
+                                  const px_view *dst, const px_view *src, const char *func)
 {
     const px_graph_node *now = running_node(e, node);
     if (dst->dtype == now->dst.dtype && src->dtype == now->src.dtype) return PX_OK;
     return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                     "the new views hold %s (dst '%s') and %s (src '%s') where copy node '%s' copies %s into %s: "
+                     "the new views hold %s (dst '%s') and %s (src '%s') where copy node '%s' "
+                     "copies %s into %s: "
                      "the element types must match; instantiate again for a different copy",
-                     px_dtype_string(dst->dtype), dst->label, px_dtype_string(src->dtype), src->label, node->label,
-                     px_dtype_string(now->src.dtype), px_dtype_string(now->dst.dtype));
+                     px_dtype_string(dst->dtype), dst->label, px_dtype_string(src->dtype),
+                     src->label, node->label, px_dtype_string(now->src.dtype),
+                     px_dtype_string(now->dst.dtype));
 }
 
-px_status px_graph_exec_set_copy(px_graph_exec *exec, px_graph_node *node, px_view *dst, const px_view *src)
+px_status px_graph_exec_set_copy(px_graph_exec *exec, px_graph_node *node, px_view *dst,
+                                 const px_view *src)
 {
     PX__TRY(check_node(exec, node, PX__GNODE_COPY, "copy", __func__));
     px__copy_op op;
@@ -337,7 +362,8 @@ px_status px_graph_exec_set_copy(px_graph_exec *exec, px_graph_node *node, px_vi
 
 /* ---- Every node from another graph -------------------------------------------------------- */
 
-static void report_set(px_graph_update_report *r, int node, const char *fmt, const char *a, const char *b)
+static void report_set(px_graph_update_report *r, int node, const char *fmt, const char *a,
+                       const char *b)
 {
     if (r == NULL) return;
     r->node = node;
@@ -352,7 +378,8 @@ static bool same_shape(const px_graph *was, int wn, const px_graph *now, int nn,
 {
     char a[32], b[32];
     if (was->native != now->native) {
-        report_set(r, top, "%s where the executable graph's is %s", now->native ? "a captured graph" : "an explicit graph",
+        report_set(r, top, "%s where the executable graph's is %s",
+                   now->native ? "a captured graph" : "an explicit graph",
                    was->native ? "captured" : "explicit");
         return false;
     }
@@ -366,29 +393,33 @@ static bool same_shape(const px_graph *was, int wn, const px_graph *now, int nn,
         const px_graph_node *x = was->nodes[i], *y = now->nodes[i];
         const int at = top >= 0 ? top : i;
         if (x->kind != y->kind || (x->kernel && y->kernel && x->kernel->kind != y->kernel->kind)) {
-            report_set(r, at, "a %s node where the executable graph has a %s node", px__graph_node_kind_name(y),
-                       px__graph_node_kind_name(x));
+            report_set(r, at, "a %s node where the executable graph has a %s node",
+                       px__graph_node_kind_name(y), px__graph_node_kind_name(x));
             return false;
         }
         if (x->kernel != y->kernel) {
-            report_set(r, at, "kernel '%s' where the executable graph runs '%s'", y->kernel->name, x->kernel->name);
+            report_set(r, at, "kernel '%s' where the executable graph runs '%s'", y->kernel->name,
+                       x->kernel->name);
             return false;
         }
         const bool op = x->kind == PX__GNODE_COPY || x->kind == PX__GNODE_FILL;
         if (op && px__graph_op_is_noop(&x->op) != px__graph_op_is_noop(&y->op)) {
             report_set(r, at, "a %s node that %s (one that moves nothing is an empty node)",
                        px__graph_node_kind_name(y),
-                       px__graph_op_is_noop(&y->op) ? "moves nothing where the executable graph's moves data"
-                                                    : "moves data where the executable graph's moves nothing");
+                       px__graph_op_is_noop(&y->op)
+                           ? "moves nothing where the executable graph's moves data"
+                           : "moves data where the executable graph's moves nothing");
             return false;
         }
         bool deps = x->ndeps == y->ndeps;
         for (int d = 0; deps && d < x->ndeps; ++d) deps = x->deps[d] == y->deps[d];
         if (!deps) {
-            report_set(r, at, "node '%s' has other dependencies than '%s' in the executable graph", y->label, x->label);
+            report_set(r, at, "node '%s' has other dependencies than '%s' in the executable graph",
+                       y->label, x->label);
             return false;
         }
-        if (x->child && !same_shape(x->child, x->child_n, y->child, y->child_n, at, r)) return false;
+        if (x->child && !same_shape(x->child, x->child_n, y->child, y->child_n, at, r))
+            return false;
         if (x->body && !same_shape(x->body, x->body->n, y->body, y->body->n, at, r)) return false;
     }
     return true;
@@ -403,26 +434,33 @@ px_status px_graph_exec_update(px_graph_exec *exec, px_graph *graph, px_graph_up
     PX__TRY(exec_check(exec, __func__));
     PX__TRY(px__graph_check(graph, __func__, "graph"));
     const px_graph *was = exec->graph;
-    PX__ARG(graph->owner == NULL, "graph '%s' is the body of a node of graph '%s'", graph->label, graph->owner->label);
+    PX__ARG(graph->owner == NULL, "graph '%s' is the body of a node of graph '%s'", graph->label,
+            graph->owner->label);
     if (graph->be != was->be || graph->device != was->device) {
-        report_set(report, -1, "the graph belongs to another execution space or device%s%s", "", "");
-        return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "graph '%s' belongs to %s:%d but exec to %s:%d", graph->label,
-                        px_exec_space_string(graph->exec), graph->device, px_exec_space_string(was->exec),
-                        was->device);
+        report_set(report, -1, "the graph belongs to another execution space or device%s%s", "",
+                   "");
+        return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "graph '%s' belongs to %s:%d but exec to %s:%d",
+                        graph->label, px_exec_space_string(graph->exec), graph->device,
+                        px_exec_space_string(was->exec), was->device);
     }
     px_graph_update_report local;
     px_graph_update_report *r = report ? report : &local;
     /* Conditions belong to their own graph on CUDA. What exec runs counts: nodes added to
        its graph after it was instantiated are not part of it. */
-    if (graph != was && (px__graph_has_conditionals(graph, graph->n) || px__graph_has_conditionals(was, exec->n))) {
-        report_set(report, -1, "graphs with WHILE or IF nodes are updated from themselves only%s%s", "", "");
-        return PX__FAIL(PX_ERR_UNSUPPORTED,
-                        "graph '%s' or '%s' holds WHILE or IF nodes, whose conditions belong to their own graph "
-                        "(CUDA): update such an executable graph from its own graph only, or instantiate again",
-                        graph->label, was->label);
+    if (graph != was &&
+        (px__graph_has_conditionals(graph, graph->n) || px__graph_has_conditionals(was, exec->n))) {
+        report_set(report, -1, "graphs with WHILE or IF nodes are updated from themselves only%s%s",
+                   "", "");
+        return PX__FAIL(
+            PX_ERR_UNSUPPORTED,
+            "graph '%s' or '%s' holds WHILE or IF nodes, whose conditions belong to their own "
+            "graph "
+            "(CUDA): update such an executable graph from its own graph only, or instantiate again",
+            graph->label, was->label);
     }
     if (!same_shape(was, exec->n, graph, graph->n, -1, r))
-        return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "graph '%s' differs from graph '%s' at node %d: %s", graph->label,
+        return PX__FAIL(PX_ERR_INVALID_ARGUMENT,
+                        "graph '%s' differs from graph '%s' at node %d: %s", graph->label,
                         was->label, r->node, r->reason);
     px__graph_update_error why = {.node = -1};
     const px_status st = was->be->graph->update(exec->bexec, graph->bgraph, &why, __func__);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Seeing a graph: Graphviz DOT of what it holds, and a profiling launch written as JSON. */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -61,7 +62,8 @@ static void put_node_label(FILE *out, const px_graph_node *n)
 {
     put_escaped(out, n->label);
     /* A copy's or fill's label says its kind and path already. */
-    if (n->kind != PX__GNODE_COPY && n->kind != PX__GNODE_FILL) fprintf(out, "\\n%s", px__graph_node_kind_name(n));
+    if (n->kind != PX__GNODE_COPY && n->kind != PX__GNODE_FILL)
+        fprintf(out, "\\n%s", px__graph_node_kind_name(n));
     if (n->kind == PX__GNODE_KERNEL) {
         fprintf(out, " '");
         put_escaped(out, n->kernel->name);
@@ -90,14 +92,16 @@ static void put_graph(FILE *out, const px_graph *g, int count, int id, int *next
         fprintf(out, "%*sn%d_%d [shape=%s, label=\"", indent, "", id, i, shape_of(n));
         put_node_label(out, n);
         fputs("\"];\n", out);
-        for (int d = 0; d < n->ndeps; ++d) fprintf(out, "%*sn%d_%d -> n%d_%d;\n", indent, "", id, n->deps[d], id, i);
+        for (int d = 0; d < n->ndeps; ++d)
+            fprintf(out, "%*sn%d_%d -> n%d_%d;\n", indent, "", id, n->deps[d], id, i);
         const px_graph *sub = n->body ? n->body : n->child;
         if (sub == NULL) continue;
-        const int subn = n->body ? sub->n : n->child_n;   /* a child as it was copied */
+        const int subn = n->body ? sub->n : n->child_n; /* a child as it was copied */
         const int sid = (*next)++;
         fprintf(out, "%*ssubgraph cluster_%d {\n%*slabel=\"", indent, "", sid, indent + 2, "");
         put_escaped(out, sub->label);
-        fprintf(out, "%s\";\n%*sstyle=%s;\n", n->body ? (n->kind == PX__GNODE_WHILE ? " (while)" : " (if)") : " (child)",
+        fprintf(out, "%s\";\n%*sstyle=%s;\n",
+                n->body ? (n->kind == PX__GNODE_WHILE ? " (while)" : " (if)") : " (child)",
                 indent + 2, "", n->body ? "rounded" : "dashed");
         put_graph(out, sub, subn, sid, next, depth + 1);
         fprintf(out, "%*s}\n", indent, "");
@@ -116,12 +120,15 @@ px_status px_graph_dot(const px_graph *graph, FILE *out)
     put_escaped(out, graph->label);
     fprintf(out, "\" {\n  label=\"");
     put_escaped(out, graph->label);
-    fprintf(out, " (%s:%d%s)\";\n  node [fontname=\"Helvetica\", fontsize=10];\n", px_exec_space_string(graph->exec),
-            graph->device, graph->native ? ", captured: also holds what other libraries issued on the stream" : "");
+    fprintf(out, " (%s:%d%s)\";\n  node [fontname=\"Helvetica\", fontsize=10];\n",
+            px_exec_space_string(graph->exec), graph->device,
+            graph->native ? ", captured: also holds what other libraries issued on the stream"
+                          : "");
     int next = 1;
     put_graph(out, graph, graph->n, 0, &next, 1);
     fputs("}\n", out);
-    if (ferror(out)) return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "writing the DOT text failed (a full disk?)");
+    if (ferror(out))
+        return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "writing the DOT text failed (a full disk?)");
     return PX_OK;
 }
 
@@ -133,15 +140,17 @@ px_status px_graph_profile(px_graph_exec *exec, px_instance *inst, FILE *json)
     PX__ARG(json, "json must not be NULL");
     PX__TRY(px__instance_check(inst, __func__));
     const px_graph *g = exec->graph;
-    PX__ARG(inst->be == g->be && inst->device == g->device, "graph '%s' belongs to %s:%d but instance '%s' to %s:%d",
-            g->label, px_exec_space_string(g->exec), g->device, inst->label, px_exec_space_string(inst->exec),
+    PX__ARG(inst->be == g->be && inst->device == g->device,
+            "graph '%s' belongs to %s:%d but instance '%s' to %s:%d", g->label,
+            px_exec_space_string(g->exec), g->device, inst->label, px_exec_space_string(inst->exec),
             inst->device);
     PX__TRY(px__instance_refuse_capturing(inst, "a profiling launch (it waits)", __func__));
     double *us = px__calloc(exec->n > 0 ? (size_t)exec->n : 1, sizeof *us);
     if (us == NULL) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     for (int i = 0; i < exec->n; ++i) us[i] = -1;
     double total = 0;
-    const px_status st = g->be->graph->profile(exec->bexec, inst->queue, us, exec->n, &total, __func__);
+    const px_status st =
+        g->be->graph->profile(exec->bexec, inst->queue, us, exec->n, &total, __func__);
     if (st != PX_OK) {
         free(us);
         return st;
@@ -161,6 +170,7 @@ px_status px_graph_profile(px_graph_exec *exec, px_instance *inst, FILE *json)
     }
     fputs("\n]}\n", json);
     free(us);
-    if (ferror(json)) return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "writing the JSON failed (a full disk?)");
+    if (ferror(json))
+        return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "writing the JSON failed (a full disk?)");
     return PX_OK;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Adding nodes to a graph: each kind validated here the way the matching call on an
  * instance is validated, then appended (graph.c). */
 #include <stdlib.h>
@@ -15,10 +16,11 @@ static px_status check_open(const px_graph *g, const char *func)
 {
     PX__TRY(px__graph_check(g, func, "graph"));
     if (g->captured)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "graph '%s' came from a capture and takes no new nodes; make it a child of an "
-                         "explicit graph (px_graph_add_child)",
-                         g->label);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "graph '%s' came from a capture and takes no new nodes; make it a child of an "
+            "explicit graph (px_graph_add_child)",
+            g->label);
     return PX_OK;
 }
 
@@ -26,7 +28,8 @@ static px__target graph_target(const px_graph *g) { return (px__target){"graph",
 
 /* A prepared dispatch as a kernel node (a reduction's into its result view). */
 static px_status append_kernel(px_graph *g, px__dispatch *d, px_view *result,
-                               px_graph_node *const *deps, int ndeps, px_graph_node **out, const char *func)
+                               px_graph_node *const *deps, int ndeps, px_graph_node **out,
+                               const char *func)
 {
     if (d->kernel->kind == PX_KERNEL_REDUCE)
         PX__TRY(px__dispatch_result_view(d, g->be, g->device, graph_target(g), result, func));
@@ -35,89 +38,109 @@ static px_status append_kernel(px_graph *g, px__dispatch *d, px_view *result,
     return px__graph_append(g, &desc, deps, ndeps, &views, out, func);
 }
 
-px_status px__graph_add_kernel(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label, px_policy policy,
-                               const px_kernel *kernel, const void *args, px_kernel_kind want, px_view *result,
+px_status px__graph_add_kernel(px_graph *g, px_graph_node *const *deps, int ndeps,
+                               const char *label, px_policy policy, const px_kernel *kernel,
+                               const void *args, px_kernel_kind want, px_view *result,
                                px_graph_node **out, const char *func)
 {
     PX__TRY(check_open(g, func));
     px__dispatch d;
-    PX__TRY(px__dispatch_prepare(&d, g->be, graph_target(g), label, policy, kernel, args, want, func));
+    PX__TRY(
+        px__dispatch_prepare(&d, g->be, graph_target(g), label, policy, kernel, args, want, func));
     return append_kernel(g, &d, result, deps, ndeps, out, func);
 }
 
-px_status px_graph_add_for(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                           px_policy policy, const px_kernel *kernel, const void *args, px_graph_node **out)
+px_status px_graph_add_for(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                           const char *label, px_policy policy, const px_kernel *kernel,
+                           const void *args, px_graph_node **out)
 {
-    return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_FOR, NULL, out, __func__);
+    return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_FOR,
+                                NULL, out, __func__);
 }
 
-px_status px_graph_add_reduce(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                              px_policy policy, const px_kernel *kernel, const void *args, px_view *result,
-                              px_graph_node **out)
+px_status px_graph_add_reduce(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                              const char *label, px_policy policy, const px_kernel *kernel,
+                              const void *args, px_view *result, px_graph_node **out)
 {
-    return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_REDUCE, result, out, __func__);
+    return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_REDUCE,
+                                result, out, __func__);
 }
 
-px_status px_graph_add_scan(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                            px_policy policy, const px_kernel *kernel, const void *args, px_graph_node **out)
+px_status px_graph_add_scan(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                            const char *label, px_policy policy, const px_kernel *kernel,
+                            const void *args, px_graph_node **out)
 {
-    return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_SCAN, NULL, out, __func__);
+    return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_SCAN,
+                                NULL, out, __func__);
 }
 
 static px_status add_team(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label,
-                          px_team_policy policy, const px_kernel *kernel, const void *args, px_kernel_kind want,
-                          px_view *result, px_graph_node **out, const char *func)
+                          px_team_policy policy, const px_kernel *kernel, const void *args,
+                          px_kernel_kind want, px_view *result, px_graph_node **out,
+                          const char *func)
 {
     PX__TRY(check_open(g, func));
     px__dispatch d;
-    PX__TRY(px__dispatch_prepare_team(&d, g->be, g->device, graph_target(g), label, policy, kernel, args, want, func));
+    PX__TRY(px__dispatch_prepare_team(&d, g->be, g->device, graph_target(g), label, policy, kernel,
+                                      args, want, func));
     return append_kernel(g, &d, result, deps, ndeps, out, func);
 }
 
-px_status px_graph_add_for_team(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                                px_team_policy policy, const px_kernel *kernel, const void *args, px_graph_node **out)
+px_status px_graph_add_for_team(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                const char *label, px_team_policy policy, const px_kernel *kernel,
+                                const void *args, px_graph_node **out)
 {
-    return add_team(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_FOR, NULL, out, __func__);
+    return add_team(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_FOR, NULL, out,
+                    __func__);
 }
 
-px_status px_graph_add_reduce_team(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                                   px_team_policy policy, const px_kernel *kernel, const void *args, px_view *result,
+px_status px_graph_add_reduce_team(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                                   const char *label, px_team_policy policy,
+                                   const px_kernel *kernel, const void *args, px_view *result,
                                    px_graph_node **out)
 {
-    return add_team(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_REDUCE, result, out, __func__);
+    return add_team(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_REDUCE, result, out,
+                    __func__);
 }
 
 /* ---- Copies and fills --------------------------------------------------------------------- */
 
-px_status px__graph_check_op(const px_graph *g, const px__copy_op *op, const px__copy_plan_info *info, bool fill,
-                             const char *func)
+px_status px__graph_check_op(const px_graph *g, const px__copy_op *op,
+                             const px__copy_plan_info *info, bool fill, const char *func)
 {
     const char *what = fill ? "fill" : "copy";
     if (info->overlap)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "the %s's two views share memory; copy through a temporary view in two nodes", what);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "the %s's two views share memory; copy through a temporary view in two nodes", what);
     if (info->owner != PX_EXEC_COUNT && info->owner != g->exec)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "the %s involves memory that %s graph '%s' cannot reach; use a %s graph",
-                         what, px_exec_space_string(g->exec), g->label, px_exec_space_string(info->owner));
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "the %s involves memory that %s graph '%s' cannot reach; use a %s graph",
+                         what, px_exec_space_string(g->exec), g->label,
+                         px_exec_space_string(info->owner));
     if (g->be->runs_on_host) return PX_OK;
     const px__copy_side *sides[2] = {&op->dst, &op->src};
     for (int i = 0; i < (fill ? 1 : 2); ++i) {
         const char *side = i == 0 ? "destination" : "source";
         if (sides[i]->space.kind == PX_SPACE_HOST)
-            return px__error(PX_ERR_CAPTURE_PAGEABLE, func,
-                             "the %s's %s is pageable host memory (HOST), which a %s graph cannot replay from: "
-                             "the addresses are fixed and only pinned memory stays DMA-able; use HOST_PINNED",
-                             what, side, px_exec_space_string(g->exec));
+            return px__error(
+                PX_ERR_CAPTURE_PAGEABLE, func,
+                "the %s's %s is pageable host memory (HOST), which a %s graph cannot replay from: "
+                "the addresses are fixed and only pinned memory stays DMA-able; use HOST_PINNED",
+                what, side, px_exec_space_string(g->exec));
         if (g->owner != NULL && px__space_ops_get(sides[i]->space.kind)->host_access)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "graph '%s' is the body of a WHILE or IF node, whose copies and fills stay in the "
-                             "device's memory (CUDA runs bodies on the device alone); the %s's %s is %s: copy it "
-                             "before or after the loop",
-                             g->label, what, side, px_space_kind_string(sides[i]->space.kind));
+            return px__error(
+                PX_ERR_INVALID_ARGUMENT, func,
+                "graph '%s' is the body of a WHILE or IF node, whose copies and fills stay in the "
+                "device's memory (CUDA runs bodies on the device alone); the %s's %s is %s: copy "
+                "it "
+                "before or after the loop",
+                g->label, what, side, px_space_kind_string(sides[i]->space.kind));
     }
     if (info->owner == PX_EXEC_COUNT)
         return px__error(PX_ERR_UNSUPPORTED, func,
-                         "both sides of the %s are host memory: a %s graph moves device memory; %s them on the host",
+                         "both sides of the %s are host memory: a %s graph moves device memory; %s "
+                         "them on the host",
                          what, px_exec_space_string(g->exec), what);
     return PX_OK;
 }
@@ -131,8 +154,8 @@ static bool same_elements(const px_view *dst, const px_view *src)
     return true;
 }
 
-px_status px__graph_plan_copy(px__copy_op *op, px__copy_plan_info *info, px_view *dst, const px_view *src,
-                              const char *func)
+px_status px__graph_plan_copy(px__copy_op *op, px__copy_plan_info *info, px_view *dst,
+                              const px_view *src, const char *func)
 {
     PX__TRY(px__copy_plan(op, info, dst, src, func));
     /* A non-contiguous view into itself: px_deep_copy goes through a temporary (its sides
@@ -147,19 +170,23 @@ px_status px__graph_plan_copy(px__copy_op *op, px__copy_plan_info *info, px_view
 /* A copy (src) or fill (value) node: planned as px_deep_copy plans it, checked for
    replay, appended. One with nothing to move (no element, a view into itself) is checked
    the same way and runs as nothing. */
-static px_status add_op(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst, const px_view *src,
-                        const void *value, px_graph_node **out, const char *func)
+static px_status add_op(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
+                        const px_view *src, const void *value, px_graph_node **out,
+                        const char *func)
 {
     PX__TRY(check_open(graph, func));
     const bool fill = src == NULL;
     px__copy_op op;
     px__copy_plan_info info;
-    PX__TRY(fill ? px__fill_plan(&op, &info, dst, value, func) : px__graph_plan_copy(&op, &info, dst, src, func));
+    PX__TRY(fill ? px__fill_plan(&op, &info, dst, value, func)
+                 : px__graph_plan_copy(&op, &info, dst, src, func));
     px_status st = px__graph_check_op(graph, &op, &info, fill, func);
     if (st == PX_OK) {
         char label[96];
-        snprintf(label, sizeof label, "%s %s", fill ? "fill" : "copy", px_copy_path_string(op.path));
-        const px__gnode_desc desc = {.kind = fill ? PX__GNODE_FILL : PX__GNODE_COPY, .label = label, .op = op};
+        snprintf(label, sizeof label, "%s %s", fill ? "fill" : "copy",
+                 px_copy_path_string(op.path));
+        const px__gnode_desc desc = {
+            .kind = fill ? PX__GNODE_FILL : PX__GNODE_COPY, .label = label, .op = op};
         const px__gnode_views views = {.dst = dst, .src = src};
         st = px__graph_append(graph, &desc, deps, ndeps, &views, out, func);
     }
@@ -183,20 +210,24 @@ px_status px_graph_add_fill(px_graph *graph, px_graph_node *const *deps, int nde
 
 /* ---- Host functions, joins, children ------------------------------------------------------ */
 
-px_status px_graph_add_host(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                            void (*fn)(void *data), void *data, px_graph_node **out)
+px_status px_graph_add_host(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                            const char *label, void (*fn)(void *data), void *data,
+                            px_graph_node **out)
 {
     PX__TRY(check_open(graph, __func__));
     PX__ARG(fn, "fn must not be NULL");
     PX__ARG(graph->owner == NULL,
-            "graph '%s' is the body of a WHILE or IF node, which cannot hold host functions (CUDA runs bodies on "
+            "graph '%s' is the body of a WHILE or IF node, which cannot hold host functions (CUDA "
+            "runs bodies on "
             "the device alone)",
             graph->label);
-    const px__gnode_desc desc = {.kind = PX__GNODE_HOST, .label = label ? label : "host", .fn = fn, .data = data};
+    const px__gnode_desc desc = {
+        .kind = PX__GNODE_HOST, .label = label ? label : "host", .fn = fn, .data = data};
     return px__graph_append(graph, &desc, deps, ndeps, NULL, out, __func__);
 }
 
-px_status px_graph_add_empty(px_graph *graph, px_graph_node *const *deps, int ndeps, px_graph_node **out)
+px_status px_graph_add_empty(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                             px_graph_node **out)
 {
     PX__TRY(check_open(graph, __func__));
     const px__gnode_desc desc = {.kind = PX__GNODE_EMPTY, .label = "join"};
@@ -242,7 +273,8 @@ static const char *body_refuses(const px_graph *g, const px_graph *child)
     if (child->captured) return "came from a capture";
     if (px__graph_any(child, child->n, captured_work, NULL)) return "holds captured work";
     if (px__graph_any(child, child->n, host_function, NULL)) return "holds host functions";
-    if (px__graph_any(child, child->n, host_memory_op, g->be)) return "holds copies or fills of host memory";
+    if (px__graph_any(child, child->n, host_memory_op, g->be))
+        return "holds copies or fills of host memory";
     return NULL;
 }
 
@@ -251,7 +283,8 @@ static const char *body_refuses(const px_graph *g, const px_graph *child)
    these references keep graphs alive, so a circle among them would never be freed. A
    walk without recursion (children nest deep), each graph visited once (graphs may share
    children). */
-static px_status holds_now(const px_graph *from, const px_graph *target, bool *out, const char *func)
+static px_status holds_now(const px_graph *from, const px_graph *target, bool *out,
+                           const char *func)
 {
     *out = false;
     const px_graph **seen = NULL;
@@ -368,11 +401,12 @@ static int holder_in(const px_graph *anc, const px_graph *g)
     while (g->owner != anc) g = g->owner;
     for (int i = 0; i < anc->n; ++i)
         if (anc->nodes[i]->body == g) return i;
-    return -1;   /* not reached: a body is the body of a node of its owner */
+    return -1; /* not reached: a body is the body of a node of its owner */
 }
 
 /* Node `from` of g runs before node `to`, or (both_ways) either before the other. */
-static px_status ordered(const px_graph *g, int from, int to, bool both_ways, bool *out, const char *func)
+static px_status ordered(const px_graph *g, int from, int to, bool both_ways, bool *out,
+                         const char *func)
 {
     unsigned char *seen = px__calloc((size_t)g->n, 1);
     int *stack = px__calloc((size_t)g->n, sizeof *stack);
@@ -394,14 +428,15 @@ static px_status ordered(const px_graph *g, int from, int to, bool both_ways, bo
 /* The new node (into g after deps) and node i of h, both copies of one child, run one
    after the other within a launch: in the graph that holds them both (or the conditional
    nodes that run their bodies), one reaches the other. */
-static px_status copies_ordered(const px_graph *g, px_graph_node *const *deps, int ndeps, const px_graph *h, int i,
-                                bool *out, const char *func)
+static px_status copies_ordered(const px_graph *g, px_graph_node *const *deps, int ndeps,
+                                const px_graph *h, int i, bool *out, const char *func)
 {
     const px_graph *l = common_graph(g, h);
     const int a = h == l ? i : holder_in(l, h);
     *out = false;
     if (g != l) return ordered(l, a, holder_in(l, g), true, out, func);
-    for (int d = 0; d < ndeps && !*out; ++d) PX__TRY(ordered(l, a, deps[d]->index, false, out, func));
+    for (int d = 0; d < ndeps && !*out; ++d)
+        PX__TRY(ordered(l, a, deps[d]->index, false, out, func));
     return PX_OK;
 }
 
@@ -417,39 +452,44 @@ static px_status check_copies_in(const px_graph *at, const px_graph *g, const px
         bool ok = false;
         PX__TRY(copies_ordered(g, deps, ndeps, at, i, &ok, func));
         if (!ok)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "graph '%s' and node %d ('%s') of graph '%s' copy the same reductions, whose scratch "
-                             "memory their copies share: make this node run after that one (a dependency%s), or "
-                             "use a second graph",
-                             child->label, i, n->label, at->label,
-                             at == g ? "" : ", here or between the WHILE or IF nodes that run them");
+            return px__error(
+                PX_ERR_INVALID_ARGUMENT, func,
+                "graph '%s' and node %d ('%s') of graph '%s' copy the same reductions, whose "
+                "scratch "
+                "memory their copies share: make this node run after that one (a dependency%s), or "
+                "use a second graph",
+                child->label, i, n->label, at->label,
+                at == g ? "" : ", here or between the WHILE or IF nodes that run them");
     }
     return PX_OK;
 }
 
 /* Two copies of a child with reductions share its scratch: they must not run at once,
    wherever they are in one graph and its bodies. */
-static px_status check_shared_child(px_graph *g, const px_graph *child, px_graph_node *const *deps, int ndeps,
-                                    const char *func)
+static px_status check_shared_child(px_graph *g, const px_graph *child, px_graph_node *const *deps,
+                                    int ndeps, const char *func)
 {
     if (!px__graph_any(child, child->n, uses_scratch, NULL)) return PX_OK;
     return check_copies_in(px__graph_root(g), g, child, deps, ndeps, func);
 }
 
-px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int ndeps, px_graph *child,
-                             px_graph_node **out)
+px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                             px_graph *child, px_graph_node **out)
 {
     PX__TRY(check_open(graph, __func__));
     PX__TRY(px__graph_check(child, __func__, "child"));
     PX__ARG(child->exec == graph->exec && child->device == graph->device,
-            "child '%s' belongs to %s:%d but graph '%s' to %s:%d", child->label, px_exec_space_string(child->exec),
-            child->device, graph->label, px_exec_space_string(graph->exec), graph->device);
+            "child '%s' belongs to %s:%d but graph '%s' to %s:%d", child->label,
+            px_exec_space_string(child->exec), child->device, graph->label,
+            px_exec_space_string(graph->exec), graph->device);
     PX__ARG(child->owner == NULL,
-            "child '%s' is the body of a WHILE or IF node; its kernels set that node's condition", child->label);
+            "child '%s' is the body of a WHILE or IF node; its kernels set that node's condition",
+            child->label);
     const char *refused = graph->owner != NULL ? body_refuses(graph, child) : NULL;
     if (refused != NULL)
         return PX__FAIL(PX_ERR_INVALID_ARGUMENT,
-                        "graph '%s' is the body of a WHILE or IF node, and child '%s' %s, which a body cannot hold "
+                        "graph '%s' is the body of a WHILE or IF node, and child '%s' %s, which a "
+                        "body cannot hold "
                         "(CUDA runs bodies on the device alone)",
                         graph->label, child->label, refused);
     /* No circle: child must not be, or hold, the graph this node goes into (its root: a
@@ -458,17 +498,20 @@ px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int nd
     bool circle = child == root;
     if (!circle) PX__TRY(holds_now(child, root, &circle, __func__));
     PX__ARG(!circle,
-            "graph '%s' is graph '%s' or holds it through child nodes (at any depth, nodes added to a child after it "
+            "graph '%s' is graph '%s' or holds it through child nodes (at any depth, nodes added "
+            "to a child after it "
             "was copied included): a graph cannot hold itself",
             child->label, root->label);
     if (px__graph_has_conditionals(child, child->n))
         return PX__FAIL(PX_ERR_UNSUPPORTED,
-                        "child '%s' holds WHILE or IF nodes: a child node is a copy of its graph, and CUDA cannot "
+                        "child '%s' holds WHILE or IF nodes: a child node is a copy of its graph, "
+                        "and CUDA cannot "
                         "copy conditional nodes; add them to graph '%s' itself",
                         child->label, graph->label);
     PX__TRY(px__graph_check_deps(graph, deps, ndeps, __func__));
     PX__TRY(check_shared_child(graph, child, deps, ndeps, __func__));
-    const px__gnode_desc desc = {.kind = PX__GNODE_CHILD, .label = child->label, .child = child->bgraph};
+    const px__gnode_desc desc = {
+        .kind = PX__GNODE_CHILD, .label = child->label, .child = child->bgraph};
     px_graph_node *n = NULL;
     PX__TRY(px__graph_append(graph, &desc, deps, ndeps, NULL, &n, __func__));
     px__graph_retain(child);
@@ -480,17 +523,19 @@ px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int nd
 
 /* ---- Conditionals ------------------------------------------------------------------------- */
 
-static px_status add_cond(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label, unsigned initial,
-                          px__gnode_kind kind, px_graph_cond_t **cond, px_graph **body, px_graph_node **out,
-                          const char *func)
+static px_status add_cond(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label,
+                          unsigned initial, px__gnode_kind kind, px_graph_cond_t **cond,
+                          px_graph **body, px_graph_node **out, const char *func)
 {
     if (cond == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, func, "cond must not be NULL");
     if (body == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, func, "body must not be NULL");
     *cond = NULL;
     *body = NULL;
     PX__TRY(check_open(g, func));
-    const px__gnode_desc desc = {
-        .kind = kind, .label = label ? label : (kind == PX__GNODE_WHILE ? "while" : "if"), .initial = initial};
+    const px__gnode_desc desc = {.kind = kind,
+                                 .label =
+                                     label ? label : (kind == PX__GNODE_WHILE ? "while" : "if"),
+                                 .initial = initial};
     px_graph_node *n = NULL;
     PX__TRY(px__graph_append(g, &desc, deps, ndeps, NULL, &n, func));
     *cond = n->cond;
@@ -499,14 +544,16 @@ static px_status add_cond(px_graph *g, px_graph_node *const *deps, int ndeps, co
     return PX_OK;
 }
 
-px_status px_graph_add_while(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                             unsigned initial, px_graph_cond_t **cond, px_graph **body, px_graph_node **out)
+px_status px_graph_add_while(px_graph *graph, px_graph_node *const *deps, int ndeps,
+                             const char *label, unsigned initial, px_graph_cond_t **cond,
+                             px_graph **body, px_graph_node **out)
 {
     return add_cond(graph, deps, ndeps, label, initial, PX__GNODE_WHILE, cond, body, out, __func__);
 }
 
 px_status px_graph_add_if(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
-                          unsigned initial, px_graph_cond_t **cond, px_graph **body, px_graph_node **out)
+                          unsigned initial, px_graph_cond_t **cond, px_graph **body,
+                          px_graph_node **out)
 {
     return add_cond(graph, deps, ndeps, label, initial, PX__GNODE_IF, cond, body, out, __func__);
 }

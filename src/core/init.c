@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Library lifetime: reference-counted px_init / px_finalize. */
 #include <pthread.h>
 
@@ -50,10 +51,11 @@ static px_status teardown(const char *func)
 {
     char alive[512];
     if (px__live_describe(alive, sizeof alive) > 0)
-        return px__error(PX_ERR_BUSY, func, "still alive: %s; release them and call px_finalize again", alive);
+        return px__error(PX_ERR_BUSY, func,
+                         "still alive: %s; release them and call px_finalize again", alive);
     bool all_released = true;
     const px_status st = px__instances_finalize(&all_released);
-    if (!all_released) return st;   /* a default instance refused (a capture): try again later */
+    if (!all_released) return st; /* a default instance refused (a capture): try again later */
     /* The work is done: the timeline's events are complete, the tool library hears last. */
     const px_status written = px__profile_finalize(func);
     px__sections_forget();

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Instances: ordered queues of work, one backend each. */
 #include "core/instance.h"
 
@@ -18,24 +19,29 @@ static px_instance *defaults[PX_EXEC_COUNT][PX__MAX_DEVICES];
 
 px_status px__instance_check(const px_instance *inst, const char *func)
 {
-    if (!inst) return px__error(PX_ERR_INVALID_ARGUMENT, func, "inst is NULL (a destroyed instance?)");
+    if (!inst)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "inst is NULL (a destroyed instance?)");
     if (inst->magic != PX__INSTANCE_MAGIC)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "inst is not a live instance");
     return PX_OK;
 }
 
-static px_status check_exec_device(px_exec_space exec, int device, const px__backend **be, const char *func)
+static px_status check_exec_device(px_exec_space exec, int device, const px__backend **be,
+                                   const char *func)
 {
     if ((int)exec < 0 || exec >= PX_EXEC_COUNT)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "exec is %d; expected a px_exec_space", (int)exec);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "exec is %d; expected a px_exec_space",
+                         (int)exec);
     *be = px__backend_get(exec);
     if (!*be)
-        return px__error(PX_ERR_UNSUPPORTED, func, "execution space %s is not compiled into this build",
+        return px__error(PX_ERR_UNSUPPORTED, func,
+                         "execution space %s is not compiled into this build",
                          px_exec_space_string(exec));
     int count = 0;
     PX__TRY((*be)->device_count(&count));
     if (device < 0 || device >= count || device >= PX__MAX_DEVICES)
-        return px__error(PX_ERR_NO_DEVICE, func, "device %d of %s does not exist (%d device(s) here)", device,
+        return px__error(PX_ERR_NO_DEVICE, func,
+                         "device %d of %s does not exist (%d device(s) here)", device,
                          px_exec_space_string(exec), count);
     return PX_OK;
 }
@@ -91,8 +97,9 @@ static px_status instance_new(px_instance **out, const px__backend *be, int devi
     const px__queue_desc desc = {device, priority, inst->label};
     px_status st;
     if (native)
-        st = be->queue_wrap ? be->queue_wrap(&desc, native, &inst->queue, func)
-                            : px__error(PX_ERR_UNSUPPORTED, func, "%s cannot wrap a native queue", be->name);
+        st = be->queue_wrap
+                 ? be->queue_wrap(&desc, native, &inst->queue, func)
+                 : px__error(PX_ERR_UNSUPPORTED, func, "%s cannot wrap a native queue", be->name);
     else
         st = be->queue_create(&desc, &inst->queue, func);
     if (st != PX_OK) {
@@ -113,7 +120,8 @@ px_status px__instance_default(px_exec_space exec, int device, px_instance **out
     PX__TRY(check_exec_device(exec, device, &be, func));
     px_status st = PX_OK;
     pthread_mutex_lock(&defaults_lock);
-    if (!defaults[exec][device]) st = instance_new(&defaults[exec][device], be, device, 0, NULL, NULL, true, func);
+    if (!defaults[exec][device])
+        st = instance_new(&defaults[exec][device], be, device, 0, NULL, NULL, true, func);
     *out = defaults[exec][device];
     pthread_mutex_unlock(&defaults_lock);
     return st;
@@ -183,7 +191,8 @@ px_status px_instance_destroy(px_instance **inst)
     PX__ARG(!p->is_default, "'%s' is a default instance: it belongs to portex", p->label);
     if (p->lent)
         return PX__FAIL(PX_ERR_CAPTURING,
-                        "instance '%s' is the one px_graph_add_captured lends its callback: portex ends its capture "
+                        "instance '%s' is the one px_graph_add_captured lends its callback: portex "
+                        "ends its capture "
                         "and destroys it when the callback returns",
                         p->label);
     bool released = false;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the objects behind px_instance and px_event handles. */
 #ifndef PX_CORE_INSTANCE_H
 #define PX_CORE_INSTANCE_H
@@ -20,13 +21,13 @@ struct px_instance {
     px_exec_space exec;
     int device;
     int priority;
-    bool is_default;   /* owned by portex, destroyed at finalize */
-    bool external;     /* wraps a queue the caller owns */
-    uint32_t number;   /* 1, 2, ... in creation order: Kokkos Tools' instance id */
+    bool is_default; /* owned by portex, destroyed at finalize */
+    bool external;   /* wraps a queue the caller owns */
+    uint32_t number; /* 1, 2, ... in creation order: Kokkos Tools' instance id */
     char *label;
     px__queue *queue;
-    px__capture *capture;   /* NULL unless px_graph_capture_begin */
-    bool lent;              /* px_graph_add_captured's, lent to its callback: portex ends the
+    px__capture *capture; /* NULL unless px_graph_capture_begin */
+    bool lent;            /* px_graph_add_captured's, lent to its callback: portex ends the
                                capture and destroys the instance when the callback returns */
     px__live live;
 };
@@ -54,7 +55,8 @@ void px__instance_register(px_instance *inst);
 void px__instance_free(px_instance *inst);
 
 /* PX_ERR_CAPTURING naming `what` when inst is being captured into a graph, else PX_OK. */
-px_status px__instance_refuse_capturing(const px_instance *inst, const char *what, const char *func);
+px_status px__instance_refuse_capturing(const px_instance *inst, const char *what,
+                                        const char *func);
 
 /* A new instance (registered) in the name of func. */
 px_status px__instance_create(px_instance **out, px_exec_space exec, int device, const char *label,

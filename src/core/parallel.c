@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel dispatch: the core validates everything once, then hands the backend a
  * px__dispatch it can trust. */
 #include <stdio.h>
@@ -50,13 +51,14 @@ static px_status check_policy(const px_policy *p, const px_kernel *k, const char
                          "kernel '%s' is %d-D but the policy has rank %d", k->name, k->rank,
                          p->rank);
     if (p->iterate != PX_ITERATE_RIGHT && p->iterate != PX_ITERATE_LEFT)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "policy.iterate is %d; expected a px_iterate",
-                         p->iterate);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "policy.iterate is %d; expected a px_iterate", p->iterate);
     for (int d = 0; d < p->rank; ++d) {
         if (p->begin[d] > p->end[d])
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "policy dimension %d runs from %lld to %lld; begin must not exceed end",
-                             d, (long long)p->begin[d], (long long)p->end[d]);
+            return px__error(
+                PX_ERR_INVALID_ARGUMENT, func,
+                "policy dimension %d runs from %lld to %lld; begin must not exceed end", d,
+                (long long)p->begin[d], (long long)p->end[d]);
         /* Loops walk offsets from begin: the extent must be an int64_t too. */
         if (p->begin[d] < 0 && p->end[d] > INT64_MAX + p->begin[d])
             return px__error(PX_ERR_INVALID_ARGUMENT, func,
@@ -64,8 +66,8 @@ static px_status check_policy(const px_policy *p, const px_kernel *k, const char
                              "exceeds INT64_MAX",
                              d, (long long)p->begin[d], (long long)p->end[d]);
         if (p->tile[d] < 0)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func, "policy.tile[%d] is %lld; expected >= 0",
-                             d, (long long)p->tile[d]);
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "policy.tile[%d] is %lld; expected >= 0", d, (long long)p->tile[d]);
     }
     return PX_OK;
 }
@@ -75,38 +77,43 @@ static px_status check_descriptor(const px_kernel *kernel, const char *func)
 {
     if (!kernel) return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel must not be NULL");
     if (kernel->magic == PX__KERNEL_MAGIC_V1 || kernel->magic == PX__KERNEL_MAGIC_V2)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "kernel '%s' was compiled against an older portex/kernel.h; recompile its kernel file",
-                         kernel->name);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "kernel '%s' was compiled against an older portex/kernel.h; recompile its kernel file",
+            kernel->name);
     if (kernel->magic != PX_KERNEL_MAGIC)
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
                          "kernel is not a portex kernel descriptor (use PX_KERNEL(name))");
     return PX_OK;
 }
 
-static px_status not_compiled(const px_kernel *kernel, const px__backend *be, px__target target, const char *func)
+static px_status not_compiled(const px_kernel *kernel, const px__backend *be, px__target target,
+                              const char *func)
 {
-    return px__error(PX_ERR_NOT_COMPILED, func,
-                     "kernel '%s' was not compiled for %s (%s '%s'): compile its file for that backend "
-                     "(docs/kernels.md)",
-                     kernel->name, px_exec_space_string(be->exec), target.kind, target.name);
+    return px__error(
+        PX_ERR_NOT_COMPILED, func,
+        "kernel '%s' was not compiled for %s (%s '%s'): compile its file for that backend "
+        "(docs/kernels.md)",
+        kernel->name, px_exec_space_string(be->exec), target.kind, target.name);
 }
 
-px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, px__target target, const char *label,
-                               px_policy policy, const px_kernel *kernel, const void *args, px_kernel_kind want,
-                               const char *func)
+px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, px__target target,
+                               const char *label, px_policy policy, const px_kernel *kernel,
+                               const void *args, px_kernel_kind want, const char *func)
 {
     PX__TRY(check_descriptor(kernel, func));
     if (kernel->kind != want)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s' is a %s kernel; %s needs a %s kernel",
-                         kernel->name, kind_name(kernel->kind), func, kind_name(want));
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s' is a %s kernel; %s needs a %s kernel", kernel->name,
+                         kind_name(kernel->kind), func, kind_name(want));
     if (kernel->team) {
         const bool red = kernel->kind == PX_KERNEL_REDUCE;
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "kernel '%s' is a team kernel (%s); it runs over a px_team_policy (%s, %s)", kernel->name,
-                         red ? "PX_TEAM_REDUCE" : "PX_TEAM_FOR",
-                         red ? "px_parallel_reduce_team" : "px_parallel_for_team",
-                         red ? "px_graph_add_reduce_team" : "px_graph_add_for_team");
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "kernel '%s' is a team kernel (%s); it runs over a px_team_policy (%s, %s)",
+            kernel->name, red ? "PX_TEAM_REDUCE" : "PX_TEAM_FOR",
+            red ? "px_parallel_reduce_team" : "px_parallel_for_team",
+            red ? "px_graph_add_reduce_team" : "px_graph_add_for_team");
     }
     if (!args && kernel->args_size)
         return px__error(PX_ERR_INVALID_ARGUMENT, func, "args must not be NULL (kernel '%s')",
@@ -123,7 +130,8 @@ px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, px__targe
 
 /* ---- Team policies -------------------------------------------------------------------------- */
 
-px_status px__team_scratch_limit(const px__backend *be, int device, int level, size_t *bytes, const char *func)
+px_status px__team_scratch_limit(const px__backend *be, int device, int level, size_t *bytes,
+                                 const char *func)
 {
     if (be->team_scratch_max) return be->team_scratch_max(device, level, bytes, func);
     *bytes = level == 0 ? PX_TEAM_SCRATCH0_HOST_MAX : PX_TEAM_SCRATCH1_MAX;
@@ -133,30 +141,34 @@ px_status px__team_scratch_limit(const px__backend *be, int device, int level, s
 /* The policy's shape, and each level's scratch against the backend's limit: with the
    requested team size on CUDA (1 when automatic: the launch picks a size that fits), with
    the one thread that runs a team on the host backends. */
-static px_status check_team_policy(px_team_policy *p, const px_kernel *k, const px__backend *be, int device,
-                                   const char *func)
+static px_status check_team_policy(px_team_policy *p, const px_kernel *k, const px__backend *be,
+                                   int device, const char *func)
 {
     if (p->bad_level)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "kernel '%s': px_team_policy_scratch was given level %d; levels are 0 and 1", k->name,
-                         p->bad_level > 1000 ? -1 : p->bad_level - 1);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "kernel '%s': px_team_policy_scratch was given level %d; levels are 0 and 1", k->name,
+            p->bad_level > 1000 ? -1 : p->bad_level - 1);
     if (p->league_size < 0)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s': league_size is %lld; expected >= 0", k->name,
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s': league_size is %lld; expected >= 0", k->name,
                          (long long)p->league_size);
     if (p->team_size < 0 || p->team_size > PX_TEAM_MAX_THREADS)
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "kernel '%s': team_size is %d; expected PX_AUTO (0) or 1 to %d", k->name, (int)p->team_size,
-                         PX_TEAM_MAX_THREADS);
+                         "kernel '%s': team_size is %d; expected PX_AUTO (0) or 1 to %d", k->name,
+                         (int)p->team_size, PX_TEAM_MAX_THREADS);
     const int32_t v = p->vector_length;
     if (v < 0 || v > PX_TEAM_MAX_VECTOR || (v & (v - 1)) != 0)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "kernel '%s': vector_length is %d; expected PX_AUTO (0) or a power of two up to %d",
-                         k->name, (int)v, PX_TEAM_MAX_VECTOR);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "kernel '%s': vector_length is %d; expected PX_AUTO (0) or a power of two up to %d",
+            k->name, (int)v, PX_TEAM_MAX_VECTOR);
     const int64_t threads = (int64_t)(p->team_size ? p->team_size : 1) * (v ? v : 1);
     if (threads > PX_TEAM_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "kernel '%s': a team of %d threads of %d lanes is %lld threads; at most %d", k->name,
-                         (int)p->team_size, (int)v, (long long)threads, PX_TEAM_MAX_THREADS);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "kernel '%s': a team of %d threads of %d lanes is %lld threads; at most %d", k->name,
+            (int)p->team_size, (int)v, (long long)threads, PX_TEAM_MAX_THREADS);
     const size_t members = be->runs_on_host ? 1 : (size_t)(p->team_size ? p->team_size : 1);
     for (int level = 0; level < 2; ++level) {
         const size_t team = p->scratch_team[level], thread = p->scratch_thread[level];
@@ -167,36 +179,43 @@ static px_status check_team_policy(px_team_policy *p, const px_kernel *k, const 
                        PX__TEAM_ROUND16(team) > SIZE_MAX - part;
             need = overflow ? 0 : PX__TEAM_ROUND16(team) + part;
         }
-        if (!overflow && need == 0) continue;   /* no limit to ask for */
+        if (!overflow && need == 0) continue; /* no limit to ask for */
         size_t limit = 0;
         PX__TRY(px__team_scratch_limit(be, device, level, &limit, func));
         if (overflow || need > limit)
             return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "kernel '%s': level-%d scratch of %zu bytes per team and %zu per thread (%zu bytes for "
-                             "a team of %zu, in 16-byte parts) exceeds the %zu bytes a team may have at level %d "
+                             "kernel '%s': level-%d scratch of %zu bytes per team and %zu per "
+                             "thread (%zu bytes for "
+                             "a team of %zu, in 16-byte parts) exceeds the %zu bytes a team may "
+                             "have at level %d "
                              "here",
-                             k->name, level, team, thread, overflow ? SIZE_MAX : need, members, limit, level);
+                             k->name, level, team, thread, overflow ? SIZE_MAX : need, members,
+                             limit, level);
         p->scratch_team[level] = PX__TEAM_ROUND16(team);
         p->scratch_thread[level] = PX__TEAM_ROUND16(thread);
     }
     return PX_OK;
 }
 
-px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int device, px__target target,
-                                    const char *label, px_team_policy policy, const px_kernel *kernel,
-                                    const void *args, px_kernel_kind want, const char *func)
+px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int device,
+                                    px__target target, const char *label, px_team_policy policy,
+                                    const px_kernel *kernel, const void *args, px_kernel_kind want,
+                                    const char *func)
 {
     PX__TRY(check_descriptor(kernel, func));
     const char *want_name = want == PX_KERNEL_REDUCE ? "PX_TEAM_REDUCE" : "PX_TEAM_FOR";
     if (!kernel->team)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s' is a %s kernel; %s needs a %s kernel",
-                         kernel->name, kind_name(kernel->kind), func, want_name);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s' is a %s kernel; %s needs a %s kernel", kernel->name,
+                         kind_name(kernel->kind), func, want_name);
     if (kernel->kind != want)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s' is a %s kernel; %s needs a %s kernel",
-                         kernel->name, kernel->kind == PX_KERNEL_REDUCE ? "PX_TEAM_REDUCE" : "PX_TEAM_FOR", func,
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "kernel '%s' is a %s kernel; %s needs a %s kernel", kernel->name,
+                         kernel->kind == PX_KERNEL_REDUCE ? "PX_TEAM_REDUCE" : "PX_TEAM_FOR", func,
                          want_name);
     if (!args && kernel->args_size)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "args must not be NULL (kernel '%s')", kernel->name);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "args must not be NULL (kernel '%s')",
+                         kernel->name);
     const bool present = be->runs_on_host ? kernel->host_team != NULL
                                           : be->exec == PX_EXEC_CUDA && kernel->cuda_team != NULL;
     if (!present) return not_compiled(kernel, be, target, func);
@@ -210,21 +229,27 @@ px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int 
     return PX_OK;
 }
 
-static px__target instance_target(const px_instance *inst) { return (px__target){"instance", inst->label}; }
+static px__target instance_target(const px_instance *inst)
+{
+    return (px__target){"instance", inst->label};
+}
 
-static px_status prepare_team(px__dispatch *d, px_instance *inst, const char *label, px_team_policy policy,
-                              const px_kernel *kernel, const void *args, px_kernel_kind want, const char *func)
+static px_status prepare_team(px__dispatch *d, px_instance *inst, const char *label,
+                              px_team_policy policy, const px_kernel *kernel, const void *args,
+                              px_kernel_kind want, const char *func)
 {
     PX__TRY(px__instance_check(inst, func));
-    return px__dispatch_prepare_team(d, inst->be, inst->device, instance_target(inst), label, policy, kernel, args,
-                                     want, func);
+    return px__dispatch_prepare_team(d, inst->be, inst->device, instance_target(inst), label,
+                                     policy, kernel, args, want, func);
 }
 
 static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, px_policy policy,
-                         const px_kernel *kernel, const void *args, px_kernel_kind want, const char *func)
+                         const px_kernel *kernel, const void *args, px_kernel_kind want,
+                         const char *func)
 {
     PX__TRY(px__instance_check(inst, func));
-    return px__dispatch_prepare(d, inst->be, instance_target(inst), label, policy, kernel, args, want, func);
+    return px__dispatch_prepare(d, inst->be, instance_target(inst), label, policy, kernel, args,
+                                want, func);
 }
 
 /* Runs d on inst, or records it when inst is being captured by a host backend; `result`
@@ -232,7 +257,8 @@ static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, 
 static px_status launch(px_instance *inst, const px__dispatch *d, px_view *result, const char *func)
 {
     if (d->result_kind == PX__RESULT_HOST)
-        PX__TRY(px__instance_refuse_capturing(inst, "a result in a host variable (it needs a wait; reduce into a view)", func));
+        PX__TRY(px__instance_refuse_capturing(
+            inst, "a result in a host variable (it needs a wait; reduce into a view)", func));
     if (px__capture_records(inst)) return px__capture_kernel(inst, d, result, func);
     px_status st;
     if (px__prof_on()) {
@@ -274,9 +300,11 @@ px_status px_parallel_reduce(px_instance *inst, const char *label, px_policy pol
 }
 
 /* Runs a reduction d into element 0 of the view `result` on inst. */
-static px_status launch_into_view(px_instance *inst, px__dispatch *d, px_view *result, const char *func)
+static px_status launch_into_view(px_instance *inst, px__dispatch *d, px_view *result,
+                                  const char *func)
 {
-    PX__TRY(px__dispatch_result_view(d, inst->be, inst->device, instance_target(inst), result, func));
+    PX__TRY(
+        px__dispatch_result_view(d, inst->be, inst->device, instance_target(inst), result, func));
     return launch(inst, d, result, func);
 }
 
@@ -289,22 +317,26 @@ static bool writable_by(const px__backend *be, int device, px_space s)
     return ops->owner == be->exec && s.device == device;
 }
 
-px_status px__dispatch_result_view(px__dispatch *d, const px__backend *be, int device, px__target target,
-                                   px_view *result, const char *func)
+px_status px__dispatch_result_view(px__dispatch *d, const px__backend *be, int device,
+                                   px__target target, px_view *result, const char *func)
 {
     PX__TRY(px__view_check(result, func, "result"));
     const px_kernel *k = d->kernel;
     if (px__view_size(result) < 1 || !px__view_contiguous(result))
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "result view '%s' must be contiguous with at least one element", result->label);
+                         "result view '%s' must be contiguous with at least one element",
+                         result->label);
     if (result->elem_size != k->value_size)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "result view '%s' has %zu-byte elements but kernel '%s' reduces %zu-byte values",
-                         result->label, result->elem_size, k->name, k->value_size);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "result view '%s' has %zu-byte elements but kernel '%s' reduces %zu-byte values",
+            result->label, result->elem_size, k->name, k->value_size);
     const px_space s = result->alloc->space;
     if (!writable_by(be, device, s))
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "result view '%s' lives in %s(%d), which %s '%s' cannot write",
-                         result->label, px_space_kind_string(s.kind), s.device, target.kind, target.name);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "result view '%s' lives in %s(%d), which %s '%s' cannot write",
+                         result->label, px_space_kind_string(s.kind), s.device, target.kind,
+                         target.name);
     d->result_kind = PX__RESULT_VIEW;
     d->result = result->data;
     d->result_space = s;

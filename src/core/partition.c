@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Partitions: n instances carved out of a parent's device. The core validates and
  * normalises the request; the backend decides what a partition is (a stream, or a stream
  * of a CUDA green context with its own SMs). */
@@ -18,7 +19,8 @@ static px_status normalise(int n, const double *weights, double *w, const char *
     for (int i = 0; i < n; ++i) {
         const double x = weights ? weights[i] : 1.0;
         if (!(x > 0) || x > 1e300)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func, "weights[%d] is %g; expected a positive number", i, x);
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "weights[%d] is %g; expected a positive number", i, x);
         w[i] = x;
         sum += x;
     }
@@ -26,23 +28,27 @@ static px_status normalise(int n, const double *weights, double *w, const char *
     return PX_OK;
 }
 
-static px_status partition(px_instance *parent, int n, const double *weights, const px_partition_options *options,
-                           px_instance **out, const char *func)
+static px_status partition(px_instance *parent, int n, const double *weights,
+                           const px_partition_options *options, px_instance **out, const char *func)
 {
     PX__TRY(px__instance_check(parent, func));
     if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
     if (n < 1 || n > PX__MAX_PARTITIONS)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "n is %d; expected 1 to %d", n, PX__MAX_PARTITIONS);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "n is %d; expected 1 to %d", n,
+                         PX__MAX_PARTITIONS);
     for (int i = 0; i < n; ++i) out[i] = NULL;
     const px__backend *be = parent->be;
-    if (!be->partition) return px__error(PX_ERR_UNSUPPORTED, func, "backend %s cannot partition instances", be->name);
+    if (!be->partition)
+        return px__error(PX_ERR_UNSUPPORTED, func, "backend %s cannot partition instances",
+                         be->name);
 
     double *w = px__malloc((size_t)n * sizeof *w);
     px_instance **kids = px__calloc((size_t)n, sizeof *kids);
     px__queue **queues = px__calloc((size_t)n, sizeof *queues);
     px__queue_desc *descs = px__calloc((size_t)n, sizeof *descs);
     px_status st = PX_OK;
-    if (!w || !kids || !queues || !descs) st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    if (!w || !kids || !queues || !descs)
+        st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
     if (st == PX_OK) st = normalise(n, weights, w, func);
     for (int i = 0; st == PX_OK && i < n; ++i) {
         char suffix[24];
@@ -85,8 +91,8 @@ px_status px_partition(px_instance *parent, int n, const double *weights, px_ins
     return partition(parent, n, weights, NULL, out, __func__);
 }
 
-px_status px_partition_ex(px_instance *parent, int n, const double *weights, const px_partition_options *options,
-                          px_instance **out)
+px_status px_partition_ex(px_instance *parent, int n, const double *weights,
+                          const px_partition_options *options, px_instance **out)
 {
     return partition(parent, n, weights, options, out, __func__);
 }
@@ -97,12 +103,16 @@ static px_status instance_count(const px_instance *inst, int *out, bool threads,
 {
     PX__TRY(px__instance_check(inst, func));
     if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
-    px_status (*hook)(px__queue *q, int *count) = threads ? inst->be->concurrency : inst->be->sm_count;
+    px_status (*hook)(px__queue * q, int *count) =
+        threads ? inst->be->concurrency : inst->be->sm_count;
     *out = 1;
     return hook ? hook(inst->queue, out) : PX_OK;
 }
 
-px_status px_instance_sm_count(const px_instance *inst, int *out) { return instance_count(inst, out, false, __func__); }
+px_status px_instance_sm_count(const px_instance *inst, int *out)
+{
+    return instance_count(inst, out, false, __func__);
+}
 
 px_status px_instance_concurrency(const px_instance *inst, int *out)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The observers of portex's operations (core/profile.h): which are on, and what each is
  * told at the begin and end of a dispatch, copy, fill, fence and graph launch. */
 #include <stdio.h>
@@ -42,10 +43,12 @@ static uint32_t device_count(void)
 
 px_status px__profile_init(const px_init_options *opts, const char *func)
 {
-    const char *libs = setting(opts ? opts->tools_libs : NULL, "PX_TOOLS_LIBS", "KOKKOS_TOOLS_LIBS");
+    const char *libs =
+        setting(opts ? opts->tools_libs : NULL, "PX_TOOLS_LIBS", "KOKKOS_TOOLS_LIBS");
     const char *timeline = setting(opts ? opts->timeline : NULL, "PX_TIMELINE", NULL);
     const char *nvtx_env = getenv("PX_NVTX");
-    const bool nvtx = (opts && opts->nvtx) || (nvtx_env && strcmp(nvtx_env, "0") != 0 && nvtx_env[0]);
+    const bool nvtx =
+        (opts && opts->nvtx) || (nvtx_env && strcmp(nvtx_env, "0") != 0 && nvtx_env[0]);
     if (libs && libs[0]) {
         const char *args = setting(NULL, "PX_TOOLS_ARGS", "KOKKOS_TOOLS_ARGS");
         PX__TRY(px__kp_load(libs, args, device_count(), tool_fence, func));
@@ -57,7 +60,7 @@ px_status px__profile_init(const px_init_options *opts, const char *func)
             return st;
         }
     }
-    if (nvtx) px__nvtx_start();   /* false without CUDA: nothing to do then */
+    if (nvtx) px__nvtx_start(); /* false without CUDA: nothing to do then */
     return PX_OK;
 }
 
@@ -81,7 +84,9 @@ static uint32_t device_id(const px_instance *inst)
 
 static const char *kernel_kind_name(px_kernel_kind kind)
 {
-    return kind == PX_KERNEL_FOR ? "parallel_for" : kind == PX_KERNEL_REDUCE ? "parallel_reduce" : "parallel_scan";
+    return kind == PX_KERNEL_FOR      ? "parallel_for"
+           : kind == PX_KERNEL_REDUCE ? "parallel_reduce"
+                                      : "parallel_scan";
 }
 
 /* ---- The fence a tool library asked for after each operation --------------------------- */
@@ -91,9 +96,11 @@ static const char *kernel_kind_name(px_kernel_kind kind)
    and leaves other instances running. Not while capturing: nothing ran. */
 static px_status tool_requested_fence(px_instance *inst, const char *what, const char *func)
 {
-    if (!(px__prof_mask & PX__PROF_KOKKOS) || !px__kp_wants_fences() || px__capture_active(inst)) return PX_OK;
+    if (!(px__prof_mask & PX__PROF_KOKKOS) || !px__kp_wants_fences() || px__capture_active(inst))
+        return PX_OK;
     char name[192];
-    snprintf(name, sizeof name, "portex: fence of '%s' after '%s' (the tool asks for fences)", inst->label, what);
+    snprintf(name, sizeof name, "portex: fence of '%s' after '%s' (the tool asks for fences)",
+             inst->label, what);
     uint64_t id = 0;
     px__kp_begin_fence(name, device_id(inst), &id);
     const px_status st = inst->be->fence(inst->queue, func);
@@ -116,8 +123,8 @@ void px__prof_kernel_begin(px__prof *p, px_instance *inst, px_kernel_kind kind, 
     if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, inst, kernel_kind_name(kind), label);
 }
 
-px_status px__prof_kernel_end(px__prof *p, px_instance *inst, px_kernel_kind kind, const char *label,
-                              const char *func)
+px_status px__prof_kernel_end(px__prof *p, px_instance *inst, px_kernel_kind kind,
+                              const char *label, const char *func)
 {
     if (!p->live) return PX_OK;
     const unsigned on = px__prof_mask;
@@ -139,11 +146,12 @@ static const char *copy_kind(const px_view *dst, const px_view *src)
     if (!src) return "fill";
     const bool dst_host = px__space_ops_get(dst->alloc->space.kind)->host_access;
     const bool src_host = px__space_ops_get(src->alloc->space.kind)->host_access;
-    return src_host ? (dst_host ? "deep_copy_h2h" : "deep_copy_h2d") : (dst_host ? "deep_copy_d2h" : "deep_copy_d2d");
+    return src_host ? (dst_host ? "deep_copy_h2h" : "deep_copy_h2d")
+                    : (dst_host ? "deep_copy_d2h" : "deep_copy_d2d");
 }
 
-void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, const px_view *src, const void *value,
-                         px_copy_path path)
+void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, const px_view *src,
+                         const void *value, px_copy_path path)
 {
     p->kp = 0;
     p->tl.rec = -1;
@@ -152,11 +160,11 @@ void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, con
     const unsigned on = px__prof_mask;
     if (on & PX__PROF_KOKKOS) {
         if (src)
-            px__kp_begin_deep_copy(dst->alloc->space, dst->label, dst->data, src->alloc->space, src->label, src->data,
-                                   view_bytes(dst));
+            px__kp_begin_deep_copy(dst->alloc->space, dst->label, dst->data, src->alloc->space,
+                                   src->label, src->data, view_bytes(dst));
         else
-            px__kp_begin_deep_copy(dst->alloc->space, dst->label, dst->data, px_host(), "Scalar", value,
-                                   view_bytes(dst));
+            px__kp_begin_deep_copy(dst->alloc->space, dst->label, dst->data, px_host(), "Scalar",
+                                   value, view_bytes(dst));
     }
     if (on & (PX__PROF_NVTX | PX__PROF_TIMELINE)) {
         char label[256];
@@ -170,7 +178,8 @@ void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, con
     }
 }
 
-px_status px__prof_copy_end(px__prof *p, px_instance *inst, const px_view *dst, px_copy_path path, const char *func)
+px_status px__prof_copy_end(px__prof *p, px_instance *inst, const px_view *dst, px_copy_path path,
+                            const char *func)
 {
     if (!p->live) return PX_OK;
     const unsigned on = px__prof_mask;

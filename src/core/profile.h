@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the one place core's entry points tell the observers what they do: a Kokkos
  * Tools library (base/kokkos_tools.h), NVTX (base/nvtx.h) and the timeline
  * (core/timeline.h). Call sites test px__prof_on() first, so that with no observer on the
@@ -23,9 +24,9 @@ static inline bool px__prof_on(void) { return px__prof_mask != 0; }
 
 /* One operation between its begin and its end. */
 typedef struct px__prof {
-    uint64_t kp;        /* the Kokkos Tools library's id */
+    uint64_t kp; /* the Kokkos Tools library's id */
     px__tl_mark tl;
-    bool live;          /* begun while observers were on and the instance not captured */
+    bool live; /* begun while observers were on and the instance not captured */
 } px__prof;
 
 /* px_init: the observers the options and the environment ask for (px_init_options). */
@@ -35,12 +36,13 @@ px_status px__profile_init(const px_init_options *opts, const char *func);
 px_status px__profile_finalize(const char *func);
 
 void px__prof_kernel_begin(px__prof *p, px_instance *inst, px_kernel_kind kind, const char *label);
-px_status px__prof_kernel_end(px__prof *p, px_instance *inst, px_kernel_kind kind, const char *label,
-                              const char *func);
+px_status px__prof_kernel_end(px__prof *p, px_instance *inst, px_kernel_kind kind,
+                              const char *label, const char *func);
 /* A copy, or a fill (src NULL, value its value). */
-void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, const px_view *src, const void *value,
-                         px_copy_path path);
-px_status px__prof_copy_end(px__prof *p, px_instance *inst, const px_view *dst, px_copy_path path, const char *func);
+void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, const px_view *src,
+                         const void *value, px_copy_path path);
+px_status px__prof_copy_end(px__prof *p, px_instance *inst, const px_view *dst, px_copy_path path,
+                            const char *func);
 /* A fence of inst, or of every instance (inst NULL); name says whose. */
 void px__prof_fence_begin(px__prof *p, px_instance *inst, const char *name);
 void px__prof_fence_end(px__prof *p);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The timeline (core/timeline.h): records of every dispatch, copy, fill, fence, graph
  * launch and region, written as Chrome trace JSON at the last px_finalize.
  *
@@ -89,35 +90,40 @@
 #define TL_FUNC "px_timeline"
 
 enum {
-    REC_FREE = 0,   /* reserved, being begun */
-    REC_OPEN_HOST,  /* t0 set, waiting for end */
-    REC_OPEN_GPU,   /* both events made, the first recorded, waiting for end */
-    REC_PENDING,    /* both events recorded, in the queue of records to resolve */
-    REC_DONE,       /* t0 and t1 known */
-    REC_DROPPED,    /* an event could not be made or recorded (counted in dropped) */
-    REC_UNRESOLVED  /* its events could not be read, or end never came */
+    REC_FREE = 0,  /* reserved, being begun */
+    REC_OPEN_HOST, /* t0 set, waiting for end */
+    REC_OPEN_GPU,  /* both events made, the first recorded, waiting for end */
+    REC_PENDING,   /* both events recorded, in the queue of records to resolve */
+    REC_DONE,      /* t0 and t1 known */
+    REC_DROPPED,   /* an event could not be made or recorded (counted in dropped) */
+    REC_UNRESOLVED /* its events could not be read, or end never came */
 };
 
 typedef struct tl_rec {
     union {
-        struct { int64_t t0, t1; } t;       /* DONE: host clock, ns */
-        struct { void *ev0, *ev1; } ev;     /* OPEN_GPU, PENDING */
+        struct {
+            int64_t t0, t1;
+        } t; /* DONE: host clock, ns */
+        struct {
+            void *ev0, *ev1;
+        } ev; /* OPEN_GPU, PENDING */
     } u;
     uint64_t bytes;
-    uint32_t label, kind;   /* interned strings */
+    uint32_t label, kind; /* interned strings */
     int32_t lane;
-    int16_t dev;            /* GPU records: the device entry, exec * PX__MAX_DEVICES + device */
-    uint8_t path;           /* px_copy_path; PX_COPY_NONE: not a copy */
+    int16_t dev;  /* GPU records: the device entry, exec * PX__MAX_DEVICES + device */
+    uint8_t path; /* px_copy_path; PX_COPY_NONE: not a copy */
     uint8_t state;
 } tl_rec;
-_Static_assert(sizeof(tl_rec) <= 40, "a record is 40 bytes (the memory the header comment promises)");
+_Static_assert(sizeof(tl_rec) <= 40,
+               "a record is 40 bytes (the memory the header comment promises)");
 
 typedef struct tl_lane {
-    char *name;                 /* "solver (cuda:0)", "host thread 2" */
-    char *instance;             /* the instance's label; NULL for a host thread */
-    char *space;                /* "cuda:0", "openmp", "serial"; "host" for a host thread */
-    const px_instance *inst;    /* the key; NULL for a host thread */
-    uint32_t number;            /* the instance's creation number: its identity, and its order */
+    char *name;              /* "solver (cuda:0)", "host thread 2" */
+    char *instance;          /* the instance's label; NULL for a host thread */
+    char *space;             /* "cuda:0", "openmp", "serial"; "host" for a host thread */
+    const px_instance *inst; /* the key; NULL for a host thread */
+    uint32_t number;         /* the instance's creation number: its identity, and its order */
     bool host;
 } tl_lane;
 
@@ -125,10 +131,10 @@ typedef struct tl_lane {
 typedef struct tl_dev {
     const px__backend *be;
     int device;
-    bool ready;           /* ref and t_ref hold: written under both locks */
-    void *ref;            /* used under tl_slow only */
+    bool ready; /* ref and t_ref hold: written under both locks */
+    void *ref;  /* used under tl_slow only */
     int64_t t_ref;
-    void **pool;          /* idle events (TL_POOL_MAX), under tl_lock */
+    void **pool; /* idle events (TL_POOL_MAX), under tl_lock */
     int npool;
 } tl_dev;
 
@@ -139,7 +145,7 @@ typedef struct tl_claim {
     void *ev0, *ev1;
     int64_t t0, t1;
     bool ok;
-    bool keep_ev1;        /* ev1 became the reference */
+    bool keep_ev1; /* ev1 became the reference */
 } tl_claim;
 
 /* tl_lock guards the tables; tl_slow, taken before tl_lock when both are held, is held
@@ -149,7 +155,7 @@ static pthread_mutex_t tl_slow = PTHREAD_MUTEX_INITIALIZER;
 static atomic_bool tl_on;
 
 static struct {
-    bool active;            /* between start and finish (under lock) */
+    bool active; /* between start and finish (under lock) */
     unsigned generation;
     char *path;
     FILE *file;
@@ -157,29 +163,32 @@ static struct {
 
     tl_rec **chunks;
     int64_t nchunks, chunk_cap;
-    int64_t n;              /* records reserved */
+    int64_t n; /* records reserved */
     uint64_t dropped;
 
-    char **str;             /* interned strings */
+    char **str; /* interned strings */
     uint32_t nstr, str_cap;
-    uint32_t *str_slot;     /* hash index: string index + 1, 0 empty */
+    uint32_t *str_slot; /* hash index: string index + 1, 0 empty */
     uint32_t str_slots;
 
     tl_lane *lanes;
     int nlanes, lane_cap, host_threads;
-    int32_t *lane_slot;     /* hash of instances: lane + 1, 0 empty */
+    int32_t *lane_slot; /* hash of instances: lane + 1, 0 empty */
     int lane_slots;
 
     tl_dev dev[PX_EXEC_COUNT * PX__MAX_DEVICES];
 
-    int64_t *fifo;          /* TL_FIFO_CAP record indices, oldest at fifo_head */
+    int64_t *fifo; /* TL_FIFO_CAP record indices, oldest at fifo_head */
     int fifo_head, fifo_count;
-    int claimed;            /* taken from the fifo, being resolved: waiting still */
-    tl_claim *claim;        /* TL_BATCH, used under tl_slow */
+    int claimed;     /* taken from the fifo, being resolved: waiting still */
+    tl_claim *claim; /* TL_BATCH, used under tl_slow */
 } tl;
 
 /* The lane of the calling thread's spans, valid for one generation of the timeline. */
-static _Thread_local struct { unsigned generation; int lane; } tl_thread;
+static _Thread_local struct {
+    unsigned generation;
+    int lane;
+} tl_thread;
 
 static int64_t now_ns(void)
 {
@@ -228,7 +237,8 @@ static bool intern(const char *s, uint64_t h, uint32_t *out)
 {
     if (!s) s = "";
     /* At most half full, so that a probe ends; when the index cannot grow, it fills up. */
-    if ((uint64_t)(tl.nstr + 1) * 2 > tl.str_slots && (tl.str_slots >= (1u << 31) || !str_rehash(tl.str_slots * 2)) &&
+    if ((uint64_t)(tl.nstr + 1) * 2 > tl.str_slots &&
+        (tl.str_slots >= (1u << 31) || !str_rehash(tl.str_slots * 2)) &&
         tl.nstr + 1 >= tl.str_slots)
         return false;
     uint32_t j = (uint32_t)h & (tl.str_slots - 1);
@@ -276,7 +286,8 @@ static bool lane_map_put(const px_instance *inst, int lane)
     }
     int j = (int)(hash_ptr(inst) & (uint64_t)(tl.lane_slots - 1));
     for (; tl.lane_slot[j]; j = (j + 1) & (tl.lane_slots - 1)) {
-        if (tl.lanes[tl.lane_slot[j] - 1].inst == inst) break; /* a new instance at an old address */
+        if (tl.lanes[tl.lane_slot[j] - 1].inst == inst)
+            break; /* a new instance at an old address */
     }
     tl.lane_slot[j] = lane + 1;
     return true;
@@ -294,7 +305,8 @@ static void space_name(const px_instance *inst, char *buf, size_t size)
 {
     const char *e = px_exec_space_string(inst->exec);
     size_t k = 0;
-    for (; e[k] && k + 1 < size; ++k) buf[k] = (char)(e[k] >= 'A' && e[k] <= 'Z' ? e[k] - 'A' + 'a' : e[k]);
+    for (; e[k] && k + 1 < size; ++k)
+        buf[k] = (char)(e[k] >= 'A' && e[k] <= 'Z' ? e[k] - 'A' + 'a' : e[k]);
     buf[k] = '\0';
     if (!inst->be->runs_on_host) snprintf(buf + k, size - k, ":%d", inst->device);
 }
@@ -320,7 +332,7 @@ static int lane_of(const px_instance *inst)
             const tl_lane *l = &tl.lanes[lane];
             if (l->inst != inst) continue;
             if (l->number == inst->number) return lane;
-            break;   /* a new instance at the address of a destroyed one */
+            break; /* a new instance at the address of a destroyed one */
         }
     }
     tl_lane *a = px__grow(tl.lanes, tl.nlanes, &tl.lane_cap, 16, sizeof *a);
@@ -344,7 +356,7 @@ static int lane_of(const px_instance *inst)
         char *suffix = px__concat(" (", space);
         char *tail = suffix ? px__concat(suffix, ")") : NULL;
         l.name = tail && !starts_with_ci(inst->label, space) ? px__concat(inst->label, tail)
-                                                              : px__strdup(inst->label);
+                                                             : px__strdup(inst->label);
         free(suffix);
         free(tail);
         if (!l.instance || !l.space || !l.name) goto oom;
@@ -397,7 +409,8 @@ static void drop_gpu_record(tl_dev *d, tl_rec *r)
 /* The device entry of inst, set up on first use; NULL when out of range. */
 static tl_dev *dev_of(const px_instance *inst, int *index)
 {
-    if ((int)inst->exec < 0 || inst->exec >= PX_EXEC_COUNT || inst->device < 0 || inst->device >= PX__MAX_DEVICES)
+    if ((int)inst->exec < 0 || inst->exec >= PX_EXEC_COUNT || inst->device < 0 ||
+        inst->device >= PX__MAX_DEVICES)
         return NULL;
     *index = (int)inst->exec * PX__MAX_DEVICES + inst->device;
     tl_dev *d = &tl.dev[*index];
@@ -473,14 +486,15 @@ static int resolve_oldest(bool all)
         tl_dev *d = &tl.dev[c->dev];
         const px__backend *be = d->be;
         float a = 0.0f, dur = 0.0f;
-        c->ok = be->event_synchronize(c->ev1, TL_FUNC) == PX_OK && be->event_elapsed(d->ref, c->ev0, &a, TL_FUNC) == PX_OK &&
+        c->ok = be->event_synchronize(c->ev1, TL_FUNC) == PX_OK &&
+                be->event_elapsed(d->ref, c->ev0, &a, TL_FUNC) == PX_OK &&
                 be->event_elapsed(c->ev0, c->ev1, &dur, TL_FUNC) == PX_OK;
         if (!c->ok) continue;
         if (dur < 0.0f) dur = 0.0f;
         c->t0 = d->t_ref + (int64_t)((double)a * 1e6);
         c->t1 = c->t0 + (int64_t)((double)dur * 1e6);
         if (a + dur > TL_REBASE_MS) {
-            old_refs[nold++] = d->ref;   /* recycled below, once nothing reads it */
+            old_refs[nold++] = d->ref; /* recycled below, once nothing reads it */
             d->ref = c->ev1;
             d->t_ref = c->t1;
             c->keep_ev1 = true;
@@ -516,7 +530,7 @@ void px__timeline_begin(px__tl_mark *m, px_instance *inst, const char *kind, con
 {
     m->rec = -1;
     if (!atomic_load_explicit(&tl_on, memory_order_acquire)) return;
-    if (inst && inst->capture) return;   /* recorded into a graph, not run now */
+    if (inst && inst->capture) return; /* recorded into a graph, not run now */
     const px__backend *be = inst ? inst->be : NULL;
     const bool gpu = be && !be->runs_on_host;
     const uint64_t hl = hash_str(label ? label : ""), hk = hash_str(kind ? kind : "");
@@ -531,8 +545,8 @@ void px__timeline_begin(px__tl_mark *m, px_instance *inst, const char *kind, con
     tl_dev *d = NULL;
     bool ok = tl.n < tl.max;
     if (ok && gpu) {
-        ok = inst->queue && be->event_create && be->event_destroy && be->event_record && be->event_synchronize &&
-             be->event_elapsed;
+        ok = inst->queue && be->event_create && be->event_destroy && be->event_record &&
+             be->event_synchronize && be->event_elapsed;
         if (ok) ok = (d = dev_of(inst, &dix)) != NULL;
     }
     const int lane = ok ? lane_of(inst) : -1;
@@ -582,8 +596,10 @@ void px__timeline_begin(px__tl_mark *m, px_instance *inst, const char *kind, con
     px__saved_error saved;
     px__error_save(&saved);
     ok = ready || make_reference(dix, inst);
-    if (ok && !r->u.ev.ev0) ok = be->event_create(inst->device, PX_EVENT_TIMING, &r->u.ev.ev0, TL_FUNC) == PX_OK;
-    if (ok && !r->u.ev.ev1) ok = be->event_create(inst->device, PX_EVENT_TIMING, &r->u.ev.ev1, TL_FUNC) == PX_OK;
+    if (ok && !r->u.ev.ev0)
+        ok = be->event_create(inst->device, PX_EVENT_TIMING, &r->u.ev.ev0, TL_FUNC) == PX_OK;
+    if (ok && !r->u.ev.ev1)
+        ok = be->event_create(inst->device, PX_EVENT_TIMING, &r->u.ev.ev1, TL_FUNC) == PX_OK;
     if (ok) ok = be->event_record(r->u.ev.ev0, inst->queue, TL_FUNC) == PX_OK;
     if (ok) {
         m->rec = idx;
@@ -623,7 +639,8 @@ void px__timeline_end(px__tl_mark *m, px_instance *inst, px_copy_path path, uint
     pthread_mutex_unlock(&tl_lock);
 
     /* The end event goes on the queue the operation went to (not into a graph). */
-    bool ok = inst && inst->be == d->be && inst->device == d->device && inst->queue && !inst->capture;
+    bool ok =
+        inst && inst->be == d->be && inst->device == d->device && inst->queue && !inst->capture;
     if (ok) {
         px__saved_error saved;
         px__error_save(&saved);
@@ -679,11 +696,14 @@ static void free_all(void)
 
 px_status px__timeline_start(const char *path, const char *func)
 {
-    if (!path || !*path) return px__error(PX_ERR_INVALID_ARGUMENT, func, "the timeline's path is empty");
+    if (!path || !*path)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "the timeline's path is empty");
     pthread_mutex_lock(&tl_lock);
     const bool active = tl.active;
     pthread_mutex_unlock(&tl_lock);
-    if (active) return px__error(PX_ERR_BUSY, func, "a timeline is being recorded already (to '%s')", tl.path);
+    if (active)
+        return px__error(PX_ERR_BUSY, func, "a timeline is being recorded already (to '%s')",
+                         tl.path);
 
     int64_t max = TL_DEFAULT_MAX;
     const char *env = getenv("PX_TIMELINE_MAX");
@@ -692,8 +712,9 @@ px_status px__timeline_start(const char *path, const char *func)
         errno = 0;
         const long long v = strtoll(env, &end, 10);
         if (errno || end == env || *end || v < 0)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "PX_TIMELINE_MAX='%s' is not a record count (a whole number, 0 or more)", env);
+            return px__error(
+                PX_ERR_INVALID_ARGUMENT, func,
+                "PX_TIMELINE_MAX='%s' is not a record count (a whole number, 0 or more)", env);
         max = v > TL_MAX_LIMIT ? TL_MAX_LIMIT : (int64_t)v;
     }
 
@@ -701,7 +722,8 @@ px_status px__timeline_start(const char *path, const char *func)
     FILE *f = fopen(path, "w");
     if (!f) {
         const int e = errno;
-        return px__error(PX_ERR_SYSTEM, func, "cannot open the timeline file '%s': %s", path, strerror(e));
+        return px__error(PX_ERR_SYSTEM, func, "cannot open the timeline file '%s': %s", path,
+                         strerror(e));
     }
     pthread_mutex_lock(&tl_lock);
     tl.file = f;
@@ -717,7 +739,7 @@ px_status px__timeline_start(const char *path, const char *func)
     }
     tl.max = max;
     tl.generation++;
-    if (tl.generation == 0) tl.generation = 1;   /* 0 is every new thread's */
+    if (tl.generation == 0) tl.generation = 1; /* 0 is every new thread's */
     tl.active = true;
     atomic_store_explicit(&tl_on, true, memory_order_release);
     px__prof_mask |= PX__PROF_TIMELINE;
@@ -764,7 +786,10 @@ static void json_str(FILE *f, const char *s)
             ++p;
         } else {
             /* A well-formed sequence of 2 to 4 bytes (no overlongs, surrogates or > U+10FFFF). */
-            const int n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+            const int n = c >= 0xc2 && c <= 0xdf   ? 2
+                          : c >= 0xe0 && c <= 0xef ? 3
+                          : c >= 0xf0 && c <= 0xf4 ? 4
+                                                   : 0;
             bool good = n > 0;
             for (int k = 1; good && k < n; ++k) good = (p[k] & 0xc0) == 0x80;
             if (good && n == 3) good = !(c == 0xe0 && p[1] < 0xa0) && !(c == 0xed && p[1] >= 0xa0);
@@ -817,7 +842,9 @@ static void write_trace(FILE *f, uint64_t written, uint64_t unresolved)
         if (r->state == REC_DONE && r->u.t.t0 < origin) origin = r->u.t.t0;
     }
     fputs("{\"traceEvents\":[\n", f);
-    fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"portex\"}}", f);
+    fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":"
+          "\"portex\"}}",
+          f);
     int *by = px__malloc((size_t)(tl.nlanes > 0 ? tl.nlanes : 1) * sizeof *by);
     if (by) {
         for (int i = 0; i < tl.nlanes; ++i) by[i] = i;
@@ -825,9 +852,13 @@ static void write_trace(FILE *f, uint64_t written, uint64_t unresolved)
     }
     for (int k = 0; k < tl.nlanes; ++k) {
         const int i = by ? by[k] : k;
-        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":", i + 1);
+        fprintf(
+            f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":",
+            i + 1);
         json_str(f, tl.lanes[i].name);
-        fprintf(f, "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
+        fprintf(f,
+                "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{"
+                "\"sort_index\":%d}}",
                 i + 1, k);
     }
     free(by);
@@ -857,10 +888,10 @@ static void write_trace(FILE *f, uint64_t written, uint64_t unresolved)
         fputs("}}", f);
     }
     fputs("\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"portex_version\":", f);
-    json_str(f, PX_VERSION_STRING);   /* not px_version_string: core/init calls this file */
+    json_str(f, PX_VERSION_STRING); /* not px_version_string: core/init calls this file */
     fprintf(f,
-            ",\"clock\":\"CLOCK_MONOTONIC\",\"origin_ns\":%" PRId64 ",\"records\":%" PRIu64 ",\"dropped\":%" PRIu64
-            ",\"unresolved\":%" PRIu64 ",\"max_records\":%" PRId64 "}\n}\n",
+            ",\"clock\":\"CLOCK_MONOTONIC\",\"origin_ns\":%" PRId64 ",\"records\":%" PRIu64
+            ",\"dropped\":%" PRIu64 ",\"unresolved\":%" PRIu64 ",\"max_records\":%" PRId64 "}\n}\n",
             origin == INT64_MAX ? 0 : origin, written, tl.dropped, unresolved, tl.max);
 }
 
@@ -875,8 +906,7 @@ px_status px__timeline_finish(const char *func)
 
     px__saved_error saved;
     px__error_save(&saved);
-    while (resolve_oldest(true) > 0) {
-    }
+    while (resolve_oldest(true) > 0) {}
     px__error_restore(&saved);
 
     pthread_mutex_lock(&tl_lock);
@@ -884,7 +914,7 @@ px_status px__timeline_finish(const char *func)
     uint64_t written = 0, unresolved = 0;
     for (int64_t i = 0; i < tl.n; ++i) {
         tl_rec *r = rec_at(i);
-        if (r->state == REC_OPEN_GPU) {   /* its end never came */
+        if (r->state == REC_OPEN_GPU) { /* its end never came */
             tl_dev *d = &tl.dev[r->dev];
             recycle(d, r->u.ev.ev0);
             recycle(d, r->u.ev.ev1);
@@ -910,7 +940,9 @@ px_status px__timeline_finish(const char *func)
     pthread_mutex_unlock(&tl_lock);
 
     px_status st = PX_OK;
-    if (err) st = px__error(PX_ERR_SYSTEM, func, "writing the timeline file '%s' failed: %s", path, strerror(err));
+    if (err)
+        st = px__error(PX_ERR_SYSTEM, func, "writing the timeline file '%s' failed: %s", path,
+                       strerror(err));
     free(path);
     return st;
 }

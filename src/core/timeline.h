@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the timeline. With PX_TIMELINE=<path> (or px_init_options.timeline) every
  * dispatch, copy, fill, fence, graph launch and region is recorded: its instance, label,
  * kind, copy path and bytes, and its start and end, from events on the instance's queue
@@ -48,7 +49,9 @@ const char *px__timeline_path(void);
    m->rec is -1 when nothing is recorded (the timeline off or full, or an event that could
    not be made or recorded: counted as dropped); end with rec -1 does nothing, and sets
    it to -1. */
-typedef struct px__tl_mark { int64_t rec; } px__tl_mark;
+typedef struct px__tl_mark {
+    int64_t rec;
+} px__tl_mark;
 void px__timeline_begin(px__tl_mark *m, px_instance *inst, const char *kind, const char *label);
 void px__timeline_end(px__tl_mark *m, px_instance *inst, px_copy_path path, uint64_t bytes);
 

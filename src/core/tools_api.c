@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The public profiling calls (portex/tools.h): regions, sections, events, metadata, and
  * which observers are on. Each checks its arguments whether or not an observer is on, so
  * that a program's mistakes show without a tool too. */
@@ -45,13 +46,15 @@ px_status px_region_push(const char *name)
     PX__ARG(name, "name must not be NULL");
     PX__TRY(px__require_init(__func__));
     regions_of_this_run();
-    if (region_depth == INT32_MAX) return PX__FAIL(PX_ERR_OVERFLOW, "too many regions open on this thread");
+    if (region_depth == INT32_MAX)
+        return PX__FAIL(PX_ERR_OVERFLOW, "too many regions open on this thread");
     const unsigned on = px__prof_mask;
     if (on & PX__PROF_KOKKOS) px__kp_push_region(name);
     if (on & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_REGION, name);
     if (region_depth < REGION_SPANS) {
         region_span[region_depth].rec = -1;
-        if (on & PX__PROF_TIMELINE) px__timeline_begin(&region_span[region_depth], NULL, "region", name);
+        if (on & PX__PROF_TIMELINE)
+            px__timeline_begin(&region_span[region_depth], NULL, "region", name);
     }
     region_depth++;
     return PX_OK;
@@ -61,7 +64,8 @@ px_status px_region_pop(void)
 {
     PX__TRY(px__require_init(__func__));
     regions_of_this_run();
-    if (region_depth == 0) return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "no region is open on this thread");
+    if (region_depth == 0)
+        return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "no region is open on this thread");
     region_depth--;
     const unsigned on = px__prof_mask;
     if (region_depth < REGION_SPANS && (on & PX__PROF_TIMELINE))
@@ -74,8 +78,8 @@ px_status px_region_pop(void)
 /* ---- Sections: a table shared by every thread ----------------------------------------- */
 
 typedef struct section {
-    char *name;         /* NULL: a free slot */
-    uint32_t tool_id;   /* the tool library's id */
+    char *name;       /* NULL: a free slot */
+    uint32_t tool_id; /* the tool library's id */
     bool running;
     px__tl_mark span;
 } section;
@@ -90,8 +94,10 @@ static px_status section_get(uint32_t id, section **out, const char *func)
     pthread_mutex_lock(&sections_lock);
     if (id == 0 || id > n_sections || !sections[id - 1].name) {
         pthread_mutex_unlock(&sections_lock);
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%u is not a profile section (px_profile_section_create "
-                                                        "gives one)", id);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "%u is not a profile section (px_profile_section_create "
+                         "gives one)",
+                         id);
     }
     *out = &sections[id - 1];
     return PX_OK;
@@ -109,7 +115,9 @@ px_status px_profile_section_create(const char *name, uint32_t *id)
     uint32_t slot = 0;
     while (slot < n_sections && sections[slot].name) slot++;
     if (slot == n_sections) {
-        section *grown = n_sections < UINT32_MAX / 2 ? px__realloc(sections, (n_sections * 2 + 8) * sizeof *grown) : NULL;
+        section *grown = n_sections < UINT32_MAX / 2
+                             ? px__realloc(sections, (n_sections * 2 + 8) * sizeof *grown)
+                             : NULL;
         if (!grown) {
             pthread_mutex_unlock(&sections_lock);
             free(copy);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: what the last px_finalize clears of the public profiling calls' state. */
 #ifndef PX_CORE_TOOLS_API_H
 #define PX_CORE_TOOLS_API_H

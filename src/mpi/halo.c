@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Halo exchange over a Cartesian communicator (portex/mpi.h, docs/mpi.md): the ghost
  * layers of a view filled from its neighbours' interiors, dimension after dimension, on
  * top of px_mpi_isend/irecv/waitall. */
@@ -11,9 +12,9 @@
 /* One dimension: the layers sent to and received from the lower and the higher neighbour. */
 typedef struct halo_dim {
     int width;
-    int lo, hi;                       /* neighbour ranks, MPI_PROC_NULL on an open edge */
-    px_view *send_lo, *send_hi;       /* interior layers next to each ghost layer */
-    px_view *recv_lo, *recv_hi;       /* the ghost layers */
+    int lo, hi;                 /* neighbour ranks, MPI_PROC_NULL on an open edge */
+    px_view *send_lo, *send_hi; /* interior layers next to each ghost layer */
+    px_view *recv_lo, *recv_hi; /* the ghost layers */
 } halo_dim;
 
 struct px_mpi_halo {
@@ -51,10 +52,13 @@ px_status px_mpi_halo_create(px_mpi_halo **out, px_view *v, const int *width, MP
     *out = NULL;
     if (v == NULL) return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "v is NULL");
     if (width == NULL) return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "width is NULL");
-    if (cart == MPI_COMM_NULL) return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "cart is MPI_COMM_NULL");
+    if (cart == MPI_COMM_NULL)
+        return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "cart is MPI_COMM_NULL");
     int flag = 0;
     MPI_Initialized(&flag);
-    if (!flag) return px_set_error(PX_ERR_NOT_INITIALIZED, func, "MPI is not initialized (call MPI_Init first)");
+    if (!flag)
+        return px_set_error(PX_ERR_NOT_INITIALIZED, func,
+                            "MPI is not initialized (call MPI_Init first)");
     px_view_info info;
     px_status st = px_view_info_get(v, &info);
     if (st != PX_OK) return st;
@@ -62,17 +66,20 @@ px_status px_mpi_halo_create(px_mpi_halo **out, px_view *v, const int *width, MP
     int topo = MPI_UNDEFINED, nd = 0;
     MPI_Topo_test(cart, &topo);
     if (topo != MPI_CART)
-        return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "cart is not a Cartesian communicator (MPI_Cart_create)");
+        return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
+                            "cart is not a Cartesian communicator (MPI_Cart_create)");
     MPI_Cartdim_get(cart, &nd);
     if (nd != info.rank)
-        return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "cart has %d dimensions; view '%s' has rank %d", nd,
-                            info.label, info.rank);
+        return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
+                            "cart has %d dimensions; view '%s' has rank %d", nd, info.label,
+                            info.rank);
     for (int d = 0; d < nd; ++d) {
         if (width[d] < 0 || (int64_t)width[d] * 3 > info.extent[d])
-            return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
-                                "width[%d] = %d: it must be >= 0, and view '%s''s extent %lld at least 3 widths "
-                                "(two ghost layers and an interior as wide)",
-                                d, width[d], info.label, (long long)info.extent[d]);
+            return px_set_error(
+                PX_ERR_INVALID_ARGUMENT, func,
+                "width[%d] = %d: it must be >= 0, and view '%s''s extent %lld at least 3 widths "
+                "(two ghost layers and an interior as wide)",
+                d, width[d], info.label, (long long)info.extent[d]);
     }
     px_mpi_halo *h = calloc(1, sizeof *h);
     if (h == NULL) return px_set_error(PX_ERR_OUT_OF_MEMORY, func, "no memory for a halo");

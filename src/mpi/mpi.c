@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* libportex_mpi: views sent and received through MPI (portex/mpi.h, docs/mpi.md).
  *
  * A module above the library: it uses portex's public API only (portex.h), never src/'s
@@ -14,10 +15,10 @@
 #include <string.h>
 
 #include "portex.h"
-#include "px_mpi_config.h"   /* PX_MPI_HAVE_CUDA, PX_MPI_HAVE_MPI_EXT: what Meson found */
+#include "px_mpi_config.h" /* PX_MPI_HAVE_CUDA, PX_MPI_HAVE_MPI_EXT: what Meson found */
 
 #if PX_MPI_HAVE_MPI_EXT
-#  include <mpi-ext.h>
+#include <mpi-ext.h>
 #endif
 
 /* ---- Errors ----------------------------------------------------------------------------- */
@@ -34,16 +35,16 @@ static px_status mpi_error(const char *func, const char *call, int rc)
     return px_set_error(PX_ERR_COMM, func, "%s: %s (MPI error code %d)", call, msg, rc);
 }
 
-#define MPI_TRY(func, call, expr)                                                          \
-    do {                                                                                   \
-        int mpi_rc_ = (expr);                                                              \
-        if (mpi_rc_ != MPI_SUCCESS) return mpi_error((func), (call), mpi_rc_);             \
+#define MPI_TRY(func, call, expr)                                              \
+    do {                                                                       \
+        int mpi_rc_ = (expr);                                                  \
+        if (mpi_rc_ != MPI_SUCCESS) return mpi_error((func), (call), mpi_rc_); \
     } while (0)
 
-#define TRY(expr)                                                                          \
-    do {                                                                                   \
-        px_status try_st_ = (expr);                                                        \
-        if (try_st_ != PX_OK) return try_st_;                                              \
+#define TRY(expr)                             \
+    do {                                      \
+        px_status try_st_ = (expr);           \
+        if (try_st_ != PX_OK) return try_st_; \
     } while (0)
 
 /* MPI and portex are initialised, comm is a communicator, and it returns errors. */
@@ -51,12 +52,16 @@ static px_status check_env(const char *func, MPI_Comm comm)
 {
     int flag = 0;
     MPI_Initialized(&flag);
-    if (!flag) return px_set_error(PX_ERR_NOT_INITIALIZED, func, "MPI is not initialized (call MPI_Init first)");
+    if (!flag)
+        return px_set_error(PX_ERR_NOT_INITIALIZED, func,
+                            "MPI is not initialized (call MPI_Init first)");
     MPI_Finalized(&flag);
     if (flag) return px_set_error(PX_ERR_NOT_INITIALIZED, func, "MPI has been finalized");
     if (!px_is_initialized())
-        return px_set_error(PX_ERR_NOT_INITIALIZED, func, "portex is not initialized (call px_init first)");
-    if (comm == MPI_COMM_NULL) return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "comm is MPI_COMM_NULL");
+        return px_set_error(PX_ERR_NOT_INITIALIZED, func,
+                            "portex is not initialized (call px_init first)");
+    if (comm == MPI_COMM_NULL)
+        return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "comm is MPI_COMM_NULL");
     MPI_TRY(func, "MPI_Comm_set_errhandler", MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
     return PX_OK;
 }
@@ -68,7 +73,8 @@ static bool mpi_reports_cuda(void)
 {
 /* Open MPI's run-time answer (MPIX_CUDA_AWARE_SUPPORT only says what the headers' build
    had: the libmpi the program runs with may be another). */
-#if PX_MPI_HAVE_CUDA && PX_MPI_HAVE_MPI_EXT && defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+#if PX_MPI_HAVE_CUDA && PX_MPI_HAVE_MPI_EXT && defined(OMPI_HAVE_MPI_EXT_CUDA) && \
+    OMPI_HAVE_MPI_EXT_CUDA
     return MPIX_Query_cuda_support() == 1;
 #else
     return false;
@@ -113,8 +119,8 @@ typedef enum path { PATH_DIRECT, PATH_CUDA_AWARE, PATH_STAGED, PATH_PACKED } pat
 typedef struct plan {
     px_view_info info;
     path path;
-    px_space tmp_space;   /* staged and packed: where the contiguous temporary lives */
-    MPI_Datatype type;    /* on the wire: count of type, MPI_BYTE up to INT_MAX bytes */
+    px_space tmp_space; /* staged and packed: where the contiguous temporary lives */
+    MPI_Datatype type;  /* on the wire: count of type, MPI_BYTE up to INT_MAX bytes */
     int count;
 } plan;
 
@@ -134,7 +140,8 @@ static px_status wire_type(const char *func, plan *p)
     }
     const size_t blocks = bytes / BIG_BLOCK, rest = bytes % BIG_BLOCK;
     if (blocks > (size_t)INT_MAX)
-        return px_set_error(PX_ERR_OVERFLOW, func, "view '%s' holds %zu bytes, too many for one message", p->info.label,
+        return px_set_error(PX_ERR_OVERFLOW, func,
+                            "view '%s' holds %zu bytes, too many for one message", p->info.label,
                             bytes);
     MPI_Datatype block, whole;
     MPI_TRY(func, "MPI_Type_contiguous", MPI_Type_contiguous((int)BIG_BLOCK, MPI_BYTE, &block));
@@ -187,8 +194,10 @@ static px_status make_plan(const char *func, px_instance *inst, px_view *v, plan
             const char *label = "";
             TRY(px_instance_label(inst, &label));
             return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
-                                "view '%s' is in DEVICE(%d) memory, which instance '%s' (%s) cannot order; use a CUDA instance",
-                                p->info.label, p->info.space.device, label, px_exec_space_string(exec));
+                                "view '%s' is in DEVICE(%d) memory, which instance '%s' (%s) "
+                                "cannot order; use a CUDA instance",
+                                p->info.label, p->info.space.device, label,
+                                px_exec_space_string(exec));
         }
     }
     bool aware = false;
@@ -234,13 +243,14 @@ static bool needs_temporary(const plan *p, int peer)
 static px_status check_received(const char *func, const plan *p, const MPI_Status *status)
 {
     if (status->MPI_SOURCE == MPI_PROC_NULL) return PX_OK;
-    MPI_Count got = 0;   /* bytes: the basic elements of the wire type */
+    MPI_Count got = 0; /* bytes: the basic elements of the wire type */
     MPI_TRY(func, "MPI_Get_elements_x", MPI_Get_elements_x(status, p->type, &got));
     if (got != (MPI_Count)p->info.bytes)
         return px_set_error(PX_ERR_EXTENTS_MISMATCH, func,
-                            "the message from rank %d (tag %d) has %lld bytes; view '%s' holds %zu (%lld elements of %zu bytes)",
-                            status->MPI_SOURCE, status->MPI_TAG, (long long)got, p->info.label, p->info.bytes,
-                            (long long)p->info.size, p->info.elem_size);
+                            "the message from rank %d (tag %d) has %lld bytes; view '%s' holds %zu "
+                            "(%lld elements of %zu bytes)",
+                            status->MPI_SOURCE, status->MPI_TAG, (long long)got, p->info.label,
+                            p->info.bytes, (long long)p->info.size, p->info.elem_size);
     return PX_OK;
 }
 
@@ -278,7 +288,7 @@ px_status px_mpi_recv(px_view *v, int src, int tag, MPI_Comm comm)
     px_view *tmp = NULL;
     px_view_info ti = p.info;
     MPI_Status status;
-    px_status st = px_fence_all();   /* nothing may still read or write v while MPI writes it */
+    px_status st = px_fence_all(); /* nothing may still read or write v while MPI writes it */
     if (st == PX_OK && needs_temporary(&p, src)) {
         st = make_temporary(&p, &tmp);
         if (st == PX_OK) st = px_view_info_get(tmp, &ti);
@@ -288,7 +298,8 @@ px_status px_mpi_recv(px_view *v, int src, int tag, MPI_Comm comm)
         if (rc != MPI_SUCCESS) st = mpi_error(func, "MPI_Recv", rc);
     }
     if (st == PX_OK) st = check_received(func, &p, &status);
-    if (st == PX_OK && tmp != NULL && status.MPI_SOURCE != MPI_PROC_NULL) st = px_deep_copy(v, tmp, NULL);
+    if (st == PX_OK && tmp != NULL && status.MPI_SOURCE != MPI_PROC_NULL)
+        st = px_deep_copy(v, tmp, NULL);
     if (tmp) px_view_release(&tmp);
     plan_free(&p);
     return st;
@@ -300,9 +311,9 @@ struct px_mpi_request {
     MPI_Request mpi;
     bool recv;
     plan plan;
-    px_instance *inst;   /* where a receive's copy into the view is queued */
-    px_view *view;       /* one reference of our own */
-    px_view *tmp;        /* staged and packed */
+    px_instance *inst; /* where a receive's copy into the view is queued */
+    px_view *view;     /* one reference of our own */
+    px_view *tmp;      /* staged and packed */
 };
 
 static void request_free(px_mpi_request *r)
@@ -314,8 +325,8 @@ static void request_free(px_mpi_request *r)
     free(r);
 }
 
-static px_status start(const char *func, bool recv, px_instance *inst, px_view *v, int peer, int tag,
-                       MPI_Comm comm, px_mpi_request **req)
+static px_status start(const char *func, bool recv, px_instance *inst, px_view *v, int peer,
+                       int tag, MPI_Comm comm, px_mpi_request **req)
 {
     if (req == NULL) return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "req is NULL");
     *req = NULL;
@@ -344,7 +355,8 @@ static px_status start(const char *func, bool recv, px_instance *inst, px_view *
        fence: MPI writes the temporary only, and the copy into v is queued on inst at the
        wait, after inst's earlier work; nor does an open edge, whose buffer MPI never
        touches. */
-    if (st == PX_OK && peer != MPI_PROC_NULL && !(recv && r->tmp != NULL)) st = px_instance_fence(inst);
+    if (st == PX_OK && peer != MPI_PROC_NULL && !(recv && r->tmp != NULL))
+        st = px_instance_fence(inst);
     if (st == PX_OK) {
         const int rc = recv ? MPI_Irecv(buf, r->plan.count, r->plan.type, peer, tag, comm, &r->mpi)
                             : MPI_Isend(buf, r->plan.count, r->plan.type, peer, tag, comm, &r->mpi);
@@ -358,12 +370,14 @@ static px_status start(const char *func, bool recv, px_instance *inst, px_view *
     return PX_OK;
 }
 
-px_status px_mpi_isend(px_instance *inst, px_view *v, int dest, int tag, MPI_Comm comm, px_mpi_request **req)
+px_status px_mpi_isend(px_instance *inst, px_view *v, int dest, int tag, MPI_Comm comm,
+                       px_mpi_request **req)
 {
     return start(__func__, false, inst, v, dest, tag, comm, req);
 }
 
-px_status px_mpi_irecv(px_instance *inst, px_view *v, int src, int tag, MPI_Comm comm, px_mpi_request **req)
+px_status px_mpi_irecv(px_instance *inst, px_view *v, int src, int tag, MPI_Comm comm,
+                       px_mpi_request **req)
 {
     return start(__func__, true, inst, v, src, tag, comm, req);
 }
@@ -427,7 +441,7 @@ px_status px_mpi_waitall(int n, px_mpi_request **reqs)
             /* Not completed because another failed: complete it before its buffers go. */
             if (err == MPI_ERR_PENDING) err = MPI_Wait(&mreq[i], &status[i]);
         } else if (rc != MPI_SUCCESS) {
-            err = rc;   /* statuses undefined: nothing more to learn */
+            err = rc; /* statuses undefined: nothing more to learn */
         }
         if (err != MPI_SUCCESS) {
             if (st == PX_OK) st = mpi_error(func, "MPI_Waitall", err);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Planning deep_copy and fill: validation, the op, and the path; see copy_plan.h.
  *
  *   one side \ other   same element order           strided / differing layouts
@@ -23,7 +24,8 @@ static px_status check_pair(const px_view *dst, const px_view *src, const char *
         if (dst->extent[d] != src->extent[d])
             return px__error(PX_ERR_EXTENTS_MISMATCH, func,
                              "extents differ: dst '%s'[%d] = %lld, src '%s'[%d] = %lld", dst->label,
-                             d, (long long)dst->extent[d], src->label, d, (long long)src->extent[d]);
+                             d, (long long)dst->extent[d], src->label, d,
+                             (long long)src->extent[d]);
     /* Element sizes must agree; the types may differ (a byte copy, as documented). */
     if (dst->elem_size != src->elem_size)
         return px__error(PX_ERR_TYPE_MISMATCH, func,
@@ -45,7 +47,7 @@ static bool same_flat_order(const px_view *a, const px_view *b)
 /* The bytes [*lo, *hi) a non-empty view's elements lie in. */
 static void byte_range(const px_view *v, uintptr_t *lo, uintptr_t *hi)
 {
-    size_t last = 0;   /* offset of the last element, in elements; fits: validated at creation */
+    size_t last = 0; /* offset of the last element, in elements; fits: validated at creation */
     for (int d = 0; d < v->rank; ++d) last += (size_t)(v->extent[d] - 1) * (size_t)v->stride[d];
     *lo = (uintptr_t)v->data;
     *hi = *lo + (last + 1) * v->elem_size;
@@ -55,7 +57,7 @@ static void byte_range(const px_view *v, uintptr_t *lo, uintptr_t *hi)
    wrote: their memory intersects and they are not one and the same. */
 static bool overlap(const px_view *dst, const px_view *src, bool flat)
 {
-    if (dst->data == src->data && flat) return false;   /* the same memory: nothing to do */
+    if (dst->data == src->data && flat) return false; /* the same memory: nothing to do */
     uintptr_t dlo, dhi, slo, shi;
     byte_range(dst, &dlo, &dhi);
     byte_range(src, &slo, &shi);
@@ -96,7 +98,8 @@ void px__copy_op_release(px__copy_op *op)
 
 /* The backend that owns memory the CPU cannot reach, or PX_EXEC_COUNT when it reaches
    both sides. */
-static px_status device_owner(const px__copy_op *op, bool with_src, px_exec_space *owner, const char *func)
+static px_status device_owner(const px__copy_op *op, bool with_src, px_exec_space *owner,
+                              const char *func)
 {
     const px__space_ops *d = px__space_ops_get(op->dst.space.kind);
     const px__space_ops *s = with_src ? px__space_ops_get(op->src.space.kind) : d;

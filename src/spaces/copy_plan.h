@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: turning a deep_copy or fill of views into a px__copy_op with its path chosen.
  *
  * Where the CPU reaches both sides (HOST, HOST_PINNED) the path is a host one; otherwise

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Mirrors, with Kokkos's create_mirror / create_mirror_view semantics. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* What kind of memory a pointer is, and pinning existing host memory: services of the
  * CUDA backend when it is compiled in; without it every pointer is HOST and pinning is
  * unsupported. */
@@ -7,7 +8,7 @@
 #include "base/state.h"
 #include "spaces/space.h"
 #if PX_HAVE_CUDA
-#  include "backends/cuda/cuda_api.h"
+#include "backends/cuda/cuda_api.h"
 #endif
 
 px_space px__pointer_space(const void *ptr)
@@ -31,7 +32,8 @@ px_status px_pointer_space(const void *ptr, px_space *out)
 #if !PX_HAVE_CUDA
 static px_status no_cuda(const char *func)
 {
-    return px__error(PX_ERR_UNSUPPORTED, func, "this needs the CUDA backend, which is not compiled into this build");
+    return px__error(PX_ERR_UNSUPPORTED, func,
+                     "this needs the CUDA backend, which is not compiled into this build");
 }
 #endif
 

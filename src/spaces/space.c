@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Memory spaces: availability, and the bytes portex holds in each. */
 #include "spaces/space.h"
 
@@ -26,9 +27,10 @@ px_status px__space_check(px_space space, const px__space_ops **ops_out, const c
     PX__TRY(space_in_range(space, func));
     const px__space_ops *ops = px__space_ops_get(space.kind);
     if (!ops)
-        return px__error(PX_ERR_UNSUPPORTED, func,
-                         "memory space %s needs the CUDA backend, which is not compiled into this build",
-                         px_space_kind_string(space.kind));
+        return px__error(
+            PX_ERR_UNSUPPORTED, func,
+            "memory space %s needs the CUDA backend, which is not compiled into this build",
+            px_space_kind_string(space.kind));
     px_status st = ops->available(space, func);
     if (st != PX_OK) {
         /* Keep the backend's reason, in the caller's words. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: memory spaces as the layers above see them. */
 #ifndef PX_SPACES_SPACE_H
 #define PX_SPACES_SPACE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Subviews: part of a view, sharing (and keeping alive) its memory. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +46,8 @@ px_status px_view_subview(px_view **out, px_view *src, const px_slice *slices, i
         }
         int64_t end = s->end == PX_END ? n : s->end;
         PX__ARG(s->begin >= 0 && s->begin <= end && end <= n,
-                "slices[%d] is [%lld, %lld) but extent %d of '%s' is %lld", d,
-                (long long)s->begin, (long long)end, d, src->label, (long long)n);
+                "slices[%d] is [%lld, %lld) but extent %d of '%s' is %lld", d, (long long)s->begin,
+                (long long)end, d, src->label, (long long)n);
         extent[rank] = end - s->begin;
         stride[rank] = src->stride[d];
         if (extent[rank] == 0) empty = true;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Views: creation, wrapping, reference counts, queries and the kernel-side spans. */
 #include "spaces/view.h"
 
@@ -17,12 +18,12 @@
 #include "spaces/space.h"
 
 static const size_t dtype_sizes[PX_DTYPE_COUNT] = {
-    [PX_U8] = 1, [PX_I32] = 4, [PX_I64] = 8, [PX_U32] = 4,
+    [PX_U8] = 1,  [PX_I32] = 4, [PX_I64] = 8, [PX_U32] = 4,
     [PX_U64] = 8, [PX_F32] = 4, [PX_F64] = 8, [PX_USER] = 0,
 };
 
 static const char *const dtype_names[PX_DTYPE_COUNT] = {
-    [PX_U8] = "u8", [PX_I32] = "i32", [PX_I64] = "i64", [PX_U32] = "u32",
+    [PX_U8] = "u8",   [PX_I32] = "i32", [PX_I64] = "i64", [PX_U32] = "u32",
     [PX_U64] = "u64", [PX_F32] = "f32", [PX_F64] = "f64", [PX_USER] = "user",
 };
 
@@ -108,15 +109,17 @@ px_status px__view_validate_shape(const px_view_desc *desc, const char *func, si
                          (int)desc->layout);
     for (int d = 0; d < desc->rank; ++d) {
         if (desc->extent[d] < 0)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc->extent[%d] is %lld; expected >= 0",
-                             d, (long long)desc->extent[d]);
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "desc->extent[%d] is %lld; expected >= 0", d,
+                             (long long)desc->extent[d]);
         if (desc->layout == PX_LAYOUT_STRIDE && desc->stride[d] < 0)
             return px__error(PX_ERR_INVALID_ARGUMENT, func,
                              "desc->stride[%d] is %lld; LAYOUT_STRIDE needs strides >= 0", d,
                              (long long)desc->stride[d]);
     }
     if (desc->flags & ~(unsigned)PX_VIEW_NO_INIT)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc->flags 0x%x holds unknown bits (known: PX_VIEW_NO_INIT)",
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "desc->flags 0x%x holds unknown bits (known: PX_VIEW_NO_INIT)",
                          desc->flags);
     /* The extents' product (zeros left out) and every element's offset in bytes must fit
        int64 and ptrdiff_t, also for an empty view: sizes, subviews and kernels index with
@@ -136,8 +139,8 @@ px_status px__view_validate_shape(const px_view_desc *desc, const char *func, si
             size_t reach;
             stride[d] = desc->stride[d];
             if (e == 0) continue;
-            if (px__mul_overflows(e - 1, (size_t)desc->stride[d], &reach) || px__add_overflows(last, reach, &last) ||
-                last >= limit)
+            if (px__mul_overflows(e - 1, (size_t)desc->stride[d], &reach) ||
+                px__add_overflows(last, reach, &last) || last >= limit)
                 return px__error(PX_ERR_OVERFLOW, func, "the strided extents overflow");
         }
     } else {
@@ -220,16 +223,16 @@ static size_t natural_alignment(size_t es)
    1-D loop over the view gives it, so that first touch puts every page on the NUMA node of
    the thread whose loops will use it (docs/views.md); else, and in a GPU's memory, by the
    space's own zero. */
-static px_status zero_new(const px__space_ops *ops, px_space space, void *ptr, size_t bytes, size_t elem_size,
-                          const char *func)
+static px_status zero_new(const px__space_ops *ops, px_space space, void *ptr, size_t bytes,
+                          size_t elem_size, const char *func)
 {
     const px__backend *team = ops->host_access ? px__backend_get(PX_EXEC_OPENMP) : NULL;
     if (team && team->zero_host) return team->zero_host(ptr, bytes, elem_size, func);
     return ops->zero(space, ptr, bytes, func);
 }
 
-static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *user_data,
-                                bool wrap, void (*lender_release)(void *ctx), void *lender_ctx,
+static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *user_data, bool wrap,
+                                void (*lender_release)(void *ctx), void *lender_ctx,
                                 const char *func)
 {
     if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
@@ -251,7 +254,8 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
         const size_t align = desc->dtype == PX_USER ? 1 : natural_alignment(es);
         if ((uintptr_t)user_data % align != 0)
             return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "data %p is not aligned to %zu bytes, as %zu-byte elements need", user_data, align, es);
+                             "data %p is not aligned to %zu bytes, as %zu-byte elements need",
+                             user_data, align, es);
         PX__TRY(classify_wrapped(user_data, &space, func));
     }
 
@@ -283,7 +287,8 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
         if (px__prof_mask & PX__PROF_KOKKOS) {
             /* The library hears the same label at deallocation, when the view may be gone. */
             alloc->tool_label = px__strdup(desc->label ? desc->label : "");
-            if (alloc->tool_label) px__kp_allocate(desc->space, alloc->tool_label, alloc->ptr, bytes);
+            if (alloc->tool_label)
+                px__kp_allocate(desc->space, alloc->tool_label, alloc->ptr, bytes);
         }
     }
     px_status st = px__view_new(out, desc->label, alloc, alloc->ptr, desc->dtype, es, desc->rank,
@@ -309,19 +314,22 @@ px_status px_view_create(px_view **out, const px_view_desc *desc)
     return create_or_wrap(out, desc, NULL, false, NULL, NULL, __func__);
 }
 
-static px_status create_1d(px_view **out, const char *label, px_space space, px_dtype dtype, int64_t n,
-                           unsigned flags, const char *func)
+static px_status create_1d(px_view **out, const char *label, px_space space, px_dtype dtype,
+                           int64_t n, unsigned flags, const char *func)
 {
     if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
     *out = NULL;
     if (dtype == PX_USER)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "dtype is PX_USER, which needs an element size: use px_view_create");
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "dtype is PX_USER, which needs an element size: use px_view_create");
     if ((int)dtype < 0 || dtype > PX_USER)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "dtype is %d; expected a built-in px_dtype (PX_U8 to PX_F64)",
-                         (int)dtype);
-    if (n < 0) return px__error(PX_ERR_INVALID_ARGUMENT, func, "n is %lld; expected >= 0", (long long)n);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "dtype is %d; expected a built-in px_dtype (PX_U8 to PX_F64)", (int)dtype);
+    if (n < 0)
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "n is %lld; expected >= 0", (long long)n);
     if (flags & ~(unsigned)PX_VIEW_NO_INIT)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "flags 0x%x holds unknown bits (known: PX_VIEW_NO_INIT)", flags);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "flags 0x%x holds unknown bits (known: PX_VIEW_NO_INIT)", flags);
     px_view_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.label = label;
@@ -333,13 +341,14 @@ static px_status create_1d(px_view **out, const char *label, px_space space, px_
     return create_or_wrap(out, &desc, NULL, false, NULL, NULL, func);
 }
 
-px_status px_view_create_1d(px_view **out, const char *label, px_space space, px_dtype dtype, int64_t n)
+px_status px_view_create_1d(px_view **out, const char *label, px_space space, px_dtype dtype,
+                            int64_t n)
 {
     return create_1d(out, label, space, dtype, n, 0, __func__);
 }
 
-px_status px_view_create_1d_ex(px_view **out, const char *label, px_space space, px_dtype dtype, int64_t n,
-                               unsigned flags)
+px_status px_view_create_1d_ex(px_view **out, const char *label, px_space space, px_dtype dtype,
+                               int64_t n, unsigned flags)
 {
     return create_1d(out, label, space, dtype, n, flags, __func__);
 }
@@ -355,7 +364,10 @@ px_status px__view_wrap_lent(px_view **out, const px_view_desc *desc, void *data
     return create_or_wrap(out, desc, data, true, release, ctx, func);
 }
 
-void px__alloc_retain(px__alloc *alloc) { atomic_fetch_add_explicit(&alloc->refs, 1, memory_order_relaxed); }
+void px__alloc_retain(px__alloc *alloc)
+{
+    atomic_fetch_add_explicit(&alloc->refs, 1, memory_order_relaxed);
+}
 
 void px__alloc_release(px__alloc *alloc)
 {
@@ -445,19 +457,19 @@ px_status px_view_span(const px_view *view, px_span *out)
 }
 
 /* The typed spans share px_span's layout (same fields, a different pointer type). */
-#define PX__TYPED_SPAN(suffix, DT)                                                         \
-    px_status px_view_span_##suffix(const px_view *view, px_span_##suffix *out)            \
-    {                                                                                      \
-        px_span s;                                                                         \
-        px_status st = fill_span(view, DT, out ? &s : NULL, __func__);                     \
-        if (!out) return st;                                                               \
-        memset(out, 0, sizeof *out);                                                       \
-        if (st != PX_OK) return st;                                                        \
-        out->data = s.data;                                                                \
-        memcpy(out->extent, s.extent, sizeof out->extent);                                 \
-        memcpy(out->stride, s.stride, sizeof out->stride);                                 \
-        out->rank = s.rank;                                                                \
-        return PX_OK;                                                                      \
+#define PX__TYPED_SPAN(suffix, DT)                                              \
+    px_status px_view_span_##suffix(const px_view *view, px_span_##suffix *out) \
+    {                                                                           \
+        px_span s;                                                              \
+        px_status st = fill_span(view, DT, out ? &s : NULL, __func__);          \
+        if (!out) return st;                                                    \
+        memset(out, 0, sizeof *out);                                            \
+        if (st != PX_OK) return st;                                             \
+        out->data = s.data;                                                     \
+        memcpy(out->extent, s.extent, sizeof out->extent);                      \
+        memcpy(out->stride, s.stride, sizeof out->stride);                      \
+        out->rank = s.rank;                                                     \
+        return PX_OK;                                                           \
     }
 
 PX__TYPED_SPAN(u8, PX_U8)
@@ -480,14 +492,15 @@ typedef struct span_1d {
    the view has stride 1 there (or extent 0 or 1, where every stride is 1). */
 static px_status unit_dimension(const px_view *view, int layout, int *dim, const char *func)
 {
-    static const char *const what[] = {
-        [PX__SPAN_RIGHT] = "a right span needs its last", [PX__SPAN_LEFT] = "a left span needs its first",
-        [PX__SPAN_1D] = "a 1-D span needs its"};
+    static const char *const what[] = {[PX__SPAN_RIGHT] = "a right span needs its last",
+                                       [PX__SPAN_LEFT] = "a left span needs its first",
+                                       [PX__SPAN_1D] = "a 1-D span needs its"};
     *dim = -1;
     if (layout == PX__SPAN_1D && view->rank != 1)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "view '%s' has rank %d; a 1-D span needs rank 1 (use a right or left span)",
-                         view->label, view->rank);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "view '%s' has rank %d; a 1-D span needs rank 1 (use a right or left span)",
+            view->label, view->rank);
     if (layout == PX__SPAN_STRIDED || view->rank == 0) return PX_OK;
     const int d = layout == PX__SPAN_RIGHT ? view->rank - 1 : 0;
     if (view->extent[d] > 1 && view->stride[d] != 1)
@@ -505,9 +518,11 @@ px_status px__view_get_span(const px_view *view, px_dtype dtype, int layout, voi
     static const char func[] = "px_view_get_span";
     if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
     if (layout < PX__SPAN_STRIDED || layout > PX__SPAN_1D)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "out is not a portex span (layout tag %d)", layout);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "out is not a portex span (layout tag %d)",
+                         layout);
     const bool one = layout == PX__SPAN_1D;
-    const size_t bytes = one ? offsetof(span_1d, rank) + sizeof(int32_t) : offsetof(px_span, px__layout);
+    const size_t bytes =
+        one ? offsetof(span_1d, rank) + sizeof(int32_t) : offsetof(px_span, px__layout);
     memset(out, 0, bytes);
     px_span s;
     int dim;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the objects behind px_view handles, and the pieces of the view module that
  * subviews, mirrors, copy planning and dispatch share. */
 #ifndef PX_SPACES_VIEW_H
@@ -19,7 +20,7 @@ typedef struct px__alloc {
     px_space space;
     void *ptr;
     size_t bytes;
-    bool owned;      /* false: wrapped user memory */
+    bool owned;       /* false: wrapped user memory */
     char *tool_label; /* the label a Kokkos Tools library heard at allocation (NULL: none) */
     /* Memory another owner lends (a DLPack tensor): called once, by the last release,
        in place of a free; NULL for the rest. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Compiles a file once as it is and once per mistake it holds; checks what the compiler says.
 
     check_compile_fail.py SOURCE COMPILER [ARGS...]

@@ -1,10 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A kernel dispatched by a call for another kind, where the kernel's kind is in sight
  * (check_compile_fail.py: each mistake must fail with the words after EXPECT; without one
  * the file compiles). Kernels and the host code that dispatches them, as in a one-file
  * program: compiled as C and, with CUDA, as CUDA C++; never built otherwise. */
 #include "portex.h"
 
-typedef struct cf_args { px_span_f64_1d x; px_span_i64_1d n; } cf_args;
+typedef struct cf_args {
+    px_span_f64_1d x;
+    px_span_i64_1d n;
+} cf_args;
 
 /* Declared only (defined nowhere: this file is only compiled), with and without a kind. */
 PX_DECLARE_KERNEL(cf_elsewhere);
@@ -31,7 +35,8 @@ PX_TEAM_REDUCE(cf_team_reduce, cf_args, a, team, double, sum, acc)
     PX_SINGLE_PER_TEAM(team) { *acc += PX_AT1(a->x, team->league_rank); }
 }
 
-#if PX_TEST_MISTAKE == 1 /* EXPECT: kernel cf_lie is defined here as a for kernel (PX_FOR*) but declared as another kind */
+#if PX_TEST_MISTAKE == \
+    1 /* EXPECT: kernel cf_lie is defined here as a for kernel (PX_FOR*) but declared as another kind */
 PX_DECLARE_KERNEL_REDUCE(cf_lie);
 PX_FOR(cf_lie, cf_args, a, i) { PX_AT1(a->x, i) = 2.0; }
 #endif
@@ -48,43 +53,65 @@ px_status cf_dispatch(px_instance *inst, const cf_args *a, px_view *result)
     const px_kernel *k = PX_KERNEL(cf_reduce);
     const px_kernel *kinds[] = {PX_KERNEL(cf_for), PX_KERNEL(cf_team)};
     px_status st = px_parallel_for(inst, "for", r, PX_KERNEL(cf_for), a);
-    if (st == PX_OK) st = px_parallel_for(inst, "for2", px_mdrange2(0, 2, 0, 2), PX_KERNEL(cf_for2), a);
+    if (st == PX_OK)
+        st = px_parallel_for(inst, "for2", px_mdrange2(0, 2, 0, 2), PX_KERNEL(cf_for2), a);
     if (st == PX_OK) st = px_parallel_reduce(inst, "reduce", r, PX_KERNEL(cf_reduce), a, &v);
-    if (st == PX_OK) st = px_parallel_reduce_view(inst, "reduce", r, PX_KERNEL(cf_reduce), a, result);
+    if (st == PX_OK)
+        st = px_parallel_reduce_view(inst, "reduce", r, PX_KERNEL(cf_reduce), a, result);
     if (st == PX_OK) st = px_parallel_scan(inst, "scan", r, PX_KERNEL(cf_scan), a, &total);
     if (st == PX_OK) st = px_parallel_for_team(inst, "team", t, PX_KERNEL(cf_team), a);
-    if (st == PX_OK) st = px_parallel_reduce_team(inst, "team", t, PX_KERNEL(cf_team_reduce), a, &v);
-    if (st == PX_OK) st = px_parallel_reduce_team_view(inst, "team", t, PX_KERNEL(cf_team_reduce), a, result);
-    if (st == PX_OK) st = px_parallel_reduce(inst, "elsewhere", r, PX_KERNEL(cf_elsewhere_reduce), a, &v);
-    if (st == PX_OK) st = px_parallel_for_team(inst, "elsewhere", t, PX_KERNEL(cf_elsewhere_team), a);
+    if (st == PX_OK)
+        st = px_parallel_reduce_team(inst, "team", t, PX_KERNEL(cf_team_reduce), a, &v);
+    if (st == PX_OK)
+        st = px_parallel_reduce_team_view(inst, "team", t, PX_KERNEL(cf_team_reduce), a, result);
+    if (st == PX_OK)
+        st = px_parallel_reduce(inst, "elsewhere", r, PX_KERNEL(cf_elsewhere_reduce), a, &v);
+    if (st == PX_OK)
+        st = px_parallel_for_team(inst, "elsewhere", t, PX_KERNEL(cf_elsewhere_team), a);
     if (st == PX_OK) st = px_parallel_for(inst, "unknown kind", r, PX_KERNEL(cf_elsewhere), a);
-    if (st == PX_OK) st = px_parallel_reduce(inst, "unknown kind", r, PX_KERNEL(cf_elsewhere), a, &v);
+    if (st == PX_OK)
+        st = px_parallel_reduce(inst, "unknown kind", r, PX_KERNEL(cf_elsewhere), a, &v);
     if (st == PX_OK) st = px_parallel_for(inst, "pointer", r, k, a);
     if (st == PX_OK) st = px_parallel_for(inst, "pointer", r, kinds[v > 0], a);
-    if (st == PX_OK) st = px_parallel_for(inst, "choice", r, v > 0 ? PX_KERNEL(cf_for) : PX_KERNEL(cf_for2), a);
+    if (st == PX_OK)
+        st = px_parallel_for(inst, "choice", r, v > 0 ? PX_KERNEL(cf_for) : PX_KERNEL(cf_for2), a);
     if (st == PX_OK) st = (px_parallel_for)(inst, "the function", r, PX_KERNEL(cf_reduce), a);
-#if PX_TEST_MISTAKE == 2 /* EXPECT: px_parallel_for: kernel PX_KERNEL(cf_reduce) is a reduce kernel (PX_REDUCE*), not a for kernel (PX_FOR*) */
+#if PX_TEST_MISTAKE == \
+    2 /* EXPECT: px_parallel_for: kernel PX_KERNEL(cf_reduce) is a reduce kernel (PX_REDUCE*), not a for kernel (PX_FOR*) */
     if (st == PX_OK) st = px_parallel_for(inst, "mistake", r, PX_KERNEL(cf_reduce), a);
-#elif PX_TEST_MISTAKE == 3 /* EXPECT: px_parallel_reduce: kernel PX_KERNEL(cf_for) is a for kernel (PX_FOR*), not a reduce kernel (PX_REDUCE*) */
+#elif PX_TEST_MISTAKE == \
+    3 /* EXPECT: px_parallel_reduce: kernel PX_KERNEL(cf_for) is a for kernel (PX_FOR*), not a reduce kernel (PX_REDUCE*) */
     if (st == PX_OK) st = px_parallel_reduce(inst, "mistake", r, PX_KERNEL(cf_for), a, &v);
-#elif PX_TEST_MISTAKE == 4 /* EXPECT: px_parallel_for_team: kernel PX_KERNEL(cf_for2) is a for kernel (PX_FOR*), not a team kernel (PX_TEAM_FOR) */
+#elif PX_TEST_MISTAKE == \
+    4 /* EXPECT: px_parallel_for_team: kernel PX_KERNEL(cf_for2) is a for kernel (PX_FOR*), not a team kernel (PX_TEAM_FOR) */
     if (st == PX_OK) st = px_parallel_for_team(inst, "mistake", t, PX_KERNEL(cf_for2), a);
-#elif PX_TEST_MISTAKE == 5 /* EXPECT: px_parallel_for: kernel PX_KERNEL(cf_team) is a team kernel (PX_TEAM_FOR), not a for kernel (PX_FOR*) */
+#elif PX_TEST_MISTAKE == \
+    5 /* EXPECT: px_parallel_for: kernel PX_KERNEL(cf_team) is a team kernel (PX_TEAM_FOR), not a for kernel (PX_FOR*) */
     if (st == PX_OK) st = px_parallel_for(inst, "mistake", r, PX_KERNEL(cf_team), a);
-#elif PX_TEST_MISTAKE == 6 /* EXPECT: px_parallel_scan: kernel PX_KERNEL(cf_reduce) is a reduce kernel (PX_REDUCE*), not a scan kernel (PX_SCAN) */
+#elif PX_TEST_MISTAKE == \
+    6 /* EXPECT: px_parallel_scan: kernel PX_KERNEL(cf_reduce) is a reduce kernel (PX_REDUCE*), not a scan kernel (PX_SCAN) */
     if (st == PX_OK) st = px_parallel_scan(inst, "mistake", r, PX_KERNEL(cf_reduce), a, &v);
-#elif PX_TEST_MISTAKE == 7 /* EXPECT: px_parallel_reduce: kernel PX_KERNEL(cf_scan) is a scan kernel (PX_SCAN), not a reduce kernel (PX_REDUCE*) */
+#elif PX_TEST_MISTAKE == \
+    7 /* EXPECT: px_parallel_reduce: kernel PX_KERNEL(cf_scan) is a scan kernel (PX_SCAN), not a reduce kernel (PX_REDUCE*) */
     if (st == PX_OK) st = px_parallel_reduce(inst, "mistake", r, PX_KERNEL(cf_scan), a, &total);
-#elif PX_TEST_MISTAKE == 8 /* EXPECT: px_parallel_reduce_view: kernel PX_KERNEL(cf_team_reduce) is a team reduce kernel (PX_TEAM_REDUCE), not a reduce kernel (PX_REDUCE*) */
-    if (st == PX_OK) st = px_parallel_reduce_view(inst, "mistake", r, PX_KERNEL(cf_team_reduce), a, result);
-#elif PX_TEST_MISTAKE == 9 /* EXPECT: px_parallel_reduce_team: kernel PX_KERNEL(cf_reduce) is a reduce kernel (PX_REDUCE*), not a team reduce kernel (PX_TEAM_REDUCE) */
+#elif PX_TEST_MISTAKE == \
+    8 /* EXPECT: px_parallel_reduce_view: kernel PX_KERNEL(cf_team_reduce) is a team reduce kernel (PX_TEAM_REDUCE), not a reduce kernel (PX_REDUCE*) */
+    if (st == PX_OK)
+        st = px_parallel_reduce_view(inst, "mistake", r, PX_KERNEL(cf_team_reduce), a, result);
+#elif PX_TEST_MISTAKE == \
+    9 /* EXPECT: px_parallel_reduce_team: kernel PX_KERNEL(cf_reduce) is a reduce kernel (PX_REDUCE*), not a team reduce kernel (PX_TEAM_REDUCE) */
     if (st == PX_OK) st = px_parallel_reduce_team(inst, "mistake", t, PX_KERNEL(cf_reduce), a, &v);
-#elif PX_TEST_MISTAKE == 10 /* EXPECT: px_parallel_reduce_team_view: kernel PX_KERNEL(cf_team) is a team kernel (PX_TEAM_FOR), not a team reduce kernel (PX_TEAM_REDUCE) */
-    if (st == PX_OK) st = px_parallel_reduce_team_view(inst, "mistake", t, PX_KERNEL(cf_team), a, result);
-#elif PX_TEST_MISTAKE == 11 /* EXPECT: px_parallel_for: kernel PX_KERNEL(cf_elsewhere_reduce) is a reduce kernel */
+#elif PX_TEST_MISTAKE == \
+    10 /* EXPECT: px_parallel_reduce_team_view: kernel PX_KERNEL(cf_team) is a team kernel (PX_TEAM_FOR), not a team reduce kernel (PX_TEAM_REDUCE) */
+    if (st == PX_OK)
+        st = px_parallel_reduce_team_view(inst, "mistake", t, PX_KERNEL(cf_team), a, result);
+#elif PX_TEST_MISTAKE == \
+    11 /* EXPECT: px_parallel_for: kernel PX_KERNEL(cf_elsewhere_reduce) is a reduce kernel */
     if (st == PX_OK) st = px_parallel_for(inst, "mistake", r, PX_KERNEL(cf_elsewhere_reduce), a);
-#elif PX_TEST_MISTAKE == 12 /* EXPECT: px_parallel_reduce_team: kernel PX_KERNEL(cf_elsewhere_team) is a team kernel (PX_TEAM_FOR) */
-    if (st == PX_OK) st = px_parallel_reduce_team(inst, "mistake", t, PX_KERNEL(cf_elsewhere_team), a, &v);
+#elif PX_TEST_MISTAKE == \
+    12 /* EXPECT: px_parallel_reduce_team: kernel PX_KERNEL(cf_elsewhere_team) is a team kernel (PX_TEAM_FOR) */
+    if (st == PX_OK)
+        st = px_parallel_reduce_team(inst, "mistake", t, PX_KERNEL(cf_elsewhere_team), a, &v);
 #elif PX_TEST_MISTAKE == 13 /* EXPECT: px_parallel_scan: kernel PX_KERNEL(cf_for) is a for kernel */
     if (st == PX_OK) st = px_parallel_scan(inst, "mistake", r, PX_KERNEL(cf_for), a, NULL);
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* PX_AT2, PX_AT3 and PX_AT4 on a 1-D span (check_compile_fail.py: each mistake must fail
  * with the words after EXPECT; without one the file compiles). Compiled as C and, with
  * CUDA, as CUDA C++; never built otherwise. */
@@ -13,12 +14,15 @@ typedef struct cf_rank_args {
 PX_FOR(cf_rank, cf_rank_args, args, i)
 {
     /* Every form on the spans it is for. */
-    PX_AT1(args->x, i) = PX_AT2(args->m, i, 0) + PX_AT3(args->s, i, 0, 0) + PX_AT4(args->s, i, 0, 0, 0);
+    PX_AT1(args->x, i) =
+        PX_AT2(args->m, i, 0) + PX_AT3(args->s, i, 0, 0) + PX_AT4(args->s, i, 0, 0, 0);
 #if PX_TEST_MISTAKE == 1 /* EXPECT: PX_AT2 on a 1-D span (px_span_*_1d): PX_AT2 needs a 2-D span */
     PX_AT1(args->x, i) += PX_AT2(args->x, i, 0);
-#elif PX_TEST_MISTAKE == 2 /* EXPECT: PX_AT3 on a 1-D span (px_span_*_1d): PX_AT3 needs a 3-D span */
+#elif PX_TEST_MISTAKE == \
+    2 /* EXPECT: PX_AT3 on a 1-D span (px_span_*_1d): PX_AT3 needs a 3-D span */
     PX_AT3(args->xr, i, 0, 0) = 1.0;
-#elif PX_TEST_MISTAKE == 3 /* EXPECT: PX_AT4 on a 1-D span (px_span_*_1d): PX_AT4 needs a 4-D span */
+#elif PX_TEST_MISTAKE == \
+    3 /* EXPECT: PX_AT4 on a 1-D span (px_span_*_1d): PX_AT4 needs a 4-D span */
     PX_AT1(args->x, i) += PX_AT4(args->x, 0, i, 0, 0);
 #endif
 }
@@ -26,7 +30,8 @@ PX_FOR(cf_rank, cf_rank_args, args, i)
 /* In a team kernel too. */
 PX_TEAM_FOR(cf_rank_team, cf_rank_args, args, team)
 {
-    PX_TEAM_THREAD_FOR(team, i, 0, args->x.extent[0]) {
+    PX_TEAM_THREAD_FOR(team, i, 0, args->x.extent[0])
+    {
         PX_AT1(args->x, i) = PX_AT2(args->m, i, 1);
 #if PX_TEST_MISTAKE == 4 /* EXPECT: PX_AT2 on a 1-D span (px_span_*_1d): PX_AT2 needs a 2-D span */
         PX_AT2(args->xr, i, 1) = 0.0;

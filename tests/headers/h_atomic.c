@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* portex/atomic.h compiles on its own, first in its translation unit, and its generic
    names pick the typed functions. */
 #include "portex/atomic.h"

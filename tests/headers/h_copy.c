@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* portex/copy.h compiles on its own, first in its translation unit. */
 #include "portex/copy.h"
 

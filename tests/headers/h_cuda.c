@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* portex/cuda.h (CUDA interop, opt-in) compiles on its own as C. */
 #include "portex/cuda.h"
 

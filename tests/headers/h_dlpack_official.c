@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* portex/dlpack.h after the official dlpack.h: it declares nothing the official header
  * did. The official header is not a dependency of portex, so a stand-in with its macros
  * and type names comes first here (written for this test); a second definition of any
@@ -10,11 +11,19 @@
 #define DLPACK_FLAG_BITMASK_READ_ONLY (1UL << 0UL)
 #define DLPACK_FLAG_BITMASK_IS_COPIED (1UL << 1UL)
 
-typedef struct { uint32_t major, minor; } DLPackVersion;
+typedef struct {
+    uint32_t major, minor;
+} DLPackVersion;
 typedef enum { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLCUDAManaged = 13 } DLDeviceType;
-typedef struct { DLDeviceType device_type; int32_t device_id; } DLDevice;
+typedef struct {
+    DLDeviceType device_type;
+    int32_t device_id;
+} DLDevice;
 typedef enum { kDLInt = 0U, kDLUInt = 1U, kDLFloat = 2U } DLDataTypeCode;
-typedef struct { uint8_t code, bits; uint16_t lanes; } DLDataType;
+typedef struct {
+    uint8_t code, bits;
+    uint16_t lanes;
+} DLDataType;
 typedef struct {
     void *data;
     DLDevice device;
@@ -41,7 +50,8 @@ typedef struct DLManagedTensorVersioned {
 int px_header_test_dlpack_official(void);
 int px_header_test_dlpack_official(void)
 {
-    px_status (*from_v)(px_view **, const char *, DLManagedTensorVersioned *) = px_view_from_dlpack_versioned;
+    px_status (*from_v)(px_view **, const char *, DLManagedTensorVersioned *) =
+        px_view_from_dlpack_versioned;
     px_status (*to)(px_view *, DLManagedTensor **) = px_view_to_dlpack;
     return from_v && to && DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED == 4 ? 0 : 1;
 }

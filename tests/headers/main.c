@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Links the header tests together; each file includes exactly one public header. */
 int px_header_test_export(void);
 int px_header_test_core(void);
@@ -26,8 +27,9 @@ int main(void)
 {
     int r = px_header_test_export() + px_header_test_core() + px_header_test_space() +
             px_header_test_view() + px_header_test_instance() + px_header_test_policy() +
-            px_header_test_kernel() + px_header_test_parallel() + px_header_test_team() + px_header_test_copy() + px_header_test_graph() +
-            px_header_test_portex() + px_header_test_version() + px_header_test_atomic() + px_header_test_dlpack() +
+            px_header_test_kernel() + px_header_test_parallel() + px_header_test_team() +
+            px_header_test_copy() + px_header_test_graph() + px_header_test_portex() +
+            px_header_test_version() + px_header_test_atomic() + px_header_test_dlpack() +
             px_header_test_dlpack_official();
 #ifdef PX_TEST_CUDA_HEADER
     r += px_header_test_cuda();

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Compiles a kernel file that must fail and checks where the compiler says it failed.
 
     check_error_line.py [--cuda] SOURCE COMPILER [ARGS...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernels of test_atomic (k_atomic.c): argument structs, declarations, and the values the
  * kernels compute from their index (shared with the test, which recomputes them).
  * Included by the kernel file (compiled as C, or as CUDA C++ when CUDA is on) and by the
@@ -53,89 +54,92 @@ PX_FUNCTION double at_value_f64(int64_t i, int64_t nan_at)
 }
 
 /* The bin of index i in the histograms. */
-PX_FUNCTION int64_t at_bin(int64_t i, int64_t nbins) { return (int64_t)(at_hash(i) % (uint64_t)nbins); }
+PX_FUNCTION int64_t at_bin(int64_t i, int64_t nbins)
+{
+    return (int64_t)(at_hash(i) % (uint64_t)nbins);
+}
 
 /* ---- One fixed sequence of operations per type, with known results --------------------------
    at_seq_<s>(w) works on w[0..7] and logs results in w[AT_LOG + k]. The test runs it on
    the host and in a kernel (n = 1) and checks both logs against the expected values. */
 enum { AT_LOG = 8, AT_SEQ_LEN = 40 };
 
-#define AT_SEQ_COMMON(T, w)                                                                \
-    px_atomic_store(&w[0], (T)10);                                                         \
-    w[AT_LOG + 0] = px_atomic_fetch_add(&w[0], (T)5);          /* 10 -> 15 */              \
-    w[AT_LOG + 1] = px_atomic_fetch_sub(&w[0], (T)3);          /* 15 -> 12 */              \
-    w[AT_LOG + 2] = px_atomic_fetch_min(&w[0], (T)20);         /* 12 stays */              \
-    w[AT_LOG + 3] = px_atomic_fetch_min(&w[0], (T)4);          /* 12 -> 4 */               \
-    w[AT_LOG + 4] = px_atomic_fetch_max(&w[0], (T)2);          /* 4 stays */               \
-    w[AT_LOG + 5] = px_atomic_fetch_max(&w[0], (T)9);          /* 4 -> 9 */                \
-    w[AT_LOG + 6] = px_atomic_exchange(&w[0], (T)6);           /* 9 -> 6 */                \
-    w[AT_LOG + 7] = px_atomic_compare_exchange(&w[0], (T)5, (T)1); /* 6 stays */           \
-    w[AT_LOG + 8] = px_atomic_compare_exchange(&w[0], (T)6, (T)1); /* 6 -> 1 */            \
-    w[AT_LOG + 9] = px_atomic_load(&w[0]);                     /* 1 */                     \
-    px_atomic_add(&w[0], (T)7);                                /* 8 */                     \
-    px_atomic_sub(&w[0], (T)2);                                /* 6 */                     \
-    px_atomic_min(&w[0], (T)3);                                /* 3 */                     \
-    px_atomic_max(&w[0], (T)4);                                /* 4 */                     \
+#define AT_SEQ_COMMON(T, w)                                                       \
+    px_atomic_store(&w[0], (T)10);                                                \
+    w[AT_LOG + 0] = px_atomic_fetch_add(&w[0], (T)5);              /* 10 -> 15 */ \
+    w[AT_LOG + 1] = px_atomic_fetch_sub(&w[0], (T)3);              /* 15 -> 12 */ \
+    w[AT_LOG + 2] = px_atomic_fetch_min(&w[0], (T)20);             /* 12 stays */ \
+    w[AT_LOG + 3] = px_atomic_fetch_min(&w[0], (T)4);              /* 12 -> 4 */  \
+    w[AT_LOG + 4] = px_atomic_fetch_max(&w[0], (T)2);              /* 4 stays */  \
+    w[AT_LOG + 5] = px_atomic_fetch_max(&w[0], (T)9);              /* 4 -> 9 */   \
+    w[AT_LOG + 6] = px_atomic_exchange(&w[0], (T)6);               /* 9 -> 6 */   \
+    w[AT_LOG + 7] = px_atomic_compare_exchange(&w[0], (T)5, (T)1); /* 6 stays */  \
+    w[AT_LOG + 8] = px_atomic_compare_exchange(&w[0], (T)6, (T)1); /* 6 -> 1 */   \
+    w[AT_LOG + 9] = px_atomic_load(&w[0]);                         /* 1 */        \
+    px_atomic_add(&w[0], (T)7);                                    /* 8 */        \
+    px_atomic_sub(&w[0], (T)2);                                    /* 6 */        \
+    px_atomic_min(&w[0], (T)3);                                    /* 3 */        \
+    px_atomic_max(&w[0], (T)4);                                    /* 4 */        \
     w[AT_LOG + 10] = px_atomic_load(&w[0]);
 
 /* Integers: bit operations, wrap-around at the type's limits (lo, hi), and min/max of
    (T)-5 and friends, which compare as signed or unsigned by the type. */
-#define AT_SEQ_INT(s, T, lo, hi)                                                           \
-    PX_FUNCTION void at_seq_##s(T *w)                                                      \
-    {                                                                                      \
-        AT_SEQ_COMMON(T, w)                                                                \
-        px_atomic_store(&w[1], (T)12);                                                     \
-        w[AT_LOG + 11] = px_atomic_fetch_and(&w[1], (T)10);    /* 12 -> 8 */               \
-        w[AT_LOG + 12] = px_atomic_fetch_or(&w[1], (T)3);      /* 8 -> 11 */               \
-        w[AT_LOG + 13] = px_atomic_fetch_xor(&w[1], (T)6);     /* 11 -> 13 */              \
-        px_atomic_and(&w[1], (T)7);                            /* 5 */                     \
-        px_atomic_or(&w[1], (T)16);                            /* 21 */                    \
-        px_atomic_xor(&w[1], (T)1);                            /* 20 */                    \
-        w[AT_LOG + 14] = px_atomic_load(&w[1]);                                            \
-        px_atomic_store(&w[2], (T)(hi));                                                   \
-        w[AT_LOG + 15] = px_atomic_fetch_add(&w[2], (T)1);     /* hi -> lo */              \
-        w[AT_LOG + 16] = px_atomic_load(&w[2]);                                            \
-        w[AT_LOG + 17] = px_atomic_fetch_sub(&w[2], (T)1);     /* lo -> hi */              \
-        w[AT_LOG + 18] = px_atomic_load(&w[2]);                                            \
-        px_atomic_store(&w[3], (T)-5);                                                     \
-        w[AT_LOG + 19] = px_atomic_fetch_min(&w[3], (T)3);                                 \
-        w[AT_LOG + 20] = px_atomic_fetch_max(&w[3], (T)-2);                                \
-        w[AT_LOG + 21] = px_atomic_load(&w[3]);                                            \
-        px_atomic_store(&w[4], (T)(lo));                                                   \
-        w[AT_LOG + 22] = px_atomic_fetch_max(&w[4], (T)(hi));  /* lo -> hi */              \
-        w[AT_LOG + 23] = px_atomic_fetch_min(&w[4], (T)(lo));  /* hi -> lo */              \
-        w[AT_LOG + 24] = px_atomic_load(&w[4]);                                            \
+#define AT_SEQ_INT(s, T, lo, hi)                                             \
+    PX_FUNCTION void at_seq_##s(T *w)                                        \
+    {                                                                        \
+        AT_SEQ_COMMON(T, w)                                                  \
+        px_atomic_store(&w[1], (T)12);                                       \
+        w[AT_LOG + 11] = px_atomic_fetch_and(&w[1], (T)10); /* 12 -> 8 */    \
+        w[AT_LOG + 12] = px_atomic_fetch_or(&w[1], (T)3);   /* 8 -> 11 */    \
+        w[AT_LOG + 13] = px_atomic_fetch_xor(&w[1], (T)6);  /* 11 -> 13 */   \
+        px_atomic_and(&w[1], (T)7);                         /* 5 */          \
+        px_atomic_or(&w[1], (T)16);                         /* 21 */         \
+        px_atomic_xor(&w[1], (T)1);                         /* 20 */         \
+        w[AT_LOG + 14] = px_atomic_load(&w[1]);                              \
+        px_atomic_store(&w[2], (T)(hi));                                     \
+        w[AT_LOG + 15] = px_atomic_fetch_add(&w[2], (T)1); /* hi -> lo */    \
+        w[AT_LOG + 16] = px_atomic_load(&w[2]);                              \
+        w[AT_LOG + 17] = px_atomic_fetch_sub(&w[2], (T)1); /* lo -> hi */    \
+        w[AT_LOG + 18] = px_atomic_load(&w[2]);                              \
+        px_atomic_store(&w[3], (T)-5);                                       \
+        w[AT_LOG + 19] = px_atomic_fetch_min(&w[3], (T)3);                   \
+        w[AT_LOG + 20] = px_atomic_fetch_max(&w[3], (T)-2);                  \
+        w[AT_LOG + 21] = px_atomic_load(&w[3]);                              \
+        px_atomic_store(&w[4], (T)(lo));                                     \
+        w[AT_LOG + 22] = px_atomic_fetch_max(&w[4], (T)(hi)); /* lo -> hi */ \
+        w[AT_LOG + 23] = px_atomic_fetch_min(&w[4], (T)(lo)); /* hi -> lo */ \
+        w[AT_LOG + 24] = px_atomic_load(&w[4]);                              \
     }
 
 /* Floating point: NaN stored, NaN offered, signed zeros, bitwise compare-exchange. */
-#define AT_SEQ_FLOAT(s, T)                                                                 \
-    PX_FUNCTION void at_seq_##s(T *w)                                                      \
-    {                                                                                      \
-        const T nan_ = (T)NAN, one = (T)1, zero = (T)0, mzero = -(T)0;                     \
-        AT_SEQ_COMMON(T, w)                                                                \
-        px_atomic_store(&w[1], nan_);                                                      \
-        w[AT_LOG + 11] = px_atomic_fetch_min(&w[1], one);      /* NaN stays */             \
-        w[AT_LOG + 12] = px_atomic_fetch_max(&w[1], one);      /* NaN stays */             \
-        w[AT_LOG + 13] = px_atomic_load(&w[1]);                                            \
-        px_atomic_store(&w[2], (T)3);                                                      \
-        w[AT_LOG + 14] = px_atomic_fetch_min(&w[2], nan_);     /* 3 stays */               \
-        w[AT_LOG + 15] = px_atomic_fetch_max(&w[2], nan_);     /* 3 stays */               \
-        w[AT_LOG + 16] = px_atomic_load(&w[2]);                                            \
-        px_atomic_store(&w[3], zero);                                                      \
-        w[AT_LOG + 17] = px_atomic_fetch_min(&w[3], mzero);    /* +0 stays */              \
-        w[AT_LOG + 18] = px_atomic_fetch_max(&w[3], mzero);    /* +0 stays */              \
-        w[AT_LOG + 19] = px_atomic_compare_exchange(&w[3], mzero, (T)7); /* no match */    \
-        w[AT_LOG + 20] = px_atomic_load(&w[3]);                /* +0 */                    \
-        w[AT_LOG + 21] = px_atomic_compare_exchange(&w[3], zero, (T)7);  /* +0 -> 7 */     \
-        w[AT_LOG + 22] = px_atomic_load(&w[3]);                                            \
-        px_atomic_store(&w[4], nan_);                                                      \
-        w[AT_LOG + 23] = px_atomic_compare_exchange(&w[4], nan_, (T)2); /* same bits */    \
-        w[AT_LOG + 24] = px_atomic_load(&w[4]);                /* 2 */                     \
-        px_atomic_store(&w[5], nan_);                                                      \
-        w[AT_LOG + 25] = px_atomic_fetch_add(&w[5], one);      /* ends; NaN stays */       \
-        w[AT_LOG + 26] = px_atomic_load(&w[5]);                                            \
-        w[AT_LOG + 27] = px_atomic_exchange(&w[5], mzero);     /* NaN -> -0 */             \
-        w[AT_LOG + 28] = px_atomic_load(&w[5]);                                            \
+#define AT_SEQ_FLOAT(s, T)                                                              \
+    PX_FUNCTION void at_seq_##s(T *w)                                                   \
+    {                                                                                   \
+        const T nan_ = (T)NAN, one = (T)1, zero = (T)0, mzero = -(T)0;                  \
+        AT_SEQ_COMMON(T, w)                                                             \
+        px_atomic_store(&w[1], nan_);                                                   \
+        w[AT_LOG + 11] = px_atomic_fetch_min(&w[1], one); /* NaN stays */               \
+        w[AT_LOG + 12] = px_atomic_fetch_max(&w[1], one); /* NaN stays */               \
+        w[AT_LOG + 13] = px_atomic_load(&w[1]);                                         \
+        px_atomic_store(&w[2], (T)3);                                                   \
+        w[AT_LOG + 14] = px_atomic_fetch_min(&w[2], nan_); /* 3 stays */                \
+        w[AT_LOG + 15] = px_atomic_fetch_max(&w[2], nan_); /* 3 stays */                \
+        w[AT_LOG + 16] = px_atomic_load(&w[2]);                                         \
+        px_atomic_store(&w[3], zero);                                                   \
+        w[AT_LOG + 17] = px_atomic_fetch_min(&w[3], mzero);              /* +0 stays */ \
+        w[AT_LOG + 18] = px_atomic_fetch_max(&w[3], mzero);              /* +0 stays */ \
+        w[AT_LOG + 19] = px_atomic_compare_exchange(&w[3], mzero, (T)7); /* no match */ \
+        w[AT_LOG + 20] = px_atomic_load(&w[3]);                          /* +0 */       \
+        w[AT_LOG + 21] = px_atomic_compare_exchange(&w[3], zero, (T)7);  /* +0 -> 7 */  \
+        w[AT_LOG + 22] = px_atomic_load(&w[3]);                                         \
+        px_atomic_store(&w[4], nan_);                                                   \
+        w[AT_LOG + 23] = px_atomic_compare_exchange(&w[4], nan_, (T)2); /* same bits */ \
+        w[AT_LOG + 24] = px_atomic_load(&w[4]);                         /* 2 */         \
+        px_atomic_store(&w[5], nan_);                                                   \
+        w[AT_LOG + 25] = px_atomic_fetch_add(&w[5], one); /* ends; NaN stays */         \
+        w[AT_LOG + 26] = px_atomic_load(&w[5]);                                         \
+        w[AT_LOG + 27] = px_atomic_exchange(&w[5], mzero); /* NaN -> -0 */              \
+        w[AT_LOG + 28] = px_atomic_load(&w[5]);                                         \
     }
 
 AT_SEQ_INT(i32, int32_t, INT32_MIN, INT32_MAX)
@@ -194,33 +198,33 @@ PX_DECLARE_KERNEL(at_scatter);
  *               rets(0, i) = fetch_or(&m(0), bit), rets(1, i) = fetch_and(&m(1), ~bit),
  *               rets(2, i) = fetch_xor(&m(2), bit); or(&m(3), bit), and(&m(4), ~bit),
  *               xor(&m(5), bit). */
-#define AT_DECLARE(s, T)                                                                   \
-    typedef struct at_tickets_args_##s {                                                   \
-        px_span_##s##_1d counter;                                                          \
-        px_span_i32_right seen;                                                            \
-        px_span_i32_1d bad;                                                                \
-        int64_t n;                                                                         \
-    } at_tickets_args_##s;                                                                 \
-    PX_DECLARE_KERNEL(at_tickets_##s);                                                     \
-    typedef struct at_minmax_args_##s {                                                    \
-        px_span_##s##_1d ext;                                                              \
-        px_span_##s##_right rets;                                                          \
-        int64_t nan_at;                                                                    \
-    } at_minmax_args_##s;                                                                  \
-    PX_DECLARE_KERNEL(at_minmax_##s);                                                      \
-    typedef struct at_claim_args_##s {                                                     \
-        px_span_##s##_1d owner, last, cas, xchg, copy;                                     \
-        T empty;                                                                           \
-        int64_t nslots;                                                                    \
-    } at_claim_args_##s;                                                                   \
+#define AT_DECLARE(s, T)                               \
+    typedef struct at_tickets_args_##s {               \
+        px_span_##s##_1d counter;                      \
+        px_span_i32_right seen;                        \
+        px_span_i32_1d bad;                            \
+        int64_t n;                                     \
+    } at_tickets_args_##s;                             \
+    PX_DECLARE_KERNEL(at_tickets_##s);                 \
+    typedef struct at_minmax_args_##s {                \
+        px_span_##s##_1d ext;                          \
+        px_span_##s##_right rets;                      \
+        int64_t nan_at;                                \
+    } at_minmax_args_##s;                              \
+    PX_DECLARE_KERNEL(at_minmax_##s);                  \
+    typedef struct at_claim_args_##s {                 \
+        px_span_##s##_1d owner, last, cas, xchg, copy; \
+        T empty;                                       \
+        int64_t nslots;                                \
+    } at_claim_args_##s;                               \
     PX_DECLARE_KERNEL(at_claim_##s);
 
-#define AT_DECLARE_INT(s, T)                                                               \
-    AT_DECLARE(s, T)                                                                       \
-    typedef struct at_bits_args_##s {                                                      \
-        px_span_##s##_1d m;                                                                \
-        px_span_##s##_right rets;                                                          \
-    } at_bits_args_##s;                                                                    \
+#define AT_DECLARE_INT(s, T)          \
+    AT_DECLARE(s, T)                  \
+    typedef struct at_bits_args_##s { \
+        px_span_##s##_1d m;           \
+        px_span_##s##_right rets;     \
+    } at_bits_args_##s;               \
     PX_DECLARE_KERNEL(at_bits_##s);
 
 AT_DECLARE_INT(i32, int32_t)

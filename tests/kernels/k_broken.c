@@ -1,14 +1,15 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A kernel file with an error in every kind of kernel body, for check_error_line.py: the
  * compiler must report each error on the line marked ERROR, the user's own line, and no
  * error elsewhere (the macros' lines included). Never built. */
 #include "portex.h"
 
-typedef struct broken_args { px_span_f64_1d x; px_span_f64_right m; } broken_args;
+typedef struct broken_args {
+    px_span_f64_1d x;
+    px_span_f64_right m;
+} broken_args;
 
-PX_FOR(broken_for, broken_args, args, i)
-{
-    PX_AT1(args->x, i) = 2.0 * not_declared_1; /* ERROR */
-}
+PX_FOR(broken_for, broken_args, args, i) { PX_AT1(args->x, i) = 2.0 * not_declared_1; /* ERROR */ }
 
 PX_FOR_2D(broken_for2, broken_args, args, i, j)
 {

@@ -1,9 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A kernel file that is valid C but not valid CUDA (its bodies call a host function), for
  * check_error_line.py: as C it compiles; as CUDA each error is on the line marked CUDA
  * ERROR, the user's own line. Never built. */
 #include "portex.h"
 
-typedef struct broken_args { px_span_f64_1d x; } broken_args;
+typedef struct broken_args {
+    px_span_f64_1d x;
+} broken_args;
 
 static double host_only(double v) { return 2.0 * v; }
 

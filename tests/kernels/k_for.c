@@ -1,10 +1,8 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file: parallel_for kernels of the tests (valid C11 and CUDA C++). */
 #include "kernels.h"
 
-PX_FOR(axpy, axpy_args, args, i)
-{
-    PX_AT1(args->y, i) += args->a * PX_AT1(args->x, i);
-}
+PX_FOR(axpy, axpy_args, args, i) { PX_AT1(args->y, i) += args->a * PX_AT1(args->x, i); }
 
 PX_FOR(visit1, visit_args, args, i)
 {
@@ -24,7 +22,4 @@ PX_FOR_3D(visit3, visit_args, args, i, j, k)
     if (args->order.data) PX_AT3(args->order, i, j, k) = args->counter.data[0]++;
 }
 
-PX_FOR_2D(index2, ij_args, args, i, j)
-{
-    PX_AT2(args->out, i, j) = 1000.0 * (double)i + (double)j;
-}
+PX_FOR_2D(index2, ij_args, args, i, j) { PX_AT2(args->out, i, j) = 1000.0 * (double)i + (double)j; }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file of test_fuzz (always C); see k_fuzz.h. */
 #include "k_fuzz.h"
 

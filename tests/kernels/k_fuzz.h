@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernels of test_fuzz: each visits its index space and folds a hash of every index it is
  * given, so that an index visited twice, or missed, changes the result. Always compiled
  * as C (the fuzz test runs on the serial backend). */

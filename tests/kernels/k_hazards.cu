@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Raw CUDA kernels of the hazard suites: see k_hazards.h. */
 #include "k_hazards.h"
 
@@ -24,7 +25,8 @@ __global__ void k_spin_trap(unsigned long long ns)
     __trap();
 }
 
-__global__ void k_spin_checksum(unsigned long long ns, const uint64_t *v, long long n, unsigned long long *sum)
+__global__ void k_spin_checksum(unsigned long long ns, const uint64_t *v, long long n,
+                                unsigned long long *sum)
 {
     if (threadIdx.x == 0) wait_ns(ns);
     __syncthreads();
@@ -54,7 +56,7 @@ struct on_device {
     }
 };
 
-}  // namespace
+} // namespace
 
 extern "C" cudaError_t hz_spin(int device, cudaStream_t s, uint64_t ns)
 {
@@ -72,8 +74,8 @@ extern "C" cudaError_t hz_spin_trap(int device, cudaStream_t s, uint64_t ns)
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t hz_spin_checksum(int device, cudaStream_t s, uint64_t ns, const uint64_t *v, int64_t n,
-                                        unsigned long long *sum)
+extern "C" cudaError_t hz_spin_checksum(int device, cudaStream_t s, uint64_t ns, const uint64_t *v,
+                                        int64_t n, unsigned long long *sum)
 {
     on_device d(device);
     if (d.err != cudaSuccess) return d.err;
@@ -81,6 +83,6 @@ extern "C" cudaError_t hz_spin_checksum(int device, cudaStream_t s, uint64_t ns,
     cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (e != cudaSuccess) return e;
     /* One block of 256 threads per SM (a block that starts late only reads later). */
-    k_spin_checksum<<<sms > 0 ? sms : 1, 256, 0, s>>>(ns, v, (long long)n, sum);
+    k_spin_checksum < < <sms> 0 ? sms : 1, 256, 0, s >>> (ns, v, (long long)n, sum);
     return cudaGetLastError();
 }

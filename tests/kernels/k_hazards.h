@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Raw CUDA kernels of the hazard suites (test_faults, test_isolation, test_hazards),
  * launched on the stream of a portex instance (portex/cuda.h) or on the test's own
  * stream: a GPU that stays busy for a set time, a kernel that traps (a sticky error: the
@@ -30,7 +31,8 @@ cudaError_t hz_spin_checksum(int device, cudaStream_t s, uint64_t ns, const uint
                              unsigned long long *sum);
 
 /* The per-element term of hz_spin_checksum, for the host's expected value. */
-#define HZ_MIX(i, x) ((((uint64_t)(x) ^ ((uint64_t)(i) * 0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull) >> 7)
+#define HZ_MIX(i, x) \
+    ((((uint64_t)(x) ^ ((uint64_t)(i)*0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull) >> 7)
 
 #ifdef __cplusplus
 }

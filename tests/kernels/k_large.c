@@ -1,15 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernels of test_large (a kernel file: C, or CUDA when CUDA is on). */
 #include "k_large.h"
 
-PX_FOR(large_fill, large_args, args, i)
-{
-    args->x.data[i] = (uint8_t)((7 * i + 3) & 0xff);
-}
+PX_FOR(large_fill, large_args, args, i) { args->x.data[i] = (uint8_t)((7 * i + 3) & 0xff); }
 
-PX_REDUCE(large_sum, large_args, args, i, uint64_t, sum, acc)
-{
-    *acc += args->x.data[i];
-}
+PX_REDUCE(large_sum, large_args, args, i, uint64_t, sum, acc) { *acc += args->x.data[i]; }
 
 PX_SCAN(large_scan, large_args, args, i, int64_t, sum, update, final)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file of test_limits (valid C11 and CUDA C++). */
 #include "k_limits.h"
 
@@ -24,8 +25,10 @@ PX_FUNCTION void lim_add(int32_t *p)
 PX_FUNCTION void lim_visit(const lim_args *a, int64_t i, int64_t j, int64_t k)
 {
     const int64_t o = lim_offset(a, i, j, k);
-    if (o < 0) PX_AT1(a->bad, 0) = 1;
-    else lim_add(&PX_AT1(a->hits, o));
+    if (o < 0)
+        PX_AT1(a->bad, 0) = 1;
+    else
+        lim_add(&PX_AT1(a->hits, o));
 }
 
 PX_FOR(lim_for1, lim_args, args, i) { lim_visit(args, i, args->begin[1], args->begin[2]); }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernels of test_limits: index ranges that end next to INT64_MAX or start at INT64_MIN.
  * Every kernel maps its index back to an offset in the range with unsigned arithmetic (no
  * overflow, whatever index it is given) and records what it saw. Valid C11 and CUDA C++. */
@@ -8,11 +9,11 @@
 #include "portex/view.h"
 
 typedef struct lim_args {
-    int64_t begin[3];     /* the policy's begin (0 for the dimensions it does not have) */
-    int64_t n[3];         /* its extents (1 for the dimensions it does not have) */
-    px_span_i32_1d hits;  /* hits(offset) += 1, offset = (o0 * n1 + o1) * n2 + o2 */
-    px_span_i32_1d bad;   /* bad(0) = 1: an index outside the range was visited */
-    px_span_i64_1d out;   /* scans: out(offset) = the exclusive count before it */
+    int64_t begin[3];    /* the policy's begin (0 for the dimensions it does not have) */
+    int64_t n[3];        /* its extents (1 for the dimensions it does not have) */
+    px_span_i32_1d hits; /* hits(offset) += 1, offset = (o0 * n1 + o1) * n2 + o2 */
+    px_span_i32_1d bad;  /* bad(0) = 1: an index outside the range was visited */
+    px_span_i64_1d out;  /* scans: out(offset) = the exclusive count before it */
 } lim_args;
 
 PX_DECLARE_KERNEL(lim_for1);
@@ -30,7 +31,7 @@ PX_DECLARE_KERNEL(lim_red1);
 PX_DECLARE_KERNEL(lim_red2);
 PX_DECLARE_KERNEL(lim_red3);
 
-PX_DECLARE_KERNEL(lim_scan);      /* exclusive count: out(o) = o; total = n */
+PX_DECLARE_KERNEL(lim_scan); /* exclusive count: out(o) = o; total = n */
 
 /* The hash the reductions sum, for the test's reference. */
 PX_FUNCTION uint64_t lim_hash(uint64_t x)

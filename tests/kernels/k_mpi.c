@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file of test_mpi (valid C11 and CUDA C++): work ordered after a receive. */
 #include "k_mpi.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file of test_multi_gpu (compiled as CUDA: the test exists only with CUDA). */
 #include "k_multi_gpu.h"
 

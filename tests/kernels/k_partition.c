@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file: kernels of the partition suite (valid C11 and CUDA C++). */
 #include "k_partition.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernels of the partition suite (k_partition.c): argument structs and declarations.
  * Valid C11 and CUDA C++, like kernels.h. */
 #ifndef PX_TESTS_K_PARTITION_H

@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file: parallel_reduce kernels of the tests (valid C11 and CUDA C++). */
 #include "kernels.h"
 
 /* Built-in joins: every op folds x[i] with the join itself. */
-#define TK_RED(T, op)                                                                      \
-    PX_REDUCE(red_##op##_##T, red_args_##T, args, i, T, op, acc)                           \
-    {                                                                                      \
-        px_join_##op##_##T(acc, &PX_AT1(args->x, i));                                      \
+#define TK_RED(T, op)                                            \
+    PX_REDUCE(red_##op##_##T, red_args_##T, args, i, T, op, acc) \
+    {                                                            \
+        px_join_##op##_##T(acc, &PX_AT1(args->x, i));            \
     }
 #define TK_RED_ALL(T) TK_RED(T, sum) TK_RED(T, prod) TK_RED(T, min) TK_RED(T, max)
 
@@ -17,13 +18,13 @@ TK_RED_ALL(uint32_t)
 TK_RED_ALL(uint64_t)
 
 /* minloc / maxloc: the value with its index. */
-#define TK_LOC(sfx, T, op)                                                                 \
-    PX_REDUCE(red_##op##loc_##sfx, red_args_##T, args, i, px_valloc_##sfx, op##loc, acc)   \
-    {                                                                                      \
-        px_valloc_##sfx c;                                                                 \
-        c.val = PX_AT1(args->x, i);                                                        \
-        c.loc = i;                                                                         \
-        px_join_##op##loc_px_valloc_##sfx(acc, &c);                                        \
+#define TK_LOC(sfx, T, op)                                                               \
+    PX_REDUCE(red_##op##loc_##sfx, red_args_##T, args, i, px_valloc_##sfx, op##loc, acc) \
+    {                                                                                    \
+        px_valloc_##sfx c;                                                               \
+        c.val = PX_AT1(args->x, i);                                                      \
+        c.loc = i;                                                                       \
+        px_join_##op##loc_px_valloc_##sfx(acc, &c);                                      \
     }
 
 TK_LOC(f32, float, min)

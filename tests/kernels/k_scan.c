@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernel file: parallel_scan kernels of the tests (valid C11 and CUDA C++).
  * Bodies store only when `final`: they may run more than once per index. */
 #include "kernels.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernels of test_spans: one body per accessor, instantiated for every span form (strided,
  * right, left, 1-D, and their restrict forms), so that each form's index arithmetic is
  * checked against the same expected values. Valid C11 and CUDA C++. */
@@ -8,9 +9,12 @@
 #include "portex/view.h"
 
 /* 1-D: out(i) = 7 i + 1; y(i) += a x(i). */
-#define SP_ARGS1(sfx, S)                                                                   \
-    typedef struct sp1_args_##sfx { double a; S x, y; } sp1_args_##sfx;                    \
-    PX_DECLARE_KERNEL(sp_fill1_##sfx);                                                     \
+#define SP_ARGS1(sfx, S)               \
+    typedef struct sp1_args_##sfx {    \
+        double a;                      \
+        S x, y;                        \
+    } sp1_args_##sfx;                  \
+    PX_DECLARE_KERNEL(sp_fill1_##sfx); \
     PX_DECLARE_KERNEL(sp_axpy_##sfx);
 SP_ARGS1(strided, px_span_f64)
 SP_ARGS1(right, px_span_f64_right)
@@ -20,12 +24,15 @@ SP_ARGS1(1d_restrict, px_span_f64_1d_restrict)
 
 /* Ranks 2 to 4 (4: a 3-D loop over the first three indices, the fourth in the body):
    out(i, j[, k[, l]]) = 1000 i + 100 j + 10 k + l, and the sum of in over the range. */
-#define SP_ARGSN(sfx, S)                                                                   \
-    typedef struct spn_args_##sfx { S in, out; int64_t n3; } spn_args_##sfx;               \
-    PX_DECLARE_KERNEL(sp_fill2_##sfx);                                                     \
-    PX_DECLARE_KERNEL(sp_fill3_##sfx);                                                     \
-    PX_DECLARE_KERNEL(sp_fill4_##sfx);                                                     \
-    PX_DECLARE_KERNEL(sp_sum2_##sfx);                                                      \
+#define SP_ARGSN(sfx, S)               \
+    typedef struct spn_args_##sfx {    \
+        S in, out;                     \
+        int64_t n3;                    \
+    } spn_args_##sfx;                  \
+    PX_DECLARE_KERNEL(sp_fill2_##sfx); \
+    PX_DECLARE_KERNEL(sp_fill3_##sfx); \
+    PX_DECLARE_KERNEL(sp_fill4_##sfx); \
+    PX_DECLARE_KERNEL(sp_sum2_##sfx);  \
     PX_DECLARE_KERNEL(sp_sum3_##sfx);
 SP_ARGSN(strided, px_span_i64)
 SP_ARGSN(right, px_span_i64_right)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Team kernels of test_team (k_team.c, compiled as C, or as CUDA C++ when CUDA is on). */
 #ifndef PX_TESTS_K_TEAM_H
 #define PX_TESTS_K_TEAM_H
@@ -7,10 +8,17 @@
 #include "portex/view.h"
 
 /* A pair folded by a custom join: sum and count, and the largest value seen. */
-typedef struct tk_stat { int64_t sum; int64_t count; int64_t max; } tk_stat;
+typedef struct tk_stat {
+    int64_t sum;
+    int64_t count;
+    int64_t max;
+} tk_stat;
 /* An affine map x -> a x + b (wrapping uint64_t); maps compose in order: associative, not
    commutative, so a scan that reorders shows it. */
-typedef struct tk_affine { uint64_t a; uint64_t b; } tk_affine;
+typedef struct tk_affine {
+    uint64_t a;
+    uint64_t b;
+} tk_affine;
 
 /* ---- Nested loops -------------------------------------------------------------------------- */
 
@@ -95,19 +103,30 @@ PX_DECLARE_KERNEL(tk_team_touch);
 /* ---- Team reductions --------------------------------------------------------------------- */
 
 /* Sum over teams r of x[i] for i in [r * m, r * m + m) (thread loop), int64. */
-typedef struct tk_tsum_args { int64_t m; px_span_i64 x; } tk_tsum_args;
+typedef struct tk_tsum_args {
+    int64_t m;
+    px_span_i64 x;
+} tk_tsum_args;
 PX_DECLARE_KERNEL(tk_team_sum);
 /* tk_stat (custom join) over teams of x[i] for i in [r * m, r * m + m) (team-vector reduce,
  * added once per team). */
 PX_DECLARE_KERNEL(tk_team_stat);
 /* Sum over teams of league_rank + 1 (once per team): a league of any size. */
-typedef struct tk_count_args { int64_t unused; } tk_count_args;
+typedef struct tk_count_args {
+    int64_t unused;
+} tk_count_args;
 PX_DECLARE_KERNEL(tk_team_count);
 /* slots[r % n] += r + 1 once per team r (atomically): a parallel_for that covers a league. */
-typedef struct tk_mark_args { int64_t n; px_span_i64 slots; } tk_mark_args;
+typedef struct tk_mark_args {
+    int64_t n;
+    px_span_i64 slots;
+} tk_mark_args;
 PX_DECLARE_KERNEL(tk_team_mark);
 /* Sum over teams r of y[r % n] (double, once per team). */
-typedef struct tk_dsum_args { int64_t n; px_span_f64 y; } tk_dsum_args;
+typedef struct tk_dsum_args {
+    int64_t n;
+    px_span_f64 y;
+} tk_dsum_args;
 PX_DECLARE_KERNEL(tk_team_dsum);
 
 #endif /* PX_TESTS_K_TEAM_H */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The NVTX test: runs nvtx_program with the injection library nvtx_inject and checks
 what NVTX heard, which is what Nsight would show.
 

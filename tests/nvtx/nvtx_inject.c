@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* An NVTX injection library for the tests: what Nsight would hear, written as text.
  *
  * NVTX 3 is header-only: the first NVTX call of a program loads the library named by
@@ -26,7 +27,7 @@
 /* NVTX's headers convert between object and function pointers, which -Wpedantic flags. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
-#include <nvtx3/nvToolsExt.h>   /* the CUDA runtime module's ids too (nvtxTypes.h) */
+#include <nvtx3/nvToolsExt.h> /* the CUDA runtime module's ids too (nvtxTypes.h) */
 #pragma GCC diagnostic pop
 
 /* The handle NVTX returns for a domain is ours to define. */
@@ -50,7 +51,10 @@ static void log_line(const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *domain_name(nvtxDomainHandle_t d) { return d && d->name ? d->name : "<default>"; }
+static const char *domain_name(nvtxDomainHandle_t d)
+{
+    return d && d->name ? d->name : "<default>";
+}
 
 static const char *message_of(const nvtxEventAttributes_t *a)
 {
@@ -73,7 +77,7 @@ static const char *colour_of(const nvtxEventAttributes_t *a, char *buf)
 
 /* ---- The replacements ------------------------------------------------------------------ */
 
-static _Thread_local int depth;   /* the calling thread's open ranges, every domain */
+static _Thread_local int depth; /* the calling thread's open ranges, every domain */
 
 static nvtxDomainHandle_t NVTX_API domain_create(const char *name)
 {
@@ -97,13 +101,13 @@ static int NVTX_API range_push(nvtxDomainHandle_t d, const nvtxEventAttributes_t
 {
     char colour[9];
     log_line("push %s %s %s", domain_name(d), message_of(a), colour_of(a, colour));
-    return depth++;   /* the level of the range just opened, from 0 */
+    return depth++; /* the level of the range just opened, from 0 */
 }
 
 static int NVTX_API range_pop(nvtxDomainHandle_t d)
 {
     log_line("pop %s", domain_name(d));
-    if (depth == 0) return -1;   /* NVTX's answer for a pop with nothing open */
+    if (depth == 0) return -1; /* NVTX's answer for a pop with nothing open */
     return --depth;
 }
 
@@ -122,11 +126,13 @@ static void NVTX_API name_stream(nvtx_cudaStream_t stream, const char *name)
 /* ---- Installing them ------------------------------------------------------------------- */
 
 /* Puts fn in slot id of a module's table; false where NVTX has no such slot. */
-static int install(const NvtxExportTableCallbacks *cb, NvtxCallbackModule module, unsigned id, NvtxFunctionPointer fn)
+static int install(const NvtxExportTableCallbacks *cb, NvtxCallbackModule module, unsigned id,
+                   NvtxFunctionPointer fn)
 {
     NvtxFunctionTable table = NULL;
     unsigned size = 0;
-    if (!cb->GetModuleFunctionTable(module, &table, &size) || !table || id >= size || !table[id]) return 0;
+    if (!cb->GetModuleFunctionTable(module, &table, &size) || !table || id >= size || !table[id])
+        return 0;
     *table[id] = fn;
     return 1;
 }
@@ -134,7 +140,8 @@ static int install(const NvtxExportTableCallbacks *cb, NvtxCallbackModule module
 /* Function pointers of one type to another: the table stores them untyped. */
 #define FN(f) ((NvtxFunctionPointer)(void (*)(void))(f))
 
-__attribute__((visibility("default"))) int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable);
+__attribute__((visibility("default"))) int InitializeInjectionNvtx2(
+    NvtxGetExportTableFunc_t getExportTable);
 
 int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable)
 {
@@ -142,19 +149,22 @@ int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable)
     log_file = path && path[0] ? fopen(path, "w") : stderr;
     if (!log_file) {
         fprintf(stderr, "nvtx_inject: cannot open NVTX_LOG '%s'\n", path);
-        return 0;   /* NVTX then turns every call into a no-op */
+        return 0; /* NVTX then turns every call into a no-op */
     }
-    const NvtxExportTableCallbacks *cb = getExportTable ? getExportTable(NVTX_ETID_CALLBACKS) : NULL;
+    const NvtxExportTableCallbacks *cb =
+        getExportTable ? getExportTable(NVTX_ETID_CALLBACKS) : NULL;
     if (!cb || cb->struct_size < sizeof *cb) {
         fprintf(stderr, "nvtx_inject: NVTX gave no callbacks export table\n");
         return 0;
     }
-    const int ok = install(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainCreateA, FN(domain_create)) &&
-                   install(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainDestroy, FN(domain_destroy)) &&
-                   install(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePushEx, FN(range_push)) &&
-                   install(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePop, FN(range_pop)) &&
-                   install(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainMarkEx, FN(mark)) &&
-                   install(cb, NVTX_CB_MODULE_CUDART, NVTX_CBID_CUDART_NameCudaStreamA, FN(name_stream));
-    if (!ok) fprintf(stderr, "nvtx_inject: NVTX's function tables lack a slot this library fills\n");
+    const int ok =
+        install(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainCreateA, FN(domain_create)) &&
+        install(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainDestroy, FN(domain_destroy)) &&
+        install(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePushEx, FN(range_push)) &&
+        install(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePop, FN(range_pop)) &&
+        install(cb, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainMarkEx, FN(mark)) &&
+        install(cb, NVTX_CB_MODULE_CUDART, NVTX_CBID_CUDART_NameCudaStreamA, FN(name_stream));
+    if (!ok)
+        fprintf(stderr, "nvtx_inject: NVTX's function tables lack a slot this library fills\n");
     return ok;
 }

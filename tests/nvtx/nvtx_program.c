@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The program of the NVTX test (check_nvtx.py): one of each operation portex names, on
  * the default instance of the default execution space (PX_DEFAULT_EXEC), in this order:
  *
@@ -21,12 +22,12 @@
 
 #include "kernels.h"
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        if ((call) != PX_OK) {                                                         \
-            fprintf(stderr, "nvtx_program: %s failed: %s\n", #call, px_last_error());  \
-            return 1;                                                                  \
-        }                                                                              \
+#define CHECK(call)                                                                   \
+    do {                                                                              \
+        if ((call) != PX_OK) {                                                        \
+            fprintf(stderr, "nvtx_program: %s failed: %s\n", #call, px_last_error()); \
+            return 1;                                                                 \
+        }                                                                             \
     } while (0)
 
 int main(void)
@@ -65,7 +66,8 @@ int main(void)
     px_copy_path path;
     CHECK(px_region_push("nvtx_region"));
     CHECK(px_parallel_for(inst, "nvtx_for", px_range(0, n), PX_KERNEL(axpy), &a));
-    CHECK(px_parallel_reduce(inst, "nvtx_reduce", px_range(0, n), PX_KERNEL(red_sum_double), &r, &sum));
+    CHECK(px_parallel_reduce(inst, "nvtx_reduce", px_range(0, n), PX_KERNEL(red_sum_double), &r,
+                             &sum));
     CHECK(px_deep_copy(dst, src, &path));
     CHECK(px_instance_fence(inst));
     CHECK(px_region_pop());

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The device side of CUDA team kernels, checked on the CPU (no GPU needed).
  *
  * The test kernels of kernels/k_team.c are compiled here as nvcc's device pass sees them
@@ -34,16 +35,28 @@
 #define PORTEX_KERNEL_CUDA_H 1
 #define __CUDACC__ 1
 
-struct uint3 { unsigned x, y, z; };
-struct dim3 { unsigned x, y, z; dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
+struct uint3 {
+    unsigned x, y, z;
+};
+struct dim3 {
+    unsigned x, y, z;
+    dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
 thread_local uint3 threadIdx, blockIdx;
 thread_local dim3 blockDim, gridDim;
 
 typedef void *cudaStream_t;
-enum cudaError_t { cudaSuccess = 0, cudaErrorInvalidConfiguration = 9, cudaErrorMemoryAllocation = 2 };
+enum cudaError_t {
+    cudaSuccess = 0,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorMemoryAllocation = 2
+};
 enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerMultiProcessor = 39 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
-struct cudaFuncAttributes { int maxThreadsPerBlock; size_t sharedSizeBytes; };
+struct cudaFuncAttributes {
+    int maxThreadsPerBlock;
+    size_t sharedSizeBytes;
+};
 /* CUDA queries plan made: a remembered shape makes none. */
 static int g_queries;
 inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const void *)
@@ -71,8 +84,14 @@ inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const v
     *n = 1;
     return cudaSuccess;
 }
-inline cudaError_t cudaFuncSetAttribute(const void *, cudaFuncAttribute, int) { return cudaSuccess; }
-inline cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t, cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaFuncSetAttribute(const void *, cudaFuncAttribute, int)
+{
+    return cudaSuccess;
+}
+inline cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t, cudaStream_t)
+{
+    return cudaSuccess;
+}
 inline cudaError_t cudaGetLastError() { return cudaSuccess; }
 inline void __threadfence() {}
 inline unsigned atomicAdd(unsigned *p, unsigned v)
@@ -88,8 +107,12 @@ struct Block {
     std::condition_variable cv;
     int n = 0, arrived = 0;
     long gen = 0;
-    struct Rdv { int arrived = 0, departed = 0; bool departing = false; int vals[32]; };
-    std::map<std::pair<int, unsigned>, Rdv> rdv;   // (warp, mask)
+    struct Rdv {
+        int arrived = 0, departed = 0;
+        bool departing = false;
+        int vals[32];
+    };
+    std::map<std::pair<int, unsigned>, Rdv> rdv; // (warp, mask)
 };
 thread_local Block *g_block;
 
@@ -154,8 +177,7 @@ inline int __shfl_down_sync(unsigned mask, int v, unsigned d, int w = 32)
 }
 
 namespace px_cuda {
-template <class T, void (*I)(T *), void (*J)(T *, const T *)>
-struct join_fns {
+template <class T, void (*I)(T *), void (*J)(T *, const T *)> struct join_fns {
     static inline void identity(T *v) { I(v); }
     static inline void join(T *d, const T *s) { J(d, s); }
 };
@@ -164,23 +186,25 @@ constexpr int max_cached_devices = 64;
 constexpr int64_t max_grid_x = 2147483647;
 inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-template <class T> struct same { using type = T; };
+template <class T> struct same {
+    using type = T;
+};
 template <class T> T load_l2(const T *p) { return *p; }
-}
-}
+} // namespace detail
+} // namespace px_cuda
 
 #include "portex/kernel.h"
 #include "portex/view.h"
 #define __CUDA_ARCH__ 900
 #include "portex/team.h"
-#include "k_team.c"   /* the kernels, as the device pass compiles them */
+#include "k_team.c" /* the kernels, as the device pass compiles them */
 /* The dynamic shared memory team_cuda.h's kernels declare: they are compiled here but never
    called (the stand-in launches below give each block its own). */
 namespace px_cuda {
 namespace team {
 __attribute__((aligned(16))) unsigned char px__team_smem[PX__TEAM_REDUCE_BYTES + 4096];
 }
-}
+} // namespace px_cuda
 
 /* ---- Launches: blocks one after another, each a std::thread per CUDA thread ---------------- */
 
@@ -189,8 +213,8 @@ __attribute__((aligned(16))) unsigned char px__team_smem[PX__TEAM_REDUCE_BYTES +
    team_cuda.h's for_kernel does; with a Join, as its reduce_kernel, the blocks' partials
    joined in block order into *result. */
 template <class Args, class Body, class T = int, class Join = void>
-static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, size_t th0, size_t t1, size_t th1,
-                T *result = nullptr)
+static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, size_t th0, size_t t1,
+                size_t th1, T *result = nullptr)
 {
     using namespace px_cuda::team;
     std::vector<T> partials;
@@ -208,7 +232,7 @@ static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, si
         d.thread1 = th1;
         d.level1 = stride1 ? l1.data() : nullptr;
         d.stride1 = stride1;
-        d.sync = t0 + th0 + stride1 > 0;   /* as plan: a barrier between teams only with scratch */
+        d.sync = t0 + th0 + stride1 > 0; /* as plan: a barrier between teams only with scratch */
         T part{};
         std::vector<std::thread> th;
         for (int y = 0; y < Tn; ++y)
@@ -248,8 +272,7 @@ static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, si
     }
 }
 
-template <class S, class E>
-static S span_of(std::vector<E> &v)
+template <class S, class E> static S span_of(std::vector<E> &v)
 {
     S s;
     memset(&s, 0, sizeof s);
@@ -264,25 +287,32 @@ static px_span_u64 spu(std::vector<uint64_t> &v) { return span_of<px_span_u64>(v
 static px_span_f64 spf(std::vector<double> &v) { return span_of<px_span_f64>(v); }
 
 static int fails = 0;
-#define CHECK(c, ...)                                                                      \
-    do {                                                                                   \
-        if (!(c)) {                                                                        \
-            ++fails;                                                                       \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fputc('\n', stderr);                                                           \
-        }                                                                                  \
+#define CHECK(c, ...)                     \
+    do {                                  \
+        if (!(c)) {                       \
+            ++fails;                      \
+            fprintf(stderr, __VA_ARGS__); \
+            fputc('\n', stderr);          \
+        }                                 \
     } while (0)
 
 /* A kernel's outputs, whichever it has. */
-struct Outs { std::vector<int64_t> a, b, c, d, e; std::vector<uint64_t> u, v; std::vector<double> f; };
+struct Outs {
+    std::vector<int64_t> a, b, c, d, e;
+    std::vector<uint64_t> u, v;
+    std::vector<double> f;
+};
 
 static Outs nested(int64_t L, int Tn, int V, int grid)
 {
     const int64_t ib = 3, ni = 11, nj = 13, nk = 37;
-    Outs o; o.a.assign(L * ni * nj, 0); o.b.assign(L * nk, 0); o.c.assign(L * 4, 0);
+    Outs o;
+    o.a.assign(L * ni * nj, 0);
+    o.b.assign(L * nk, 0);
+    o.c.assign(L * 4, 0);
     tk_nested_args a = {ib, ni, nj, nk, sp(o.a), sp(o.b), sp(o.c)};
     run<tk_nested_args, px__cu_tk_team_nested>(a, L, Tn, V, grid, 0, 0, 0, 0);
-    for (int64_t r = 0; r < L; ++r) o.c[r * 4 + 0] = o.c[r * 4 + 1] = 0;   // shapes differ by design
+    for (int64_t r = 0; r < L; ++r) o.c[r * 4 + 0] = o.c[r * 4 + 1] = 0; // shapes differ by design
     return o;
 }
 
@@ -299,8 +329,13 @@ static Outs nred(int64_t L, int Tn, int V, int grid)
     const int64_t n = 97, nrow = 9, ncol = 19;
     static std::vector<int64_t> x = xs(n, -1000, 1000, 5);
     static std::vector<double> y;
-    if (y.empty()) for (int64_t i = 0; i < n; ++i) y.push_back((double)((i * 7919) % 1000) / 1000.0 - 0.5);
-    Outs o; o.a.assign(L * 8, 0); o.b.assign(L * nrow, 0); o.c.assign(L * nrow * 3, 0); o.f.assign(L, 0);
+    if (y.empty())
+        for (int64_t i = 0; i < n; ++i) y.push_back((double)((i * 7919) % 1000) / 1000.0 - 0.5);
+    Outs o;
+    o.a.assign(L * 8, 0);
+    o.b.assign(L * nrow, 0);
+    o.c.assign(L * nrow * 3, 0);
+    o.f.assign(L, 0);
     tk_nred_args a = {n, nrow, ncol, sp(x), spf(y), sp(o.a), sp(o.b), sp(o.c), spf(o.f)};
     run<tk_nred_args, px__cu_tk_team_nested_reduce>(a, L, Tn, V, grid, 0, 0, 0, 0);
     return o;
@@ -310,9 +345,16 @@ static Outs nscan(int64_t L, int Tn, int V, int grid)
 {
     const int64_t n = 61, nrow = 6, ncol = 23;
     static std::vector<int64_t> x = xs(n, 0, 1000, 17);
-    Outs o; o.a.assign(L * n, 0); o.b.assign(L * n, 0); o.c.assign(L * nrow * ncol, 0); o.d.assign(L * nrow * 2, 0);
-    o.e.assign(L * 6, 0); o.u.assign(L * n, 0); o.v.assign(L * nrow * ncol, 0);
-    tk_nscan_args a = {n, nrow, ncol, sp(x), sp(o.a), sp(o.b), sp(o.c), sp(o.d), sp(o.e), spu(o.u), spu(o.v)};
+    Outs o;
+    o.a.assign(L * n, 0);
+    o.b.assign(L * n, 0);
+    o.c.assign(L * nrow * ncol, 0);
+    o.d.assign(L * nrow * 2, 0);
+    o.e.assign(L * 6, 0);
+    o.u.assign(L * n, 0);
+    o.v.assign(L * nrow * ncol, 0);
+    tk_nscan_args a = {n,       nrow,    ncol,    sp(x),    sp(o.a), sp(o.b),
+                       sp(o.c), sp(o.d), sp(o.e), spu(o.u), spu(o.v)};
     run<tk_nscan_args, px__cu_tk_team_nested_scan>(a, L, Tn, V, grid, 0, 0, 0, 0);
     return o;
 }
@@ -321,18 +363,24 @@ static Outs scratch(int64_t L, int Tn, int V, int grid, int level)
 {
     const int64_t m = 41, tn = 9;
     static std::vector<int64_t> in = xs(200 * m, -5000, 5000, 23);
-    Outs o; o.a.assign(L * m, 0); o.b.assign(L * m, 0);
+    Outs o;
+    o.a.assign(L * m, 0);
+    o.b.assign(L * m, 0);
     tk_scratch_args a = {level, m, tn, sp(in), sp(o.a), sp(o.b)};
     const size_t pt = 336, pth = 80;
-    run<tk_scratch_args, px__cu_tk_team_scratch>(a, L, Tn, V, grid, level == 0 ? pt : 0, level == 0 ? pth : 0,
-                                                 level == 1 ? pt : 0, level == 1 ? pth : 0);
+    run<tk_scratch_args, px__cu_tk_team_scratch>(a, L, Tn, V, grid, level == 0 ? pt : 0,
+                                                 level == 0 ? pth : 0, level == 1 ? pt : 0,
+                                                 level == 1 ? pth : 0);
     return o;
 }
 
 static bool same(const Outs &p, const Outs &q)
 {
-    if (p.a != q.a || p.b != q.b || p.c != q.c || p.d != q.d || p.e != q.e || p.u != q.u || p.v != q.v) return false;
-    for (size_t i = 0; i < p.f.size(); ++i) if (std::abs(p.f[i] - q.f[i]) > 1e-12 * 100) return false;
+    if (p.a != q.a || p.b != q.b || p.c != q.c || p.d != q.d || p.e != q.e || p.u != q.u ||
+        p.v != q.v)
+        return false;
+    for (size_t i = 0; i < p.f.size(); ++i)
+        if (std::abs(p.f[i] - q.f[i]) > 1e-12 * 100) return false;
     return true;
 }
 
@@ -353,12 +401,22 @@ static void check_plan()
 {
     using namespace px_cuda::team;
     static shape_memo memo[px_cuda::detail::max_cached_devices];
-    const void *kernel = reinterpret_cast<const void *>(&for_kernel<tk_nested_args, px__cu_tk_team_nested>);
+    const void *kernel =
+        reinterpret_cast<const void *>(&for_kernel<tk_nested_args, px__cu_tk_team_nested>);
     px_cuda_launch l;
     memset(&l, 0, sizeof l);
     l.sm_count = 132;
-    struct want { int64_t league; int team, vector; size_t t0, th0, t1, th1; bool one_wave; int refused;
-                  unsigned bx, by; int64_t grid; size_t shared; bool sync; };
+    struct want {
+        int64_t league;
+        int team, vector;
+        size_t t0, th0, t1, th1;
+        bool one_wave;
+        int refused;
+        unsigned bx, by;
+        int64_t grid;
+        size_t shared;
+        bool sync;
+    };
     const want cases[] = {
         /* automatic: an eighth of an SM's threads, one lane; a reduction: one wave of blocks */
         {1000, 0, 0, 0, 0, 0, 0, true, 0, 1, 256, 132, 2048, false},
@@ -398,22 +456,28 @@ static void check_plan()
             int64_t grid = -1;
             size_t shared = 0;
             g_queries = 0;
-            const cudaError_t e = plan(kernel, memo, &l, &r, w.one_wave, &d, &block, &grid, &shared);
+            const cudaError_t e =
+                plan(kernel, memo, &l, &r, w.one_wave, &d, &block, &grid, &shared);
             if (w.refused) {
-                CHECK(e != cudaSuccess && r.refused == w.refused, "plan %lld x %d x %d: refused %d, want %d",
-                      (long long)w.league, w.team, w.vector, r.refused, w.refused);
+                CHECK(e != cudaSuccess && r.refused == w.refused,
+                      "plan %lld x %d x %d: refused %d, want %d", (long long)w.league, w.team,
+                      w.vector, r.refused, w.refused);
                 continue;
             }
-            CHECK(e == cudaSuccess && r.refused == 0, "plan %lld x %d x %d refused (%d)", (long long)w.league,
-                  w.team, w.vector, r.refused);
-            CHECK(block.x == w.bx && block.y == w.by && grid == w.grid && shared == w.shared && d.sync == w.sync,
-                  "plan %lld x %d x %d (pass %d): block %u x %u, grid %lld, shared %zu, sync %d; want %u x %u, "
-                  "%lld, %zu, %d", (long long)w.league, w.team, w.vector, pass, block.x, block.y, (long long)grid,
+            CHECK(e == cudaSuccess && r.refused == 0, "plan %lld x %d x %d refused (%d)",
+                  (long long)w.league, w.team, w.vector, r.refused);
+            CHECK(block.x == w.bx && block.y == w.by && grid == w.grid && shared == w.shared &&
+                      d.sync == w.sync,
+                  "plan %lld x %d x %d (pass %d): block %u x %u, grid %lld, shared %zu, sync %d; "
+                  "want %u x %u, "
+                  "%lld, %zu, %d",
+                  (long long)w.league, w.team, w.vector, pass, block.x, block.y, (long long)grid,
                   shared, (int)d.sync, w.bx, w.by, (long long)w.grid, w.shared, (int)w.sync);
-            CHECK(r.team_size == (int)w.by && r.vector_length == (int)w.bx, "plan: the run says %d x %d",
-                  r.team_size, r.vector_length);
+            CHECK(r.team_size == (int)w.by && r.vector_length == (int)w.bx,
+                  "plan: the run says %d x %d", r.team_size, r.vector_length);
             CHECK(d.stride1 == w.t1 + w.th1 * w.by, "plan: level-1 stride %zu", d.stride1);
-            CHECK(pass == 0 || g_queries == 0, "plan %lld x %d x %d: %d CUDA queries for a remembered shape",
+            CHECK(pass == 0 || g_queries == 0,
+                  "plan %lld x %d x %d: %d CUDA queries for a remembered shape",
                   (long long)w.league, w.team, w.vector, g_queries);
         }
 }
@@ -422,8 +486,9 @@ int main()
 {
     check_plan();
     /* {league, team size, vector length, grid} */
-    const int shapes[][4] = {{7, 3, 1, 2},  {29, 5, 4, 3},  {13, 7, 8, 2}, {9, 1, 32, 4},   {17, 32, 1, 5},
-                             {5, 4, 2, 1},  {11, 6, 4, 3},  {3, 33, 2, 2}, {4, 16, 16, 3},  {6, 2, 16, 2}};
+    const int shapes[][4] = {{7, 3, 1, 2},   {29, 5, 4, 3}, {13, 7, 8, 2}, {9, 1, 32, 4},
+                             {17, 32, 1, 5}, {5, 4, 2, 1},  {11, 6, 4, 3}, {3, 33, 2, 2},
+                             {4, 16, 16, 3}, {6, 2, 16, 2}};
     for (auto &s : shapes) {
         const int64_t L = s[0];
         const int T = s[1], V = s[2], G = s[3];
@@ -460,11 +525,12 @@ int main()
         using stat_join = PX__CUDA_JOIN(tk_stat, stat);
         run<tk_tsum_args, px__cu_tk_team_sum, int64_t, sum_join>(ta, L, T, V, G, 0, 0, 0, 0, &got);
         run<tk_tsum_args, px__cu_tk_team_sum, int64_t, sum_join>(ta, L, 1, 1, 1, 0, 0, 0, 0, &got1);
-        CHECK(got == want && got1 == want, "team sum %lld / %lld, want %lld", (long long)got, (long long)got1,
-              (long long)want);
+        CHECK(got == want && got1 == want, "team sum %lld / %lld, want %lld", (long long)got,
+              (long long)got1, (long long)want);
         tk_stat st;
         run<tk_tsum_args, px__cu_tk_team_stat, tk_stat, stat_join>(ta, L, T, V, G, 0, 0, 0, 0, &st);
-        CHECK(st.sum == want && st.count == L * 29, "team stat %lld %lld", (long long)st.sum, (long long)st.count);
+        CHECK(st.sum == want && st.count == L * 29, "team stat %lld %lld", (long long)st.sum,
+              (long long)st.count);
         fprintf(stderr, "shape %lld x %d x %d (grid %d) done\n", (long long)L, T, V, G);
     }
     /* the 1x1 path against direct formulas */
@@ -475,8 +541,8 @@ int main()
             const int64_t len = (r * 37) % 98;
             int64_t s = 0;
             for (int64_t i = 0; i < len; ++i) s += x[i];
-            CHECK(a1.a[r * 8] == s, "1x1 sum team %lld: %lld want %lld", (long long)r, (long long)a1.a[r * 8],
-                  (long long)s);
+            CHECK(a1.a[r * 8] == s, "1x1 sum team %lld: %lld want %lld", (long long)r,
+                  (long long)a1.a[r * 8], (long long)s);
         }
     }
     Outs c1 = nscan(5, 1, 1, 1);
@@ -486,9 +552,11 @@ int main()
             const int64_t len = (r * 53) % 62;
             int64_t s = 0;
             for (int64_t i = 0; i < len; ++i) {
-                CHECK(c1.a[r * 61 + i] == s, "1x1 exclusive scan, team %lld index %lld", (long long)r, (long long)i);
+                CHECK(c1.a[r * 61 + i] == s, "1x1 exclusive scan, team %lld index %lld",
+                      (long long)r, (long long)i);
                 s += x[i];
-                CHECK(c1.b[r * 61 + i] == s, "1x1 inclusive scan, team %lld index %lld", (long long)r, (long long)i);
+                CHECK(c1.b[r * 61 + i] == s, "1x1 inclusive scan, team %lld index %lld",
+                      (long long)r, (long long)i);
             }
         }
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A Kokkos Tools library for the tests: it writes one line per callback into the file the
  * environment's KP_RECORDER_LOG names, so that test_tools can check what portex told it.
  * KP_RECORDER_FENCES=1 asks for global fences; a profile event named "call-fence" makes
@@ -11,10 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct kp_device_info { size_t device_id; };
-struct kp_space_handle { char name[64]; };
-struct kp_tool_settings { bool requires_global_fencing; bool padding[255]; };
-struct kp_tool_interface { void (*fence)(uint32_t); void (*padding[31])(void); };
+struct kp_device_info {
+    size_t device_id;
+};
+struct kp_space_handle {
+    char name[64];
+};
+struct kp_tool_settings {
+    bool requires_global_fencing;
+    bool padding[255];
+};
+struct kp_tool_interface {
+    void (*fence)(uint32_t);
+    void (*padding[31])(void);
+};
 
 #define KP_EXPORT __attribute__((visibility("default")))
 
@@ -34,11 +45,13 @@ static void line(const char *fmt, ...)
     fflush(out);
 }
 
-KP_EXPORT void kokkosp_init_library(int seq, uint64_t version, uint32_t ndevices, struct kp_device_info *info)
+KP_EXPORT void kokkosp_init_library(int seq, uint64_t version, uint32_t ndevices,
+                                    struct kp_device_info *info)
 {
     const char *path = getenv("KP_RECORDER_LOG");
     out = path ? fopen(path, "w") : NULL;
-    line("init %d %" PRIu64 " %u %zu", seq, version, ndevices, ndevices ? info[ndevices - 1].device_id : (size_t)0);
+    line("init %d %" PRIu64 " %u %zu", seq, version, ndevices,
+         ndevices ? info[ndevices - 1].device_id : (size_t)0);
 }
 
 KP_EXPORT void kokkosp_finalize_library(void)
@@ -74,36 +87,55 @@ KP_EXPORT void kokkosp_provide_tool_programming_interface(uint32_t n, struct kp_
 static void begin(const char *what, const char *name, uint32_t devid, uint64_t *id)
 {
     *id = next_id++;
-    line("begin_%s %s type=%u device=%u instance=%u id=%" PRIu64, what, name, devid >> 24, (devid >> 17) & 0x7fu,
-         devid & 0x1ffffu, *id);
+    line("begin_%s %s type=%u device=%u instance=%u id=%" PRIu64, what, name, devid >> 24,
+         (devid >> 17) & 0x7fu, devid & 0x1ffffu, *id);
 }
 
-KP_EXPORT void kokkosp_begin_parallel_for(const char *n, uint32_t d, uint64_t *id) { begin("parallel_for", n, d, id); }
-KP_EXPORT void kokkosp_begin_parallel_reduce(const char *n, uint32_t d, uint64_t *id) { begin("parallel_reduce", n, d, id); }
-KP_EXPORT void kokkosp_begin_parallel_scan(const char *n, uint32_t d, uint64_t *id) { begin("parallel_scan", n, d, id); }
-KP_EXPORT void kokkosp_begin_fence(const char *n, uint32_t d, uint64_t *id) { begin("fence", n, d, id); }
+KP_EXPORT void kokkosp_begin_parallel_for(const char *n, uint32_t d, uint64_t *id)
+{
+    begin("parallel_for", n, d, id);
+}
+KP_EXPORT void kokkosp_begin_parallel_reduce(const char *n, uint32_t d, uint64_t *id)
+{
+    begin("parallel_reduce", n, d, id);
+}
+KP_EXPORT void kokkosp_begin_parallel_scan(const char *n, uint32_t d, uint64_t *id)
+{
+    begin("parallel_scan", n, d, id);
+}
+KP_EXPORT void kokkosp_begin_fence(const char *n, uint32_t d, uint64_t *id)
+{
+    begin("fence", n, d, id);
+}
 KP_EXPORT void kokkosp_end_parallel_for(uint64_t id) { line("end_parallel_for id=%" PRIu64, id); }
-KP_EXPORT void kokkosp_end_parallel_reduce(uint64_t id) { line("end_parallel_reduce id=%" PRIu64, id); }
+KP_EXPORT void kokkosp_end_parallel_reduce(uint64_t id)
+{
+    line("end_parallel_reduce id=%" PRIu64, id);
+}
 KP_EXPORT void kokkosp_end_parallel_scan(uint64_t id) { line("end_parallel_scan id=%" PRIu64, id); }
 KP_EXPORT void kokkosp_end_fence(uint64_t id) { line("end_fence id=%" PRIu64, id); }
 
 KP_EXPORT void kokkosp_push_profile_region(const char *n) { line("push_region %s", n); }
 KP_EXPORT void kokkosp_pop_profile_region(void) { line("pop_region"); }
 
-KP_EXPORT void kokkosp_allocate_data(struct kp_space_handle s, const char *label, const void *p, uint64_t bytes)
+KP_EXPORT void kokkosp_allocate_data(struct kp_space_handle s, const char *label, const void *p,
+                                     uint64_t bytes)
 {
     line("allocate %s %s %d %" PRIu64, s.name, label, p != NULL, bytes);
 }
 
-KP_EXPORT void kokkosp_deallocate_data(struct kp_space_handle s, const char *label, const void *p, uint64_t bytes)
+KP_EXPORT void kokkosp_deallocate_data(struct kp_space_handle s, const char *label, const void *p,
+                                       uint64_t bytes)
 {
     line("deallocate %s %s %d %" PRIu64, s.name, label, p != NULL, bytes);
 }
 
-KP_EXPORT void kokkosp_begin_deep_copy(struct kp_space_handle ds, const char *dl, const void *dp, struct kp_space_handle ss,
-                                       const char *sl, const void *sp, uint64_t bytes)
+KP_EXPORT void kokkosp_begin_deep_copy(struct kp_space_handle ds, const char *dl, const void *dp,
+                                       struct kp_space_handle ss, const char *sl, const void *sp,
+                                       uint64_t bytes)
 {
-    line("begin_deep_copy %s %s %d <- %s %s %d %" PRIu64, ds.name, dl, dp != NULL, ss.name, sl, sp != NULL, bytes);
+    line("begin_deep_copy %s %s %d <- %s %s %d %" PRIu64, ds.name, dl, dp != NULL, ss.name, sl,
+         sp != NULL, bytes);
 }
 
 KP_EXPORT void kokkosp_end_deep_copy(void) { line("end_deep_copy"); }
@@ -127,4 +159,7 @@ KP_EXPORT void kokkosp_profile_event(const char *n)
     }
 }
 
-KP_EXPORT void kokkosp_declare_metadata(const char *k, const char *v) { line("metadata %s=%s", k, v); }
+KP_EXPORT void kokkosp_declare_metadata(const char *k, const char *v)
+{
+    line("metadata %s=%s", k, v);
+}

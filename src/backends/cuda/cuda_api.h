@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: what the layers above call in the CUDA backend directly, beside its tables:
  * the CUDA-only services that have no place in the shared ops table (pointer queries,
  * pinning, the staging pool's configuration, streams for interop). Included only where

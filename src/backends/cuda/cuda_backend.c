@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The CUDA backend's table: what the core calls for PX_EXEC_CUDA. */
 #include "backends/cuda/cuda_backend.h"
 

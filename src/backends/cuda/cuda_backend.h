@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the CUDA backend's table, px__backend_cuda, the backend of PX_EXEC_CUDA
  * (instances are streams; events, launches, copies and fills on the device). Its memory
  * spaces' tables are in cuda_memory.h (DEVICE) and cuda_pinned.h (HOST_PINNED).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* CUDA errors to portex statuses: the checkpoint behind PX__CU (cuda_check.h). */
 #include "backends/cuda/cuda_check.h"
 
@@ -20,10 +21,8 @@ static bool is_kernel_error(cudaError_t e)
     case cudaErrorNoKernelImageForDevice:
     case cudaErrorInvalidDeviceFunction:
     case cudaErrorInvalidKernelImage:
-    case cudaErrorCooperativeLaunchTooLarge:
-        return true;
-    default:
-        return false;
+    case cudaErrorCooperativeLaunchTooLarge: return true;
+    default: return false;
     }
 }
 
@@ -35,10 +34,8 @@ static bool is_device_error(cudaError_t e)
     case cudaErrorInvalidDevice:
     case cudaErrorDevicesUnavailable:
     case cudaErrorSystemDriverMismatch:
-    case cudaErrorCompatNotSupportedOnDevice:
-        return true;
-    default:
-        return false;
+    case cudaErrorCompatNotSupportedOnDevice: return true;
+    default: return false;
     }
 }
 
@@ -59,7 +56,8 @@ static void space_name(px_space s, char *buf, size_t size)
         snprintf(buf, size, "%s", px_space_kind_string(s.kind));
 }
 
-px_status px__cuda_fail(cudaError_t err, const char *func, const char *call, const px__cuda_ctx *ctx)
+px_status px__cuda_fail(cudaError_t err, const char *func, const char *call,
+                        const px__cuda_ctx *ctx)
 {
     /* Read and clear the pending error; a sticky one stays, nothing can clear it. */
     (void)cudaGetLastError();

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the one checkpoint where CUDA errors become portex statuses.
  *
  *   PX__CU(func, cudaStreamSynchronize(s))          -> px_status (PX_OK or the error)
@@ -22,14 +23,15 @@
 
 /* What a failing call was doing, for the status and the message. */
 typedef struct px__cuda_ctx {
-    const char *kernel;   /* a launch (or work queued after it): PX_ERR_LAUNCH, named */
-    bool alloc;           /* an allocation: PX_ERR_OUT_OF_MEMORY when memory ran out */
-    px_space space;       /* alloc only */
-    size_t bytes;         /* alloc only */
+    const char *kernel; /* a launch (or work queued after it): PX_ERR_LAUNCH, named */
+    bool alloc;         /* an allocation: PX_ERR_OUT_OF_MEMORY when memory ran out */
+    px_space space;     /* alloc only */
+    size_t bytes;       /* alloc only */
 } px__cuda_ctx;
 
 /* Records the failure of `call` in `func`; returns the status it maps to. */
-px_status px__cuda_fail(cudaError_t err, const char *func, const char *call, const px__cuda_ctx *ctx);
+px_status px__cuda_fail(cudaError_t err, const char *func, const char *call,
+                        const px__cuda_ctx *ctx);
 
 static inline px_status px__cuda_check(cudaError_t err, const char *func, const char *call,
                                        const px__cuda_ctx *ctx)
@@ -39,10 +41,10 @@ static inline px_status px__cuda_check(cudaError_t err, const char *func, const 
 
 #define PX__CU_AT(func, call, ctx) px__cuda_check((call), (func), #call, (ctx))
 #define PX__CU(func, call) PX__CU_AT(func, call, NULL)
-#define PX__CU_TRY(func, call)                                                             \
-    do {                                                                                   \
-        px_status px__cu_st_ = PX__CU(func, call);                                         \
-        if (px__cu_st_ != PX_OK) return px__cu_st_;                                        \
+#define PX__CU_TRY(func, call)                      \
+    do {                                            \
+        px_status px__cu_st_ = PX__CU(func, call);  \
+        if (px__cu_st_ != PX_OK) return px__cu_st_; \
     } while (0)
 
 /* Contexts for PX__CU_AT. */

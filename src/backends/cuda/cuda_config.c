@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The CUDA part of px_print_configuration: build, runtime, driver and every device. */
 #include <string.h>
 
@@ -30,19 +31,23 @@ static void print_device(FILE *out, int dev, int count)
         fprintf(out, "  [%d] properties unavailable: %s\n", dev, cudaGetErrorString(e));
         return;
     }
-    fprintf(out, "  [%d] %s, compute capability %d.%d, %d SMs, %.1f GiB, PCI %04x:%02x:%02x\n", dev, p.name,
-            p.major, p.minor, p.multiProcessorCount, (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0),
-            (unsigned)p.pciDomainID, (unsigned)p.pciBusID, (unsigned)p.pciDeviceID);
-    fprintf(out, "      clocks: SM %d MHz, memory %d MHz; %d-bit memory bus; L2 %d MiB; %d threads/SM\n",
+    fprintf(out, "  [%d] %s, compute capability %d.%d, %d SMs, %.1f GiB, PCI %04x:%02x:%02x\n", dev,
+            p.name, p.major, p.minor, p.multiProcessorCount,
+            (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0), (unsigned)p.pciDomainID,
+            (unsigned)p.pciBusID, (unsigned)p.pciDeviceID);
+    fprintf(out,
+            "      clocks: SM %d MHz, memory %d MHz; %d-bit memory bus; L2 %d MiB; %d threads/SM\n",
             attr(cudaDevAttrClockRate, dev) / 1000, attr(cudaDevAttrMemoryClockRate, dev) / 1000,
             p.memoryBusWidth, p.l2CacheSize / (1024 * 1024), p.maxThreadsPerMultiProcessor);
     int least = 0, greatest = 0;
     int saved = -1;
     if (cudaGetDevice(&saved) == cudaSuccess && cudaSetDevice(dev) == cudaSuccess &&
         cudaDeviceGetStreamPriorityRange(&least, &greatest) == cudaSuccess) {
-        fprintf(out, "      copy engines %d; stream priorities %d (highest) to %d; memory pools %s; "
-                     "unified addressing %s\n",
-                p.asyncEngineCount, greatest, least, attr(cudaDevAttrMemoryPoolsSupported, dev) ? "yes" : "no",
+        fprintf(out,
+                "      copy engines %d; stream priorities %d (highest) to %d; memory pools %s; "
+                "unified addressing %s\n",
+                p.asyncEngineCount, greatest, least,
+                attr(cudaDevAttrMemoryPoolsSupported, dev) ? "yes" : "no",
                 p.unifiedAddressing ? "yes" : "no");
     } else {
         (void)cudaGetLastError();
@@ -75,20 +80,26 @@ px_status px__cuda_print_configuration(FILE *out)
     fprintf(out, ", SM architectures %s\n", PX_CUDA_ARCH);
     int rt = 0, drv = 0;
     fprintf(out, "  ");
-    if (cudaRuntimeGetVersion(&rt) == cudaSuccess) print_version(out, "runtime", rt);
-    else fprintf(out, "runtime unknown");
+    if (cudaRuntimeGetVersion(&rt) == cudaSuccess)
+        print_version(out, "runtime", rt);
+    else
+        fprintf(out, "runtime unknown");
     fprintf(out, ", ");
-    if (cudaDriverGetVersion(&drv) == cudaSuccess && drv > 0) print_version(out, "driver supports CUDA", drv);
-    else fprintf(out, "no driver");
+    if (cudaDriverGetVersion(&drv) == cudaSuccess && drv > 0)
+        print_version(out, "driver supports CUDA", drv);
+    else
+        fprintf(out, "no driver");
     (void)cudaGetLastError();
-    fprintf(out, "\n  pinned-memory cache: up to %zu MiB\n", px__cuda_pinned_cache_limit() / (1024 * 1024));
+    fprintf(out, "\n  pinned-memory cache: up to %zu MiB\n",
+            px__cuda_pinned_cache_limit() / (1024 * 1024));
 
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
         /* No GPU is a configuration to report, not an error of this call. */
         (void)cudaGetLastError();
-        fprintf(out, "  devices: none (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "cudaGetDeviceCount found none");
+        fprintf(out, "  devices: none (%s)\n",
+                e != cudaSuccess ? cudaGetErrorString(e) : "cudaGetDeviceCount found none");
         return PX_OK;
     }
     fprintf(out, "  devices: %d\n", count);

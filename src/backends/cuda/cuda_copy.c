@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Copies and fills involving CUDA memory: choosing the path (copy_path) and running it
  * on an instance's stream, plus the host paths a CUDA instance runs after its stream's
  * earlier work.
@@ -32,7 +33,9 @@ px_status px__cuda_copy_path(const px__copy_op *op, px_copy_path *path, const ch
     }
     const px_space d = op->dst.space, s = op->src.space;
     if (d.kind == PX_SPACE_DEVICE && s.kind == PX_SPACE_DEVICE)
-        *path = !op->flat ? PX_COPY_CUDA_STRIDED : d.device == s.device ? PX_COPY_CUDA_D2D : PX_COPY_CUDA_PEER;
+        *path = !op->flat              ? PX_COPY_CUDA_STRIDED
+                : d.device == s.device ? PX_COPY_CUDA_D2D
+                                       : PX_COPY_CUDA_PEER;
     else if ((d.kind == PX_SPACE_DEVICE ? s : d).kind == PX_SPACE_HOST_PINNED)
         *path = op->flat ? PX_COPY_CUDA_DMA : PX_COPY_CUDA_STRIDED;
     else
@@ -44,7 +47,8 @@ px_status px__cuda_copy_path(const px__copy_op *op, px_copy_path *path, const ch
 static px_status copy_flat(cudaStream_t s, const px__copy_op *op, const char *func)
 {
     /* Unified addressing: the driver knows each pointer's side. */
-    return PX__CU(func, cudaMemcpyAsync(op->dst.data, op->src.data, op->bytes, cudaMemcpyDefault, s));
+    return PX__CU(func,
+                  cudaMemcpyAsync(op->dst.data, op->src.data, op->bytes, cudaMemcpyDefault, s));
 }
 
 static bool side_is_local(const px__cuda_queue *q, const px__copy_side *s)
@@ -52,7 +56,10 @@ static bool side_is_local(const px__cuda_queue *q, const px__copy_side *s)
     return s->space.kind == PX_SPACE_DEVICE && s->space.device == q->device;
 }
 
-static int side_device(const px__copy_side *s) { return s->space.kind == PX_SPACE_DEVICE ? s->space.device : -1; }
+static int side_device(const px__copy_side *s)
+{
+    return s->space.kind == PX_SPACE_DEVICE ? s->space.device : -1;
+}
 
 /* The kernel's description of op, at the addresses the instance's device uses. */
 static px__cuda_strided strided_desc(const px__copy_op *op, void *dst, const void *src)
@@ -75,7 +82,8 @@ static px__cuda_strided strided_desc(const px__copy_op *op, void *dst, const voi
 /* Memory of another GPU is written or read: order after the pending work of both GPUs, as
    a flat copy between GPUs is (cuda_peer.c). Not during a capture: the graph's edges
    order its nodes. */
-static px_status order_for_peers(px__cuda_queue *q, const px__copy_op *op, bool capturing, const char *func)
+static px_status order_for_peers(px__cuda_queue *q, const px__copy_op *op, bool capturing,
+                                 const char *func)
 {
     const int dd = side_device(&op->dst), sd = op->value ? -1 : side_device(&op->src);
     if (capturing || !((dd >= 0 && dd != q->device) || (sd >= 0 && sd != q->device))) return PX_OK;
@@ -137,7 +145,8 @@ static px_status copy_strided_staged(px__cuda_queue *q, px__copy_op *op, const c
         st = PX__CU(func, cudaStreamSynchronize(q->stream));
         if (st == PX_OK) px__host_copy(&host);
     }
-    if (st == PX_OK) st = device.flat ? copy_flat(q->stream, &device, func) : copy_strided(q, &device, func);
+    if (st == PX_OK)
+        st = device.flat ? copy_flat(q->stream, &device, func) : copy_strided(q, &device, func);
     if (st == PX_OK && !to_device) {
         st = PX__CU(func, cudaStreamSynchronize(q->stream));
         if (st == PX_OK) px__host_copy(&host);
@@ -164,18 +173,21 @@ static px_status copy_host(px__cuda_queue *q, const px__copy_op *op, bool fill, 
 static px_status check_capture(const px__cuda_queue *q, const px__copy_op *op, const char *func)
 {
     const px_copy_path p = op->path;
-    const bool host = p == PX_COPY_HOST_MEMCPY || p == PX_COPY_HOST_STRIDED || p == PX_COPY_HOST_FILL;
+    const bool host =
+        p == PX_COPY_HOST_MEMCPY || p == PX_COPY_HOST_STRIDED || p == PX_COPY_HOST_FILL;
     const bool pageable = p == PX_COPY_CUDA_STAGED || p == PX_COPY_CUDA_STRIDED_STAGED;
     if (!(host || pageable) || !px__cuda_capturing(q->stream)) return PX_OK;
     if (host)
         return px__error(PX_ERR_CAPTURING, func,
-                         "instance '%s' is being captured and path %s runs on the host, which a graph cannot hold",
+                         "instance '%s' is being captured and path %s runs on the host, which a "
+                         "graph cannot hold",
                          q->label ? q->label : "?", px_copy_path_string(p));
-    return px__error(PX_ERR_CAPTURE_PAGEABLE, func,
-                     "instance '%s' is being captured and the copy involves pageable host memory (path %s), "
-                     "which a graph cannot hold; allocate that view in HOST_PINNED (or px_host_register the "
-                     "memory and wrap it again)",
-                     q->label ? q->label : "?", px_copy_path_string(p));
+    return px__error(
+        PX_ERR_CAPTURE_PAGEABLE, func,
+        "instance '%s' is being captured and the copy involves pageable host memory (path %s), "
+        "which a graph cannot hold; allocate that view in HOST_PINNED (or px_host_register the "
+        "memory and wrap it again)",
+        q->label ? q->label : "?", px_copy_path_string(p));
 }
 
 px_status px__cuda_copy(px__queue *queue, px__copy_op *op, const char *func)
@@ -239,7 +251,9 @@ px_status px__cuda_fill(px__queue *queue, px__copy_op *op, const char *func)
     } else if (st == PX_OK && local && all_bytes_equal(v, op->elem_size)) {
         st = PX__CU(func, cudaMemsetAsync(dst, v[0], op->bytes, q->stream));
     } else if (st == PX_OK) {
-        st = PX__CU_AT(func, px__cuda_fill_launch(q->stream, q->device, dst, (size_t)op->count, op->elem_size, op->value),
+        st = PX__CU_AT(func,
+                       px__cuda_fill_launch(q->stream, q->device, dst, (size_t)op->count,
+                                            op->elem_size, op->value),
                        &ctx);
     }
     px__cuda_leave(saved);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Devices: lazy discovery, per-device state, the current-device bracket. */
 #include "backends/cuda/cuda_device.h"
 
@@ -44,7 +45,8 @@ px_status px__cuda_count(int *count, const char *func)
     if (err != cudaSuccess)
         return px__error(PX_ERR_NO_DEVICE, func, "no CUDA device (cudaGetDeviceCount: %s: %s)",
                          cudaGetErrorName(err), cudaGetErrorString(err));
-    if (*count == 0) return px__error(PX_ERR_NO_DEVICE, func, "no CUDA device (cudaGetDeviceCount found none)");
+    if (*count == 0)
+        return px__error(PX_ERR_NO_DEVICE, func, "no CUDA device (cudaGetDeviceCount found none)");
     return PX_OK;
 }
 
@@ -119,8 +121,11 @@ static px_status pool_create(px__cuda_device *d, int count, const char *func)
     /* Never let an allocation on the alloc stream wait for a free queued on the release
        stream (which waits for every queue): reuse only what is already free. */
     int no = 0;
-    px_status st = PX__CU(func, cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep));
-    if (st == PX_OK) st = PX__CU(func, cudaMemPoolSetAttribute(d->pool, cudaMemPoolReuseAllowInternalDependencies, &no));
+    px_status st =
+        PX__CU(func, cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    if (st == PX_OK)
+        st = PX__CU(
+            func, cudaMemPoolSetAttribute(d->pool, cudaMemPoolReuseAllowInternalDependencies, &no));
     if (st != PX_OK) {
         (void)cudaMemPoolDestroy(d->pool);
         d->pool = NULL;
@@ -137,15 +142,18 @@ static px_status device_init(px__cuda_device *d, int ordinal, int count, const c
     memset(d, 0, sizeof *d);
     d->ordinal = ordinal;
     PX__CU_TRY(func, cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, ordinal));
-    PX__CU_TRY(func, cudaDeviceGetAttribute(&d->threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, ordinal));
+    PX__CU_TRY(func, cudaDeviceGetAttribute(&d->threads_per_sm,
+                                            cudaDevAttrMaxThreadsPerMultiProcessor, ordinal));
     int optin = 0;
-    PX__CU_TRY(func, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal));
+    PX__CU_TRY(func,
+               cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal));
     d->shared_optin = optin > 0 ? (size_t)optin : 0;
     PX__CU_TRY(func, cudaDeviceGetStreamPriorityRange(&d->priority_least, &d->priority_greatest));
     PX__CU_TRY(func, cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal));
     if (pools) PX__TRY(pool_create(d, count, func));
     px_status st = PX__CU(func, cudaStreamCreateWithFlags(&d->alloc, cudaStreamNonBlocking));
-    if (st == PX_OK) st = PX__CU(func, cudaStreamCreateWithFlags(&d->release, cudaStreamNonBlocking));
+    if (st == PX_OK)
+        st = PX__CU(func, cudaStreamCreateWithFlags(&d->release, cudaStreamNonBlocking));
     if (st != PX_OK) {
         if (d->alloc) (void)cudaStreamDestroy(d->alloc);
         if (d->pool) (void)cudaMemPoolDestroy(d->pool);
@@ -163,8 +171,9 @@ px_status px__cuda_device_get(int ordinal, px__cuda_device **out, const char *fu
     *out = NULL;
     PX__TRY(px__cuda_count(&count, func));
     if (ordinal < 0 || ordinal >= count)
-        return px__error(PX_ERR_NO_DEVICE, func, "CUDA device %d does not exist (%d device%s: 0 to %d)",
-                         ordinal, count, count == 1 ? "" : "s", count - 1);
+        return px__error(PX_ERR_NO_DEVICE, func,
+                         "CUDA device %d does not exist (%d device%s: 0 to %d)", ordinal, count,
+                         count == 1 ? "" : "s", count - 1);
     px__cuda_device *d = &g_dev[ordinal];
     px_status st = PX_OK;
     px__cuda_lock();

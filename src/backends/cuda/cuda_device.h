@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the GPUs, touched lazily, and the per-device state portex keeps.
  *
  * Nothing here runs at px_init: the first CUDA instance, allocation or device query
@@ -18,11 +19,11 @@ typedef struct px__cuda_device {
     bool ready;
     int ordinal;
     int sm_count;
-    int threads_per_sm;      /* resident threads an SM holds at most */
-    size_t shared_optin;     /* dynamic shared memory a block may opt in to (team scratch) */
-    int priority_least;      /* numerically largest (lowest priority) */
-    int priority_greatest;   /* numerically smallest (highest priority) */
-    cudaMemPool_t pool;      /* NULL when the device lacks stream-ordered allocation */
+    int threads_per_sm;    /* resident threads an SM holds at most */
+    size_t shared_optin;   /* dynamic shared memory a block may opt in to (team scratch) */
+    int priority_least;    /* numerically largest (lowest priority) */
+    int priority_greatest; /* numerically smallest (highest priority) */
+    cudaMemPool_t pool;    /* NULL when the device lacks stream-ordered allocation */
     /* Internal non-blocking streams. Allocations and zeroing run on `alloc` and wait for
        nothing else, so creating a view never waits for unrelated work; frees run on
        `release` after waiting for every live queue's work (cuda_track.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The driver API through the runtime, and the CUresult checkpoint; see cuda_driver.h. */
 #include "backends/cuda/cuda_driver.h"
 
@@ -9,17 +10,18 @@
 
 #include "base/error.h"
 
-bool px__cuda_driver_symbol(const char *symbol, unsigned int version, void *slot, size_t slot_size, char *why,
-                            size_t why_size)
+bool px__cuda_driver_symbol(const char *symbol, unsigned int version, void *slot, size_t slot_size,
+                            char *why, size_t why_size)
 {
     void *fn = NULL;
     enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-    const cudaError_t e = cudaGetDriverEntryPointByVersion(symbol, &fn, version, cudaEnableDefault, &q);
+    const cudaError_t e =
+        cudaGetDriverEntryPointByVersion(symbol, &fn, version, cudaEnableDefault, &q);
     if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || fn == NULL) {
         (void)cudaGetLastError();
         snprintf(why, why_size, "the driver has no %s (version %u.%u): %s", symbol, version / 1000,
                  version % 1000 / 10,
-                 e != cudaSuccess ? cudaGetErrorName(e)
+                 e != cudaSuccess                               ? cudaGetErrorName(e)
                  : q == cudaDriverEntryPointVersionNotSufficent ? "version not sufficient"
                                                                 : "symbol not found");
         return false;
@@ -41,9 +43,11 @@ static CUresult (*g_error_string)(CUresult, const char **);
 static void names_load(void)
 {
     char why[160];
-    if (!px__cuda_driver_symbol("cuGetErrorName", 6000, &g_error_name, sizeof g_error_name, why, sizeof why))
+    if (!px__cuda_driver_symbol("cuGetErrorName", 6000, &g_error_name, sizeof g_error_name, why,
+                                sizeof why))
         g_error_name = NULL;
-    if (!px__cuda_driver_symbol("cuGetErrorString", 6000, &g_error_string, sizeof g_error_string, why, sizeof why))
+    if (!px__cuda_driver_symbol("cuGetErrorString", 6000, &g_error_string, sizeof g_error_string,
+                                why, sizeof why))
         g_error_string = NULL;
 }
 
@@ -80,6 +84,7 @@ px_status px__cu_fail(CUresult res, const char *func, const char *call)
     if (g_error_string == NULL || g_error_string(res, &text) != CUDA_SUCCESS) text = NULL;
     const px_status st = cu_status(res);
     if (name == NULL)
-        return px__error(st, func, "%s: CUresult %d%s%s", call, (int)res, text ? ": " : "", text ? text : "");
+        return px__error(st, func, "%s: CUresult %d%s%s", call, (int)res, text ? ": " : "",
+                         text ? text : "");
     return px__error(st, func, "%s: %s: %s", call, name, text ? text : "no description");
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the CUDA driver API without linking libcuda. Entry points are looked up at
  * run time through the runtime (cudaGetDriverEntryPointByVersion): libcuda.so.1 comes
  * with the NVIDIA driver, so a library linked against it would not even load on a
@@ -16,8 +17,8 @@
 /* Stores driver function `symbol` (of at least `version`, e.g. 12000 for 12.0) at `slot`
    (the address of a function pointer of `slot_size` bytes); false with the reason in
    `why` when the driver has none. Leaves no CUDA error pending. */
-bool px__cuda_driver_symbol(const char *symbol, unsigned int version, void *slot, size_t slot_size, char *why,
-                            size_t why_size);
+bool px__cuda_driver_symbol(const char *symbol, unsigned int version, void *slot, size_t slot_size,
+                            char *why, size_t why_size);
 
 /* Records the failure of driver call `call` in `func` ("func: call: CUDA_ERROR_X:
    description") and returns the status it maps to: PX_ERR_OUT_OF_MEMORY,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* CUDA events: ordering between queues without a host wait, and timing. An event belongs
  * to its device. */
 #include <stdlib.h>
@@ -26,7 +27,8 @@ px_status px__cuda_event_create(int device, unsigned flags, void **out, const ch
     px_status st = px__cuda_enter(device, &saved, func);
     if (st == PX_OK) {
         /* Timing costs a timestamp at every record: only when asked for. */
-        st = PX__CU(func, cudaEventCreateWithFlags(&e->ev, e->timing ? cudaEventDefault : cudaEventDisableTiming));
+        st = PX__CU(func, cudaEventCreateWithFlags(&e->ev, e->timing ? cudaEventDefault
+                                                                     : cudaEventDisableTiming));
         px__cuda_leave(saved);
     }
     if (st != PX_OK) {
@@ -53,8 +55,9 @@ px_status px__cuda_event_record(void *ev, px__queue *queue, const char *func)
     px__cuda_event *e = ev;
     const px__cuda_queue *q = px__cuda_queue_of(queue);
     if (q->device != e->device)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "the event is of CUDA device %d, instance '%s' of device %d",
-                         e->device, q->label ? q->label : "?", q->device);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "the event is of CUDA device %d, instance '%s' of device %d", e->device,
+                         q->label ? q->label : "?", q->device);
     int saved;
     PX__TRY(px__cuda_enter(e->device, &saved, func));
     const px_status st = PX__CU(func, cudaEventRecord(e->ev, q->stream));
@@ -68,7 +71,8 @@ px_status px__cuda_event_wait(px__queue *queue, void *ev, const char *func)
     const px__cuda_queue *q = px__cuda_queue_of(queue);
     int saved;
     PX__TRY(px__cuda_enter(q->device, &saved, func));
-    const px_status st = PX__CU(func, cudaStreamWaitEvent(q->stream, ((px__cuda_event *)ev)->ev, 0));
+    const px_status st =
+        PX__CU(func, cudaStreamWaitEvent(q->stream, ((px__cuda_event *)ev)->ev, 0));
     px__cuda_leave(saved);
     return st;
 }
@@ -78,7 +82,7 @@ px_status px__cuda_event_query(void *ev, bool *done, const char *func)
     const cudaError_t e = cudaEventQuery(((px__cuda_event *)ev)->ev);
     *done = e == cudaSuccess;
     if (e == cudaSuccess) return PX_OK;
-    if (e == cudaErrorNotReady) {   /* an answer, not an error: nothing pending is left behind */
+    if (e == cudaErrorNotReady) { /* an answer, not an error: nothing pending is left behind */
         (void)cudaGetLastError();
         return PX_OK;
     }
@@ -94,13 +98,15 @@ px_status px__cuda_event_elapsed(void *start, void *end, float *ms, const char *
 {
     const px__cuda_event *a = start, *b = end;
     if (!a->timing || !b->timing)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s event was created without PX_EVENT_TIMING",
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "%s event was created without PX_EVENT_TIMING",
                          !a->timing ? "the start" : "the end");
     const cudaError_t e = cudaEventElapsedTime(ms, a->ev, b->ev);
     if (e == cudaSuccess) return PX_OK;
     if (e == cudaErrorNotReady) {
         (void)cudaGetLastError();
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "an event has not completed yet (synchronize the end event first)");
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "an event has not completed yet (synchronize the end event first)");
     }
     return px__cuda_fail(e, func, "cudaEventElapsedTime(ms, start, end)", NULL);
 }

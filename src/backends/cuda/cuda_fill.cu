@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Fill kernels for px_fill on device memory when the value's bytes differ (equal bytes
  * go to cudaMemsetAsync, see cuda_copy.c).
  *
@@ -17,21 +18,21 @@ namespace {
 constexpr size_t PATTERN_BYTES = 1024;
 constexpr int MAX_DEVICES = 64;
 
-template <class U>
-struct pattern {
+template <class U> struct pattern {
     U w[PATTERN_BYTES / sizeof(U)];
 };
 
-template <class U>
-__global__ void fill_value_kernel(U *dst, uint64_t n, U v)
+template <class U> __global__ void fill_value_kernel(U *dst, uint64_t n, U v)
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) dst[k] = v;
+    for (uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride)
+        dst[k] = v;
 }
 
 /* Writes words [off, off + len) of each of `count` elements of `words` words. */
 template <class U, class I>
-__global__ void fill_pattern_kernel(U *dst, I count, I words, I off, I len, const __grid_constant__ pattern<U> p)
+__global__ void fill_pattern_kernel(U *dst, I count, I words, I off, I len,
+                                    const __grid_constant__ pattern<U> p)
 {
     const I n = count * len;
     const I stride = (I)gridDim.x * (I)blockDim.x;
@@ -92,10 +93,11 @@ cudaError_t fill_slices(cudaStream_t s, int device, void *dst, uint64_t count, s
         memcpy(p.w, value + off * sizeof(U), len * sizeof(U));
         unsigned grid;
         int block;
-        cudaError_t e = grid_for(fill_pattern_kernel<U, I>, device, count * len, cache, &grid, &block);
+        cudaError_t e =
+            grid_for(fill_pattern_kernel<U, I>, device, count * len, cache, &grid, &block);
         if (e != cudaSuccess) return e;
-        fill_pattern_kernel<U, I><<<grid, block, 0, s>>>(static_cast<U *>(dst), (I)count, (I)words, (I)off,
-                                                         (I)len, p);
+        fill_pattern_kernel<U, I>
+            <<<grid, block, 0, s>>>(static_cast<U *>(dst), (I)count, (I)words, (I)off, (I)len, p);
         e = cudaGetLastError();
         if (e != cudaSuccess) return e;
     }
@@ -108,24 +110,32 @@ cudaError_t fill_words(cudaStream_t s, int device, void *dst, uint64_t count, si
 {
     /* 32-bit index arithmetic while every word index (and one stride past it) fits. */
     const uint64_t total = count * (elem_size / sizeof(U));
-    if (total < ((uint64_t)1 << 31)) return fill_slices<U, uint32_t>(s, device, dst, count, elem_size, value);
+    if (total < ((uint64_t)1 << 31))
+        return fill_slices<U, uint32_t>(s, device, dst, count, elem_size, value);
     return fill_slices<U, uint64_t>(s, device, dst, count, elem_size, value);
 }
 
 } /* namespace */
 
-extern "C" cudaError_t px__cuda_fill_launch(cudaStream_t stream, int device, void *dst, size_t count,
-                                            size_t elem_size, const void *value)
+extern "C" cudaError_t px__cuda_fill_launch(cudaStream_t stream, int device, void *dst,
+                                            size_t count, size_t elem_size, const void *value)
 {
     if (count == 0 || elem_size == 0) return cudaSuccess;
     const uintptr_t addr = reinterpret_cast<uintptr_t>(dst);
     const unsigned char *v = static_cast<const unsigned char *>(value);
-    if (elem_size == 16 && addr % 16 == 0) return fill_value<uint4>(stream, device, dst, count, value);
-    if (elem_size == 8 && addr % 8 == 0) return fill_value<uint64_t>(stream, device, dst, count, value);
-    if (elem_size == 4 && addr % 4 == 0) return fill_value<uint32_t>(stream, device, dst, count, value);
-    if (elem_size == 2 && addr % 2 == 0) return fill_value<uint16_t>(stream, device, dst, count, value);
-    if (elem_size % 8 == 0 && addr % 8 == 0) return fill_words<uint64_t>(stream, device, dst, count, elem_size, v);
-    if (elem_size % 4 == 0 && addr % 4 == 0) return fill_words<uint32_t>(stream, device, dst, count, elem_size, v);
-    if (elem_size % 2 == 0 && addr % 2 == 0) return fill_words<uint16_t>(stream, device, dst, count, elem_size, v);
+    if (elem_size == 16 && addr % 16 == 0)
+        return fill_value<uint4>(stream, device, dst, count, value);
+    if (elem_size == 8 && addr % 8 == 0)
+        return fill_value<uint64_t>(stream, device, dst, count, value);
+    if (elem_size == 4 && addr % 4 == 0)
+        return fill_value<uint32_t>(stream, device, dst, count, value);
+    if (elem_size == 2 && addr % 2 == 0)
+        return fill_value<uint16_t>(stream, device, dst, count, value);
+    if (elem_size % 8 == 0 && addr % 8 == 0)
+        return fill_words<uint64_t>(stream, device, dst, count, elem_size, v);
+    if (elem_size % 4 == 0 && addr % 4 == 0)
+        return fill_words<uint32_t>(stream, device, dst, count, elem_size, v);
+    if (elem_size % 2 == 0 && addr % 2 == 0)
+        return fill_words<uint16_t>(stream, device, dst, count, elem_size, v);
     return fill_words<uint8_t>(stream, device, dst, count, elem_size, v);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the fill kernels (cuda_fill.cu), callable from C. */
 #ifndef PX_CUDA_FILL_H
 #define PX_CUDA_FILL_H

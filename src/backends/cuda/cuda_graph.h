@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: portex graphs as CUDA graphs.
  *
  * A px__bgraph is a cudaGraph_t. Kernel, copy and fill nodes are made by capturing the
@@ -43,50 +44,52 @@ struct px__bnode {
     void **params;
     unsigned char *values;
     int nparams;
-    px__bgraph *child;      /* CHILD: the graph copied (alive while this one is) */
+    px__bgraph *child;        /* CHILD: the graph copied (alive while this one is) */
     int mem_first, mem_count; /* the blocks of the root's scratch its recording took */
-    px__bgraph *body;       /* WHILE, IF: owned */
+    px__bgraph *body;         /* WHILE, IF: owned */
 };
 
 struct px__bgraph {
     int device;
-    cudaGraph_t graph;      /* a body's belongs to its conditional node */
-    px__bgraph *root;       /* the graph whose builder, scratch and lock bodies use */
+    cudaGraph_t graph; /* a body's belongs to its conditional node */
+    px__bgraph *root;  /* the graph whose builder, scratch and lock bodies use */
     bool is_body;
-    bool native;            /* from a stream capture */
+    bool native; /* from a stream capture */
     px__bnode **nodes;
     int n, cap;
-    px__cuda_gmem mem;      /* root: scratch of every node of it and its bodies */
-    px__cuda_queue *builder;/* root: the stream nodes are captured on, made when needed */
+    px__cuda_gmem mem;       /* root: scratch of every node of it and its bodies */
+    px__cuda_queue *builder; /* root: the stream nodes are captured on, made when needed */
     /* root: launch ordering of the executable graphs that use its scratch */
     pthread_mutex_t lock;
     cudaEvent_t last;
-    int users;              /* (lock) executable graphs whose launches use its scratch */
+    int users; /* (lock) executable graphs whose launches use its scratch */
 };
 
 struct px__bexec {
-    px__bgraph *graph;      /* the graph instantiated */
+    px__bgraph *graph; /* the graph instantiated */
     cudaGraphExec_t exec;
-    cudaEvent_t done;       /* recorded after each launch; made at the first */
+    cudaEvent_t done; /* recorded after each launch; made at the first */
     bool launched;
     /* The graphs whose scratch its launches use (its own, its children's; after an
        update, those of the graph it was updated from), in address order: a launch waits
        for the previous launch of any other executable graph that uses one of them. */
     px__bgraph **owners;
     int nowners;
-    px__bgraph *current;    /* the graph of the last update, or NULL: what profiling runs */
+    px__bgraph *current; /* the graph of the last update, or NULL: what profiling runs */
 };
 
 /* cuda_graph_build.c */
-px_status px__cuda_graph_create(const struct px__backend *be, int device, px__bgraph **out, const char *func);
+px_status px__cuda_graph_create(const struct px__backend *be, int device, px__bgraph **out,
+                                const char *func);
 void px__cuda_graph_destroy(px__bgraph *g);
-px_status px__cuda_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps, int ndeps,
-                             px__bnode **out, px__bgraph **body, uint64_t *cond, const char *func);
+px_status px__cuda_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps,
+                             int ndeps, px__bnode **out, px__bgraph **body, uint64_t *cond,
+                             const char *func);
 /* desc (KERNEL, COPY or FILL) captured on g's builder stream into a new graph *out; the
    scratch it takes is the root's blocks from index *first on (*count of them). When
    `again` is a node recorded before, its blocks are reused where large enough. */
-px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const px__bnode *again, int *first,
-                                int *count, cudaGraph_t *out, const char *func);
+px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const px__bnode *again,
+                                int *first, int *count, cudaGraph_t *out, const char *func);
 /* Whether g holds conditional nodes, at any depth of its own nodes. */
 bool px__cuda_graph_has_conditionals(const px__bgraph *g);
 /* The graphs whose scratch g's nodes use (g's root's, its children's, at any depth),

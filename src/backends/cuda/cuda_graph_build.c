@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Building CUDA graphs node by node (cuda_graph.h says how each kind is made). */
 #include "backends/cuda/cuda_graph.h"
 
@@ -13,7 +14,8 @@
 #include "backends/cuda/cuda_hooks.h"
 #include "base/util.h"
 
-px_status px__cuda_graph_create(const struct px__backend *be, int device, px__bgraph **out, const char *func)
+px_status px__cuda_graph_create(const struct px__backend *be, int device, px__bgraph **out,
+                                const char *func)
 {
     (void)be;
     *out = NULL;
@@ -90,7 +92,8 @@ void px__cuda_graph_destroy(px__bgraph *g)
 }
 
 /* Adds to set the owners of scratch that g's nodes use. */
-static px_status collect_owners(const px__bgraph *g, px__bgraph ***set, int *n, int *cap, const char *func)
+static px_status collect_owners(const px__bgraph *g, px__bgraph ***set, int *n, int *cap,
+                                const char *func)
 {
     px__bgraph *root = g->root;
     bool known = root->mem.n == 0;
@@ -111,7 +114,8 @@ static px_status collect_owners(const px__bgraph *g, px__bgraph ***set, int *n, 
 
 static int by_address(const void *a, const void *b)
 {
-    const uintptr_t x = (uintptr_t) * (px__bgraph *const *)a, y = (uintptr_t) * (px__bgraph *const *)b;
+    const uintptr_t x = (uintptr_t) * (px__bgraph *const *)a,
+                    y = (uintptr_t) * (px__bgraph *const *)b;
     return (x > y) - (x < y);
 }
 
@@ -133,7 +137,8 @@ px_status px__cuda_graph_owners(const px__bgraph *g, px__bgraph ***out, int *n, 
 bool px__cuda_graph_has_conditionals(const px__bgraph *g)
 {
     for (int i = 0; i < g->n; ++i)
-        if (g->nodes[i]->body || (g->nodes[i]->child && px__cuda_graph_has_conditionals(g->nodes[i]->child)))
+        if (g->nodes[i]->body ||
+            (g->nodes[i]->child && px__cuda_graph_has_conditionals(g->nodes[i]->child)))
             return true;
     return false;
 }
@@ -148,13 +153,15 @@ static px_status builder_of(px__bgraph *g, px__cuda_queue **out, const char *fun
         px__cuda_device *d = NULL;
         PX__TRY(px__cuda_device_get(root->device, &d, func));
         px__cuda_queue *b = px__calloc(1, sizeof *b);
-        if (b == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+        if (b == NULL)
+            return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
         b->device = root->device;
         b->sm_count = d->sm_count;
         b->shared_optin = d->shared_optin;
         b->owned = true;
         b->label = "graph builder";
-        const px_status st = PX__CU(func, cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
+        const px_status st =
+            PX__CU(func, cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
         if (st != PX_OK) {
             free(b);
             return st;
@@ -166,8 +173,8 @@ static px_status builder_of(px__bgraph *g, px__cuda_queue **out, const char *fun
     return PX_OK;
 }
 
-px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const px__bnode *again, int *first,
-                                int *count, cudaGraph_t *out, const char *func)
+px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const px__bnode *again,
+                                int *first, int *count, cudaGraph_t *out, const char *func)
 {
     *out = NULL;
     px__cuda_queue *b = NULL;
@@ -185,10 +192,14 @@ px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const
     px_status st = PX_OK;
     px__copy_op op = desc->op;
     switch (desc->kind) {
-    case PX__GNODE_KERNEL: st = px__cuda_launch((px__queue *)(void *)b, &desc->dispatch, func); break;
+    case PX__GNODE_KERNEL:
+        st = px__cuda_launch((px__queue *)(void *)b, &desc->dispatch, func);
+        break;
     case PX__GNODE_COPY: st = px__cuda_copy((px__queue *)(void *)b, &op, func); break;
     case PX__GNODE_FILL: st = px__cuda_fill((px__queue *)(void *)b, &op, func); break;
-    default: st = px__error(PX_ERR_INVALID_ARGUMENT, func, "a %d node is not recorded", (int)desc->kind); break;
+    default:
+        st = px__error(PX_ERR_INVALID_ARGUMENT, func, "a %d node is not recorded", (int)desc->kind);
+        break;
     }
     b->gmem = NULL;
     m->reuse_next = m->reuse_end = 0;
@@ -196,7 +207,8 @@ px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const
     *count = again != NULL && m->n == before ? again->mem_count : m->n - before;
     cudaGraph_t tg = NULL;
     const cudaError_t end = cudaStreamEndCapture(b->stream, &tg);
-    if (st == PX_OK && end != cudaSuccess) st = px__cuda_check(end, func, "cudaStreamEndCapture(graph builder)", NULL);
+    if (st == PX_OK && end != cudaSuccess)
+        st = px__cuda_check(end, func, "cudaStreamEndCapture(graph builder)", NULL);
     if (end != cudaSuccess) (void)cudaGetLastError();
     if (st != PX_OK) {
         if (tg) (void)cudaGraphDestroy(tg);
@@ -216,7 +228,8 @@ static void param_info_load(void)
 {
     char why[128];
     param_info_fn fn = NULL;
-    if (px__cuda_driver_symbol("cuFuncGetParamInfo", 12040, &fn, sizeof fn, why, sizeof why)) g_param_info = fn;
+    if (px__cuda_driver_symbol("cuFuncGetParamInfo", 12040, &fn, sizeof fn, why, sizeof why))
+        g_param_info = fn;
 }
 
 /* How many parameters a parallel_for kernel of `rank` takes: its Args, then begin and n
@@ -271,8 +284,9 @@ static bool take_kernel(px__bnode *n, cudaGraphNode_t k, const px__dispatch *d)
 
 /* The node for a recorded graph: a kernel node when it is one kernel that can be taken,
    an empty node when nothing was recorded (an empty range), a child graph otherwise. */
-static px_status add_recorded(px__bgraph *g, px__bnode *n, cudaGraph_t tg, const px__gnode_desc *desc,
-                              const cudaGraphNode_t *deps, size_t ndeps, const char *func)
+static px_status add_recorded(px__bgraph *g, px__bnode *n, cudaGraph_t tg,
+                              const px__gnode_desc *desc, const cudaGraphNode_t *deps, size_t ndeps,
+                              const char *func)
 {
     size_t count = 0;
     PX__CU_TRY(func, cudaGraphGetNodes(tg, NULL, &count));
@@ -290,19 +304,22 @@ static px_status add_recorded(px__bgraph *g, px__bnode *n, cudaGraph_t tg, const
 
 /* ---- Conditionals -------------------------------------------------------------------------- */
 
-static px_status add_conditional(px__bgraph *g, px__bnode *n, const px__gnode_desc *desc, const cudaGraphNode_t *deps,
-                                 size_t ndeps, px__bgraph **body, uint64_t *cond, const char *func)
+static px_status add_conditional(px__bgraph *g, px__bnode *n, const px__gnode_desc *desc,
+                                 const cudaGraphNode_t *deps, size_t ndeps, px__bgraph **body,
+                                 uint64_t *cond, const char *func)
 {
     px__bgraph *b = px__calloc(1, sizeof *b);
     if (b == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the body");
     cudaGraphConditionalHandle h = 0;
-    px_status st = PX__CU(func, cudaGraphConditionalHandleCreate(&h, g->graph, desc->initial, cudaGraphCondAssignDefault));
+    px_status st = PX__CU(func, cudaGraphConditionalHandleCreate(&h, g->graph, desc->initial,
+                                                                 cudaGraphCondAssignDefault));
     if (st == PX_OK) {
         struct cudaGraphNodeParams p;
         memset(&p, 0, sizeof p);
         p.type = cudaGraphNodeTypeConditional;
         p.conditional.handle = h;
-        p.conditional.type = desc->kind == PX__GNODE_WHILE ? cudaGraphCondTypeWhile : cudaGraphCondTypeIf;
+        p.conditional.type =
+            desc->kind == PX__GNODE_WHILE ? cudaGraphCondTypeWhile : cudaGraphCondTypeIf;
         p.conditional.size = 1;
         st = PX__CU(func, cudaGraphAddNode(&n->node, g->graph, deps, NULL, ndeps, &p));
         if (st == PX_OK) b->graph = p.conditional.phGraph_out[0];
@@ -322,8 +339,9 @@ static px_status add_conditional(px__bgraph *g, px__bnode *n, const px__gnode_de
 
 /* ---- Adding a node ----------------------------------------------------------------------- */
 
-static px_status add_node(px__bgraph *g, px__bnode *n, const px__gnode_desc *desc, const cudaGraphNode_t *deps,
-                          size_t ndeps, px__bgraph **body, uint64_t *cond, const char *func)
+static px_status add_node(px__bgraph *g, px__bnode *n, const px__gnode_desc *desc,
+                          const cudaGraphNode_t *deps, size_t ndeps, px__bgraph **body,
+                          uint64_t *cond, const char *func)
 {
     switch (desc->kind) {
     case PX__GNODE_KERNEL:
@@ -339,10 +357,12 @@ static px_status add_node(px__bgraph *g, px__bnode *n, const px__gnode_desc *des
         const struct cudaHostNodeParams hp = {desc->fn, desc->data};
         return PX__CU(func, cudaGraphAddHostNode(&n->node, g->graph, deps, ndeps, &hp));
     }
-    case PX__GNODE_EMPTY: return PX__CU(func, cudaGraphAddEmptyNode(&n->node, g->graph, deps, ndeps));
+    case PX__GNODE_EMPTY:
+        return PX__CU(func, cudaGraphAddEmptyNode(&n->node, g->graph, deps, ndeps));
     case PX__GNODE_CHILD:
         n->child = desc->child;
-        return PX__CU(func, cudaGraphAddChildGraphNode(&n->node, g->graph, deps, ndeps, desc->child->graph));
+        return PX__CU(
+            func, cudaGraphAddChildGraphNode(&n->node, g->graph, deps, ndeps, desc->child->graph));
     case PX__GNODE_WHILE:
     case PX__GNODE_IF: return add_conditional(g, n, desc, deps, ndeps, body, cond, func);
     case PX__GNODE_KIND_COUNT: break;
@@ -350,11 +370,13 @@ static px_status add_node(px__bgraph *g, px__bnode *n, const px__gnode_desc *des
     return px__error(PX_ERR_INVALID_ARGUMENT, func, "unknown graph node kind %d", (int)desc->kind);
 }
 
-px_status px__cuda_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps, int ndeps,
-                             px__bnode **out, px__bgraph **body, uint64_t *cond, const char *func)
+px_status px__cuda_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps,
+                             int ndeps, px__bnode **out, px__bgraph **body, uint64_t *cond,
+                             const char *func)
 {
     px__bnode **nodes = px__grow(g->nodes, g->n, &g->cap, 8, sizeof *nodes);
-    if (nodes == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
+    if (nodes == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
     g->nodes = nodes;
     px__bnode *n = px__calloc(1, sizeof *n);
     cudaGraphNode_t small[16];

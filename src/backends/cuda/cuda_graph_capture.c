@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Stream capture of an instance into a portex graph: CUDA records everything issued on the
  * instance's stream, portex's work and other libraries' alike. While it lasts, reductions
  * and scans on the queue take scratch the graph keeps (no allocation nodes), so that a
@@ -24,15 +25,17 @@ px_status px__cuda_capture_begin(px__queue *queue, int mode, px__bgraph **out, c
     *out = NULL;
     const char *dflt = px__cuda_default_stream_name(q->stream);
     if (dflt != NULL)
-        return px__error(PX_ERR_UNSUPPORTED, func,
-                         "instance '%s' wraps %s, which CUDA cannot capture; capture on a stream made with "
-                         "cudaStreamCreate",
-                         q->label, dflt);
+        return px__error(
+            PX_ERR_UNSUPPORTED, func,
+            "instance '%s' wraps %s, which CUDA cannot capture; capture on a stream made with "
+            "cudaStreamCreate",
+            q->label, dflt);
     if (px__cuda_capturing(q->stream))
-        return px__error(PX_ERR_CAPTURING, func,
-                         "the stream of instance '%s' is being captured already (by another library?); captures "
-                         "do not nest",
-                         q->label);
+        return px__error(
+            PX_ERR_CAPTURING, func,
+            "the stream of instance '%s' is being captured already (by another library?); captures "
+            "do not nest",
+            q->label);
     px__bgraph *g = NULL;
     PX__TRY(px__cuda_graph_create(NULL, q->device, &g, func));
     /* The graph to come is CUDA's: the empty one made for it goes. */
@@ -74,9 +77,12 @@ px_status px__cuda_capture_end(px__queue *queue, px__bgraph *g, const char *func
         (void)cudaGetLastError();
         if (graph) (void)cudaGraphDestroy(graph);
         st = px__error(PX_ERR_CAPTURING, func,
-                       "CUDA ended the capture of instance '%s' without a graph (%s: %s): an operation during the "
-                       "capture could not be captured, e.g. one that touched the legacy default stream or waited "
-                       "(cudaErrorStreamCaptureImplicit, 906) or joined work of another stream; the instance is "
+                       "CUDA ended the capture of instance '%s' without a graph (%s: %s): an "
+                       "operation during the "
+                       "capture could not be captured, e.g. one that touched the legacy default "
+                       "stream or waited "
+                       "(cudaErrorStreamCaptureImplicit, 906) or joined work of another stream; "
+                       "the instance is "
                        "usable again",
                        q->label, cudaGetErrorName(err), cudaGetErrorString(err));
     } else {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Executable CUDA graphs: instantiating, launching in order on a stream, changing
  * parameters in place, and a profiling launch. */
 #include "backends/cuda/cuda_graph.h"
@@ -13,10 +14,12 @@
 static const char *const instantiate_results[] = {
     [cudaGraphInstantiateSuccess] = "success",
     [cudaGraphInstantiateError] = "an unexpected error",
-    [cudaGraphInstantiateInvalidStructure] = "a structure CUDA cannot run (a cycle, or an allocation node "
-                                             "where it is not allowed)",
-    [cudaGraphInstantiateNodeOperationNotSupported] = "a node CUDA does not allow there (e.g. a host node in a "
-                                                      "conditional body)",
+    [cudaGraphInstantiateInvalidStructure] =
+        "a structure CUDA cannot run (a cycle, or an allocation node "
+        "where it is not allowed)",
+    [cudaGraphInstantiateNodeOperationNotSupported] =
+        "a node CUDA does not allow there (e.g. a host node in a "
+        "conditional body)",
     [cudaGraphInstantiateMultipleDevicesNotSupported] = "nodes on more than one device",
 };
 
@@ -29,7 +32,8 @@ static int index_of(const px__bgraph *g, cudaGraphNode_t node)
 }
 
 /* Instantiates `graph`; CUDA's refusal named, at a node of g when it says which. */
-static px_status instantiate(const px__bgraph *g, cudaGraph_t graph, cudaGraphExec_t *out, const char *func)
+static px_status instantiate(const px__bgraph *g, cudaGraph_t graph, cudaGraphExec_t *out,
+                             const char *func)
 {
     cudaGraphInstantiateParams ip;
     memset(&ip, 0, sizeof ip);
@@ -37,14 +41,16 @@ static px_status instantiate(const px__bgraph *g, cudaGraph_t graph, cudaGraphEx
     if (err == cudaSuccess) return PX_OK;
     (void)cudaGetLastError();
     const unsigned r = (unsigned)ip.result_out;
-    const char *why = r < sizeof instantiate_results / sizeof instantiate_results[0] && instantiate_results[r]
-                          ? instantiate_results[r]
-                          : "an unknown reason";
+    const char *why =
+        r < sizeof instantiate_results / sizeof instantiate_results[0] && instantiate_results[r]
+            ? instantiate_results[r]
+            : "an unknown reason";
     const int at = index_of(g, ip.errNode_out);
     char where[32] = "";
     if (at >= 0) snprintf(where, sizeof where, "; at node %d", at);
-    return px__error(err == cudaErrorMemoryAllocation ? PX_ERR_OUT_OF_MEMORY : PX_ERR_UNSUPPORTED, func,
-                     "CUDA cannot instantiate the graph: %s (%s)%s", why, cudaGetErrorName(err), where);
+    return px__error(err == cudaErrorMemoryAllocation ? PX_ERR_OUT_OF_MEMORY : PX_ERR_UNSUPPORTED,
+                     func, "CUDA cannot instantiate the graph: %s (%s)%s", why,
+                     cudaGetErrorName(err), where);
 }
 
 static void drop_owners(px__bexec *e)
@@ -80,7 +86,8 @@ static px_status cuda_instantiate(px__bgraph *g, px__bexec **out, const char *fu
 {
     *out = NULL;
     px__bexec *e = px__calloc(1, sizeof *e);
-    if (e == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the executable graph");
+    if (e == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the executable graph");
     int saved;
     px_status st = px__cuda_enter(g->device, &saved, func);
     if (st != PX_OK) {
@@ -135,14 +142,16 @@ static px_status cuda_upload(px__bexec *e, px__queue *queue, const char *func)
 /* Launches `exec` on s, after the previous launch of any other executable graph that uses
    the scratch of one of e's owners. The owners' locks are taken in address order and held
    only while work is queued. */
-static px_status launch_ordered(px__bexec *e, cudaGraphExec_t exec, cudaStream_t s, const char *func)
+static px_status launch_ordered(px__bexec *e, cudaGraphExec_t exec, cudaStream_t s,
+                                const char *func)
 {
     const px__cuda_ctx ctx = px__cuda_ctx_kernel("graph launch");
     if (e->nowners == 0) return PX__CU_AT(func, cudaGraphLaunch(exec, s), &ctx);
     for (int i = 0; i < e->nowners; ++i) pthread_mutex_lock(&e->owners[i]->lock);
     px_status st = PX_OK;
     for (int i = 0; st == PX_OK && i < e->nowners; ++i)
-        if (e->owners[i]->users > 1) st = PX__CU(func, cudaStreamWaitEvent(s, e->owners[i]->last, 0));
+        if (e->owners[i]->users > 1)
+            st = PX__CU(func, cudaStreamWaitEvent(s, e->owners[i]->last, 0));
     if (st == PX_OK) st = PX__CU_AT(func, cudaGraphLaunch(exec, s), &ctx);
     for (int i = 0; st == PX_OK && i < e->nowners; ++i)
         if (e->owners[i]->users > 1) st = PX__CU(func, cudaEventRecord(e->owners[i]->last, s));
@@ -157,7 +166,8 @@ static px_status cuda_launch(px__bexec *e, px__queue *queue, const char *func)
     PX__TRY(px__cuda_enter(q->device, &saved, func));
     /* The event destroy waits on, made at the first launch: an executable graph never
        launched costs no event. */
-    px_status st = e->done ? PX_OK : PX__CU(func, cudaEventCreateWithFlags(&e->done, cudaEventDisableTiming));
+    px_status st =
+        e->done ? PX_OK : PX__CU(func, cudaEventCreateWithFlags(&e->done, cudaEventDisableTiming));
     if (st == PX_OK) st = launch_ordered(e, e->exec, q->stream, func);
     if (st == PX_OK) st = PX__CU(func, cudaEventRecord(e->done, q->stream));
     if (st == PX_OK) e->launched = true;
@@ -171,23 +181,26 @@ static bool same_policy(const px_policy *a, const px_policy *b)
 {
     if (a->rank != b->rank || a->iterate != b->iterate) return false;
     for (int d = 0; d < a->rank; ++d)
-        if (a->begin[d] != b->begin[d] || a->end[d] != b->end[d] || a->tile[d] != b->tile[d]) return false;
+        if (a->begin[d] != b->begin[d] || a->end[d] != b->end[d] || a->tile[d] != b->tile[d])
+            return false;
     return true;
 }
 
 static px_status refused(cudaError_t err, const px__bnode *n, const char *func)
 {
     (void)cudaGetLastError();
-    return px__error(PX_ERR_UNSUPPORTED, func,
-                     "CUDA cannot apply this change to node %d in place (%s: %s); instantiate the graph again",
-                     n->index, cudaGetErrorName(err), cudaGetErrorString(err));
+    return px__error(
+        PX_ERR_UNSUPPORTED, func,
+        "CUDA cannot apply this change to node %d in place (%s: %s); instantiate the graph again",
+        n->index, cudaGetErrorName(err), cudaGetErrorString(err));
 }
 
 /* The new parameters recorded again, and given to the node as a whole. */
-static px_status set_recorded(px__bexec *e, px__bnode *n, const px__gnode_desc *desc, const char *func)
+static px_status set_recorded(px__bexec *e, px__bnode *n, const px__gnode_desc *desc,
+                              const char *func)
 {
     cudaGraph_t tg = NULL;
-    int first = 0, taken = 0;   /* n keeps the blocks it was made with */
+    int first = 0, taken = 0; /* n keeps the blocks it was made with */
     PX__TRY(px__cuda_graph_record(n->owner, desc, n, &first, &taken, &tg, func));
     size_t count = 0;
     cudaError_t err = cudaGraphGetNodes(tg, NULL, &count);
@@ -204,7 +217,7 @@ static px_status set_recorded(px__bexec *e, px__bnode *n, const px__gnode_desc *
         if (err == cudaSuccess && type == cudaGraphNodeTypeGraph)
             err = cudaGraphExecChildGraphNodeSetParams(e->exec, n->node, tg);
         else if (err == cudaSuccess && count != 0)
-            err = cudaErrorInvalidValue;   /* an empty range's node cannot become work */
+            err = cudaErrorInvalidValue; /* an empty range's node cannot become work */
     }
     (void)cudaGraphDestroy(tg);
     return err == cudaSuccess ? PX_OK : refused(err, n, func);
@@ -242,15 +255,18 @@ static const char *update_reason(enum cudaGraphExecUpdateResult r)
     case cudaGraphExecUpdateErrorTopologyChanged: return "the dependencies differ";
     case cudaGraphExecUpdateErrorNodeTypeChanged: return "a node's type differs";
     case cudaGraphExecUpdateErrorFunctionChanged:
-    case cudaGraphExecUpdateErrorUnsupportedFunctionChange: return "a kernel node runs another kernel";
-    case cudaGraphExecUpdateErrorParametersChanged: return "a node's parameters changed in a way CUDA cannot apply";
+    case cudaGraphExecUpdateErrorUnsupportedFunctionChange:
+        return "a kernel node runs another kernel";
+    case cudaGraphExecUpdateErrorParametersChanged:
+        return "a node's parameters changed in a way CUDA cannot apply";
     case cudaGraphExecUpdateErrorNotSupported: return "CUDA does not update a node of this kind";
     case cudaGraphExecUpdateErrorAttributesChanged: return "a node's attributes differ";
     default: return "an unexpected error";
     }
 }
 
-static px_status cuda_update(px__bexec *e, px__bgraph *from, px__graph_update_error *why, const char *func)
+static px_status cuda_update(px__bexec *e, px__bgraph *from, px__graph_update_error *why,
+                             const char *func)
 {
     int saved;
     PX__TRY(px__cuda_enter(e->graph->device, &saved, func));
@@ -261,9 +277,10 @@ static px_status cuda_update(px__bexec *e, px__bgraph *from, px__graph_update_er
     if (err != cudaSuccess) {
         (void)cudaGetLastError();
         why->node = index_of(from, info.errorNode);
-        snprintf(why->reason, sizeof why->reason, "%s (%s)", update_reason(info.result), cudaGetErrorName(err));
-        st = px__error(PX_ERR_INVALID_ARGUMENT, func, "CUDA refused the update at node %d: %s", why->node,
-                       why->reason);
+        snprintf(why->reason, sizeof why->reason, "%s (%s)", update_reason(info.result),
+                 cudaGetErrorName(err));
+        st = px__error(PX_ERR_INVALID_ARGUMENT, func, "CUDA refused the update at node %d: %s",
+                       why->node, why->reason);
     } else {
         /* Its kernels now use from's scratch, and profiling runs from. */
         st = take_owners(e, from, func);
@@ -277,7 +294,8 @@ static px_status cuda_update(px__bexec *e, px__bgraph *from, px__graph_update_er
 
 /* A copy of g with its first `count` top-level nodes in a chain (those added after it are
    left out), an event recorded before the first and after each (ev[0..count]). */
-static px_status profile_graph(const px__bgraph *g, int count, cudaEvent_t *ev, cudaGraph_t *out, const char *func)
+static px_status profile_graph(const px__bgraph *g, int count, cudaEvent_t *ev, cudaGraph_t *out,
+                               const char *func)
 {
     cudaGraph_t c = NULL;
     PX__CU_TRY(func, cudaGraphClone(&c, g->graph));
@@ -297,7 +315,7 @@ static px_status profile_graph(const px__bgraph *g, int count, cudaEvent_t *ev, 
     if (err == cudaSuccess) err = cudaGraphAddEventRecordNode(&prev, c, NULL, 0, ev[0]);
     for (int i = 0; err == cudaSuccess && i < g->n; ++i) {
         cudaGraphNode_t node = NULL, rec = NULL;
-        if (i >= count) {   /* added after instantiation: not part of the executable graph */
+        if (i >= count) { /* added after instantiation: not part of the executable graph */
             err = cudaGraphNodeFindInClone(&node, g->nodes[i]->node, c);
             if (err == cudaSuccess) err = cudaGraphDestroyNode(node);
             continue;
@@ -315,7 +333,8 @@ static px_status profile_graph(const px__bgraph *g, int count, cudaEvent_t *ev, 
     return PX_OK;
 }
 
-static px_status cuda_profile(px__bexec *e, px__queue *queue, double *us, int n, double *total, const char *func)
+static px_status cuda_profile(px__bexec *e, px__queue *queue, double *us, int n, double *total,
+                              const char *func)
 {
     px__cuda_queue *q = px__cuda_queue_of(queue);
     px__bgraph *g = e->current ? e->current : e->graph;

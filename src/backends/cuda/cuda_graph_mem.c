@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Scratch blocks a graph owns: a reduction or scan node's partials and counter. They live
  * as long as the graph, so that every launch of every executable graph finds them. */
 #include <stdlib.h>
@@ -20,7 +21,8 @@ px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out, const 
         }
     }
     px__cuda_gmem_block *blocks = px__grow(m->blocks, m->n, &m->cap, 4, sizeof *blocks);
-    if (blocks == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+    if (blocks == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
     m->blocks = blocks;
     /* The pool's allocation waits for its own stream only; relaxed, since the caller
        may be capturing (the block is not part of what is captured). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The driver API behind SM partitions: entry points looked up through the runtime, and
  * the CUresult checkpoint. See cuda_green.h. */
 #include "backends/cuda/cuda_green.h"
@@ -13,7 +14,7 @@
 #include "backends/cuda/cuda_driver.h"
 
 #if CUDA_VERSION < 12050 || CUDART_VERSION < 12050
-#  error "SM partitions (green contexts) need the CUDA 12.5 toolkit or later"
+#error "SM partitions (green contexts) need the CUDA 12.5 toolkit or later"
 #endif
 
 /* The oldest driver with every call below (cuGreenCtxStreamCreate came in 12.5). */
@@ -24,7 +25,8 @@ static px__cuda_driver g_drv;
 static px_status g_status;
 static char g_why[256];
 
-#define LOOKUP(sym, ver, field) px__cuda_driver_symbol(sym, ver, &g_drv.field, sizeof g_drv.field, g_why, sizeof g_why)
+#define LOOKUP(sym, ver, field) \
+    px__cuda_driver_symbol(sym, ver, &g_drv.field, sizeof g_drv.field, g_why, sizeof g_why)
 
 static void load_once(void)
 {
@@ -38,9 +40,10 @@ static void load_once(void)
         return;
     }
     if (drv < GREEN_MIN_DRIVER) {
-        snprintf(g_why, sizeof g_why,
-                 "the driver supports CUDA %d.%d; SM partitions (green contexts) need %d.%d or later",
-                 drv / 1000, drv % 1000 / 10, GREEN_MIN_DRIVER / 1000, GREEN_MIN_DRIVER % 1000 / 10);
+        snprintf(
+            g_why, sizeof g_why,
+            "the driver supports CUDA %d.%d; SM partitions (green contexts) need %d.%d or later",
+            drv / 1000, drv % 1000 / 10, GREEN_MIN_DRIVER / 1000, GREEN_MIN_DRIVER % 1000 / 10);
         g_status = PX_ERR_UNSUPPORTED;
         return;
     }
@@ -65,14 +68,15 @@ px_status px__cuda_green_load(const px__cuda_driver **out, const char *func)
 {
     *out = NULL;
     pthread_once(&g_once, load_once);
-    if (g_status != PX_OK) return px__error(g_status, func, "SM partitions are not available: %s", g_why);
+    if (g_status != PX_OK)
+        return px__error(g_status, func, "SM partitions are not available: %s", g_why);
     *out = &g_drv;
     return PX_OK;
 }
 
 px_status px__cuda_green_release(px__cuda_queue *q, const char *func)
 {
-    const px__cuda_driver *drv = &g_drv;   /* loaded: the partition exists */
+    const px__cuda_driver *drv = &g_drv; /* loaded: the partition exists */
     px_status st = PX_OK;
     if (q->stream != NULL) {
         /* The queue's teardown may have queued stream-ordered frees: they run before the

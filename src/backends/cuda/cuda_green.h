@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the CUDA driver API calls behind SM partitions (green contexts).
  *
  * The driver functions are looked up at run time (cuda_driver.h). A driver too old for green contexts
@@ -18,8 +19,9 @@
 typedef struct px__cuda_driver {
     CUresult (*device_get)(CUdevice *, int);
     CUresult (*device_get_dev_resource)(CUdevice, CUdevResource *, CUdevResourceType);
-    CUresult (*dev_sm_resource_split_by_count)(CUdevResource *, unsigned int *, const CUdevResource *,
-                                               CUdevResource *, unsigned int, unsigned int);
+    CUresult (*dev_sm_resource_split_by_count)(CUdevResource *, unsigned int *,
+                                               const CUdevResource *, CUdevResource *, unsigned int,
+                                               unsigned int);
     CUresult (*dev_resource_generate_desc)(CUdevResourceDesc *, CUdevResource *, unsigned int);
     CUresult (*green_ctx_create)(CUgreenCtx *, CUdevResourceDesc, CUdevice, unsigned int);
     CUresult (*green_ctx_destroy)(CUgreenCtx);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the hooks of px__backend_cuda, one file per concept, gathered into the table
  * in cuda_backend.c. */
 #ifndef PX_CUDA_HOOKS_H
@@ -10,7 +11,8 @@
 
 /* cuda_instance.c */
 px_status px__cuda_queue_create(const px__queue_desc *desc, px__queue **out, const char *func);
-px_status px__cuda_queue_wrap(const px__queue_desc *desc, void *native, px__queue **out, const char *func);
+px_status px__cuda_queue_wrap(const px__queue_desc *desc, void *native, px__queue **out,
+                              const char *func);
 px_status px__cuda_queue_destroy(px__queue *q, bool *released, const char *func);
 px_status px__cuda_fence(px__queue *q, const char *func);
 px_status px__cuda_fence_all(const char *func);
@@ -34,8 +36,8 @@ px_status px__cuda_copy(px__queue *q, px__copy_op *op, const char *func);
 px_status px__cuda_fill(px__queue *q, px__copy_op *op, const char *func);
 
 /* cuda_partition.c */
-px_status px__cuda_partition(px__queue *parent, const px__partition_request *req, const px__queue_desc *descs,
-                             px__queue **children, const char *func);
+px_status px__cuda_partition(px__queue *parent, const px__partition_request *req,
+                             const px__queue_desc *descs, px__queue **children, const char *func);
 px_status px__cuda_sm_count(px__queue *q, int *count);
 px_status px__cuda_concurrency(px__queue *q, int *count);
 

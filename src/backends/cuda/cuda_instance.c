@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* CUDA queues: one stream each (owned or wrapped), with the resources their dispatches
  * reuse; destroying them; fences.
  *
@@ -104,12 +105,13 @@ void px__cuda_queue_close(px__cuda_queue *q, bool stream_dead, const char *func)
     px__cuda_release_retry(false);
 }
 
-static px_status queue_new(const px__queue_desc *desc, bool owned, px__cuda_device **d, px__cuda_queue **out,
-                           const char *func)
+static px_status queue_new(const px__queue_desc *desc, bool owned, px__cuda_device **d,
+                           px__cuda_queue **out, const char *func)
 {
     PX__TRY(px__cuda_device_get(desc->device, d, func));
     px__cuda_queue *q = px__calloc(1, sizeof *q);
-    if (q == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "no memory for the instance's state");
+    if (q == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "no memory for the instance's state");
     q->device = desc->device;
     q->sm_count = (*d)->sm_count;
     q->shared_optin = (*d)->shared_optin;
@@ -151,7 +153,8 @@ px_status px__cuda_queue_create(const px__queue_desc *desc, px__queue **out, con
 
 /* `native` is a cudaStream_t the caller owns, checked by the core (px__cuda_stream_device);
    desc->device is the stream's device. */
-px_status px__cuda_queue_wrap(const px__queue_desc *desc, void *native, px__queue **out, const char *func)
+px_status px__cuda_queue_wrap(const px__queue_desc *desc, void *native, px__queue **out,
+                              const char *func)
 {
     px__cuda_device *d = NULL;
     px__cuda_queue *q = NULL;
@@ -177,7 +180,8 @@ static px_status sync_stream(const px__cuda_queue *q, const char *func)
     const cudaError_t e = cudaStreamSynchronize(q->stream);
     if (e == cudaSuccess) return PX_OK;
     char call[192];
-    snprintf(call, sizeof call, "cudaStreamSynchronize(stream of instance '%s')", q->label ? q->label : "?");
+    snprintf(call, sizeof call, "cudaStreamSynchronize(stream of instance '%s')",
+             q->label ? q->label : "?");
     return px__cuda_fail(e, func, call, NULL);
 }
 
@@ -187,9 +191,11 @@ px_status px__cuda_queue_destroy(px__queue *queue, bool *released, const char *f
     int saved;
     *released = false;
     if (px__cuda_capturing(q->stream))
-        return px__error(PX_ERR_CAPTURING, func,
-                         "the stream of instance '%s' is being captured into a graph; end the capture first "
-                         "(the instance is left as it was)", q->label ? q->label : "?");
+        return px__error(
+            PX_ERR_CAPTURING, func,
+            "the stream of instance '%s' is being captured into a graph; end the capture first "
+            "(the instance is left as it was)",
+            q->label ? q->label : "?");
     PX__TRY(px__cuda_enter(q->device, &saved, func));
     /* Waits for what was queued, portex's work included, then releases everything even if
        the wait failed (a dead stream runs nothing more; the error is returned). A wrapped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: setting up and closing the queues that partitions make (cuda_partition.c)
  * beside those of cuda_instance.c. */
 #ifndef PX_CUDA_INSTANCE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Dispatching a kernel's CUDA entry on an instance: the launch record the templates of
  * portex/kernel_cuda.h read, scratch on demand, and results that go to host memory. */
 #include <string.h>
@@ -19,7 +20,8 @@ static px_status capture_block(px__cuda_queue *q, size_t bytes, void **out)
 {
     if (q->gmem != NULL) return px__cuda_gmem_alloc(q->gmem, bytes, out, q->func);
     if (q->capture_count == (int)(sizeof q->capture_blocks / sizeof q->capture_blocks[0]))
-        return px__error(PX_ERR_UNSUPPORTED, q->func, "a captured launch asked for more than one scratch block");
+        return px__error(PX_ERR_UNSUPPORTED, q->func,
+                         "a captured launch asked for more than one scratch block");
     PX__TRY(px__cuda_buffer_alloc(q, bytes, out, q->func));
     q->capture_blocks[q->capture_count++] = *out;
     return PX_OK;
@@ -28,7 +30,8 @@ static px_status capture_block(px__cuda_queue *q, size_t bytes, void **out)
 /* Free nodes for the capture's blocks, after the launch's nodes. */
 static void capture_release(px__cuda_queue *q)
 {
-    for (int i = 0; i < q->capture_count; ++i) px__cuda_buffer_free(q, q->capture_blocks[i], 0, q->func);
+    for (int i = 0; i < q->capture_count; ++i)
+        px__cuda_buffer_free(q, q->capture_blocks[i], 0, q->func);
     q->capture_count = 0;
     q->capturing = false;
 }
@@ -116,7 +119,8 @@ px_status px__cuda_team_scratch_max(int device, int level, size_t *bytes, const 
     }
     px__cuda_device *dev = NULL;
     PX__TRY(px__cuda_device_get(device, &dev, func));
-    *bytes = dev->shared_optin > PX__TEAM_REDUCE_BYTES ? dev->shared_optin - PX__TEAM_REDUCE_BYTES : 0;
+    *bytes =
+        dev->shared_optin > PX__TEAM_REDUCE_BYTES ? dev->shared_optin - PX__TEAM_REDUCE_BYTES : 0;
     return PX_OK;
 }
 
@@ -142,21 +146,25 @@ static px_status team_refused(const px__dispatch *d, const px_team_run *r, const
     const int t = d->team.team_size, v = d->team.vector_length ? d->team.vector_length : 1;
     switch (r->refused) {
     case PX__TEAM_REFUSED_THREADS:
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "kernel '%s': a team of %d threads of %d lanes exceeds the %lld threads per block this "
-                         "kernel can have on the device (its registers)",
-                         k->name, t, v, (long long)r->refused_limit);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "kernel '%s': a team of %d threads of %d lanes exceeds the %lld threads per block this "
+            "kernel can have on the device (its registers)",
+            k->name, t, v, (long long)r->refused_limit);
     case PX__TEAM_REFUSED_SHARED:
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "kernel '%s': level-0 scratch of %zu bytes per team and %zu per thread for a team of %d, "
-                         "with %zu bytes of reduction slots, exceeds the %lld bytes of shared memory a block of "
-                         "this kernel may have",
-                         k->name, d->team.scratch_team[0], d->team.scratch_thread[0], t ? t : 1,
-                         (size_t)PX__TEAM_REDUCE_BYTES, (long long)r->refused_limit);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "kernel '%s': level-0 scratch of %zu bytes per team and %zu per thread for a team of "
+            "%d, "
+            "with %zu bytes of reduction slots, exceeds the %lld bytes of shared memory a block of "
+            "this kernel may have",
+            k->name, d->team.scratch_team[0], d->team.scratch_thread[0], t ? t : 1,
+            (size_t)PX__TEAM_REDUCE_BYTES, (long long)r->refused_limit);
     default:
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "kernel '%s': no block of %d threads of %d lanes with its shared memory fits on an SM",
-                         k->name, t, v);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "kernel '%s': no block of %d threads of %d lanes with its shared memory fits on an SM",
+            k->name, t, v);
     }
 }
 
@@ -183,17 +191,20 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d, const char *func)
         switch (d->result_kind) {
         case PX__RESULT_NONE:
             if (k->kind == PX_KERNEL_REDUCE)
-                return px__error(PX_ERR_INVALID_ARGUMENT, func, "kernel '%s': a reduction needs a result", label);
+                return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                                 "kernel '%s': a reduction needs a result", label);
             break;
         case PX__RESULT_VIEW:
-            result = d->result;   /* device memory of this GPU, or mapped pinned memory */
+            result = d->result; /* device memory of this GPU, or mapped pinned memory */
             break;
         case PX__RESULT_HOST:
             if (q->capturing) {
                 q->capturing = false;
-                return px__error(PX_ERR_UNSUPPORTED, func,
-                                 "kernel '%s': a result in host memory needs a wait, which a stream "
-                                 "capture forbids; reduce into a view instead", label);
+                return px__error(
+                    PX_ERR_UNSUPPORTED, func,
+                    "kernel '%s': a result in host memory needs a wait, which a stream "
+                    "capture forbids; reduce into a view instead",
+                    label);
             }
             PX__TRY(ensure_slot(q, k->value_size, func));
             result = q->aux + PX__CUDA_AUX_RESULT;
@@ -232,7 +243,7 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d, const char *func)
     }
     if (q->capturing) capture_release(q);
     if (err != 0) {
-        if (q->scratch_status != PX_OK) return q->scratch_status;   /* recorded already */
+        if (q->scratch_status != PX_OK) return q->scratch_status; /* recorded already */
         if (k->team && team.refused) return team_refused(d, &team, func);
         return px__cuda_fail((cudaError_t)err, func, "the kernel's CUDA entry", &kctx);
     }
@@ -240,9 +251,11 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d, const char *func)
 
     /* Only this instance is waited for. */
     PX__TRY(ensure_host(q, k->value_size, func));
-    PX__TRY(px__cuda_check(cudaMemcpyAsync(q->host, result, k->value_size, cudaMemcpyDeviceToHost, q->stream),
-                           func, "cudaMemcpyAsync(host result, device result)", &kctx));
-    PX__TRY(px__cuda_check(cudaStreamSynchronize(q->stream), func, "cudaStreamSynchronize(instance)", &kctx));
+    PX__TRY(px__cuda_check(
+        cudaMemcpyAsync(q->host, result, k->value_size, cudaMemcpyDeviceToHost, q->stream), func,
+        "cudaMemcpyAsync(host result, device result)", &kctx));
+    PX__TRY(px__cuda_check(cudaStreamSynchronize(q->stream), func,
+                           "cudaStreamSynchronize(instance)", &kctx));
     memcpy(d->result, q->host, k->value_size);
     return PX_OK;
 }

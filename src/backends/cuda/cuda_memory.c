@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The DEVICE memory space: portex's stream-ordered pool per device, frees that wait for
  * queued work, and the library's own device buffers.
  *
@@ -23,8 +24,8 @@ static px_status device_available(px_space space, const char *func)
     int count;
     PX__TRY(px__cuda_count(&count, func));
     if (space.device >= count)
-        return px__error(PX_ERR_NO_DEVICE, func, "device %d does not exist (%d device%s)", space.device, count,
-                         count == 1 ? "" : "s");
+        return px__error(PX_ERR_NO_DEVICE, func, "device %d does not exist (%d device%s)",
+                         space.device, count, count == 1 ? "" : "s");
     return PX_OK;
 }
 
@@ -50,10 +51,11 @@ static px_status device_alloc(px_space space, size_t bytes, void **out, const ch
     *out = NULL;
     PX__TRY(px__cuda_device_get(space.device, &d, func));
     PX__TRY(px__cuda_enter(space.device, &saved, func));
-    const size_t n = bytes > 0 ? bytes : 1;   /* a valid, distinct pointer even for 0 */
+    const size_t n = bytes > 0 ? bytes : 1; /* a valid, distinct pointer even for 0 */
     const px__cuda_ctx ctx = px__cuda_ctx_alloc(space, bytes);
     void *p = NULL;
-    const px_status st = d->pool ? px__cuda_check(pool_alloc(d, &p, n), func, "cudaMallocFromPoolAsync(portex's pool)", &ctx)
+    const px_status st = d->pool ? px__cuda_check(pool_alloc(d, &p, n), func,
+                                                  "cudaMallocFromPoolAsync(portex's pool)", &ctx)
                                  : px__cuda_check(cudaMalloc(&p, n), func, "cudaMalloc", &ctx);
     px__cuda_leave(saved);
     if (st == PX_OK) *out = p;

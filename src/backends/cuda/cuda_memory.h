@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: device memory. The DEVICE space's hooks, and the library's own device
  * buffers (scratch, the reduction counter), which live in stream order on a queue. */
 #ifndef PX_CUDA_MEMORY_H

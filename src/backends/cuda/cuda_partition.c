@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Partitions of a CUDA instance (px_partition): n new queues on the parent's device.
  *
  * Plain (the default): each child is a non-blocking stream of its own with its priority;
@@ -52,16 +53,18 @@ static int clamp_priority(const px__cuda_device *d, int prio)
 
 /* child's queue: a new stream of green context g, which may use sm_count SMs; one more
    reference to g on success. Called with the device current. */
-static px_status green_queue(const px__cuda_driver *drv, const px__cuda_device *d, px__cuda_green *g,
-                             int sm_count, const px__queue_desc *desc, px__queue **child, const char *func)
+static px_status green_queue(const px__cuda_driver *drv, const px__cuda_device *d,
+                             px__cuda_green *g, int sm_count, const px__queue_desc *desc,
+                             px__queue **child, const char *func)
 {
     const int prio = clamp_priority(d, desc->priority);
     CUstream s = NULL;
-    PX__TRY(px__cu_check(drv->green_ctx_stream_create(&s, g->ctx, CU_STREAM_NON_BLOCKING, prio), func,
-                         "cuGreenCtxStreamCreate(CU_STREAM_NON_BLOCKING)"));
+    PX__TRY(px__cu_check(drv->green_ctx_stream_create(&s, g->ctx, CU_STREAM_NON_BLOCKING, prio),
+                         func, "cuGreenCtxStreamCreate(CU_STREAM_NON_BLOCKING)"));
     px__cuda_queue *q = px__calloc(1, sizeof *q);
     px_status st =
-        q != NULL ? PX_OK : px__error(PX_ERR_OUT_OF_MEMORY, func, "no memory for the instance's state");
+        q != NULL ? PX_OK
+                  : px__error(PX_ERR_OUT_OF_MEMORY, func, "no memory for the instance's state");
     if (st == PX_OK) {
         q->device = d->ordinal;
         q->sm_count = sm_count;
@@ -73,7 +76,7 @@ static px_status green_queue(const px__cuda_driver *drv, const px__cuda_device *
         st = px__cuda_queue_setup(q, func);
     }
     if (st != PX_OK) {
-        (void)drv->stream_destroy(s);   /* a straight driver call: the message stays */
+        (void)drv->stream_destroy(s); /* a straight driver call: the message stays */
         free(q);
         return st;
     }
@@ -84,8 +87,9 @@ static px_status green_queue(const px__cuda_driver *drv, const px__cuda_device *
 
 /* ---- Plain partitions ---------------------------------------------------------------------- */
 
-static px_status plain_partition(px__cuda_queue *pq, const px__partition_request *req, const px__queue_desc *descs,
-                                 px__queue **children, const char *func)
+static px_status plain_partition(px__cuda_queue *pq, const px__partition_request *req,
+                                 const px__queue_desc *descs, px__queue **children,
+                                 const char *func)
 {
     px__cuda_green *g = px__cuda_green_of(pq);
     if (g == NULL) {
@@ -141,7 +145,7 @@ static void share_groups(int n, const double *w, int groups, int *k)
                 over = o;
             }
         }
-        k[best]--;   /* exists: sum > groups >= n means some k[i] > 1 */
+        k[best]--; /* exists: sum > groups >= n means some k[i] > 1 */
         sum--;
     }
     while (sum < groups) {
@@ -191,7 +195,8 @@ static px_status green_child(const px__cuda_driver *drv, CUdevice cudev, const p
             memcpy(set, res, nres * sizeof *set);
             set[nres] = *extra;
             done = drv->dev_resource_generate_desc(&rdesc, set, nres + 1u) == CUDA_SUCCESS &&
-                   drv->green_ctx_create(&g->ctx, rdesc, cudev, CU_GREEN_CTX_DEFAULT_STREAM) == CUDA_SUCCESS;
+                   drv->green_ctx_create(&g->ctx, rdesc, cudev, CU_GREEN_CTX_DEFAULT_STREAM) ==
+                       CUDA_SUCCESS;
             free(set);
         }
         if (!done) g->ctx = NULL;
@@ -200,8 +205,9 @@ static px_status green_child(const px__cuda_driver *drv, CUdevice cudev, const p
         st = px__cu_check(drv->dev_resource_generate_desc(&rdesc, res, nres), func,
                           "cuDevResourceGenerateDesc(SM groups of one partition)");
         if (st == PX_OK)
-            st = px__cu_check(drv->green_ctx_create(&g->ctx, rdesc, cudev, CU_GREEN_CTX_DEFAULT_STREAM), func,
-                              "cuGreenCtxCreate(CU_GREEN_CTX_DEFAULT_STREAM)");
+            st = px__cu_check(
+                drv->green_ctx_create(&g->ctx, rdesc, cudev, CU_GREEN_CTX_DEFAULT_STREAM), func,
+                "cuGreenCtxCreate(CU_GREEN_CTX_DEFAULT_STREAM)");
     }
     if (st != PX_OK) {
         free(g);
@@ -218,7 +224,7 @@ static px_status green_child(const px__cuda_driver *drv, CUdevice cudev, const p
                        mine.sm.smCount, d->sm_count);
     if (st == PX_OK) st = green_queue(drv, d, g, (int)mine.sm.smCount, desc, child, func);
     if (st != PX_OK) {
-        (void)drv->green_ctx_destroy(g->ctx);   /* a straight driver call: the message stays */
+        (void)drv->green_ctx_destroy(g->ctx); /* a straight driver call: the message stays */
         free(g);
     }
     return st;
@@ -226,38 +232,44 @@ static px_status green_child(const px__cuda_driver *drv, CUdevice cudev, const p
 
 /* With the device current. `within`: the parent's green context, whose SMs are split,
    or NULL for the whole device's. */
-static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *d, const px__cuda_queue *parent,
-                             const px__cuda_green *within, const px__partition_request *req,
-                             const px__queue_desc *descs, px__queue **children, const char *func)
+static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *d,
+                             const px__cuda_queue *parent, const px__cuda_green *within,
+                             const px__partition_request *req, const px__queue_desc *descs,
+                             px__queue **children, const char *func)
 {
     CUdevice cudev = 0;
     int cc_major = 0;
     CUdevResource all;
     memset(&all, 0, sizeof all);
     PX__TRY(px__cu_check(drv->device_get(&cudev, d->ordinal), func, "cuDeviceGet"));
-    PX__TRY(px__cuda_check(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, d->ordinal),
-                           func, "cudaDeviceGetAttribute(cudaDevAttrComputeCapabilityMajor)", NULL));
+    PX__TRY(px__cuda_check(
+        cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, d->ordinal), func,
+        "cudaDeviceGetAttribute(cudaDevAttrComputeCapabilityMajor)", NULL));
     if (within != NULL)
-        PX__TRY(px__cu_check(drv->green_ctx_get_dev_resource(within->ctx, &all, CU_DEV_RESOURCE_TYPE_SM), func,
-                             "cuGreenCtxGetDevResource(parent, CU_DEV_RESOURCE_TYPE_SM)"));
+        PX__TRY(px__cu_check(
+            drv->green_ctx_get_dev_resource(within->ctx, &all, CU_DEV_RESOURCE_TYPE_SM), func,
+            "cuGreenCtxGetDevResource(parent, CU_DEV_RESOURCE_TYPE_SM)"));
     else
-        PX__TRY(px__cu_check(drv->device_get_dev_resource(cudev, &all, CU_DEV_RESOURCE_TYPE_SM), func,
-                             "cuDeviceGetDevResource(CU_DEV_RESOURCE_TYPE_SM)"));
+        PX__TRY(px__cu_check(drv->device_get_dev_resource(cudev, &all, CU_DEV_RESOURCE_TYPE_SM),
+                             func, "cuDeviceGetDevResource(CU_DEV_RESOURCE_TYPE_SM)"));
     const unsigned int gran = sm_granularity(&all, cc_major);
     if (all.sm.smCount < gran * (unsigned int)req->n)
-        return px__error(PX_ERR_UNSUPPORTED, func,
-                         "'%s' may use %u SMs; %d SM partitions need at least %u (one group of %u each)",
-                         parent->label ? parent->label : "?", all.sm.smCount, req->n, gran * (unsigned int)req->n, gran);
+        return px__error(
+            PX_ERR_UNSUPPORTED, func,
+            "'%s' may use %u SMs; %d SM partitions need at least %u (one group of %u each)",
+            parent->label ? parent->label : "?", all.sm.smCount, req->n,
+            gran * (unsigned int)req->n, gran);
 
     /* How many groups the split makes (fewer than smCount / gran where the SMs' layout
        does not allow more), then the split itself. */
     unsigned int groups = 0;
-    PX__TRY(px__cu_check(drv->dev_sm_resource_split_by_count(NULL, &groups, &all, NULL, 0, gran), func,
-                         "cuDevSmResourceSplitByCount(count the groups)"));
+    PX__TRY(px__cu_check(drv->dev_sm_resource_split_by_count(NULL, &groups, &all, NULL, 0, gran),
+                         func, "cuDevSmResourceSplitByCount(count the groups)"));
     if (groups < (unsigned int)req->n)
-        return px__error(PX_ERR_UNSUPPORTED, func,
-                         "the %u SMs of '%s' split into %u groups of %u; %d SM partitions need one each",
-                         all.sm.smCount, parent->label ? parent->label : "?", groups, gran, req->n);
+        return px__error(
+            PX_ERR_UNSUPPORTED, func,
+            "the %u SMs of '%s' split into %u groups of %u; %d SM partitions need one each",
+            all.sm.smCount, parent->label ? parent->label : "?", groups, gran, req->n);
     CUdevResource *res = px__calloc(groups, sizeof *res);
     int *k = px__calloc((size_t)req->n, sizeof *k);
     if (res == NULL || k == NULL) {
@@ -268,12 +280,14 @@ static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *
     CUdevResource rest;
     memset(&rest, 0, sizeof rest);
     unsigned int got = groups;
-    px_status st = px__cu_check(drv->dev_sm_resource_split_by_count(res, &got, &all, &rest, 0, gran), func,
-                                "cuDevSmResourceSplitByCount");
+    px_status st =
+        px__cu_check(drv->dev_sm_resource_split_by_count(res, &got, &all, &rest, 0, gran), func,
+                     "cuDevSmResourceSplitByCount");
     if (st == PX_OK && got < (unsigned int)req->n)
-        st = px__error(PX_ERR_UNSUPPORTED, func,
-                       "the %u SMs of '%s' split into %u groups of %u; %d SM partitions need one each",
-                       all.sm.smCount, parent->label ? parent->label : "?", got, gran, req->n);
+        st = px__error(
+            PX_ERR_UNSUPPORTED, func,
+            "the %u SMs of '%s' split into %u groups of %u; %d SM partitions need one each",
+            all.sm.smCount, parent->label ? parent->label : "?", got, gran, req->n);
     if (st == PX_OK) {
         share_groups(req->n, req->weights, (int)got, k);
         /* The leftover SMs go to the largest weight (the last of equal ones). */
@@ -283,8 +297,8 @@ static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *
         const bool have_rest = rest.type == CU_DEV_RESOURCE_TYPE_SM && rest.sm.smCount > 0;
         unsigned int off = 0;
         for (int i = 0; i < req->n && st == PX_OK; ++i) {
-            st = green_child(drv, cudev, d, res + off, (unsigned int)k[i], have_rest && i == big ? &rest : NULL,
-                             &descs[i], &children[i], func);
+            st = green_child(drv, cudev, d, res + off, (unsigned int)k[i],
+                             have_rest && i == big ? &rest : NULL, &descs[i], &children[i], func);
             off += (unsigned int)k[i];
             if (st != PX_OK) undo_children(children, i, func);
         }
@@ -294,8 +308,9 @@ static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *
     return st;
 }
 
-static px_status green_partition(px__cuda_queue *pq, const px__partition_request *req, const px__queue_desc *descs,
-                                 px__queue **children, const char *func)
+static px_status green_partition(px__cuda_queue *pq, const px__partition_request *req,
+                                 const px__queue_desc *descs, px__queue **children,
+                                 const char *func)
 {
     px__cuda_device *d;
     const px__cuda_driver *drv;
@@ -312,8 +327,8 @@ static px_status green_partition(px__cuda_queue *pq, const px__partition_request
 
 /* ---- Hooks ------------------------------------------------------------------------------- */
 
-px_status px__cuda_partition(px__queue *parent, const px__partition_request *req, const px__queue_desc *descs,
-                             px__queue **children, const char *func)
+px_status px__cuda_partition(px__queue *parent, const px__partition_request *req,
+                             const px__queue_desc *descs, px__queue **children, const char *func)
 {
     px__cuda_queue *pq = px__cuda_queue_of(parent);
     for (int i = 0; i < req->n; ++i) children[i] = NULL;
@@ -330,7 +345,7 @@ px_status px__cuda_sm_count(px__queue *q, int *count)
 px_status px__cuda_concurrency(px__queue *q, int *count)
 {
     const px__cuda_queue *cq = px__cuda_queue_of(q);
-    const px__cuda_device *d = px__cuda_device_if_ready(cq->device);   /* a queue's device is */
+    const px__cuda_device *d = px__cuda_device_if_ready(cq->device); /* a queue's device is */
     *count = cq->sm_count * (d ? d->threads_per_sm : 1);
     return PX_OK;
 }

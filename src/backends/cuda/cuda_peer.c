@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Copies between GPUs and peer access: see cuda_peer.h. */
 #include "backends/cuda/cuda_peer.h"
 
@@ -69,14 +70,14 @@ px_status px__cuda_reach(const px__cuda_queue *q, const px__copy_side *side, boo
     if (side->space.kind == PX_SPACE_DEVICE) {
         const int dev = side->space.device;
         if (dev == q->device || px__cuda_peer_access(q->device, dev, !capturing)) return PX_OK;
-        return px__error(PX_ERR_UNSUPPORTED, func,
-                         "the %s is DEVICE(%d) memory, which a kernel on GPU %d (the instance's) cannot "
-                         "reach: the two GPUs have no peer access%s; copy through a contiguous view "
-                         "(a strided copy into a contiguous view on one GPU, then a flat copy between the "
-                         "GPUs), or use an instance of GPU %d",
-                         what, dev, q->device,
-                         capturing ? " enabled (portex does not enable it during a graph capture)" : "",
-                         dev);
+        return px__error(
+            PX_ERR_UNSUPPORTED, func,
+            "the %s is DEVICE(%d) memory, which a kernel on GPU %d (the instance's) cannot "
+            "reach: the two GPUs have no peer access%s; copy through a contiguous view "
+            "(a strided copy into a contiguous view on one GPU, then a flat copy between the "
+            "GPUs), or use an instance of GPU %d",
+            what, dev, q->device,
+            capturing ? " enabled (portex does not enable it during a graph capture)" : "", dev);
     }
     if (side->space.kind == PX_SPACE_HOST_PINNED) {
         /* Unified addressing: pinned memory that portex allocated is mapped at its host
@@ -123,13 +124,16 @@ px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op, const cha
        copy cannot read what a kernel on the source GPU is still writing, nor overwrite
        what the destination GPU is still reading. A graph being captured orders its
        nodes by its own edges instead. */
-    int captured = 0;   /* queues in a capture: their earlier work cannot be waited for (docs/cuda.md) */
+    int captured =
+        0; /* queues in a capture: their earlier work cannot be waited for (docs/cuda.md) */
     if (!capturing) PX__TRY(px__cuda_order_after(q->stream, sd, dd, &captured, func));
     /* cudaMemcpyPeerAsync cannot be captured (cudaErrorStreamCaptureUnsupported); in a
        capture the copy is a memcpy node, between unified addresses. */
     if (capturing)
-        PX__CU_TRY(func, cudaMemcpyAsync(op->dst.data, op->src.data, op->bytes, cudaMemcpyDefault, q->stream));
+        PX__CU_TRY(func, cudaMemcpyAsync(op->dst.data, op->src.data, op->bytes, cudaMemcpyDefault,
+                                         q->stream));
     else
-        PX__CU_TRY(func, cudaMemcpyPeerAsync(op->dst.data, dd, op->src.data, sd, op->bytes, q->stream));
+        PX__CU_TRY(func,
+                   cudaMemcpyPeerAsync(op->dst.data, dd, op->src.data, sd, op->bytes, q->stream));
     return PX_OK;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: copies between GPUs, and reaching memory of a GPU other than the instance's.
  *
  * Peer access is enabled once per pair of devices, both ways, where

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The HOST_PINNED memory space: cudaHostAlloc behind a bounded size-class cache
  * (cuda_pinned.h says why and how much). */
 #include "backends/cuda/cuda_pinned.h"
@@ -17,9 +18,9 @@
 
 typedef struct pinned_block {
     void *ptr;
-    size_t size;          /* the class size */
-    cudaEvent_t ready;    /* completes when the work queued before the free has run */
-    uint64_t stamp;       /* when it was freed, for eviction */
+    size_t size;       /* the class size */
+    cudaEvent_t ready; /* completes when the work queued before the free has run */
+    uint64_t stamp;    /* when it was freed, for eviction */
 } pinned_block;
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -35,7 +36,7 @@ static size_t class_size(size_t bytes)
 {
     if (bytes <= 4096) return 4096;
     size_t p = 4096;
-    while (p < bytes / 2 + 1 && p <= SIZE_MAX / 2) p *= 2;   /* largest power of two < bytes */
+    while (p < bytes / 2 + 1 && p <= SIZE_MAX / 2) p *= 2; /* largest power of two < bytes */
     const size_t q = p / 4;
     if (bytes > SIZE_MAX - q) return bytes;
     return (bytes + q - 1) / q * q;
@@ -50,7 +51,8 @@ size_t px__cuda_pinned_cache_limit(void)
         if (v != NULL && *v != '\0') {
             char *end = NULL;
             const unsigned long long x = strtoull(v, &end, 10);
-            if (end != NULL && *end == '\0') mb = x > SIZE_MAX / (1024 * 1024) ? SIZE_MAX / (1024 * 1024) : (size_t)x;
+            if (end != NULL && *end == '\0')
+                mb = x > SIZE_MAX / (1024 * 1024) ? SIZE_MAX / (1024 * 1024) : (size_t)x;
         }
         g_limit = mb * 1024 * 1024;
         g_limit_read = true;
@@ -119,7 +121,8 @@ static bool take_cached(size_t size, void **out)
     pthread_mutex_lock(&g_lock);
     int best = -1;
     for (int i = 0; i < g_count; ++i)
-        if (g_blocks[i].size == size && (best < 0 || g_blocks[i].stamp > g_blocks[best].stamp) && block_done(&g_blocks[i]))
+        if (g_blocks[i].size == size && (best < 0 || g_blocks[i].stamp > g_blocks[best].stamp) &&
+            block_done(&g_blocks[i]))
             best = i;
     pinned_block b = {0};
     if (best >= 0) b = take_slot(best);
@@ -150,12 +153,13 @@ px_status px__cuda_pinned_alloc(size_t bytes, void **out, const char *func)
     cudaError_t e = px__fault_hit() ? cudaErrorMemoryAllocation : cudaHostAlloc(&p, size, flags);
     if (e == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();
-        px__cuda_pinned_trim();   /* idle blocks of other sizes may be what is missing */
+        px__cuda_pinned_trim(); /* idle blocks of other sizes may be what is missing */
         e = cudaHostAlloc(&p, size, flags);
     }
     px__cuda_unrelax(mode);
     px__cuda_leave(saved);
-    PX__TRY(px__cuda_check(e, func, "cudaHostAlloc(&p, size, cudaHostAllocPortable | cudaHostAllocMapped)", &ctx));
+    PX__TRY(px__cuda_check(
+        e, func, "cudaHostAlloc(&p, size, cudaHostAllocPortable | cudaHostAllocMapped)", &ctx));
     *out = p;
     return PX_OK;
 }
@@ -166,7 +170,9 @@ static void cache_insert(void *ptr, size_t size, int device, cudaStream_t ordere
 {
     (void)device;
     pinned_block b = {ptr, size, NULL, 0};
-    if (ordered == NULL || PX__CU("px_view_release", cudaEventCreateWithFlags(&b.ready, cudaEventDisableTiming)) != PX_OK ||
+    if (ordered == NULL ||
+        PX__CU("px_view_release", cudaEventCreateWithFlags(&b.ready, cudaEventDisableTiming)) !=
+            PX_OK ||
         PX__CU("px_view_release", cudaEventRecord(b.ready, ordered)) != PX_OK) {
         /* No way to know when queued copies are done: wait for them all instead. */
         if (b.ready) (void)cudaEventDestroy(b.ready);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: page-locked host memory (HOST_PINNED), through a bounded cache.
  *
  * cudaHostAlloc is slow (about 0.5 s for 1 GiB: the pages are locked one by one) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: a CUDA queue (what a CUDA instance holds), and the list of live queues.
  *
  * Every queue is one stream: owned (non-blocking, created with the instance's priority)
@@ -30,47 +31,50 @@
 #define PX__CUDA_AUX_BYTES 4096u
 
 typedef struct px__cuda_queue {
-    struct px__cuda_queue *prev, *next;   /* (track lock) live queues */
-    int refs;                  /* (track lock) the list's, and px_fence_all's while it syncs */
+    struct px__cuda_queue *prev, *next; /* (track lock) live queues */
+    int refs; /* (track lock) the list's, and px_fence_all's while it syncs */
     cudaStream_t stream;
-    cudaEvent_t mark;          /* (track lock) recorded to order other streams after this one */
+    cudaEvent_t mark; /* (track lock) recorded to order other streams after this one */
     int device;
-    int sm_count;              /* the device's, or its SM partition's: launch shapes */
-    size_t shared_optin;       /* the device's (px__cuda_device): team launches */
+    int sm_count;        /* the device's, or its SM partition's: launch shapes */
+    size_t shared_optin; /* the device's (px__cuda_device): team launches */
     bool owned;
-    const char *label;         /* the instance's */
-    uint64_t lane;             /* staging: which buffers' uses are this queue's */
+    const char *label; /* the instance's */
+    uint64_t lane;     /* staging: which buffers' uses are this queue's */
     /* Staged copies on one queue hand out buffer uses and queue their stream steps as one
        step, even from several threads (px_deep_copy uses the default instances from any
        thread): a wait queued before the steps it waits for would never end. */
     pthread_mutex_t staging;
-    void *green;               /* px__cuda_green of an SM partition (cuda_green.h), or NULL */
+    void *green; /* px__cuda_green of an SM partition (cuda_green.h), or NULL */
 
-    void *scratch;             /* device, stream-ordered on `stream` */
+    void *scratch; /* device, stream-ordered on `stream` */
     size_t scratch_bytes;
-    px_status scratch_status;  /* why the last scratch request failed */
+    px_status scratch_status; /* why the last scratch request failed */
 
     /* A launch being captured into a graph uses blocks of the graph's own (allocation
        and free nodes around it), never the queue's buffers: those may move or go while
        the graph lives on. */
     bool capturing;
     int capture_count;
-    void *capture_blocks[2];   /* counter, scratch */
-    const char *func;          /* the public function of the launch in progress */
+    void *capture_blocks[2]; /* counter, scratch */
+    const char *func;        /* the public function of the launch in progress */
     /* Set while portex builds or captures a graph of its own on this queue: captured
        launches take plain blocks the graph keeps until it is destroyed, and no
        allocation node, so that the graph can be a child, a conditional body, and
        instantiated more than once (cuda_graph.h). */
     struct px__cuda_gmem *gmem;
 
-    unsigned char *aux;        /* device, PX__CUDA_AUX_BYTES or more */
+    unsigned char *aux; /* device, PX__CUDA_AUX_BYTES or more */
     size_t aux_bytes;
 
-    void *host;                /* pinned staging for host results */
+    void *host; /* pinned staging for host results */
     size_t host_bytes;
 } px__cuda_queue;
 
-static inline px__cuda_queue *px__cuda_queue_of(px__queue *q) { return (px__cuda_queue *)(void *)q; }
+static inline px__cuda_queue *px__cuda_queue_of(px__queue *q)
+{
+    return (px__cuda_queue *)(void *)q;
+}
 
 /* Graph-owned scratch blocks (cuda_graph_mem.c). */
 typedef struct px__cuda_gmem_block {

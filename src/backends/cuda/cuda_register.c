@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* What memory a pointer is (px_pointer_space), page-locking memory the caller already has
  * (px_host_register / px_host_unregister), and the streams of interop. */
 #include "backends/cuda/cuda_api.h"
@@ -10,7 +11,7 @@
    cannot say, the memory is HOST, and no CUDA error is left pending. */
 px_space px__cuda_pointer_space(const void *ptr)
 {
-    if (px__cuda_device_total(NULL) == 0) return px_host();   /* no driver, no device: never asked */
+    if (px__cuda_device_total(NULL) == 0) return px_host(); /* no driver, no device: never asked */
     struct cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
         (void)cudaGetLastError();
@@ -27,22 +28,26 @@ px_space px__cuda_pointer_space(const void *ptr)
 }
 
 /* Registration errors in the caller's terms. */
-static px_status register_fail(cudaError_t e, const char *func, const char *call, const void *ptr, size_t bytes)
+static px_status register_fail(cudaError_t e, const char *func, const char *call, const void *ptr,
+                               size_t bytes)
 {
     (void)cudaGetLastError();
     switch (e) {
     case cudaErrorHostMemoryAlreadyRegistered:
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "%p (%zu bytes) overlaps memory that is already page-locked (registered, or "
-                         "allocated pinned)", ptr, bytes);
+        return px__error(
+            PX_ERR_INVALID_ARGUMENT, func,
+            "%p (%zu bytes) overlaps memory that is already page-locked (registered, or "
+            "allocated pinned)",
+            ptr, bytes);
     case cudaErrorHostMemoryNotRegistered:
         return px__error(PX_ERR_INVALID_ARGUMENT, func,
                          "%p was not registered (pass the pointer given to px_host_register)", ptr);
     case cudaErrorInvalidValue:
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s: %s: %s (%p, %zu bytes)", call, cudaGetErrorName(e),
-                         cudaGetErrorString(e), ptr, bytes);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s: %s: %s (%p, %zu bytes)", call,
+                         cudaGetErrorName(e), cudaGetErrorString(e), ptr, bytes);
     case cudaErrorNotSupported:
-        return px__error(PX_ERR_UNSUPPORTED, func, "%s: %s: %s", call, cudaGetErrorName(e), cudaGetErrorString(e));
+        return px__error(PX_ERR_UNSUPPORTED, func, "%s: %s: %s", call, cudaGetErrorName(e),
+                         cudaGetErrorString(e));
     default: {
         const px__cuda_ctx ctx = px__cuda_ctx_alloc(px_host_pinned(), bytes);
         return px__cuda_fail(e, func, call, e == cudaErrorMemoryAllocation ? &ctx : NULL);
@@ -60,7 +65,8 @@ px_status px__cuda_host_register(void *ptr, size_t bytes, const char *func)
     const cudaError_t e = cudaHostRegister(ptr, bytes, cudaHostRegisterDefault);
     px__cuda_unrelax(mode);
     if (e != cudaSuccess)
-        return register_fail(e, func, "cudaHostRegister(ptr, bytes, cudaHostRegisterDefault)", ptr, bytes);
+        return register_fail(e, func, "cudaHostRegister(ptr, bytes, cudaHostRegisterDefault)", ptr,
+                             bytes);
     return PX_OK;
 }
 
@@ -93,7 +99,8 @@ px_status px__cuda_stream_device(void *stream, int *device, const char *func)
     const cudaError_t e = px__cuda_default_stream_name((cudaStream_t)stream) != NULL
                               ? cudaGetDevice(device)
                               : cudaStreamGetDevice((cudaStream_t)stream, device);
-    if (e != cudaSuccess) return px__cuda_fail(e, func, "cudaStreamGetDevice(stream) (is the stream alive?)", NULL);
+    if (e != cudaSuccess)
+        return px__cuda_fail(e, func, "cudaStreamGetDevice(stream) (is the stream alive?)", NULL);
     return PX_OK;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Staged copies (path CUDA_STAGED): the copy call, which queues every GPU-side step on
  * the instance's stream and returns; settling a queue's copies when its stream has
  * finished or failed; configuration and teardown. cuda_staging_state.h has the whole
@@ -20,7 +21,8 @@
 /* ---- Configuration (setup held) ------------------------------------------------------------ */
 
 /* A whole number from the environment within [lo, hi], or false. */
-static bool env_number(const char *name, unsigned long long lo, unsigned long long hi, unsigned long long *out)
+static bool env_number(const char *name, unsigned long long lo, unsigned long long hi,
+                       unsigned long long *out)
 {
     const char *v = getenv(name);
     if (v == NULL || *v == '\0') return false;
@@ -36,11 +38,14 @@ static void config_load(void)
 {
     if (px__stg.cfg_read) return;
     const int cores = px__topology_cores();
-    const int threads = cores <= 0 ? PX__STG_DEFAULT_THREADS : cores < PX__STG_AUTO_THREADS_MAX ? cores : PX__STG_AUTO_THREADS_MAX;
+    const int threads = cores <= 0                         ? PX__STG_DEFAULT_THREADS
+                        : cores < PX__STG_AUTO_THREADS_MAX ? cores
+                                                           : PX__STG_AUTO_THREADS_MAX;
     px_staging_config c = {PX__STG_DEFAULT_CHUNK, PX__STG_DEFAULT_BUFFERS, threads};
     unsigned long long x;
     /* Malformed or out-of-range values are ignored: the defaults stand. */
-    if (env_number("PX_STAGING_CHUNK_MB", 1, (unsigned long long)(SIZE_MAX >> 21), &x)) c.chunk_bytes = (size_t)x << 20;
+    if (env_number("PX_STAGING_CHUNK_MB", 1, (unsigned long long)(SIZE_MAX >> 21), &x))
+        c.chunk_bytes = (size_t)x << 20;
     if (env_number("PX_STAGING_BUFFERS", 2, 65536, &x)) c.buffers = (int)x;
     if (env_number("PX_STAGING_THREADS", 1, PX__STG_MAX_THREADS, &x)) c.threads = (int)x;
     px__stg.cfg = c;
@@ -53,7 +58,8 @@ static void driver_resolve(void)
 {
     if (px__stg.driver_resolved) return;
     char why[160];
-    if (!px__cuda_driver_symbol("cuStreamBatchMemOp", 12000, &px__stg.batch, sizeof px__stg.batch, why, sizeof why))
+    if (!px__cuda_driver_symbol("cuStreamBatchMemOp", 12000, &px__stg.batch, sizeof px__stg.batch,
+                                why, sizeof why))
         px__stg.batch = NULL;
     px__stg.driver_resolved = true;
 }
@@ -108,19 +114,22 @@ px_status px__cuda_staging_set(const px_staging_config *config, const char *func
     size_t total;
     px_status st = PX_OK;
     if (px__mul_overflows(c.chunk_bytes, (size_t)c.buffers, &total))
-        st = px__error(PX_ERR_OVERFLOW, func, "%d buffers of %zu bytes overflow size_t", c.buffers, c.chunk_bytes);
+        st = px__error(PX_ERR_OVERFLOW, func, "%d buffers of %zu bytes overflow size_t", c.buffers,
+                       c.chunk_bytes);
     pthread_mutex_lock(&px__stg.lock);
     const int jobs = px__stg.njobs;
     const bool idle = jobs == 0 && px__stg_buffers_idle();
     pthread_mutex_unlock(&px__stg.lock);
     /* Never waits: the buffers may be in use by queued DMAs the caller has not fenced. */
     if (st == PX_OK && !idle)
-        st = px__error(PX_ERR_BUSY, func,
-                       "staged copies are in flight (%d not yet done on the host, or DMAs queued); fence the "
-                       "instances and try again", jobs);
+        st = px__error(
+            PX_ERR_BUSY, func,
+            "staged copies are in flight (%d not yet done on the host, or DMAs queued); fence the "
+            "instances and try again",
+            jobs);
     if (st == PX_OK) {
-        const bool changed = c.chunk_bytes != px__stg.cfg.chunk_bytes || c.buffers != px__stg.cfg.buffers ||
-                             c.threads != px__stg.cfg.threads;
+        const bool changed = c.chunk_bytes != px__stg.cfg.chunk_bytes ||
+                             c.buffers != px__stg.cfg.buffers || c.threads != px__stg.cfg.threads;
         /* The next staged copy builds the engine again with the new shape. */
         if (changed) engine_teardown(false, func);
         px__stg.cfg = c;
@@ -208,7 +217,10 @@ static px_status batch_flush(cudaStream_t s, batch *b, const char *func)
     return px__cu_check(r, func, "cuStreamBatchMemOp(staging flags)");
 }
 
-static px__stg_buffer *buf_of(const px__stg_job *job, size_t k) { return &px__stg.bufs[job->chunks[k].buf]; }
+static px__stg_buffer *buf_of(const px__stg_job *job, size_t k)
+{
+    return &px__stg.bufs[job->chunks[k].buf];
+}
 
 /* Every GPU-side step of the copy on s (cuda_staging_state.h); *queued tells whether any
    was queued before a failure. */
@@ -220,7 +232,8 @@ static px_status enqueue(cudaStream_t s, const px__stg_job *job, bool *queued, c
     batch b = {.n = 0};
     *queued = false;
     if (job->to_device)
-        for (int i = 0; i < nb; ++i) op_write(&b.ops[b.n++], px__stg_flag_dev(&px__stg.bufs[bufs[i]], PX__STG_GO), last[i]);
+        for (int i = 0; i < nb; ++i)
+            op_write(&b.ops[b.n++], px__stg_flag_dev(&px__stg.bufs[bufs[i]], PX__STG_GO), last[i]);
     for (size_t k = 0; k < job->nchunks; ++k) {
         const px__stg_chunk *c = &job->chunks[k];
         const px__stg_buffer *buf = buf_of(job, k);
@@ -233,14 +246,18 @@ static px_status enqueue(cudaStream_t s, const px__stg_job *job, bool *queued, c
         PX__TRY(batch_flush(s, &b, func));
         *queued = true;
         if (job->to_device)
-            PX__CU_TRY(func, cudaMemcpyAsync(job->dev + off, buf->data, len, cudaMemcpyHostToDevice, s));
+            PX__CU_TRY(func,
+                       cudaMemcpyAsync(job->dev + off, buf->data, len, cudaMemcpyHostToDevice, s));
         else
-            PX__CU_TRY(func, cudaMemcpyAsync(buf->data, job->dev + off, len, cudaMemcpyDeviceToHost, s));
-        op_write(&b.ops[b.n++], px__stg_flag_dev(buf, job->to_device ? PX__STG_FREE : PX__STG_FULL), c->use);
+            PX__CU_TRY(func,
+                       cudaMemcpyAsync(buf->data, job->dev + off, len, cudaMemcpyDeviceToHost, s));
+        op_write(&b.ops[b.n++], px__stg_flag_dev(buf, job->to_device ? PX__STG_FREE : PX__STG_FULL),
+                 c->use);
     }
     /* To the host: later work waits until the threads have taken every chunk out. */
     if (!job->to_device)
-        for (int i = 0; i < nb; ++i) op_wait(&b.ops[b.n++], px__stg_flag_dev(&px__stg.bufs[bufs[i]], PX__STG_FREE), last[i]);
+        for (int i = 0; i < nb; ++i)
+            op_wait(&b.ops[b.n++], px__stg_flag_dev(&px__stg.bufs[bufs[i]], PX__STG_FREE), last[i]);
     return batch_flush(s, &b, func);
 }
 
@@ -286,7 +303,7 @@ px_status px__cuda_staged_copy(px__cuda_queue *q, px__copy_op *op, const char *f
        lock while the device waits for a chunk already queued. */
     bool queued = false;
     const px_status st = enqueue(q->stream, job, &queued, func);
-    px__stg_job_queued(job);   /* from here on the threads may retire it */
+    px__stg_job_queued(job); /* from here on the threads may retire it */
     /* On failure the queue's lock is kept while the stream drains: that wait ends with the
        work already queued on this stream (or at once, with the error, on a dead one), and
        only other staged copies on this same queue, which would follow it anyway, wait. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: staged copies of pageable host memory (path CUDA_STAGED), as the rest of the
  * CUDA backend uses them. docs/cuda.md ("Staging pageable memory") describes what users
  * see; cuda_staging_state.h how it works. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The staging buffers: pinned memory with three flags each, made on demand up to the
  * pool's bound (cuda_staging_state.h). */
 #include <stdlib.h>
@@ -11,7 +12,10 @@
 
 #define PAGE ((size_t)4096)
 
-static size_t made_bytes(const px__stg_buffer *b) { return (b->bytes + PAGE - 1) / PAGE * PAGE + PAGE; }
+static size_t made_bytes(const px__stg_buffer *b)
+{
+    return (b->bytes + PAGE - 1) / PAGE * PAGE + PAGE;
+}
 
 /* One buffer of `bytes`, its flags (all 0) on the page after it. Portable: every device
    uses it. Mapped: the GPU reads and writes the flags. No lock held: this calls CUDA. */
@@ -23,10 +27,13 @@ static px_status buffer_make(size_t bytes, px__stg_buffer *b, const char *func)
     const px__cuda_ctx ctx = px__cuda_ctx_alloc(px_host_pinned(), total);
     void *p = NULL;
     const enum cudaStreamCaptureMode mode = px__cuda_relax();
-    const cudaError_t e = px__fault_hit() ? cudaErrorMemoryAllocation
-                                          : cudaHostAlloc(&p, total, cudaHostAllocPortable | cudaHostAllocMapped);
+    const cudaError_t e =
+        px__fault_hit() ? cudaErrorMemoryAllocation
+                        : cudaHostAlloc(&p, total, cudaHostAllocPortable | cudaHostAllocMapped);
     px__cuda_unrelax(mode);
-    PX__TRY(px__cuda_check(e, func, "cudaHostAlloc(staging buffer, cudaHostAllocPortable | cudaHostAllocMapped)", &ctx));
+    PX__TRY(px__cuda_check(
+        e, func, "cudaHostAlloc(staging buffer, cudaHostAllocPortable | cudaHostAllocMapped)",
+        &ctx));
     char *flags = (char *)p + (total - PAGE);
     memset(flags, 0, PAGE);
     void *dptr = NULL;
@@ -61,7 +68,7 @@ void px__stg_buffers_grow(uint64_t lane, int want, const char *func)
     for (; usable < want && have < cap; ++usable, ++have) {
         px__stg_buffer b;
         if (buffer_make(bytes, &b, func) != PX_OK) {
-            px_clear_error();   /* fewer buffers, or the driver's copy: not an error */
+            px_clear_error(); /* fewer buffers, or the driver's copy: not an error */
             return;
         }
         pthread_mutex_lock(&px__stg.lock);
@@ -121,7 +128,7 @@ void px__stg_buffers_release(bool final, const char *func)
             g_retired = all;
             g_nretired += n;
         } else {
-            free_buffers(bufs, n, func);   /* no memory to keep them: give them back now */
+            free_buffers(bufs, n, func); /* no memory to keep them: give them back now */
         }
     }
     free(bufs);

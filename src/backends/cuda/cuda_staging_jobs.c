@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Staged copies in flight: buffers and uses for a new one, the slices the threads claim
  * and finish, and retiring them (cuda_staging_state.h). */
 #include <stdlib.h>
@@ -36,7 +37,7 @@ int px__stg_job_start(px__stg_job *job, int want)
             c->nslices = (uint32_t)((chunk_len(job, k) + PX__STG_SLICE - 1) / PX__STG_SLICE);
         }
         job->published = true;
-        job->held = true;   /* by the caller, until its steps are queued */
+        job->held = true; /* by the caller, until its steps are queued */
         job->prev = px__stg.tail;
         job->next = NULL;
         if (px__stg.tail)
@@ -74,7 +75,8 @@ static bool chunk_ready(const px__stg_job *job, const px__stg_chunk *c)
 {
     const px__stg_buffer *b = &px__stg.bufs[c->buf];
     if (job->to_device)
-        return px__stg_geq(px__stg_flag(b, PX__STG_GO), c->use) && px__stg_geq(px__stg_flag(b, PX__STG_FREE), c->use - 1);
+        return px__stg_geq(px__stg_flag(b, PX__STG_GO), c->use) &&
+               px__stg_geq(px__stg_flag(b, PX__STG_FREE), c->use - 1);
     return px__stg_geq(px__stg_flag(b, PX__STG_FULL), c->use);
 }
 
@@ -83,7 +85,8 @@ bool px__stg_job_claim(px__stg_slice *out)
     for (px__stg_job *j = px__stg.head; j != NULL; j = j->next) {
         if (j->dead) continue;
         /* Only the next PER_COPY chunks can be ready: the one after reuses a buffer. */
-        const size_t end = j->open + PX__STG_PER_COPY < j->nchunks ? j->open + PX__STG_PER_COPY : j->nchunks;
+        const size_t end =
+            j->open + PX__STG_PER_COPY < j->nchunks ? j->open + PX__STG_PER_COPY : j->nchunks;
         for (size_t k = j->open; k < end; ++k) {
             px__stg_chunk *c = &j->chunks[k];
             if (c->claimed == c->nslices || !chunk_ready(j, c)) continue;
@@ -91,7 +94,8 @@ bool px__stg_job_claim(px__stg_slice *out)
             out->chunk = k;
             out->index = c->claimed++;
             j->active++;
-            while (j->open < j->nchunks && j->chunks[j->open].claimed == j->chunks[j->open].nslices) j->open++;
+            while (j->open < j->nchunks && j->chunks[j->open].claimed == j->chunks[j->open].nslices)
+                j->open++;
             /* More of this chunk for the threads that sleep while one polls. */
             if (c->claimed < c->nslices) pthread_cond_broadcast(&px__stg.work);
             /* What the GPU wrote before the flag is seen after it. */
@@ -128,7 +132,8 @@ static void job_unlink(px__stg_job *job)
    of it is being copied; one taker only. */
 static bool take_for_retiring(px__stg_job *job)
 {
-    if (job->held || job->retiring || (job->finished < job->nchunks && !(job->dead && job->active == 0)))
+    if (job->held || job->retiring ||
+        (job->finished < job->nchunks && !(job->dead && job->active == 0)))
         return false;
     job->retiring = true;
     return true;
@@ -141,7 +146,8 @@ px__stg_job *px__stg_slice_done(const px__stg_slice *s)
     job->active--;
     if (++c->done == c->nslices) {
         /* The whole chunk has moved: hand the buffer on (to the DMA, or to its next use). */
-        px__stg_flag_store(&px__stg.bufs[c->buf], job->to_device ? PX__STG_FULL : PX__STG_FREE, c->use);
+        px__stg_flag_store(&px__stg.bufs[c->buf], job->to_device ? PX__STG_FULL : PX__STG_FREE,
+                           c->use);
         job->finished++;
         pthread_cond_broadcast(&px__stg.work);
     }

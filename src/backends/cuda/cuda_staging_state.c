@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The staging engine's one object (cuda_staging_state.h). */
 #include "backends/cuda/cuda_staging_state.h"
 
@@ -10,4 +11,5 @@ px__stg_state px__stg = {
     .setup = PTHREAD_MUTEX_INITIALIZER,
 };
 
-_Static_assert(sizeof px__stg.no_memops / sizeof px__stg.no_memops[0] == PX__MAX_DEVICES, "one flag per device");
+_Static_assert(sizeof px__stg.no_memops / sizeof px__stg.no_memops[0] == PX__MAX_DEVICES,
+               "one flag per device");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the staging engine behind CUDA_STAGED, shared by its files:
  *
  *   cuda_staging_buffers.c  the pinned buffers and their flags; which buffers a copy uses
@@ -80,12 +81,12 @@
 #define PX__STG_SLICE ((size_t)1 << 20)
 
 typedef struct px__stg_buffer {
-    char *data;                   /* chunk bytes, page-aligned; the flags follow */
-    volatile uint32_t *flags;     /* full at [0], free at [16], go at [32] */
-    CUdeviceptr flags_dev;        /* the same, as the GPU addresses them */
+    char *data;               /* chunk bytes, page-aligned; the flags follow */
+    volatile uint32_t *flags; /* full at [0], free at [16], go at [32] */
+    CUdeviceptr flags_dev;    /* the same, as the GPU addresses them */
     size_t bytes;
-    uint32_t use;                 /* (lock) the last use handed out */
-    uint64_t lane;                /* (lock) the lane of that use */
+    uint32_t use;  /* (lock) the last use handed out */
+    uint64_t lane; /* (lock) the lane of that use */
 } px__stg_buffer;
 
 enum { PX__STG_FULL = 0, PX__STG_FREE = 16, PX__STG_GO = 32 };
@@ -93,10 +94,7 @@ enum { PX__STG_FULL = 0, PX__STG_FREE = 16, PX__STG_GO = 32 };
 /* a >= b in the cyclic order cuStreamWaitValue32 uses. */
 static inline bool px__stg_geq(uint32_t a, uint32_t b) { return (int32_t)(a - b) >= 0; }
 
-static inline uint32_t px__stg_flag(const px__stg_buffer *b, int which)
-{
-    return b->flags[which];
-}
+static inline uint32_t px__stg_flag(const px__stg_buffer *b, int which) { return b->flags[which]; }
 
 /* A host store of a flag, after everything this thread wrote before it. */
 static inline void px__stg_flag_store(px__stg_buffer *b, int which, uint32_t value)
@@ -111,45 +109,49 @@ static inline CUdeviceptr px__stg_flag_dev(const px__stg_buffer *b, int which)
 }
 
 /* Idle: every use handed out has ended. (lock) */
-static inline bool px__stg_idle(const px__stg_buffer *b) { return px__stg_geq(px__stg_flag(b, PX__STG_FREE), b->use); }
+static inline bool px__stg_idle(const px__stg_buffer *b)
+{
+    return px__stg_geq(px__stg_flag(b, PX__STG_FREE), b->use);
+}
 
 /* One chunk of a copy: a buffer, a use of it, and its slices. */
 typedef struct px__stg_chunk {
     int buf;
     uint32_t use;
     uint32_t nslices;
-    uint32_t claimed;             /* (lock) slices handed to threads */
-    uint32_t done;                /* (lock) slices finished */
+    uint32_t claimed; /* (lock) slices handed to threads */
+    uint32_t done;    /* (lock) slices finished */
 } px__stg_chunk;
 
 typedef struct px__stg_job {
-    struct px__stg_job *prev, *next;   /* (lock) the jobs in flight, oldest first */
+    struct px__stg_job *prev, *next; /* (lock) the jobs in flight, oldest first */
     uint64_t lane;
     bool to_device;
-    char *dev;                    /* device side */
-    char *host;                   /* pageable side */
+    char *dev;  /* device side */
+    char *host; /* pageable side */
     size_t bytes;
     size_t chunk;
     size_t nchunks;
     px__stg_chunk *chunks;
-    size_t open;                  /* (lock) first chunk with a slice not claimed */
-    size_t finished;              /* (lock) chunks whose flag is stored */
-    int active;                   /* (lock) slices being copied now */
-    bool dead;                    /* (lock) its stream runs nothing more: claim nothing */
-    bool published;               /* it joined the jobs in flight */
-    bool held;                    /* (lock) its caller still queues its steps: it may finish
+    size_t open;     /* (lock) first chunk with a slice not claimed */
+    size_t finished; /* (lock) chunks whose flag is stored */
+    int active;      /* (lock) slices being copied now */
+    bool dead;       /* (lock) its stream runs nothing more: claim nothing */
+    bool published;  /* it joined the jobs in flight */
+    bool held;       /* (lock) its caller still queues its steps: it may finish
                                      on the host first (a copy to the device), not retire */
-    bool retiring;                /* (lock) taken for retiring (px__stg_job_retire) */
+    bool retiring;   /* (lock) taken for retiring (px__stg_job_retire) */
     struct px__stg_job *retire_next;
-    px__hold hold;                /* the pageable memory, until the job retires */
+    px__hold hold; /* the pageable memory, until the job retires */
 } px__stg_job;
 
-typedef CUresult (*px__stg_batch_fn)(CUstream, unsigned int, CUstreamBatchMemOpParams *, unsigned int);
+typedef CUresult (*px__stg_batch_fn)(CUstream, unsigned int, CUstreamBatchMemOpParams *,
+                                     unsigned int);
 
 typedef struct px__stg_state {
     pthread_mutex_t lock;
-    pthread_cond_t work;          /* a job arrived, a chunk finished, or stop */
-    pthread_cond_t done;          /* a job retired, or a dead job's last slice ended */
+    pthread_cond_t work; /* a job arrived, a chunk finished, or stop */
+    pthread_cond_t done; /* a job retired, or a dead job's last slice ended */
     pthread_mutex_t setup;
 
     /* (setup, read under lock too) configuration: defaults, environment, px_staging_set */
@@ -169,7 +171,7 @@ typedef struct px__stg_state {
     pthread_t *threads;
     int nthreads;
     bool stop;
-    bool polling;                 /* one thread polls the GPU's flags for the others */
+    bool polling; /* one thread polls the GPU's flags for the others */
 
     /* (lock) */
     px__stg_job *head, *tail;

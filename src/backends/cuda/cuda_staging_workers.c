@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The staging threads: each claims a slice of a ready chunk, copies it, and finishes it;
  * they make no CUDA call (cuda_staging_state.h says why).
  *
@@ -35,7 +36,9 @@ static void copy_slice(const px__stg_slice *s)
     const px__stg_job *job = s->job;
     const px__stg_chunk *c = &job->chunks[s->chunk];
     const size_t off = slice_offset(s);
-    const size_t chunk_end = s->chunk * job->chunk + job->chunk < job->bytes ? s->chunk * job->chunk + job->chunk : job->bytes;
+    const size_t chunk_end = s->chunk * job->chunk + job->chunk < job->bytes
+                                 ? s->chunk * job->chunk + job->chunk
+                                 : job->bytes;
     const size_t len = chunk_end - off < PX__STG_SLICE ? chunk_end - off : PX__STG_SLICE;
     char *buf = px__stg.bufs[c->buf].data + (off - s->chunk * job->chunk);
     if (job->to_device)
@@ -49,8 +52,7 @@ static void pause_briefly(void)
 #if defined(__x86_64__) || defined(__i386__)
     for (int i = 0; i < 64; ++i) __builtin_ia32_pause();
 #else
-    for (volatile int i = 0; i < 64; ++i) {
-    }
+    for (volatile int i = 0; i < 64; ++i) {}
 #endif
 }
 
@@ -144,14 +146,16 @@ px_status px__stg_workers_start(int device, const char *func)
     pthread_once(&g_cond_once, cond_init);
     const int n = px__stg.cfg.threads;
     px__stg.threads = px__calloc((size_t)n, sizeof *px__stg.threads);
-    if (px__stg.threads == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "no memory for the staging threads");
+    if (px__stg.threads == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "no memory for the staging threads");
     /* Every signal blocked: the application's handlers keep running on its own threads. */
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     int started = 0, err = 0;
     for (; started < n; ++started) {
-        err = px__fault_hit() ? EAGAIN : pthread_create(&px__stg.threads[started], NULL, worker_main, NULL);
+        err = px__fault_hit() ? EAGAIN
+                              : pthread_create(&px__stg.threads[started], NULL, worker_main, NULL);
         if (err != 0) break;
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -159,14 +163,16 @@ px_status px__stg_workers_start(int device, const char *func)
     if (started == 0) {
         free(px__stg.threads);
         px__stg.threads = NULL;
-        return px__error(PX_ERR_SYSTEM, func, "pthread_create failed for the staging threads: %s", strerror(err));
+        return px__error(PX_ERR_SYSTEM, func, "pthread_create failed for the staging threads: %s",
+                         strerror(err));
     }
     /* Near the GPU: pageable memory there is closest to its PCIe root, and the threads stay
        off other sockets. An optimisation: a refusal (restricted cpuset, container) is fine. */
     hwloc_bitmap_t set = near_cpus(device);
     if (set != NULL) {
         hwloc_topology_t topo = px__topology_handle();
-        for (int t = 0; t < started; ++t) (void)hwloc_set_thread_cpubind(topo, px__stg.threads[t], set, 0);
+        for (int t = 0; t < started; ++t)
+            (void)hwloc_set_thread_cpubind(topo, px__stg.threads[t], set, 0);
         hwloc_bitmap_free(set);
     }
     return PX_OK;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Copies and fills of non-contiguous memory on the device (path CUDA_STRIDED, and fills of
  * strided DEVICE views). cuda_strided.h says what comes in.
  *
@@ -48,12 +49,10 @@ constexpr size_t PATTERN_BYTES = 1024;
 
 /* ---- Division by an extent fixed for the launch ------------------------------------- */
 
-template <class I>
-struct divider;
+template <class I> struct divider;
 
 /* n / d as (umulhi(n, m) + n) >> s (Granlund and Montgomery); exact for n, d < 2^31. */
-template <>
-struct divider<uint32_t> {
+template <> struct divider<uint32_t> {
     uint32_t d, m, s;
     void init(uint32_t div)
     {
@@ -66,21 +65,19 @@ struct divider<uint32_t> {
     __device__ __forceinline__ uint32_t quot(uint32_t n) const { return (__umulhi(n, m) + n) >> s; }
 };
 
-template <>
-struct divider<uint64_t> {
+template <> struct divider<uint64_t> {
     uint64_t d;
     void init(uint64_t div) { d = div; }
     __device__ __forceinline__ uint64_t quot(uint64_t n) const { return n / d; }
 };
 
 /* The dimensions of the work in words, innermost first. */
-template <class I>
-struct shape {
+template <class I> struct shape {
     int n;
     I ext[MAX_DIMS];
     divider<I> div[MAX_DIMS];
-    int64_t ds[MAX_DIMS];   /* destination strides */
-    int64_t ss[MAX_DIMS];   /* source strides (copies) */
+    int64_t ds[MAX_DIMS]; /* destination strides */
+    int64_t ss[MAX_DIMS]; /* source strides (copies) */
 };
 
 /* Offsets of word k on both sides, and its innermost coordinate. N > 0: exactly N
@@ -115,7 +112,8 @@ __global__ void __launch_bounds__(BLOCK)
     copy_kernel(T *dst, const T *src, const __grid_constant__ shape<I> g, uint64_t total)
 {
     constexpr uint64_t tile = (uint64_t)BLOCK * UNROLL;
-    for (uint64_t base = (uint64_t)blockIdx.x * tile; base < total; base += (uint64_t)gridDim.x * tile) {
+    for (uint64_t base = (uint64_t)blockIdx.x * tile; base < total;
+         base += (uint64_t)gridDim.x * tile) {
         int64_t od[UNROLL], os[UNROLL];
         T v[UNROLL];
 #pragma unroll
@@ -139,7 +137,8 @@ template <class T, class I, int N>
 __global__ void __launch_bounds__(BLOCK)
     fill_value_kernel(T *dst, const __grid_constant__ shape<I> g, uint64_t total, T v)
 {
-    for (uint64_t k = (uint64_t)blockIdx.x * BLOCK + threadIdx.x; k < total; k += (uint64_t)gridDim.x * BLOCK) {
+    for (uint64_t k = (uint64_t)blockIdx.x * BLOCK + threadIdx.x; k < total;
+         k += (uint64_t)gridDim.x * BLOCK) {
         int64_t od, os;
         I inner;
         locate<N>(g, (I)k, od, os, inner);
@@ -147,8 +146,7 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
-template <class T>
-struct pattern {
+template <class T> struct pattern {
     T w[PATTERN_BYTES / sizeof(T)];
 };
 
@@ -158,7 +156,8 @@ __global__ void __launch_bounds__(BLOCK)
     fill_pattern_kernel(T *dst, const __grid_constant__ shape<I> g, uint64_t total,
                         const __grid_constant__ pattern<T> p)
 {
-    for (uint64_t k = (uint64_t)blockIdx.x * BLOCK + threadIdx.x; k < total; k += (uint64_t)gridDim.x * BLOCK) {
+    for (uint64_t k = (uint64_t)blockIdx.x * BLOCK + threadIdx.x; k < total;
+         k += (uint64_t)gridDim.x * BLOCK) {
         int64_t od, os;
         I inner;
         locate<N>(g, (I)k, od, os, inner);
@@ -169,12 +168,12 @@ __global__ void __launch_bounds__(BLOCK)
 /* a: contiguous in the destination (stride 1 there), b: contiguous in the source. */
 struct tiled {
     int64_t ea, eb;
-    int64_t sa;          /* source stride of a */
-    int64_t db;          /* destination stride of b */
-    int64_t tiles_a;     /* tiles along a */
-    int64_t tiles;       /* tiles of one (a, b) plane */
-    int64_t count;       /* tiles times the batch */
-    int nb;              /* the other dimensions, innermost first */
+    int64_t sa;      /* source stride of a */
+    int64_t db;      /* destination stride of b */
+    int64_t tiles_a; /* tiles along a */
+    int64_t tiles;   /* tiles of one (a, b) plane */
+    int64_t count;   /* tiles times the batch */
+    int nb;          /* the other dimensions, innermost first */
     int64_t bext[MAX_DIMS], bds[MAX_DIMS], bss[MAX_DIMS];
 };
 
@@ -225,7 +224,8 @@ cudaError_t device_wave(K kernel, int block, int device, std::atomic<int> *cache
     if (v <= 0) {
         int per_sm = 0, sms = 0;
         cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0);
-        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+        if (e == cudaSuccess)
+            e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
         if (e != cudaSuccess) return e;
         if (per_sm <= 0 || sms <= 0) return cudaErrorLaunchOutOfResources;
         v = per_sm * sms;
@@ -247,8 +247,7 @@ struct dimv {
     int64_t ext, ds, ss;
 };
 
-template <class I>
-shape<I> make_shape(const dimv *r, int m)
+template <class I> shape<I> make_shape(const dimv *r, int m)
 {
     shape<I> g;
     memset(&g, 0, sizeof g);
@@ -265,8 +264,7 @@ shape<I> make_shape(const dimv *r, int m)
 
 /* f(std::integral_constant<int, N>) for the kernels of N dimensions: 1, 2, 3 unrolled with
    32-bit indices, the general walk otherwise. */
-template <class I, class F>
-cudaError_t with_dims(int n, F &&f)
+template <class I, class F> cudaError_t with_dims(int n, F &&f)
 {
     if constexpr (sizeof(I) == 8) {
         (void)n;
@@ -282,8 +280,7 @@ cudaError_t with_dims(int n, F &&f)
 }
 
 /* f(T{}) for the word of w bytes. */
-template <class F>
-cudaError_t with_word(int64_t w, F &&f)
+template <class F> cudaError_t with_word(int64_t w, F &&f)
 {
     switch (w) {
     case 16: return f(uint4{});
@@ -314,7 +311,8 @@ int merge(dimv *v, int n, bool src)
 {
     int m = 0;
     for (int i = 0; i < n; ++i) {
-        if (m > 0 && v[m - 1].ds == v[i].ds * v[i].ext && (!src || v[m - 1].ss == v[i].ss * v[i].ext)) {
+        if (m > 0 && v[m - 1].ds == v[i].ds * v[i].ext &&
+            (!src || v[m - 1].ss == v[i].ss * v[i].ext)) {
             v[m - 1].ext *= v[i].ext;
             v[m - 1].ds = v[i].ds;
             v[m - 1].ss = v[i].ss;
@@ -346,15 +344,15 @@ cudaError_t copy_flat(cudaStream_t s, int device, void *dst, const void *src, co
         cudaError_t e = device_wave(copy_kernel<T, I, N>, BLOCK, device, cache, &wave);
         if (e != cudaSuccess) return e;
         const uint64_t need = (total + (uint64_t)BLOCK * UNROLL - 1) / ((uint64_t)BLOCK * UNROLL);
-        copy_kernel<T, I, N><<<grid_of(need, wave), BLOCK, 0, s>>>(static_cast<T *>(dst),
-                                                                  static_cast<const T *>(src), g, total);
+        copy_kernel<T, I, N><<<grid_of(need, wave), BLOCK, 0, s>>>(
+            static_cast<T *>(dst), static_cast<const T *>(src), g, total);
         return cudaGetLastError();
     });
 }
 
 template <class T>
-cudaError_t copy_tiled(cudaStream_t s, int device, void *dst, const void *src, const dimv *r, int m, int ia,
-                       int ib)
+cudaError_t copy_tiled(cudaStream_t s, int device, void *dst, const void *src, const dimv *r, int m,
+                       int ia, int ib)
 {
     static std::atomic<int> cache[MAX_DEVICES];
     tiled g;
@@ -410,14 +408,15 @@ cudaError_t fill_value(cudaStream_t s, int device, void *dst, const dimv *r, int
         cudaError_t e = device_wave(fill_value_kernel<T, I, N>, BLOCK, device, cache, &wave);
         if (e != cudaSuccess) return e;
         const uint64_t need = (total + BLOCK - 1) / BLOCK;
-        fill_value_kernel<T, I, N><<<grid_of(need, wave), BLOCK, 0, s>>>(static_cast<T *>(dst), g, total, v);
+        fill_value_kernel<T, I, N>
+            <<<grid_of(need, wave), BLOCK, 0, s>>>(static_cast<T *>(dst), g, total, v);
         return cudaGetLastError();
     });
 }
 
 template <class T, class I>
-cudaError_t fill_pattern(cudaStream_t s, int device, void *dst, const dimv *r, int m, uint64_t total,
-                         const unsigned char *words, size_t len)
+cudaError_t fill_pattern(cudaStream_t s, int device, void *dst, const dimv *r, int m,
+                         uint64_t total, const unsigned char *words, size_t len)
 {
     const shape<I> g = make_shape<I>(r, m);
     pattern<T> p;
@@ -430,7 +429,8 @@ cudaError_t fill_pattern(cudaStream_t s, int device, void *dst, const dimv *r, i
         cudaError_t e = device_wave(fill_pattern_kernel<T, I, N>, BLOCK, device, cache, &wave);
         if (e != cudaSuccess) return e;
         const uint64_t need = (total + BLOCK - 1) / BLOCK;
-        fill_pattern_kernel<T, I, N><<<grid_of(need, wave), BLOCK, 0, s>>>(static_cast<T *>(dst), g, total, p);
+        fill_pattern_kernel<T, I, N>
+            <<<grid_of(need, wave), BLOCK, 0, s>>>(static_cast<T *>(dst), g, total, p);
         return cudaGetLastError();
     });
 }
@@ -440,12 +440,14 @@ bool small_index(uint64_t total) { return total < ((uint64_t)1 << 31); }
 
 } /* namespace */
 
-extern "C" cudaError_t px__cuda_strided_copy_launch(cudaStream_t stream, int device, const px__cuda_strided *op)
+extern "C" cudaError_t px__cuda_strided_copy_launch(cudaStream_t stream, int device,
+                                                    const px__cuda_strided *op)
 {
     const int64_t es = (int64_t)op->elem_size;
     char *dst = static_cast<char *>(op->dst);
     const char *src = static_cast<const char *>(op->src);
-    if (es <= 0 || op->rank < 0 || op->rank > PX__CUDA_STRIDED_MAX_RANK) return cudaErrorInvalidValue;
+    if (es <= 0 || op->rank < 0 || op->rank > PX__CUDA_STRIDED_MAX_RANK)
+        return cudaErrorInvalidValue;
     dimv r[MAX_DIMS];
     int m = 0;
     for (int d = 0; d < op->rank; ++d) {
@@ -466,7 +468,8 @@ extern "C" cudaError_t px__cuda_strided_copy_launch(cudaStream_t stream, int dev
     /* The widest word that divides the addresses, every stride and the innermost run. */
     int64_t w = 16;
     for (; w > 1; w /= 2) {
-        bool ok = (uintptr_t)dst % (uint64_t)w == 0 && (uintptr_t)src % (uint64_t)w == 0 && r[m - 1].ext % w == 0;
+        bool ok = (uintptr_t)dst % (uint64_t)w == 0 && (uintptr_t)src % (uint64_t)w == 0 &&
+                  r[m - 1].ext % w == 0;
         for (int i = 0; ok && i < m - 1; ++i) ok = r[i].ds % w == 0 && r[i].ss % w == 0;
         if (ok) break;
     }
@@ -480,7 +483,9 @@ extern "C" cudaError_t px__cuda_strided_copy_launch(cudaStream_t stream, int dev
 
     const int ib = tiled_partner(r, m);
     if (ib >= 0)
-        return with_word(w, [&](auto t) { return copy_tiled<decltype(t)>(stream, device, dst, src, r, m, m - 1, ib); });
+        return with_word(w, [&](auto t) {
+            return copy_tiled<decltype(t)>(stream, device, dst, src, r, m, m - 1, ib);
+        });
     return with_word(w, [&](auto t) {
         using T = decltype(t);
         return small_index(total) ? copy_flat<T, uint32_t>(stream, device, dst, src, r, m, total)
@@ -488,11 +493,13 @@ extern "C" cudaError_t px__cuda_strided_copy_launch(cudaStream_t stream, int dev
     });
 }
 
-extern "C" cudaError_t px__cuda_strided_fill_launch(cudaStream_t stream, int device, const px__cuda_strided *op)
+extern "C" cudaError_t px__cuda_strided_fill_launch(cudaStream_t stream, int device,
+                                                    const px__cuda_strided *op)
 {
     const int64_t es = (int64_t)op->elem_size;
     char *dst = static_cast<char *>(op->dst);
-    if (es <= 0 || op->rank < 0 || op->rank > PX__CUDA_STRIDED_MAX_RANK) return cudaErrorInvalidValue;
+    if (es <= 0 || op->rank < 0 || op->rank > PX__CUDA_STRIDED_MAX_RANK)
+        return cudaErrorInvalidValue;
     dimv r[MAX_DIMS];
     int m = 0;
     for (int d = 0; d < op->rank; ++d) {
@@ -520,8 +527,9 @@ extern "C" cudaError_t px__cuda_strided_fill_launch(cudaStream_t stream, int dev
         const uint64_t total = product(r, m);
         return with_word(w, [&](auto t) {
             using T = decltype(t);
-            return small_index(total) ? fill_value<T, uint32_t>(stream, device, dst, r, m, total, value)
-                                      : fill_value<T, uint64_t>(stream, device, dst, r, m, total, value);
+            return small_index(total)
+                       ? fill_value<T, uint32_t>(stream, device, dst, r, m, total, value)
+                       : fill_value<T, uint64_t>(stream, device, dst, r, m, total, value);
         });
     }
     /* Wider elements: the element's words as a pattern along a last dimension, in slices
@@ -535,8 +543,10 @@ extern "C" cudaError_t px__cuda_strided_fill_launch(cudaStream_t stream, int dev
         const unsigned char *part = value + off * w;
         const cudaError_t e = with_word(w, [&](auto t) {
             using T = decltype(t);
-            return small_index(total) ? fill_pattern<T, uint32_t>(stream, device, base, r, m + 1, total, part, (size_t)len)
-                                      : fill_pattern<T, uint64_t>(stream, device, base, r, m + 1, total, part, (size_t)len);
+            return small_index(total) ? fill_pattern<T, uint32_t>(stream, device, base, r, m + 1,
+                                                                  total, part, (size_t)len)
+                                      : fill_pattern<T, uint64_t>(stream, device, base, r, m + 1,
+                                                                  total, part, (size_t)len);
         });
         if (e != cudaSuccess) return e;
     }

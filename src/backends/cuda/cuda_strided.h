@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: copies and fills of non-contiguous memory on the device (cuda_strided.cu),
  * callable from C.
  *
@@ -30,23 +31,25 @@ extern "C" {
    Strides of 0 are allowed: a source read repeatedly, or a destination written
    repeatedly (the last index wins, as in a sequential loop). */
 typedef struct px__cuda_strided {
-    int rank;                                         /* 0 to PX__CUDA_STRIDED_MAX_RANK */
+    int rank; /* 0 to PX__CUDA_STRIDED_MAX_RANK */
     int64_t extent[PX__CUDA_STRIDED_MAX_RANK];
-    int64_t dst_stride[PX__CUDA_STRIDED_MAX_RANK];    /* elements */
-    int64_t src_stride[PX__CUDA_STRIDED_MAX_RANK];    /* elements; copies only */
-    size_t elem_size;                                 /* any size >= 1 */
+    int64_t dst_stride[PX__CUDA_STRIDED_MAX_RANK]; /* elements */
+    int64_t src_stride[PX__CUDA_STRIDED_MAX_RANK]; /* elements; copies only */
+    size_t elem_size;                              /* any size >= 1 */
     void *dst;
-    const void *src;                                  /* copies */
-    const void *value;                                /* fills: one element */
+    const void *src;   /* copies */
+    const void *value; /* fills: one element */
 } px__cuda_strided;
 
 /* Queue on `stream` (device `device` current) the copy of op->src to op->dst. Returns the
    first CUDA error (0: queued), none left pending. */
-cudaError_t px__cuda_strided_copy_launch(cudaStream_t stream, int device, const px__cuda_strided *op);
+cudaError_t px__cuda_strided_copy_launch(cudaStream_t stream, int device,
+                                         const px__cuda_strided *op);
 
 /* Queue on `stream` the fill of every element of op->dst with the op->elem_size bytes at
    op->value. Same contract. */
-cudaError_t px__cuda_strided_fill_launch(cudaStream_t stream, int device, const px__cuda_strided *op);
+cudaError_t px__cuda_strided_fill_launch(cudaStream_t stream, int device,
+                                         const px__cuda_strided *op);
 
 #ifdef __cplusplus
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The live queues: ordering one stream after the others' work (frees, copies between
  * GPUs), releases kept while a queue is being captured, and snapshots for px_fence_all.
  *
@@ -24,7 +25,7 @@ typedef struct kept_release {
     px__cuda_release_fn then;
 } kept_release;
 
-static kept_release *g_kept;   /* (g_lock) */
+static kept_release *g_kept; /* (g_lock) */
 
 bool px__cuda_capturing(cudaStream_t s)
 {
@@ -114,7 +115,8 @@ static px_status order_one(cudaStream_t target, px__cuda_queue *q, int *capturin
     return px__cuda_check(e, func, "cudaStreamWaitEvent(target, mark of a live queue)", NULL);
 }
 
-static px_status order_after_locked(cudaStream_t target, int a, int b, int *capturing, const char *func)
+static px_status order_after_locked(cudaStream_t target, int a, int b, int *capturing,
+                                    const char *func)
 {
     px_status st = PX_OK;
     for (px__cuda_queue *q = g_head; q != NULL && st == PX_OK; q = q->next) {
@@ -165,7 +167,7 @@ static bool try_release(void *ptr, size_t bytes, int device, px__cuda_release_fn
     px__cuda_device *d = px__cuda_device_if_ready(device);
     int saved;
     if (d == NULL || px__cuda_enter(device, &saved, "px_view_release") != PX_OK) {
-        then(ptr, bytes, device, NULL);   /* the device is gone: nothing can use the memory */
+        then(ptr, bytes, device, NULL); /* the device is gone: nothing can use the memory */
         return true;
     }
     const bool ok = ordered(d) || all;

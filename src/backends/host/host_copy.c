@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Host copies and fills: memcpy where memory is contiguous, else an odometer over the
  * outer dimensions with a tight loop over the innermost one (the destination's smallest
  * stride, so that writes stream). */
@@ -22,12 +23,12 @@ void px__dims_by_stride(int rank, const int64_t *stride, int order[PX_MAX_RANK])
    aligned for the type (wrapped user memory need not be). */
 static void copy_line(char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, size_t es)
 {
-#define PX__COPY_LINE(T)                                                                   \
-    do {                                                                                   \
-        T *d = (T *)(void *)dst;                                                           \
-        const T *s = (const T *)(const void *)src;                                         \
-        for (int64_t i = 0; i < n; ++i) d[i * ds] = s[i * ss];                             \
-        return;                                                                            \
+#define PX__COPY_LINE(T)                                       \
+    do {                                                       \
+        T *d = (T *)(void *)dst;                               \
+        const T *s = (const T *)(const void *)src;             \
+        for (int64_t i = 0; i < n; ++i) d[i * ds] = s[i * ss]; \
+        return;                                                \
     } while (0)
     const bool aligned = (((uintptr_t)dst | (uintptr_t)src) & (es - 1)) == 0;
     switch (aligned ? es : 0) {
@@ -42,29 +43,30 @@ static void copy_line(char *dst, int64_t ds, const char *src, int64_t ss, int64_
         memcpy(dst, src, (size_t)n * es);
         return;
     }
-    for (int64_t i = 0; i < n; ++i) memcpy(dst + (size_t)(i * ds) * es, src + (size_t)(i * ss) * es, es);
+    for (int64_t i = 0; i < n; ++i)
+        memcpy(dst + (size_t)(i * ds) * es, src + (size_t)(i * ss) * es, es);
 }
 
 /* Calls line(offset of dst's line, offset of src's line) in elements for every line of
    the odometer over op's outer dimensions; returns the inner dimension. */
-#define PX__ODOMETER(op, order, inner, body)                                               \
-    do {                                                                                   \
-        int64_t idx_[PX_MAX_RANK] = {0};                                                   \
-        for (;;) {                                                                         \
-            int64_t doff = 0, soff = 0;                                                    \
-            for (int d_ = 0; d_ < (op)->rank; ++d_) {                                      \
-                doff += idx_[d_] * (op)->dst.stride[d_];                                   \
-                soff += idx_[d_] * (op)->src.stride[d_];                                   \
-            }                                                                              \
-            body;                                                                          \
-            int k_ = 1;                                                                    \
-            for (; k_ < (op)->rank; ++k_) {                                                \
-                const int d_ = (order)[k_];                                                \
-                if (++idx_[d_] < (op)->extent[d_]) break;                                  \
-                idx_[d_] = 0;                                                              \
-            }                                                                              \
-            if (k_ == (op)->rank) break;                                                   \
-        }                                                                                  \
+#define PX__ODOMETER(op, order, inner, body)              \
+    do {                                                  \
+        int64_t idx_[PX_MAX_RANK] = {0};                  \
+        for (;;) {                                        \
+            int64_t doff = 0, soff = 0;                   \
+            for (int d_ = 0; d_ < (op)->rank; ++d_) {     \
+                doff += idx_[d_] * (op)->dst.stride[d_];  \
+                soff += idx_[d_] * (op)->src.stride[d_];  \
+            }                                             \
+            body;                                         \
+            int k_ = 1;                                   \
+            for (; k_ < (op)->rank; ++k_) {               \
+                const int d_ = (order)[k_];               \
+                if (++idx_[d_] < (op)->extent[d_]) break; \
+                idx_[d_] = 0;                             \
+            }                                             \
+            if (k_ == (op)->rank) break;                  \
+        }                                                 \
     } while (0)
 
 void px__host_copy(const px__copy_op *op)
@@ -84,7 +86,8 @@ void px__host_copy(const px__copy_op *op)
     const int inner = order[0];
     PX__ODOMETER(op, order, inner,
                  copy_line(op->dst.data + doff * (int64_t)es, op->dst.stride[inner],
-                           op->src.data + soff * (int64_t)es, op->src.stride[inner], op->extent[inner], es));
+                           op->src.data + soff * (int64_t)es, op->src.stride[inner],
+                           op->extent[inner], es));
 }
 
 /* Fills count elements of elem_size bytes at dst with *value. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: copies and fills the CPU does itself, on host-accessible memory (HOST and
  * HOST_PINNED): the HOST_* paths every backend runs, and the host half of staged copies. */
 #ifndef PX_BACKENDS_HOST_COPY_H

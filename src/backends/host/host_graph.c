@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Graphs on the host backends. A graph is its list of nodes; an executable graph is a
  * copy of that list with its own parameters (arguments, fill values, copies) and its own
  * conditions. A launch runs the nodes in the order they were added, which is a
@@ -26,17 +27,17 @@ typedef struct host_cond {
 
 struct px__bnode {
     px__gnode_kind kind;
-    int index;             /* place in its graph */
+    int index; /* place in its graph */
     px__dispatch d;
-    void *args;            /* d.args: a copy */
+    void *args; /* d.args: a copy */
     px__copy_op op;
-    void *value;           /* op.value of a fill: a copy */
+    void *value; /* op.value of a fill: a copy */
     void (*fn)(void *data);
     void *data;
-    px__bgraph *child;     /* CHILD: the graph copied, and how many of its nodes */
+    px__bgraph *child; /* CHILD: the graph copied, and how many of its nodes */
     int child_n;
-    px__bgraph *body;      /* WHILE, IF: owned */
-    host_cond *cond;       /* WHILE, IF: owned */
+    px__bgraph *body; /* WHILE, IF: owned */
+    host_cond *cond;  /* WHILE, IF: owned */
 };
 
 struct px__bgraph {
@@ -54,8 +55,8 @@ typedef struct exec_node {
     void *value;
     void (*fn)(void *data);
     void *data;
-    struct px__bexec *sub;   /* CHILD, and the body of WHILE and IF */
-    int slot;                /* WHILE, IF: the condition's place in slots */
+    struct px__bexec *sub; /* CHILD, and the body of WHILE and IF */
+    int slot;              /* WHILE, IF: the condition's place in slots */
 } exec_node;
 
 typedef struct cond_slot {
@@ -106,7 +107,8 @@ PX_API void px__host_cond_set(uint64_t handle, unsigned value)
 
 /* ---- Graphs ------------------------------------------------------------------------------- */
 
-static px_status host_graph_create(const px__backend *be, int device, px__bgraph **out, const char *func)
+static px_status host_graph_create(const px__backend *be, int device, px__bgraph **out,
+                                   const char *func)
 {
     px__bgraph *g = px__calloc(1, sizeof *g);
     if (g == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
@@ -141,15 +143,16 @@ static px_status copy_bytes(const void *src, size_t bytes, void **out, const cha
     *out = NULL;
     if (src == NULL || bytes == 0) return PX_OK;
     *out = px__malloc(bytes);
-    if (*out == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
+    if (*out == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
     memcpy(*out, src, bytes);
     return PX_OK;
 }
 
 /* The parameters of desc into n's fields (d, args, op, value, fn, data), copying what the
    node keeps; on failure n is unchanged. */
-static px_status take_params(px__dispatch *d, void **args, px__copy_op *op, void **value, const px__gnode_desc *desc,
-                             const char *func)
+static px_status take_params(px__dispatch *d, void **args, px__copy_op *op, void **value,
+                             const px__gnode_desc *desc, const char *func)
 {
     void *a = NULL, *v = NULL;
     if (desc->kind == PX__GNODE_KERNEL)
@@ -176,16 +179,19 @@ static px_status take_params(px__dispatch *d, void **args, px__copy_op *op, void
     return PX_OK;
 }
 
-static px_status host_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps, int ndeps,
-                                px__bnode **out, px__bgraph **body, uint64_t *cond, const char *func)
+static px_status host_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps,
+                                int ndeps, px__bnode **out, px__bgraph **body, uint64_t *cond,
+                                const char *func)
 {
-    (void)deps;   /* nodes run in the order they were added, which satisfies every dependency */
+    (void)deps; /* nodes run in the order they were added, which satisfies every dependency */
     (void)ndeps;
     px__bnode **nodes = px__grow(g->nodes, g->n, &g->cap, 8, sizeof *nodes);
-    if (nodes == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
+    if (nodes == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
     g->nodes = nodes;
     px__bnode *n = px__calloc(1, sizeof *n);
-    if (n == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
+    if (n == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
     n->kind = desc->kind;
     px_status st = take_params(&n->d, &n->args, &n->op, &n->value, desc, func);
     if (st == PX_OK && desc->kind == PX__GNODE_HOST) {
@@ -198,7 +204,8 @@ static px_status host_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__b
     }
     if (st == PX_OK && (desc->kind == PX__GNODE_WHILE || desc->kind == PX__GNODE_IF)) {
         n->cond = px__calloc(1, sizeof *n->cond);
-        if (n->cond == NULL) st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a condition");
+        if (n->cond == NULL)
+            st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a condition");
         if (st == PX_OK) st = host_graph_create(g->be, g->device, &n->body, func);
         if (st == PX_OK) {
             n->cond->initial = desc->initial;
@@ -236,7 +243,8 @@ static px_status exec_build(const px__bgraph *g, int n, px__bexec **out, const c
 {
     *out = NULL;
     px__bexec *e = px__calloc(1, sizeof *e);
-    if (e == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the executable graph");
+    if (e == NULL)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the executable graph");
     e->be = g->be;
     int nslots = 0;
     for (int i = 0; i < n; ++i) nslots += g->nodes[i]->cond != NULL;
@@ -255,7 +263,8 @@ static px_status exec_build(const px__bgraph *g, int n, px__bexec **out, const c
         x->slot = -1;
         px__gnode_desc desc = {.kind = src->kind, .dispatch = src->d, .op = src->op};
         st = take_params(&x->d, &x->args, &x->op, &x->value, &desc, func);
-        if (st == PX_OK && src->kind == PX__GNODE_CHILD) st = exec_build(src->child, src->child_n, &x->sub, func);
+        if (st == PX_OK && src->kind == PX__GNODE_CHILD)
+            st = exec_build(src->child, src->child_n, &x->sub, func);
         if (st == PX_OK && src->cond != NULL) {
             x->slot = e->nslots++;
             e->slots[x->slot].cond = src->cond;
@@ -277,7 +286,7 @@ static px_status host_graph_instantiate(px__bgraph *g, px__bexec **out, const ch
 
 static px_status host_exec_destroy(px__bexec *e, const char *func)
 {
-    (void)func;   /* host launches are finished when they return */
+    (void)func; /* host launches are finished when they return */
     exec_free(e);
     return PX_OK;
 }
@@ -292,11 +301,11 @@ static px_status host_upload(px__bexec *e, px__queue *q, const char *func)
 
 static px_status run_exec(px__bexec *e, px__queue *q, const frame *up, const char *func);
 
-static px_status run_node(exec_node *x, px__bexec *e, px__queue *q, const frame *self, const char *func)
+static px_status run_node(exec_node *x, px__bexec *e, px__queue *q, const frame *self,
+                          const char *func)
 {
     switch (x->kind) {
-    case PX__GNODE_KERNEL:
-        return e->be->launch(q, &x->d, func);
+    case PX__GNODE_KERNEL: return e->be->launch(q, &x->d, func);
     case PX__GNODE_COPY: {
         px__copy_op op = x->op;
         return e->be->copy(q, &op, func);
@@ -305,20 +314,15 @@ static px_status run_node(exec_node *x, px__bexec *e, px__queue *q, const frame 
         px__copy_op op = x->op;
         return e->be->fill(q, &op, func);
     }
-    case PX__GNODE_HOST:
-        x->fn(x->data);
-        return PX_OK;
-    case PX__GNODE_EMPTY:
-        return PX_OK;
-    case PX__GNODE_CHILD:
-        return run_exec(x->sub, q, self, func);
+    case PX__GNODE_HOST: x->fn(x->data); return PX_OK;
+    case PX__GNODE_EMPTY: return PX_OK;
+    case PX__GNODE_CHILD: return run_exec(x->sub, q, self, func);
     case PX__GNODE_WHILE:
         while (e->slots[x->slot].value != 0) PX__TRY(run_exec(x->sub, q, self, func));
         return PX_OK;
     case PX__GNODE_IF:
         return e->slots[x->slot].value != 0 ? run_exec(x->sub, q, self, func) : PX_OK;
-    case PX__GNODE_KIND_COUNT:
-        break;
+    case PX__GNODE_KIND_COUNT: break;
     }
     return px__error(PX_ERR_INVALID_ARGUMENT, func, "unknown graph node kind %d", (int)x->kind);
 }
@@ -349,7 +353,8 @@ static double now_us(void)
     return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
 }
 
-static px_status host_profile(px__bexec *e, px__queue *q, double *us, int n, double *total, const char *func)
+static px_status host_profile(px__bexec *e, px__queue *q, double *us, int n, double *total,
+                              const char *func)
 {
     const double start = now_us();
     frame self = {e, NULL};
@@ -389,7 +394,8 @@ static bool same_shape(const px__bexec *a, const px__bexec *b, int top, px__grap
 {
     if (a->n != b->n) {
         why->node = top;
-        snprintf(why->reason, sizeof why->reason, "%d nodes where the executable graph has %d", b->n, a->n);
+        snprintf(why->reason, sizeof why->reason, "%d nodes where the executable graph has %d",
+                 b->n, a->n);
         return false;
     }
     for (int i = 0; i < a->n; ++i) {
@@ -401,24 +407,28 @@ static bool same_shape(const px__bexec *a, const px__bexec *b, int top, px__grap
         }
         if (a->nodes[i].kind == PX__GNODE_KERNEL && a->nodes[i].d.kernel != b->nodes[i].d.kernel) {
             why->node = at;
-            snprintf(why->reason, sizeof why->reason, "kernel '%s' where the executable graph runs '%s'",
-                     b->nodes[i].d.kernel->name, a->nodes[i].d.kernel->name);
+            snprintf(why->reason, sizeof why->reason,
+                     "kernel '%s' where the executable graph runs '%s'", b->nodes[i].d.kernel->name,
+                     a->nodes[i].d.kernel->name);
             return false;
         }
         if ((a->nodes[i].sub == NULL) != (b->nodes[i].sub == NULL)) return false;
-        if (a->nodes[i].sub != NULL && !same_shape(a->nodes[i].sub, b->nodes[i].sub, at, why)) return false;
+        if (a->nodes[i].sub != NULL && !same_shape(a->nodes[i].sub, b->nodes[i].sub, at, why))
+            return false;
     }
     return true;
 }
 
 /* A new executable graph from `from`, swapped into e when it has e's shape. */
-static px_status host_update(px__bexec *e, px__bgraph *from, px__graph_update_error *why, const char *func)
+static px_status host_update(px__bexec *e, px__bgraph *from, px__graph_update_error *why,
+                             const char *func)
 {
     px__bexec *fresh = NULL;
     PX__TRY(exec_build(from, from->n, &fresh, func));
     if (!same_shape(e, fresh, -1, why)) {
         exec_free(fresh);
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "the graphs differ at node %d: %s", why->node, why->reason);
+        return px__error(PX_ERR_INVALID_ARGUMENT, func, "the graphs differ at node %d: %s",
+                         why->node, why->reason);
     }
     const px__bexec old = *e;
     *e = *fresh;

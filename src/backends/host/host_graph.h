@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: graphs for the backends whose kernels run on the host (serial, OpenMP): nodes
  * run in the order they were added, from the launching thread, through the backend's own
  * hooks. */

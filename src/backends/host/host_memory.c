@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The HOST space: pageable memory from the C library, aligned to a cache line. */
 #include "backends/host/host_memory.h"
 
@@ -16,7 +17,7 @@ static px_status host_available(px_space space, const char *func)
 static px_status host_alloc(px_space space, size_t bytes, void **out, const char *func)
 {
     (void)space;
-    (void)func;   /* the caller words the message: it knows the view */
+    (void)func; /* the caller words the message: it knows the view */
     void *p = px__aligned_alloc(PX__HOST_ALIGNMENT, bytes);
     if (!p) return PX_ERR_OUT_OF_MEMORY;
     *out = p;

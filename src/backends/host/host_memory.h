@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the HOST memory space (pageable memory from the C library). */
 #ifndef PX_BACKENDS_HOST_MEMORY_H
 #define PX_BACKENDS_HOST_MEMORY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Host fences and events: nothing to wait for; an event is a timestamp from the
  * monotonic clock. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */

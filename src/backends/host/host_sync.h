@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: what the host backends share because their work has finished when the call
  * that issued it returns: one device, fences with nothing to wait for, and events that
  * are complete once recorded and hold the time they were. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Team kernels on the host backends: scratch per running thread, the league in shares. */
 #include "backends/host/host_team.h"
 
@@ -29,16 +30,19 @@ px_status px__host_team_begin(px__host_team *t, const px__dispatch *d, int parts
     size_t total = 0;
     if (slot > 0) {
         if (px__mul_overflows(slot, (size_t)t->parts, &total))
-            return px__error(PX_ERR_OVERFLOW, func, "the scratch of kernel '%s' overflows", k->name);
+            return px__error(PX_ERR_OVERFLOW, func, "the scratch of kernel '%s' overflows",
+                             k->name);
         t->scratch = px__aligned_alloc(LINE, total);
         if (t->scratch == NULL)
             return px__error(PX_ERR_OUT_OF_MEMORY, func,
-                             "out of host memory for the scratch of kernel '%s': %zu bytes (%d threads, %zu each)",
+                             "out of host memory for the scratch of kernel '%s': %zu bytes (%d "
+                             "threads, %zu each)",
                              k->name, total, t->parts, slot);
     }
     /* A PX_TEAM_FOR on several threads: chunks handed out as threads finish. */
     atomic_init(&t->next, 0);
-    if (k->kind != PX_KERNEL_REDUCE && t->parts > 1 && d->team.league_size <= INT64_MAX / 2) {   /* no wrap */
+    if (k->kind != PX_KERNEL_REDUCE && t->parts > 1 &&
+        d->team.league_size <= INT64_MAX / 2) { /* no wrap */
         const int64_t per = d->team.league_size / ((int64_t)t->parts * CHUNKS_PER_PART);
         t->chunk = per > 0 ? per : 1;
     }
@@ -48,7 +52,8 @@ px_status px__host_team_begin(px__host_team *t, const px__dispatch *d, int parts
         if (t->partial == NULL) {
             free(t->scratch);
             t->scratch = NULL;
-            return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the %d partial results of kernel '%s'",
+            return px__error(PX_ERR_OUT_OF_MEMORY, func,
+                             "out of host memory for the %d partial results of kernel '%s'",
                              t->parts, k->name);
         }
     }
@@ -72,14 +77,14 @@ void px__host_team_part(px__host_team *t, int part)
         if (mine) mine += (t->bytes[l] + LINE - 1) / LINE * LINE;
     }
     void *value = t->partial ? t->partial + (size_t)part * t->stride : NULL;
-    if (t->chunk == 0) {   /* a contiguous share of the league */
+    if (t->chunk == 0) { /* a contiguous share of the league */
         const int64_t q = n / t->parts, r = n % t->parts;
         run.league_begin = part * q + (part < r ? part : r);
         run.league_end = run.league_begin + q + (part < r ? 1 : 0);
         d->kernel->host_team(d->args, &run, value);
         return;
     }
-    for (;;) {   /* chunks, taken as this part finishes the last */
+    for (;;) { /* chunks, taken as this part finishes the last */
         run.league_begin = atomic_fetch_add_explicit(&t->next, t->chunk, memory_order_relaxed);
         if (run.league_begin >= n) return;
         run.league_end = n - run.league_begin > t->chunk ? run.league_begin + t->chunk : n;
@@ -92,7 +97,7 @@ void px__host_team_end(px__host_team *t)
     const px__dispatch *d = t->d;
     const px_kernel *k = d->kernel;
     if (t->partial) {
-        unsigned char *total = t->partial;   /* part 0's, folded into in part order */
+        unsigned char *total = t->partial; /* part 0's, folded into in part order */
         for (int p = 1; p < t->parts; ++p) k->join(total, t->partial + (size_t)p * t->stride);
         memcpy(d->result, total, k->value_size);
     }

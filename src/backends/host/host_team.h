@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: team kernels on the host backends. One thread runs a team (team_size and
  * vector_length 1 as the body sees them: the nested loops run in order). A reduction's
  * league is cut into `parts` contiguous shares, one per thread of the backend, each
@@ -14,13 +15,13 @@
 typedef struct px__host_team {
     const px__dispatch *d;
     int parts;
-    size_t bytes[2];         /* a team's scratch by level (one thread: team part + one thread's) */
-    size_t slot;             /* a part's scratch (both levels) */
-    unsigned char *scratch;  /* parts * slot, or NULL */
-    size_t stride;           /* between partials */
-    unsigned char *partial;  /* parts values (reductions), or NULL */
-    int64_t chunk;           /* teams per chunk handed out; 0: contiguous shares */
-    atomic_int_least64_t next;   /* the first team not handed out yet */
+    size_t bytes[2];        /* a team's scratch by level (one thread: team part + one thread's) */
+    size_t slot;            /* a part's scratch (both levels) */
+    unsigned char *scratch; /* parts * slot, or NULL */
+    size_t stride;          /* between partials */
+    unsigned char *partial; /* parts values (reductions), or NULL */
+    int64_t chunk;          /* teams per chunk handed out; 0: contiguous shares */
+    atomic_int_least64_t next; /* the first team not handed out yet */
 } px__host_team;
 
 /* Plans d over `parts` and allocates what its parts need: every level's scratch for one

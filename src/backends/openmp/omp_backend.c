@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The OpenMP backend: kernels, copies and fills run on a team of host threads, the
  * calling thread among them, and have finished when the call returns; a queue is in
  * order because every call is. Events and graphs are the host backends'. A partition is
@@ -13,11 +14,15 @@
 #include "base/error.h"
 #include "base/util.h"
 
-static px_status omp_init(const px_init_options *opts, const char *func) { return px__omp_config_init(opts, func); }
+static px_status omp_init(const px_init_options *opts, const char *func)
+{
+    return px__omp_config_init(opts, func);
+}
 
 static void omp_finalize(void) { px__omp_config_finalize(); }
 
-static px_status queue_new(int nthreads, int first, bool partition, px__queue **out, const char *func)
+static px_status queue_new(int nthreads, int first, bool partition, px__queue **out,
+                           const char *func)
 {
     px__queue *q = px__calloc(1, sizeof *q);
     if (!q) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the instance");
@@ -45,8 +50,8 @@ static px_status omp_queue_destroy(px__queue *q, bool *released, const char *fun
 /* Shares of the parent's threads by weight (largest remainders), at least one each; the
    sets are disjoint while the parent has a thread per partition, and wrap round its
    threads when it has fewer. */
-static px_status omp_partition(px__queue *parent, const px__partition_request *req, const px__queue_desc *descs,
-                               px__queue **children, const char *func)
+static px_status omp_partition(px__queue *parent, const px__partition_request *req,
+                               const px__queue_desc *descs, px__queue **children, const char *func)
 {
     (void)descs;
     const int total = parent->nthreads, n = req->n;

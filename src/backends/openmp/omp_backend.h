@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the OpenMP backend (PX_EXEC_OPENMP): kernels on the host's cores. */
 #ifndef PX_BACKENDS_OPENMP_OMP_BACKEND_H
 #define PX_BACKENDS_OPENMP_OMP_BACKEND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Host copies and fills on an OpenMP team: the op is cut into slices, one per thread,
  * each run by the host backends' own copy and fill. Contiguous ops are cut by elements,
  * as a 1-D loop over them is (omp_launch.c: part p of the team's parts to thread p);
@@ -15,7 +16,7 @@
 typedef struct slice_ctx {
     const px__copy_op *op;
     int nparts;
-    int outer;     /* strided: the dimension cut */
+    int outer; /* strided: the dimension cut */
     bool fill;
 } slice_ctx;
 
@@ -47,8 +48,10 @@ static void run_slice(void *vc, int part)
         s.bytes = (size_t)s.count * op->elem_size;
     }
     if (s.count == 0) return;
-    if (c->fill) px__host_fill(&s);
-    else px__host_copy(&s);
+    if (c->fill)
+        px__host_fill(&s);
+    else
+        px__host_copy(&s);
 }
 
 static void run(const px__queue *q, const px__copy_op *op, bool fill)
@@ -62,8 +65,10 @@ static void run(const px__queue *q, const px__copy_op *op, bool fill)
         split = op->extent[c.outer] > 1;
     }
     if (!split) {
-        if (fill) px__host_fill(op);
-        else px__host_copy(op);
+        if (fill)
+            px__host_fill(op);
+        else
+            px__host_copy(op);
         return;
     }
     px__omp_run(q, &(px__omp_job){.nparts = c.nparts, .pass = {run_slice, NULL}, .ctx = &c});
@@ -95,7 +100,8 @@ px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size, const cha
 {
     (void)func;
     static const unsigned char zeros[ZERO_ELEMENT_MAX];
-    const size_t es = elem_size >= 1 && elem_size <= ZERO_ELEMENT_MAX && bytes % elem_size == 0 ? elem_size : 1;
+    const size_t es =
+        elem_size >= 1 && elem_size <= ZERO_ELEMENT_MAX && bytes % elem_size == 0 ? elem_size : 1;
     px__copy_op op = {
         .path = PX_COPY_HOST_FILL,
         .rank = 1,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Kernels on an OpenMP team. The kernel's host entry runs parts of the index space (a
  * sub-policy each), so a kernel file needs no OpenMP of its own:
  *   - 1-D: one contiguous chunk per thread (static scheduling);
@@ -30,9 +31,9 @@
    k slowest dimensions (the faster ones whole), k as large as the unit count fits int64. */
 typedef struct md_plan {
     int rank, k;
-    int ord[3];       /* dimensions, slowest first */
-    int64_t t[3];     /* tile extent */
-    int64_t nt[3];    /* tiles */
+    int ord[3];    /* dimensions, slowest first */
+    int64_t t[3];  /* tile extent */
+    int64_t nt[3]; /* tiles */
     int64_t units;
 } md_plan;
 
@@ -67,12 +68,13 @@ static void md_plan_make(md_plan *m, const px_policy *p, int threads)
     for (;;) {
         int64_t u = 1;
         bool fits = true;
-        for (int j = 0; j < m->k && fits; ++j) fits = !__builtin_mul_overflow(u, m->nt[m->ord[j]], &u);
+        for (int j = 0; j < m->k && fits; ++j)
+            fits = !__builtin_mul_overflow(u, m->nt[m->ord[j]], &u);
         if (fits) {
             m->units = u;
             return;
         }
-        m->k--;   /* k = 1 always fits: nt <= extent */
+        m->k--; /* k = 1 always fits: nt <= extent */
     }
 }
 
@@ -86,7 +88,8 @@ static int64_t run_end(const px_policy *p, int d, int64_t b, int64_t tiles, int6
 typedef void (*sub_fn)(void *ctx, const px_policy *sub, int part);
 
 /* Calls fn for the units [u0, u1) of m, a run of neighbouring tiles at a time. */
-static void md_walk(const md_plan *m, const px_policy *p, int64_t u0, int64_t u1, sub_fn fn, void *ctx, int part)
+static void md_walk(const md_plan *m, const px_policy *p, int64_t u0, int64_t u1, sub_fn fn,
+                    void *ctx, int part)
 {
     int64_t idx[3] = {0, 0, 0};
     int64_t rest = u0;
@@ -125,7 +128,10 @@ typedef struct launch_ctx {
     size_t stride;
 } launch_ctx;
 
-static void *partial_of(const launch_ctx *c, int part) { return c->partial + (size_t)part * c->stride; }
+static void *partial_of(const launch_ctx *c, int part)
+{
+    return c->partial + (size_t)part * c->stride;
+}
 
 /* Part `part` of n over [0, count): [*lo, *hi). */
 static void share(int64_t count, int part, int n, int64_t *lo, int64_t *hi)
@@ -146,7 +152,7 @@ static void run_sub_reduce(void *vc, const px_policy *sub, int part)
 {
     const launch_ctx *c = vc;
     const px_kernel *k = c->d->kernel;
-    void *value = partial_of(c, c->nparts + part);   /* the part's scratch */
+    void *value = partial_of(c, c->nparts + part); /* the part's scratch */
     k->host(c->d->args, sub, value);
     k->join(partial_of(c, part), value);
 }
@@ -250,11 +256,13 @@ px_status px__omp_launch(px__queue *q, const px__dispatch *d, const char *func)
     _Alignas(LINE) unsigned char stack[PARTIALS_ON_STACK];
     size_t bytes;
     if (px__mul_overflows(slots, c.stride, &bytes))
-        return px__error(PX_ERR_OVERFLOW, func, "the partial results of kernel '%s' overflow", k->name);
+        return px__error(PX_ERR_OVERFLOW, func, "the partial results of kernel '%s' overflow",
+                         k->name);
     unsigned char *heap = bytes > sizeof stack ? px__aligned_alloc(LINE, bytes) : NULL;
     if (bytes > sizeof stack && !heap)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the %d partial results of kernel '%s'",
-                         c.nparts, k->name);
+        return px__error(PX_ERR_OUT_OF_MEMORY, func,
+                         "out of host memory for the %d partial results of kernel '%s'", c.nparts,
+                         k->name);
     c.partial = heap ? heap : stack;
     if (k->kind == PX_KERNEL_REDUCE) {
         px__omp_run(q, &(px__omp_job){.nparts = c.nparts, .pass = {pass_reduce, NULL}, .ctx = &c});

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The OpenMP backend's threads: how many, where they run, and running a job on a team.
  *
  * Binding. Unless told otherwise, each thread OpenMP adds to a team binds itself with
@@ -32,14 +33,14 @@ typedef enum bind_mode { BIND_NONE, BIND_HWLOC, BIND_OPENMP } bind_mode;
 
 static struct {
     int threads;
-    const char *threads_from;   /* where the count came from, for the report */
+    const char *threads_from; /* where the count came from, for the report */
     bind_mode mode;
-    const char *bind_why;       /* BIND_NONE: why */
+    const char *bind_why; /* BIND_NONE: why */
     hwloc_topology_t topo;
-    hwloc_bitmap_t *places;     /* BIND_HWLOC: one CPU set per place */
+    hwloc_bitmap_t *places; /* BIND_HWLOC: one CPU set per place */
     int nplaces;
-    const char *place_kind;     /* "core" or "hardware thread" */
-    unsigned generation;        /* a new one per px_init: places may differ */
+    const char *place_kind; /* "core" or "hardware thread" */
+    unsigned generation;    /* a new one per px_init: places may differ */
 } cfg;
 
 /* The CPUs the process could run on when portex first looked (OS indices): later looks
@@ -62,7 +63,8 @@ static px_status env_threads(const char *name, int *out, const char *func)
     char *end = NULL;
     const long n = strtol(v, &end, 10);
     if (end == v || *end != '\0' || n < 1 || n > OMP_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is '%s'; expected a thread count from 1 to %d", name, v,
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "%s is '%s'; expected a thread count from 1 to %d", name, v,
                          OMP_MAX_THREADS);
     *out = (int)n;
     return PX_OK;
@@ -84,7 +86,8 @@ static hwloc_bitmap_t process_cpus(hwloc_topology_t t)
         if (hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) != 0)
             hwloc_bitmap_copy(set, hwloc_topology_get_allowed_cpuset(t));
         int n = 0;
-        for (int c = hwloc_bitmap_first(set); c >= 0 && n < OMP_MAX_CPUS; c = hwloc_bitmap_next(set, c))
+        for (int c = hwloc_bitmap_first(set); c >= 0 && n < OMP_MAX_CPUS;
+             c = hwloc_bitmap_next(set, c))
             first_cpus[n++] = c;
         nfirst_cpus = n;
         return set;
@@ -95,7 +98,8 @@ static hwloc_bitmap_t process_cpus(hwloc_topology_t t)
 
 /* The places: the cores (or hardware threads, when `threads` exceeds the cores) of the
    process's CPU set. */
-static px_status find_places(hwloc_topology_t t, hwloc_const_bitmap_t set, int threads, const char *func)
+static px_status find_places(hwloc_topology_t t, hwloc_const_bitmap_t set, int threads,
+                             const char *func)
 {
     const int ncores = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, HWLOC_OBJ_CORE);
     const hwloc_obj_type_t type = ncores >= threads || ncores <= 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
@@ -103,13 +107,16 @@ static px_status find_places(hwloc_topology_t t, hwloc_const_bitmap_t set, int t
     px_status st = PX_OK;
     if (n > 0) {
         cfg.places = px__calloc((size_t)n, sizeof *cfg.places);
-        if (!cfg.places) st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for thread places");
+        if (!cfg.places)
+            st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for thread places");
     }
     for (int i = 0; st == PX_OK && i < n; ++i) {
         const hwloc_obj_t o = hwloc_get_obj_inside_cpuset_by_type(t, set, type, (unsigned)i);
         cfg.places[i] = o ? hwloc_bitmap_dup(o->cpuset) : NULL;
-        if (!cfg.places[i]) st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
-        else hwloc_bitmap_and(cfg.places[i], cfg.places[i], set);
+        if (!cfg.places[i])
+            st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
+        else
+            hwloc_bitmap_and(cfg.places[i], cfg.places[i], set);
         cfg.nplaces = i + 1;
     }
     cfg.place_kind = type == HWLOC_OBJ_CORE ? "core" : "hardware thread";
@@ -132,7 +139,8 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
 
     int n = opts ? opts->num_threads : 0;
     if (n < 0 || n > OMP_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "opts->num_threads is %d; expected 0 (choose) or 1 to %d", n,
+        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                         "opts->num_threads is %d; expected 0 (choose) or 1 to %d", n,
                          OMP_MAX_THREADS);
     cfg.threads_from = "px_init_options.num_threads";
     if (n == 0) {
@@ -145,11 +153,13 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
         n = omp_get_max_threads();
         cfg.threads_from = env_set("OMP_NUM_THREADS") ? "OMP_NUM_THREADS" : "OpenMP's default";
         if (n > OMP_MAX_THREADS)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s gives %d threads; portex takes 1 to %d",
-                             cfg.threads_from, n, OMP_MAX_THREADS);
+            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                             "%s gives %d threads; portex takes 1 to %d", cfg.threads_from, n,
+                             OMP_MAX_THREADS);
     }
     hwloc_bitmap_t set = cfg.topo ? process_cpus(cfg.topo) : NULL;
-    if (cfg.topo && !set) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
+    if (cfg.topo && !set)
+        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
     if (n == 0) {
         n = hwloc_get_nbobjs_inside_cpuset_by_type(cfg.topo, set, HWLOC_OBJ_CORE);
         if (n > OMP_MAX_THREADS) n = OMP_MAX_THREADS;
@@ -172,8 +182,10 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
         cfg.bind_why = "the topology was not loaded (px_init_options.skip_topology)";
     else {
         st = find_places(cfg.topo, set, cfg.threads, func);
-        if (st == PX_OK && cfg.nplaces > 0) cfg.mode = BIND_HWLOC;
-        else if (st == PX_OK) cfg.bind_why = "hwloc found no cores";
+        if (st == PX_OK && cfg.nplaces > 0)
+            cfg.mode = BIND_HWLOC;
+        else if (st == PX_OK)
+            cfg.bind_why = "hwloc found no cores";
     }
     hwloc_bitmap_free(set);
     if (st != PX_OK) free_places();
@@ -213,22 +225,23 @@ void px__omp_config_print(FILE *out)
         fprintf(out, "    OpenMP %d, threads and binding chosen at px_init\n", _OPENMP);
         return;
     }
-    fprintf(out, "    OpenMP %d, %d threads (%s), nested levels allowed: %d\n", _OPENMP, cfg.threads,
-            cfg.threads_from, omp_get_max_active_levels());
+    fprintf(out, "    OpenMP %d, %d threads (%s), nested levels allowed: %d\n", _OPENMP,
+            cfg.threads, cfg.threads_from, omp_get_max_active_levels());
     switch (cfg.mode) {
     case BIND_HWLOC: {
         char first[64] = "", last[64] = "";
         hwloc_bitmap_list_snprintf(first, sizeof first, cfg.places[0]);
         hwloc_bitmap_list_snprintf(last, sizeof last, cfg.places[cfg.nplaces - 1]);
         fprintf(out,
-                "    binding: hwloc, team thread i > 0 on %s (first + i) mod %d (%d: PU %s ... %d: PU %s); the calling "
+                "    binding: hwloc, team thread i > 0 on %s (first + i) mod %d (%d: PU %s ... %d: "
+                "PU %s); the calling "
                 "thread is not bound\n",
                 cfg.place_kind, cfg.nplaces, 0, first, cfg.nplaces - 1, last);
         break;
     }
     case BIND_OPENMP:
-        fprintf(out, "    binding: OpenMP places (OMP_PROC_BIND %s, %d places)\n", proc_bind_name(omp_get_proc_bind()),
-                omp_get_num_places());
+        fprintf(out, "    binding: OpenMP places (OMP_PROC_BIND %s, %d places)\n",
+                proc_bind_name(omp_get_proc_bind()), omp_get_num_places());
         break;
     case BIND_NONE: fprintf(out, "    binding: none (%s)\n", cfg.bind_why); break;
     }

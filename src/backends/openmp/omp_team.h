@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the OpenMP backend's teams. A queue is a set of thread places (the first and
  * how many in the binding order); work issued to it runs at once, on the calling thread
  * and the threads of an OpenMP team of that size, and has finished when the call
@@ -11,9 +12,9 @@
 #include "backends/backend.h"
 
 struct px__queue {
-    int nthreads;      /* the team's size */
-    int first;         /* its first thread's place in the binding order */
-    bool bind_caller;  /* a partition: the calling thread takes place `first` too */
+    int nthreads;     /* the team's size */
+    int first;        /* its first thread's place in the binding order */
+    bool bind_caller; /* a partition: the calling thread takes place `first` too */
 };
 
 typedef struct px__omp_job {

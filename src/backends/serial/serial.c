@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The serial backend: work runs on the calling thread the moment it is issued, so a
  * queue is always drained and events are complete as soon as they are recorded. */
 #include "backends/serial/serial.h"
@@ -64,8 +65,9 @@ static px_status serial_fill(px__queue *q, px__copy_op *op, const char *func)
 }
 
 /* Serial partitions are more serial queues. */
-static px_status serial_partition(px__queue *parent, const px__partition_request *req, const px__queue_desc *descs,
-                                  px__queue **children, const char *func)
+static px_status serial_partition(px__queue *parent, const px__partition_request *req,
+                                  const px__queue_desc *descs, px__queue **children,
+                                  const char *func)
 {
     (void)parent;
     (void)descs;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the serial backend, the reference every other backend is tested against. */
 #ifndef PX_BACKENDS_SERIAL_H
 #define PX_BACKENDS_SERIAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A program built against an installed (or subproject) portex: a PX_FOR and a PX_REDUCE on
  * the default execution space (the GPU where portex has CUDA and there is one, else the
  * host's cores or the serial backend). The sum of the first n odd numbers is n * n. */
@@ -5,12 +6,12 @@
 
 #include "kernels.h"
 
-#define CHECK(call)                                                      \
-    do {                                                                 \
-        if ((call) != PX_OK) {                                           \
+#define CHECK(call)                                                              \
+    do {                                                                         \
+        if ((call) != PX_OK) {                                                   \
             fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, px_last_error()); \
-            return 1;                                                    \
-        }                                                                \
+            return 1;                                                            \
+        }                                                                        \
     } while (0)
 
 int main(void)
