@@ -82,7 +82,9 @@ extern "C" cudaError_t hz_spin_checksum(int device, cudaStream_t s, uint64_t ns,
     int sms = 0;
     cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (e != cudaSuccess) return e;
-    /* One block of 256 threads per SM (a block that starts late only reads later). */
-    k_spin_checksum < < <sms> 0 ? sms : 1, 256, 0, s >>> (ns, v, (long long)n, sum);
+    /* One block of 256 threads per SM (a block that starts late only reads later). The grid
+       is a variable of its own: clang-format reads a conditional inside <<< >>> as shifts. */
+    const int grid = sms > 0 ? sms : 1;
+    k_spin_checksum<<<grid, 256, 0, s>>>(ns, v, (long long)n, sum);
     return cudaGetLastError();
 }
