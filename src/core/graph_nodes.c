@@ -543,7 +543,7 @@ static px_status add_cond(px_graph *g, px_graph_node *const *deps, int ndeps, co
                          "graph '%s' is copied by %d child node%s that still exist%s: CUDA cannot "
                          "instantiate a graph holding WHILE or IF nodes while a copy of it "
                          "exists; destroy the graphs holding those copies first, or add the node "
-                         "to a graph that is no child",
+                         "to a graph that no child node copies",
                          root->label, copies, copies == 1 ? "" : "s", copies == 1 ? "s" : "");
     const px__gnode_desc desc = {.kind = kind,
                                  .label =
