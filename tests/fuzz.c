@@ -18,7 +18,7 @@ typedef struct finding {
 static finding findings[NFINDINGS];
 static int nfindings;
 static char g_op[640];
-static bool g_trace;
+static bool g_trace, g_stop;
 static tk_rng g_rng;
 uint64_t g_seed, g_call;
 
@@ -28,6 +28,8 @@ uint64_t fuzz_seed(int i)
 {
     return (uint64_t)tk_env_ll("PX_FUZZ_SEED", 0, LLONG_MAX, 1) + (uint64_t)i;
 }
+
+int fuzz_seeds(int dflt) { return (int)tk_env_ll("PX_FUZZ_SEEDS", 1, 1 << 20, dflt); }
 
 long long fuzz_iters(long long dflt)
 {
@@ -39,6 +41,7 @@ long long fuzz_iters(long long dflt)
 void fuzz_start(uint64_t seed, long long iters)
 {
     g_trace = tk_env_ll("PX_FUZZ_TRACE", 0, 1, 0) == 1;
+    g_stop = tk_env_ll("PX_FUZZ_STOP", 0, 1, 0) == 1;
     g_seed = seed;
     g_call = 0;
     nfindings = 0;
@@ -47,6 +50,8 @@ void fuzz_start(uint64_t seed, long long iters)
            (unsigned long long)seed, iters, (unsigned long long)seed, iters);
     fflush(stdout);
 }
+
+bool fuzz_stopped(void) { return g_stop && nfindings > 0; }
 
 void fuzz_report(void)
 {
@@ -103,6 +108,19 @@ void fuzz_one(const fuzz_kind *kinds, int n)
 
 /* ---- Calls and findings -------------------------------------------------------------------- */
 
+bool fuzz_tracing(void) { return g_trace; }
+
+void trace(const char *fmt, ...)
+{
+    if (!g_trace) return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "[%llu]   %s\n", (unsigned long long)g_call, line);
+}
+
 void found(const char *func, const char *kind, const char *fmt, ...)
 {
     char key[192];
@@ -158,9 +176,19 @@ static bool status_listed(px_status st)
     return strcmp(px_status_name(st), "PX_UNKNOWN_STATUS") != 0;
 }
 
-bool judge(const char *func, px_status st, int exp, const char *why)
+/* The status a call returned, its message, and what the model expected: `want`, else
+   exp (PX_FUZZ_TRACE). */
+static void trace_status(px_status st, int exp, const char *want)
+{
+    static const char *const expected[] = {"PX_OK", "a failure", "either", "-"};
+    trace("-> %s%s%.400s%s (the model expected %s)", px_status_name(st), st == PX_OK ? "" : ": '",
+          st == PX_OK ? "" : px_last_error(), st == PX_OK ? "" : "'", want ? want : expected[exp]);
+}
+
+static bool judge_as(const char *func, px_status st, int exp, const char *why, const char *want)
 {
     char kind[160];
+    trace_status(st, exp, want);
     if (!status_listed(st)) found(func, "returned a status outside the list", "%d", (int)st);
     if (st == PX_OK) {
         if (exp == EXP_FAIL) {
@@ -178,9 +206,15 @@ bool judge(const char *func, px_status st, int exp, const char *why)
     return false;
 }
 
+bool judge(const char *func, px_status st, int exp, const char *why)
+{
+    return judge_as(func, st, exp, why, NULL);
+}
+
 bool judge_status(const char *func, px_status st, px_status want, const char *why)
 {
-    const bool ok = judge(func, st, want == PX_OK ? EXP_OK : EXP_FAIL, why);
+    const bool ok =
+        judge_as(func, st, want == PX_OK ? EXP_OK : EXP_FAIL, why, px_status_name(want));
     if (!ok && want != PX_OK && st != want) {
         char kind[200];
         snprintf(kind, sizeof kind, "refused with another status than %s (%s)",

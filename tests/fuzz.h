@@ -6,13 +6,17 @@
  * call number that reproduce it.
  *
  * Environment, the same for every such test:
- *   PX_FUZZ_SEED   the first seed (default 1); a test runs its fixed number of seeds from it
+ *   PX_FUZZ_SEED   the first seed (default 1)
+ *   PX_FUZZ_SEEDS  how many seeds, from the first (default: the test's)
  *   PX_FUZZ_ITERS  calls per seed (default: the test's)
- *   PX_FUZZ_TRACE  1: print every call to stderr
+ *   PX_FUZZ_TRACE  1: print every call to stderr, with its arguments, then the status it
+ *                  returned and its error message (beside the findings, in order)
+ *   PX_FUZZ_STOP   1: a seed ends at its first finding
  *   PX_FUZZ_OPS    the kinds of calls to make, names separated by commas (the test's
  *                  kinds[]); default all
- * Every finding names its seed and call number: rerun with that seed, the same
- * PX_FUZZ_ITERS and PX_FUZZ_TRACE=1 to see the calls that led to it. */
+ * Every finding names its seed and call number: rerun with that seed, PX_FUZZ_SEEDS=1,
+ * the same PX_FUZZ_ITERS (or fewer: the calls before a finding do not depend on the
+ * number), PX_FUZZ_STOP=1 and PX_FUZZ_TRACE=1 to see the calls that led to it. */
 #ifndef PX_TESTS_FUZZ_H
 #define PX_TESTS_FUZZ_H
 
@@ -29,13 +33,16 @@ extern uint64_t g_seed, g_call;
 
 /* ---- A run ------------------------------------------------------------------------------- */
 
-/* Seed number i of this run (PX_FUZZ_SEED + i) and the calls per seed (PX_FUZZ_ITERS, else
-   dflt; a twentieth under valgrind unless set). */
+/* Seed number i of this run (PX_FUZZ_SEED + i), how many seeds (PX_FUZZ_SEEDS, else dflt)
+   and the calls per seed (PX_FUZZ_ITERS, else dflt; a twentieth under valgrind unless set). */
 uint64_t fuzz_seed(int i);
+int fuzz_seeds(int dflt);
 long long fuzz_iters(long long dflt);
 /* Starts a seed: the random stream from it, no findings, the trace as the environment says;
    prints how to repeat it. */
 void fuzz_start(uint64_t seed, long long iters);
+/* Whether the seed is to end now: PX_FUZZ_STOP=1 and a finding was made. */
+bool fuzz_stopped(void);
 /* Fails the current test (Check) when there were findings, listing them. */
 void fuzz_report(void);
 
@@ -64,6 +71,10 @@ void op(const char *fmt, ...) TK_PRINTF(1, 2);
 /* As op, keeping the last error: says again which call is judged after a callback of it
    made calls of its own. */
 void op_again(const char *fmt, ...) TK_PRINTF(1, 2);
+/* With PX_FUZZ_TRACE=1, a line about the call being made (printf format), after its own
+   line: what the model knows that the call's arguments do not say. */
+bool fuzz_tracing(void);
+void trace(const char *fmt, ...) TK_PRINTF(1, 2);
 /* Records that `func` did `kind` (grouped by both), with details of the first time. */
 void found(const char *func, const char *kind, const char *fmt, ...) TK_PRINTF(3, 4);
 /* Checks a status against what was expected (`why` says why input is invalid): a status of

@@ -17,11 +17,12 @@
  * UBSan); a call that does not return fails the test through the watchdog (SIGALRM).
  *
  * Deterministic for a seed. Environment (fuzz.h): PX_FUZZ_SEED (the first seed; the test
- * runs FUZZ_SEEDS seeds from it), PX_FUZZ_ITERS (calls per seed), PX_FUZZ_TRACE=1 (print
- * every call), PX_FUZZ_OPS (the kinds of calls to make, e.g. "create,subview,copy"; see
- * kinds[]). Every finding names its seed and call number: rerun with that seed and
- * PX_FUZZ_TRACE=1 to see the calls that led to it. Graphs and tools regions have their
- * own model: test_fuzz_graph.c. */
+ * runs FUZZ_SEEDS seeds from it, or PX_FUZZ_SEEDS), PX_FUZZ_ITERS (calls per seed),
+ * PX_FUZZ_TRACE=1 (print every call and its status), PX_FUZZ_STOP=1 (end a seed at its
+ * first finding), PX_FUZZ_OPS (the kinds of calls to make, e.g. "create,subview,copy";
+ * see kinds[]). Every finding names its seed and call number: rerun with that seed,
+ * PX_FUZZ_SEEDS=1 and PX_FUZZ_TRACE=1 to see the calls that led to it. Graphs and tools
+ * regions have their own model: test_fuzz_graph.c. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -1907,7 +1908,7 @@ START_TEST(fuzz_api)
     TK_ASSERT(fuzz_choose(kinds, NKINDS), "PX_FUZZ_OPS='%s' names no kind of call",
               getenv("PX_FUZZ_OPS"));
     tk_watchdog_start(5);
-    for (g_call = 0; g_call < (uint64_t)iters; ++g_call) one_call();
+    for (g_call = 0; g_call < (uint64_t)iters && !fuzz_stopped(); ++g_call) one_call();
     g_call = (uint64_t)iters;
     cleanup();
     tk_watchdog_stop();
@@ -1924,6 +1925,6 @@ int main(void)
 {
     TCase *tc = tk_case("fuzz", "api");
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, fuzz_api, 0, FUZZ_SEEDS);
+    tcase_add_loop_test(tc, fuzz_api, 0, fuzz_seeds(FUZZ_SEEDS));
     return tk_run();
 }

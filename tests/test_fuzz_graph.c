@@ -102,6 +102,7 @@ typedef struct mnode {
 
 struct mgraph {
     px_graph *g;
+    int id; /* g<id> in the trace */
     int kind;
     mgraph *owner; /* a body: the graph holding its node */
     int depth;     /* bodies above it */
@@ -134,7 +135,8 @@ typedef struct mexec {
     mgraph *graph;
     int n;      /* nodes of graph when instantiated */
     prog *p;    /* what it runs: as instantiated or updated, with px_graph_exec_set_* changes */
-    prog *base; /* as instantiated or updated (what CUDA's profile runs) */
+    prog *base; /* as instantiated or updated (what CUDA's profile runs node by node) */
+    mgraph *updated; /* the graph of the last px_graph_exec_update, which exec keeps */
 } mexec;
 
 static struct fuzz {
@@ -153,6 +155,7 @@ static struct fuzz {
     mgraph *capture; /* what it records */
     int regions;     /* open on this thread */
     int next_cond;
+    int next_graph; /* the id of the next model graph */
     int64_t host_calls;
     unsigned stamp;
     FILE *sink;
@@ -173,6 +176,7 @@ static mgraph *mgraph_new(int kind, px_graph *g, mgraph *owner)
     mgraph *m = calloc(1, sizeof *m);
     ck_assert_ptr_nonnull(m);
     m->g = g;
+    m->id = fz.next_graph++;
     m->kind = kind;
     m->owner = owner;
     m->depth = owner ? owner->depth + 1 : 0;
@@ -242,6 +246,96 @@ static bool reaches(mgraph *g, const mgraph *target)
             if (next[k] && (next[k] == target || reaches(next[k], target))) return true;
     }
     return false;
+}
+
+/* Which model graphs portex still has (alive[i] for fz.graphs[i]): those the test holds,
+   those executable graphs keep (made or last updated from them), and what those hold
+   through child nodes and bodies. A graph's references in graph.h. */
+static bool *alive_graphs(void)
+{
+    bool *alive = calloc((size_t)fz.ngraphs + 1, sizeof *alive);
+    ck_assert_ptr_nonnull(alive);
+    for (int i = 0; i < fz.ngraphs; ++i) {
+        const mgraph *m = fz.graphs[i];
+        alive[i] = m->held;
+        for (int e = 0; e < NEXECS; ++e)
+            if (fz.exec[e].e && (fz.exec[e].graph == m || fz.exec[e].updated == m)) alive[i] = true;
+    }
+    for (bool more = true; more;) {
+        more = false;
+        for (int i = 0; i < fz.ngraphs; ++i) {
+            if (!alive[i]) continue;
+            const mgraph *m = fz.graphs[i];
+            for (int k = 0; k < m->n; ++k) {
+                const mgraph *next[2] = {m->nodes[k]->child, m->nodes[k]->body};
+                for (int j = 0; j < 2; ++j)
+                    for (int x = 0; next[j] && x < fz.ngraphs; ++x)
+                        if (fz.graphs[x] == next[j] && !alive[x]) alive[x] = more = true;
+            }
+        }
+    }
+    return alive;
+}
+
+/* How many child nodes of graphs portex still has copy g (px_graph_add_while and _if
+   refuse g while there are any). */
+static int live_copies(const mgraph *g)
+{
+    bool *alive = alive_graphs();
+    int n = 0;
+    for (int i = 0; i < fz.ngraphs; ++i)
+        for (int k = 0; alive[i] && k < fz.graphs[i]->n; ++k)
+            n += fz.graphs[i]->nodes[k]->child == g;
+    free(alive);
+    return n;
+}
+
+/* g's first count nodes in a line, for the trace: K a kernel (k: an empty range), F a
+   fill (F0: of zero bits; f: of nothing), C a copy (c: moving nothing), E empty, H host,
+   X<id>(...) a child as copied (Xc: captured work), W<id>{...} and I<id>{...} WHILE and
+   IF with their bodies, Z a loop counter's fill, N S M a loop's count, step and
+   comparison. */
+static void describe(const mgraph *g, int count, char *buf, size_t cap)
+{
+    for (int i = 0; i < count; ++i) {
+        const mnode *n = g->nodes[i];
+        const size_t at = strlen(buf);
+        const pnode *x = &n->p;
+        const char *k = "?";
+        switch (x->kind) {
+        case M_INC: k = x->b == x->e ? "k" : "K"; break;
+        case M_FILL: k = x->noop ? "f" : x->value == 0 ? "F0" : "F"; break;
+        case M_COPY: k = x->noop ? "c" : "C"; break;
+        case M_EMPTY: k = "E"; break;
+        case M_HOST: k = "H"; break;
+        case M_CHILD: k = n->child->kind == G_CAPTURED ? "Xc" : "X"; break;
+        case M_WHILE: k = "W"; break;
+        case M_IF: k = "I"; break;
+        case M_CFILL: k = "Z"; break;
+        case M_COUNT: k = "N"; break;
+        case M_STEP: k = "S"; break;
+        case M_CMP: k = "M"; break;
+        }
+        const mgraph *sub = n->child ? n->child : n->body;
+        if (sub)
+            snprintf(buf + at, cap - at, "%s%s%d%s", i ? " " : "", k, sub->id,
+                     n->child ? "(" : "{");
+        else
+            snprintf(buf + at, cap - at, "%s%s", i ? " " : "", k);
+        if (sub) {
+            describe(sub, n->child ? n->child_n : sub->n, buf, cap);
+            const size_t end = strlen(buf);
+            snprintf(buf + end, cap - end, "%s", n->child ? ")" : "}");
+        }
+    }
+}
+
+static void trace_graph(const mgraph *g, int count)
+{
+    if (!fuzz_tracing()) return;
+    char line[768] = "";
+    describe(g, count, line, sizeof line);
+    trace("g%d, %d nodes: %s", g->id, count, line);
 }
 
 /* What a launch of g's first count nodes runs, at most cap (loops count three passes). */
@@ -642,7 +736,7 @@ static void op_graph(void)
     const int s = (int)rnd(0, NSLOTS - 1);
     if (!fz.slot[s]) {
         px_graph *g = NULL;
-        op("px_graph_create(slot %d)", s);
+        op("px_graph_create(slot %d: g%d)", s, fz.next_graph);
         if (judge("px_graph_create", px_graph_create(&g, tk_exec(), 0, chance(80) ? "fz" : NULL),
                   EXP_OK, ""))
             fz.slot[s] = mgraph_new(G_TOP, g, NULL), fz.slot[s]->held = true;
@@ -652,13 +746,13 @@ static void op_graph(void)
         mgraph *b = pick_body();
         if (b) {
             px_graph *h = b->g;
-            op("px_graph_destroy(a body)");
+            op("px_graph_destroy(body g%d)", b->id);
             judge_status("px_graph_destroy", px_graph_destroy(&h), PX_ERR_INVALID_ARGUMENT,
                          "a body");
             return;
         }
     }
-    op("px_graph_destroy(slot %d, %d nodes)", s, fz.slot[s]->n);
+    op("px_graph_destroy(slot %d: g%d, %d nodes)", s, fz.slot[s]->id, fz.slot[s]->n);
     px_graph *h = fz.slot[s]->g;
     if (judge("px_graph_destroy", px_graph_destroy(&h), EXP_OK, "") && h != NULL)
         found("px_graph_destroy", "left the handle set", "%p", (void *)h);
@@ -738,8 +832,8 @@ static void add_node(int which)
         p.e = chance(70) ? n : rnd(p.b, n);
         inc_args a;
         const px_kernel *k = inc_kernel(p.view, &a, p.value);
-        op("px_graph_add_for(%d nodes, %d deps, inc view %d [%lld, %lld) by %lld)", t->n, nd,
-           p.view, (long long)p.b, (long long)p.e, (long long)p.value);
+        op("px_graph_add_for(g%d of %d nodes, %d deps, inc view %d [%lld, %lld) by %lld)", t->id,
+           t->n, nd, p.view, (long long)p.b, (long long)p.e, (long long)p.value);
         st = px_graph_add_for(t->g, deps, nd, NULL, px_range(p.b, p.e), k, &a, &h);
         break;
     }
@@ -751,8 +845,8 @@ static void add_node(int which)
         const int64_t x = small_value();
         p.value = fill_bits(fz.pool[p.view].dtype, x);
         p.noop = fz.pool[p.view].n == 0;
-        op("px_graph_add_fill(%d nodes, %d deps, view %d (%lld elements), %lld)", t->n, nd, p.view,
-           (long long)fz.pool[p.view].n, (long long)x);
+        op("px_graph_add_fill(g%d of %d nodes, %d deps, view %d (%lld elements), %lld)", t->id,
+           t->n, nd, p.view, (long long)fz.pool[p.view].n, (long long)x);
         st = px_graph_add_fill(t->g, deps, nd, fz.pool[p.view].v, &p.value, &h);
         break;
     }
@@ -765,7 +859,8 @@ static void add_node(int which)
         p.noop = fz.pool[p.view].n == 0 || p.view == p.src;
         if (want == PX_OK && fz.pool[p.view].n != fz.pool[p.src].n)
             want = PX_ERR_EXTENTS_MISMATCH, why = "extents differ";
-        op("px_graph_add_copy(%d nodes, %d deps, view %d <- view %d)", t->n, nd, p.view, p.src);
+        op("px_graph_add_copy(g%d of %d nodes, %d deps, view %d <- view %d)", t->id, t->n, nd,
+           p.view, p.src);
         st = px_graph_add_copy(t->g, deps, nd, fz.pool[p.view].v, fz.pool[p.src].v, &h);
         break;
     }
@@ -773,14 +868,14 @@ static void add_node(int which)
         if (chance(50)) {
             func = "px_graph_add_empty";
             p.kind = M_EMPTY;
-            op("px_graph_add_empty(%d nodes, %d deps)", t->n, nd);
+            op("px_graph_add_empty(g%d of %d nodes, %d deps)", t->id, t->n, nd);
             st = px_graph_add_empty(t->g, deps, nd, &h);
         } else {
             func = "px_graph_add_host";
             p.kind = M_HOST;
             if (want == PX_OK && t->kind == G_BODY)
                 want = PX_ERR_INVALID_ARGUMENT, why = "a host node in a body";
-            op("px_graph_add_host(%d nodes, %d deps)", t->n, nd);
+            op("px_graph_add_host(g%d of %d nodes, %d deps)", t->id, t->n, nd);
             st = px_graph_add_host(t->g, deps, nd, "host", host_fn, NULL, &h);
         }
         break;
@@ -805,7 +900,8 @@ static void add_node(int which)
                  work(child, child->n, WORK_MAX) + work(root_of(t), root_of(t)->n, WORK_MAX) >=
                      WORK_MAX)
             return; /* launches would take long */
-        op("px_graph_add_child(%d nodes, %d deps, a graph of %d nodes (%s))", t->n, nd, child->n,
+        op("px_graph_add_child(g%d of %d nodes, %d deps, g%d of %d nodes (%s))", t->id, t->n, nd,
+           child->id, child->n,
            child->kind == G_CAPTURED ? "captured"
            : child->kind == G_BODY   ? "a body"
                                      : "explicit");
@@ -819,11 +915,11 @@ static void add_node(int which)
             want = PX_ERR_INVALID_ARGUMENT, why = "captured work in a body";
         rec = mgraph_new(G_CAPTURED, NULL, NULL);
         cap_job j = {rec, chance(20) ? (int)rnd(1, 3) : 0};
-        op("px_graph_add_captured(%d nodes, %d deps%s%s)", t->n, nd,
-           j.misuse & 1 ? ", ending the capture" : "",
+        op("px_graph_add_captured(g%d of %d nodes, %d deps, recording g%d%s%s)", t->id, t->n, nd,
+           rec->id, j.misuse & 1 ? ", ending the capture" : "",
            j.misuse & 2 ? ", destroying the instance" : "");
         st = px_graph_add_captured(t->g, deps, nd, NULL, captured_fn, &j, &h);
-        op_again("px_graph_add_captured(%d nodes, %d deps) returned", t->n, nd);
+        op_again("px_graph_add_captured(g%d of %d nodes, %d deps) returned", t->id, t->n, nd);
         child = rec;
         break;
     }
@@ -845,7 +941,10 @@ static void op_node(void) { add_node(-1); }
 static void op_child(void) { add_node(8); }
 
 /* A WHILE node (its counter filled before it, a body that counts and sets its condition)
-   or an IF node with an empty body. */
+   or an IF node with an empty body. Refused in a graph (or a body of one) that child nodes
+   still copy: CUDA does not instantiate a graph holding conditional nodes while a copy of
+   it exists (graph_nodes.c's add_cond, in this order: a captured graph, copies, then the
+   dependencies). */
 static void op_loop(void)
 {
     mgraph *t = pick_graph(true);
@@ -856,16 +955,23 @@ static void op_loop(void)
     bool bad = false;
     const int nd = gen_deps(t, dh, di, &bad);
     px_status want = t->kind == G_CAPTURED || bad ? PX_ERR_INVALID_ARGUMENT : PX_OK;
+    const int copies = t->kind == G_CAPTURED ? 0 : live_copies(root_of(t));
+    const px_status want_cond = t->kind == G_CAPTURED ? PX_ERR_INVALID_ARGUMENT
+                                : copies > 0          ? PX_ERR_UNSUPPORTED
+                                                      : want;
+    const char *why_cond = copies > 0 ? "child nodes copy the graph"
+                                      : "a captured graph, or a dependency of another graph";
     const unsigned initial = (unsigned)rnd(0, 1);
     px_graph_cond_t *cond = NULL;
     px_graph *body = NULL;
     px_graph_node *h = NULL;
     if (!is_while) {
-        op("px_graph_add_if(%d nodes, %d deps, initial %u)", t->n, nd, initial);
+        op("px_graph_add_if(g%d of %d nodes, %d deps, initial %u: body g%d; %d copies of g%d)",
+           t->id, t->n, nd, initial, fz.next_graph, copies, root_of(t)->id);
         if (!judge_status(
                 "px_graph_add_if",
-                px_graph_add_if(t->g, nd ? dh : NULL, nd, NULL, initial, &cond, &body, &h), want,
-                "a captured graph, or a dependency of another graph"))
+                px_graph_add_if(t->g, nd ? dh : NULL, nd, NULL, initial, &cond, &body, &h),
+                want_cond, why_cond))
             return;
         const pnode p = {.kind = M_IF, .cond = ++fz.next_cond, .initial = initial};
         mnode *n = mnode_add(t, &p, h, di, nd);
@@ -885,7 +991,7 @@ static void op_loop(void)
     const int c = fz.ncounters++;
     fz.counters[c] = (mcounter){cv, f64, 0, 0.0};
     const pnode pf = {.kind = M_CFILL, .view = c, .value = 0};
-    op("px_graph_add_fill(%d nodes, %d deps, a loop counter)", t->n, nd);
+    op("px_graph_add_fill(g%d of %d nodes, %d deps, a loop counter)", t->id, t->n, nd);
     if (!judge_status("px_graph_add_fill",
                       px_graph_add_fill(t->g, nd ? dh : NULL, nd, cv, &pf.value, &h), want,
                       "a captured graph, or a dependency of another graph"))
@@ -894,9 +1000,11 @@ static void op_loop(void)
     int fi = t->n - 1;
     const int64_t limit = rnd(0, 3);
     px_graph_node *fill = h;
-    op("px_graph_add_while(after the counter's fill, initial %u)", initial);
-    if (!judge("px_graph_add_while",
-               px_graph_add_while(t->g, &fill, 1, NULL, initial, &cond, &body, &h), EXP_OK, ""))
+    op("px_graph_add_while(g%d, after the counter's fill, initial %u: body g%d; %d copies of g%d)",
+       t->id, initial, fz.next_graph, copies, root_of(t)->id);
+    if (!judge_status("px_graph_add_while",
+                      px_graph_add_while(t->g, &fill, 1, NULL, initial, &cond, &body, &h),
+                      copies > 0 ? PX_ERR_UNSUPPORTED : PX_OK, "child nodes copy the graph"))
         return;
     const pnode pw = {.kind = M_WHILE, .cond = ++fz.next_cond, .initial = initial};
     mnode *w = mnode_add(t, &pw, h, &fi, 1);
@@ -910,7 +1018,7 @@ static void op_loop(void)
         TK_OK(px_view_span_i64(cv, &a.counter));
         a.limit = limit;
         a.cond = cv_handle;
-        op("px_graph_add_for(a loop body, count to %lld)", (long long)limit);
+        op("px_graph_add_for(loop body g%d, count to %lld)", w->body->id, (long long)limit);
         if (!judge("px_graph_add_for",
                    px_graph_add_for(body, NULL, 0, "count", px_range(0, 1), PX_KERNEL(g_count), &a,
                                     &h),
@@ -925,14 +1033,14 @@ static void op_loop(void)
     a.y = a.x;
     a.a = 1.0;
     a.b = 1.0;
-    op("px_graph_add_for(a loop body, step)");
+    op("px_graph_add_for(loop body g%d, step)", w->body->id);
     if (!judge("px_graph_add_for",
                px_graph_add_for(body, NULL, 0, "step", px_range(0, 1), PX_KERNEL(g_axpb), &a, &h),
                EXP_OK, ""))
         return;
     const pnode ps = {.kind = M_STEP, .view = c};
     mnode_add(w->body, &ps, h, NULL, 0);
-    op("px_graph_cond_from_view(a loop body, counter < %lld)", (long long)limit);
+    op("px_graph_cond_from_view(loop body g%d, counter < %lld)", w->body->id, (long long)limit);
     if (!judge("px_graph_cond_from_view",
                px_graph_cond_from_view(body, cond, cv, PX_CMP_LT, (double)limit, &h), EXP_OK, ""))
         return;
@@ -973,17 +1081,19 @@ static void op_exec(void)
         else if (has_conditionals(g, g->n) && g->nexec > 0)
             want = PX_ERR_UNSUPPORTED;
         px_graph_exec *e = NULL;
-        op("px_graph_instantiate(a graph of %d nodes, %d executable already)", g->n, g->nexec);
+        op("px_graph_instantiate(g%d of %d nodes, %d executable already: exec %d)", g->id, g->n,
+           g->nexec, slot);
+        trace_graph(g, g->n);
         if (!judge_status("px_graph_instantiate", px_graph_instantiate(g->g, &e), want,
                           "a body, or a second executable graph of a graph with conditionals"))
             return;
-        fz.exec[slot] = (mexec){e, g, g->n, snapshot(g, g->n), snapshot(g, g->n)};
+        fz.exec[slot] = (mexec){e, g, g->n, snapshot(g, g->n), snapshot(g, g->n), NULL};
         g->nexec++;
         return;
     }
     const int i = live_exec();
     if (i < 0) return;
-    op("px_graph_exec_destroy(exec %d)", i);
+    op("px_graph_exec_destroy(exec %d of g%d)", i, fz.exec[i].graph->id);
     px_graph_exec *e = fz.exec[i].e;
     if (judge("px_graph_exec_destroy", px_graph_exec_destroy(&e), EXP_OK, "") && e)
         found("px_graph_exec_destroy", "left the handle set", "%p", (void *)e);
@@ -1000,17 +1110,27 @@ static void op_launch(void)
     const px_status want = fz.capturing == in ? PX_ERR_CAPTURING : PX_OK;
     const int what = (int)rnd(0, 9);
     if (what == 0) {
-        op("px_graph_upload(exec %d, instance %d)", i, in);
+        op("px_graph_upload(exec %d of g%d, instance %d)", i, x->graph->id, in);
         judge_status("px_graph_upload", px_graph_upload(x->e, inst), want, "a capturing instance");
         return;
     }
     const bool profile = what == 1;
-    op("%s(exec %d, instance %d)", profile ? "px_graph_profile" : "px_graph_launch", i, in);
+    /* What a profile runs (graph.h): on CUDA, a graph timed node by node runs a copy of the
+       graph as instantiated or last updated, without px_graph_exec_set_* changes; one timed
+       as a whole (captured, or holding WHILE or IF nodes now, counting those added since
+       instantiation) runs the executable graph itself, with them, as the host backends do. */
+    const mgraph *current = x->updated ? x->updated : x->graph;
+    const bool whole = current->native || has_conditionals(current, current->n);
+    const prog *runs = profile && fz.cuda && !whole ? x->base : x->p;
+    op("%s(exec %d of g%d, instance %d)", profile ? "px_graph_profile" : "px_graph_launch", i,
+       x->graph->id, in);
+    if (profile)
+        trace("the model runs exec %s", runs == x->p ? "as changed" : "as made or updated");
     const px_status st =
         profile ? px_graph_profile(x->e, inst, fz.sink) : px_graph_launch(x->e, inst);
     const char *func = profile ? "px_graph_profile" : "px_graph_launch";
     if (!judge_status(func, st, want, "a capturing instance")) return;
-    run_prog(profile && fz.cuda ? x->base : x->p);
+    run_prog(runs);
     op("px_instance_fence(instance %d)", in);
     if (!judge("px_instance_fence", px_instance_fence(inst), EXP_OK, "")) return;
     verify(func);
@@ -1061,7 +1181,11 @@ static void op_set(void)
                 counter ? (fz.counters[run->view].f64 ? PX_F64 : PX_I64) : fz.pool[run->view].dtype;
             bits = fill_bits(dt, counter ? rnd(0, 3) : small_value());
         }
-        op("px_graph_exec_set_fill(exec %d, node %d)", i, index);
+        op("px_graph_exec_set_fill(exec %d of g%d, node %d, bits %#llx; made with %#llx, now "
+           "%#llx)",
+           i, x->graph->id, index, (unsigned long long)bits,
+           ok ? (unsigned long long)x->base->nodes[index].value : 0ull,
+           ok ? (unsigned long long)run->value : 0ull);
         if (judge_status("px_graph_exec_set_fill", px_graph_exec_set_fill(x->e, n->h, &bits),
                          ok ? PX_OK : PX_ERR_INVALID_ARGUMENT, why))
             run->value = bits;
@@ -1087,7 +1211,8 @@ static void op_set(void)
                      noop != run->noop)
                 want = PX_ERR_INVALID_ARGUMENT, why = "another copy";
         }
-        op("px_graph_exec_set_copy(exec %d, node %d, view %d <- view %d)", i, index, dst, src);
+        op("px_graph_exec_set_copy(exec %d of g%d, node %d, view %d <- view %d)", i, x->graph->id,
+           index, dst, src);
         if (judge_status("px_graph_exec_set_copy", px_graph_exec_set_copy(x->e, n->h, d->v, s->v),
                          want, why)) {
             run->view = dst;
@@ -1102,7 +1227,8 @@ static void op_set(void)
         const int64_t d = small_value();
         inc_args a;
         inc_kernel(ok ? run->view : 0, &a, d);
-        op("px_graph_exec_set_args(exec %d, node %d, d %lld)", i, index, (long long)d);
+        op("px_graph_exec_set_args(exec %d of g%d, node %d, d %lld)", i, x->graph->id, index,
+           (long long)d);
         const px_status st = px_graph_exec_set_args(x->e, n->h, &a);
         if (judge("px_graph_exec_set_args", st,
                   !ok                           ? EXP_FAIL
@@ -1124,8 +1250,8 @@ static void op_set(void)
             b = e;
             e = t;
         }
-        op("px_graph_exec_set_policy(exec %d, node %d, [%lld, %lld))", i, index, (long long)b,
-           (long long)e);
+        op("px_graph_exec_set_policy(exec %d of g%d, node %d, [%lld, %lld))", i, x->graph->id,
+           index, (long long)b, (long long)e);
         const px_status st = px_graph_exec_set_policy(x->e, n->h, px_range(b, e));
         const int exp = !ok || reversed ? EXP_FAIL : fz.cuda ? EXP_ANY : EXP_OK;
         if (judge("px_graph_exec_set_policy", st, exp, reversed ? "begin after end" : why) && ok) {
@@ -1159,7 +1285,8 @@ static void op_update(void)
         want = PX_ERR_INVALID_ARGUMENT, why = "bodies that changed since";
     }
     px_graph_update_report r;
-    op("px_graph_exec_update(exec %d of %d nodes, a graph of %d nodes)", i, x->n, g->n);
+    op("px_graph_exec_update(exec %d of g%d, %d nodes, from g%d of %d nodes)", i, x->graph->id,
+       x->n, g->id, g->n);
     const px_status st = px_graph_exec_update(x->e, g->g, chance(80) ? &r : NULL);
     const bool ok = fz.cuda && want == PX_OK ? judge("px_graph_exec_update", st, EXP_ANY, "")
                                              : judge_status("px_graph_exec_update", st, want, why);
@@ -1167,6 +1294,7 @@ static void op_update(void)
         prog_free(fresh);
         return;
     }
+    x->updated = g;
     prog_free(x->p);
     prog_free(x->base);
     x->p = fresh;
@@ -1211,7 +1339,8 @@ static void op_capture(void)
                      "capturing");
     } else {
         px_graph *g = NULL;
-        op("px_graph_capture_end(instance %d, %d nodes recorded)", fz.capturing, fz.capture->n);
+        op("px_graph_capture_end(instance %d, %d nodes recorded: g%d)", fz.capturing, fz.capture->n,
+           fz.capture->id);
         if (!judge("px_graph_capture_end", px_graph_capture_end(inst, &g), EXP_OK, "")) return;
         mgraph *m = fz.capture;
         m->g = g;
@@ -1238,7 +1367,7 @@ static void op_dot(void)
 {
     mgraph *g = pick_graph(true);
     if (g == NULL) return;
-    op("px_graph_dot(a graph of %d nodes)", g->n);
+    op("px_graph_dot(g%d of %d nodes)", g->id, g->n);
     judge("px_graph_dot", px_graph_dot(g->g, fz.sink), EXP_OK, "");
     int count = -1;
     op("px_graph_node_count");
@@ -1426,7 +1555,7 @@ START_TEST(fuzz_graphs)
               getenv("PX_FUZZ_OPS"));
     setup_run();
     tk_watchdog_start(20);
-    for (g_call = 0; g_call < (uint64_t)iters; ++g_call) fuzz_one(kinds, NKINDS);
+    for (g_call = 0; g_call < (uint64_t)iters && !fuzz_stopped(); ++g_call) fuzz_one(kinds, NKINDS);
     g_call = (uint64_t)iters;
     cleanup_run();
     while (fz.init_refs > 1) {
@@ -1446,6 +1575,6 @@ int main(void)
 {
     TCase *tc = tk_case("fuzz_graph", "graphs");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, fuzz_graphs, 0, FUZZ_SEEDS);
+    tcase_add_loop_test(tc, fuzz_graphs, 0, fuzz_seeds(FUZZ_SEEDS));
     return tk_run();
 }

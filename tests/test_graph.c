@@ -797,6 +797,41 @@ START_TEST(profile_output)
 }
 END_TEST
 
+/* What a profile runs (graph.h): the executable graph with its px_graph_exec_set_args
+   change on the host backends, and on CUDA when the graph is timed as a whole (here: it
+   holds an IF node); on CUDA timed node by node, a copy of the graph as instantiated. */
+START_TEST(profile_runs_what_it_says)
+{
+    px_view *v = vi("v", 16);
+    FILE *sink = fopen("/dev/null", "w");
+    ck_assert_ptr_nonnull(sink);
+    for (int with_if = 0; with_if <= 1; ++with_if) {
+        TK_OK(px_fill(v, &(int64_t){0}, NULL));
+        px_graph *g = new_graph("profiled");
+        px_graph_node *k = NULL;
+        g_inc_args a = inc_args(v, 1);
+        TK_OK(px_graph_add_for(g, NULL, 0, "v+d", px_range(0, 16), PX_KERNEL(g_inc), &a, &k));
+        if (with_if) {
+            px_graph_cond_t *c = NULL;
+            px_graph *body = NULL;
+            TK_OK(px_graph_add_if(g, &k, 1, "never", 0, &c, &body, NULL));
+        }
+        px_graph_exec *e = instantiate(g);
+        a = inc_args(v, 5);
+        TK_OK(px_graph_exec_set_args(e, k, &a));
+        TK_OK(px_graph_profile(e, tk_inst(), sink));
+        TK_OK(px_instance_fence(tk_inst()));
+        ALL_I64(v, tk_is_cuda() && !with_if ? 1 : 5);
+        launch_fenced(e, tk_inst()); /* a launch runs the change everywhere */
+        ALL_I64(v, tk_is_cuda() && !with_if ? 6 : 10);
+        TK_OK(px_graph_exec_destroy(&e));
+        TK_OK(px_graph_destroy(&g));
+    }
+    fclose(sink);
+    TK_RELEASE(v);
+}
+END_TEST
+
 /* ============================================================================================ */
 /* ---- Conditionals (suite graph_cond) -------------------------------------------------------- */
 
@@ -1182,6 +1217,48 @@ START_TEST(set_fill_next_launch)
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&g));
     TK_RELEASE(d, acc);
+}
+END_TEST
+
+/* A fill's value changes from zero (equal bytes) to another and back, in place and by an
+   update from a graph of the same shape, for 8-byte integers and doubles: on CUDA a fill
+   portex records is the same kind of node whatever its value, so CUDA takes the change. */
+START_TEST(set_fill_zero_and_back)
+{
+    const int64_t n = 1000;
+    px_view *iv = vi("i", n), *fv = vf("f", n);
+    for (int from_zero = 0; from_zero <= 1; ++from_zero) {
+        const int64_t i0 = from_zero ? 0 : 7, i1 = from_zero ? 7 : 0;
+        const double f0 = from_zero ? 0.0 : 2.5, f1 = from_zero ? 2.5 : 0.0;
+        px_graph *g = new_graph("fill"), *h = new_graph("fill again");
+        px_graph_node *fi = NULL, *ff = NULL;
+        TK_OK(px_graph_add_fill(g, NULL, 0, iv, &i0, &fi));
+        TK_OK(px_graph_add_fill(g, NULL, 0, fv, &f0, &ff));
+        TK_OK(px_graph_add_fill(h, NULL, 0, iv, &i1, NULL));
+        TK_OK(px_graph_add_fill(h, NULL, 0, fv, &f1, NULL));
+        px_graph_exec *e = instantiate(g);
+        launch_fenced(e, tk_inst());
+        ALL_I64(iv, i0);
+        ALL_F64(fv, f0);
+        TK_OK(px_graph_exec_set_fill(e, fi, &i1));
+        TK_OK(px_graph_exec_set_fill(e, ff, &f1));
+        launch_fenced(e, tk_inst());
+        ALL_I64(iv, i1);
+        ALL_F64(fv, f1);
+        TK_OK(px_graph_exec_set_fill(e, fi, &i0));
+        TK_OK(px_graph_exec_set_fill(e, ff, &f0));
+        launch_fenced(e, tk_inst());
+        ALL_I64(iv, i0);
+        ALL_F64(fv, f0);
+        TK_OK(px_graph_exec_update(e, h, NULL));
+        launch_fenced(e, tk_inst());
+        ALL_I64(iv, i1);
+        ALL_F64(fv, f1);
+        TK_OK(px_graph_exec_destroy(&e));
+        TK_OK(px_graph_destroy(&g));
+        TK_OK(px_graph_destroy(&h));
+    }
+    TK_RELEASE(iv, fv);
 }
 END_TEST
 
@@ -1614,6 +1691,51 @@ START_TEST(child_with_conditional_refused)
     TK_OK(px_graph_destroy(&outer));
     TK_OK(px_graph_destroy(&inner));
     TK_RELEASE(counter, after);
+}
+END_TEST
+
+/* A graph that child nodes copy takes no WHILE or IF node while a copy exists (CUDA does
+   not instantiate a graph holding conditional nodes while a copy of it exists): refused
+   on every backend, nothing added. A copy lasts as long as the graph holding it, which an
+   executable graph keeps. With the copies gone the graph takes one, and runs. */
+START_TEST(conditional_refused_while_copied)
+{
+    px_view *v = vi("v", 16);
+    TK_OK(px_fill(v, &(int64_t){0}, NULL));
+    px_graph *g = new_graph("copied"), *h1 = new_graph("holder 1"), *h2 = new_graph("holder 2");
+    g_inc_args one = inc_args(v, 1), ten = inc_args(v, 10);
+    px_graph_node *k = NULL;
+    TK_OK(px_graph_add_for(g, NULL, 0, "v+1", px_range(0, 16), PX_KERNEL(g_inc), &one, &k));
+    TK_OK(px_graph_add_child(h1, NULL, 0, g, NULL));
+    TK_OK(px_graph_add_child(h2, NULL, 0, g, NULL));
+    px_graph_exec *e2 = instantiate(h2);
+    px_graph_cond_t *c = NULL;
+    px_graph *body = NULL;
+    px_graph_node *in = NULL;
+    TK_FAIL(px_graph_add_if(g, &k, 1, "if", 1, &c, &body, &in), PX_ERR_UNSUPPORTED,
+            "px_graph_add_if");
+    TK_ERROR_HAS("copied by 2 child nodes");
+    ck_assert_ptr_null(c);
+    ck_assert_ptr_null(body);
+    ck_assert_ptr_null(in);
+    ck_assert_int_eq(count_of(g), 1);
+    TK_OK(px_graph_destroy(&h1));
+    TK_OK(px_graph_destroy(&h2)); /* e2 keeps it, and its copy */
+    TK_FAIL(px_graph_add_while(g, &k, 1, "while", 0, &c, &body, NULL), PX_ERR_UNSUPPORTED,
+            "px_graph_add_while");
+    TK_ERROR_HAS("copied by 1 child node");
+    ck_assert_int_eq(count_of(g), 1);
+    launch_fenced(e2, tk_inst());
+    ALL_I64(v, 1);
+    TK_OK(px_graph_exec_destroy(&e2));
+    TK_OK(px_graph_add_if(g, &k, 1, "if", 1, &c, &body, &in));
+    TK_OK(px_graph_add_for(body, NULL, 0, "v+10", px_range(0, 16), PX_KERNEL(g_inc), &ten, NULL));
+    px_graph_exec *e = instantiate(g);
+    launch_fenced(e, tk_inst());
+    ALL_I64(v, 12);
+    TK_OK(px_graph_exec_destroy(&e));
+    TK_OK(px_graph_destroy(&g));
+    TK_RELEASE(v);
 }
 END_TEST
 
@@ -2282,7 +2404,7 @@ int main(void)
     TK_ADD(tk_case("graph", "build"), create_and_introspect, empty_graph_launches,
            for_node_runs_at_launch, reduce_node_into_view, scan_node_after_its_input,
            copy_and_fill_nodes, host_node_runs_in_order, upload_then_launch, dot_output,
-           profile_output);
+           profile_output, profile_runs_what_it_says);
     TK_ADD(tk_case("graph", "order"), diamond_order, fan_out_fan_in, launch_many_times);
     TK_ADD(tk_case("graph", "child"), child_twice_in_sequence, child_in_body_and_top_level,
            nested_child_copies_ordered, child_copied_when_added, captured_node_between_nodes,
@@ -2296,13 +2418,13 @@ int main(void)
     TK_ADD(tk_case("graph_cond", "if"), if_initial_value, if_set_by_kernel,
            cond_from_view_comparisons);
     TK_ADD(tk_case("graph_exec", "set"), set_args_next_launch, set_policy_next_launch,
-           set_copy_next_launch, set_fill_next_launch, set_refused);
+           set_copy_next_launch, set_fill_next_launch, set_fill_zero_and_back, set_refused);
     TK_ADD(tk_case("graph_exec", "update"), update_same_shape, update_refuses_node_count,
            update_refuses_other_kind, update_refuses_other_kernel,
            update_refuses_other_dependencies, update_from_capture);
     TK_ADD(tk_case("graph_exec", "lifetime"), lifetime_views_and_graph_released, exec_destroy_waits,
            exec_on_two_instances, two_execs_of_one_graph, conditional_graph_one_exec_at_a_time,
-           child_with_conditional_refused, child_cycle_refused);
+           child_with_conditional_refused, conditional_refused_while_copied, child_cycle_refused);
     TK_ADD(tk_case("graph_capture", "capture"), capture_new_instance, capture_default_instance,
            capture_reduce_and_scan, captured_graph_takes_no_nodes);
     TK_ADD(tk_case("graph_capture", "misuse"), capture_nested_refused, capture_end_without_begin,

@@ -140,7 +140,8 @@ PX_API px_status px_graph_add_empty(px_graph *graph, px_graph_node *const *deps,
  * the link that would close a circle is refused whenever it is made, and destroying every
  * handle frees every graph. A captured graph can be a child, which is how work other
  * libraries issued joins an explicit graph. A child holding WHILE or IF nodes is refused
- * (PX_ERR_UNSUPPORTED: CUDA cannot copy conditional nodes). In a WHILE or IF body a child
+ * (PX_ERR_UNSUPPORTED: CUDA cannot copy conditional nodes), and while this node exists
+ * `child` takes none (see px_graph_add_while). In a WHILE or IF body a child
  * is refused (PX_ERR_INVALID_ARGUMENT) when it holds, at any depth, what the body refuses
  * as a node (see px_graph_add_while), and taken when it holds only what the body takes. */
 PX_API px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int ndeps,
@@ -181,7 +182,13 @@ typedef struct px_graph_cond_t px_graph_cond_t;
  * included); no host functions and no captured work (px_graph_add_captured nodes, a
  * captured graph as a child). A child is held to the same rules at any depth: the body
  * takes a child holding what it takes as nodes, and refuses one holding anything else.
- * Anything else is refused when added (PX_ERR_INVALID_ARGUMENT), naming the node. */
+ * Anything else is refused when added (PX_ERR_INVALID_ARGUMENT), naming the node.
+ *
+ * Refused with PX_ERR_UNSUPPORTED, on every backend, while child nodes copy `graph` (or
+ * the graph whose body it is): CUDA does not instantiate a graph holding conditional nodes
+ * while a copy of it exists. A copy lasts as long as the graph holding the child node
+ * does: its handle, the graphs holding it as a child, and the executable graphs made or
+ * updated from it keep it. */
 PX_API px_status px_graph_add_while(px_graph *graph, px_graph_node *const *deps, int ndeps,
                                     const char *label, unsigned initial, px_graph_cond_t **cond,
                                     px_graph **body, px_graph_node **out);
@@ -280,7 +287,9 @@ PX_API px_status px_graph_launch(px_graph_exec *exec, px_instance *inst);
  * PX_ERR_INVALID_ARGUMENT (exec unchanged): another node, a node of another kind, views
  * that do not match, a node of a captured graph (change those with px_graph_exec_update).
  * On CUDA a change of the node's launch shape that CUDA cannot apply in place is refused
- * with PX_ERR_UNSUPPORTED and the reason; instantiate again. */
+ * with PX_ERR_UNSUPPORTED and the reason; instantiate again. A fill node takes any value:
+ * on CUDA a fill in a graph is always a kernel (never a memset node, which could not
+ * become the kernel another value needs). */
 PX_API px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node, const void *args);
 PX_API px_status px_graph_exec_set_policy(px_graph_exec *exec, px_graph_node *node,
                                           px_policy policy);
@@ -335,10 +344,11 @@ PX_API px_status px_graph_dot(const px_graph *graph, FILE *out);
  * writes JSON: {"graph": label, "backend": name, "total_us": t, "nodes": [{"index": i,
  * "label": l, "kind": k, "us": t}, ...]}. Timing serialises the graph: the sum exceeds a
  * normal launch's time when nodes can overlap. On CUDA a captured graph, and a graph
- * holding WHILE or IF nodes, are timed as a whole ("us": null for each node): CUDA
- * cannot copy them to time their nodes apart. On CUDA it runs a copy of the graph as
- * instantiated or last updated (px_graph_exec_update), without px_graph_exec_set_*
- * changes; on the host backends it runs the executable graph itself, with them. */
+ * holding WHILE or IF nodes (those added after instantiation count), are timed as a whole
+ * ("us": null for each node): CUDA cannot copy them to time their nodes apart. On CUDA a
+ * graph timed node by node runs a copy of the graph as instantiated or last updated
+ * (px_graph_exec_update), without px_graph_exec_set_* changes; a graph timed as a whole
+ * runs the executable graph itself, with them, as every graph does on the host backends. */
 PX_API px_status px_graph_profile(px_graph_exec *exec, px_instance *inst, FILE *json);
 
 PX_EXTERN_C_END

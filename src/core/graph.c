@@ -90,6 +90,7 @@ px_status px__graph_new(px_graph **out, const px__backend *be, int device, const
     g->magic = PX__GRAPH_MAGIC;
     atomic_init(&g->refs, 1);
     atomic_init(&g->nexec, 0);
+    atomic_init(&g->copies, 0);
     g->be = be;
     g->exec = be->exec;
     g->device = device;
@@ -140,7 +141,10 @@ static void node_free(px_graph_node *n)
     px__graph_params_free(&n->dispatch, &n->op);
     for (int i = 0; i < n->nheld; ++i) px__alloc_release(n->held[i]);
     free(n->held);
-    if (n->child) px__graph_release(n->child);
+    if (n->child) {
+        atomic_fetch_sub(&n->child->copies, 1);
+        px__graph_release(n->child);
+    }
     if (n->body) px__graph_release(n->body);
     if (n->cond) n->cond->magic = 0;
     free(n->cond);

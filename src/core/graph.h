@@ -89,8 +89,12 @@ struct px_graph {
     px__alloc **held;   /* memory a native capture's work reaches */
     int nheld, heldcap;
     atomic_int nexec; /* executable graphs made from it, alive */
-    bool dropped;     /* px_graph_destroy took the caller's reference */
-    px__live live;    /* graphs made by the user (not bodies) */
+    /* Child nodes that copy it, alive (each holds a reference). On CUDA each is a clone of
+       its CUDA graph, and CUDA does not instantiate a graph holding conditional nodes
+       while a clone of it exists: px_graph_add_while and _if refuse such a graph. */
+    atomic_int copies;
+    bool dropped;  /* px_graph_destroy took the caller's reference */
+    px__live live; /* graphs made by the user (not bodies) */
 };
 
 /* A node's parameters in an executable graph, once px_graph_exec_set_* changed them. */

@@ -214,6 +214,7 @@ px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int
     }
     if (st == PX_OK) {
         n->child = rec; /* the node takes the recording's reference */
+        atomic_fetch_add(&rec->copies, 1);
         n->child_n = rec->n;
         rec = NULL;
         if (out) *out = n;

@@ -515,6 +515,7 @@ px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int nd
     px_graph_node *n = NULL;
     PX__TRY(px__graph_append(graph, &desc, deps, ndeps, NULL, &n, __func__));
     px__graph_retain(child);
+    atomic_fetch_add(&child->copies, 1);
     n->child = child;
     n->child_n = child->n;
     if (out) *out = n;
@@ -532,6 +533,18 @@ static px_status add_cond(px_graph *g, px_graph_node *const *deps, int ndeps, co
     *cond = NULL;
     *body = NULL;
     PX__TRY(check_open(g, func));
+    /* CUDA refuses to instantiate a graph holding conditional nodes while a clone of it
+       exists, and a child node holds one. The copies were made before: a graph holding
+       conditional nodes is no child (px_graph_add_child). */
+    const px_graph *root = px__graph_root(g);
+    const int copies = atomic_load(&root->copies);
+    if (copies > 0)
+        return px__error(PX_ERR_UNSUPPORTED, func,
+                         "graph '%s' is copied by %d child node%s that still exist%s: CUDA cannot "
+                         "instantiate a graph holding WHILE or IF nodes while a copy of it "
+                         "exists; destroy the graphs holding those copies first, or add the node "
+                         "to a graph that no child node copies",
+                         root->label, copies, copies == 1 ? "" : "s", copies == 1 ? "s" : "");
     const px__gnode_desc desc = {.kind = kind,
                                  .label =
                                      label ? label : (kind == PX__GNODE_WHILE ? "while" : "if"),

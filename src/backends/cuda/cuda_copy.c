@@ -248,7 +248,11 @@ px_status px__cuda_fill(px__queue *queue, px__copy_op *op, const char *func)
         /* Strided: the fill kernels of cuda_strided.cu, any rank and element size. */
         const px__cuda_strided k = strided_desc(op, dst, NULL);
         st = PX__CU_AT(func, px__cuda_strided_fill_launch(q->stream, q->device, &k), &ctx);
-    } else if (st == PX_OK && local && all_bytes_equal(v, op->elem_size)) {
+    } else if (st == PX_OK && local && q->gmem == NULL && all_bytes_equal(v, op->elem_size)) {
+        /* Not while portex records a graph (gmem set): there a fill is always the kernel
+           below. A memset node could not become the kernel node another value needs (nor
+           back), and CUDA refuses an in-place change that alters a node's type, so
+           px_graph_exec_set_fill and px_graph_exec_update could not change the value. */
         st = PX__CU(func, cudaMemsetAsync(dst, v[0], op->bytes, q->stream));
     } else if (st == PX_OK) {
         st = PX__CU_AT(func,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Fill kernels for px_fill on device memory when the value's bytes differ (equal bytes
- * go to cudaMemsetAsync, see cuda_copy.c).
+ * go to cudaMemsetAsync, see cuda_copy.c), and for every fill portex records into a graph
+ * (so that another value changes a node's parameters, never its type).
  *
  * The buffer is seen as words U, the widest of 8, 4, 2, 1 bytes that divides both the
  * element size and the address. An element of one word is a plain store per thread; a

@@ -90,7 +90,7 @@ px_status px__cuda_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnod
    `again` is a node recorded before, its blocks are reused where large enough. */
 px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const px__bnode *again,
                                 int *first, int *count, cudaGraph_t *out, const char *func);
-/* Whether g holds conditional nodes, at any depth of its own nodes. */
+/* Whether g holds conditional nodes (its own top-level nodes: nested ones are in their bodies). */
 bool px__cuda_graph_has_conditionals(const px__bgraph *g);
 /* The graphs whose scratch g's nodes use (g's root's, its children's, at any depth),
    each once, in address order, in a new array (*out, *n; free it). */

@@ -136,10 +136,11 @@ px_status px__cuda_graph_owners(const px__bgraph *g, px__bgraph ***out, int *n, 
 
 bool px__cuda_graph_has_conditionals(const px__bgraph *g)
 {
+    /* Its own nodes only: a child node's graph is the one it copied, which may have gained
+       nodes since, while the copy has none of them (and no conditional node: a graph
+       holding one is no child). Nested conditionals are in the bodies of g's own. */
     for (int i = 0; i < g->n; ++i)
-        if (g->nodes[i]->body ||
-            (g->nodes[i]->child && px__cuda_graph_has_conditionals(g->nodes[i]->child)))
-            return true;
+        if (g->nodes[i]->body) return true;
     return false;
 }
 
