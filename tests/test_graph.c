@@ -15,53 +15,9 @@
 #include <stdlib.h>
 
 #include "common.h"
-#include "k_graph.h"
-#include "portex/graph.h"
+#include "graph_util.h"
 
-/* ---- Helpers --------------------------------------------------------------------------------- */
-
-/* Host memory a graph's copies can replay from. */
-static px_space host_side(void) { return tk_is_cuda() ? px_host_pinned() : px_host(); }
-
-static px_view *vf(const char *label, int64_t n) { return tk_view1(label, tk_space(), PX_F64, n); }
-static px_view *vi(const char *label, int64_t n) { return tk_view1(label, tk_space(), PX_I64, n); }
-static px_view *hf(const char *label, int64_t n) { return tk_view1(label, host_side(), PX_F64, n); }
-
-static px_span_f64 sf(const px_view *v)
-{
-    px_span_f64 s;
-    TK_OK(px_view_span_f64(v, &s));
-    return s;
-}
-
-static px_span_i64 si(const px_view *v)
-{
-    px_span_i64 s;
-    TK_OK(px_view_span_i64(v, &s));
-    return s;
-}
-
-static px_graph *new_graph(const char *label)
-{
-    px_graph *g = NULL;
-    TK_OK(px_graph_create(&g, tk_exec(), 0, label));
-    ck_assert_ptr_nonnull(g);
-    return g;
-}
-
-static px_graph_exec *instantiate(px_graph *g)
-{
-    px_graph_exec *e = NULL;
-    TK_OK(px_graph_instantiate(g, &e));
-    ck_assert_ptr_nonnull(e);
-    return e;
-}
-
-static void launch_fenced(px_graph_exec *e, px_instance *in)
-{
-    TK_OK(px_graph_launch(e, in));
-    TK_OK(px_instance_fence(in));
-}
+/* ---- Helpers (and graph_util.h) --------------------------------------------------------------- */
 
 static px_cond cond_of(const px_graph_cond_t *c)
 {
@@ -81,56 +37,6 @@ static g_axpb_args axpb(const px_view *x, const px_view *y, double a, double b)
     return r;
 }
 
-static g_inc_args inc_args(const px_view *v, int64_t d)
-{
-    g_inc_args r;
-    r.v = si(v);
-    r.d = d;
-    return r;
-}
-
-/* Element i of a F64 or I64 view of any space (the caller fenced). */
-static double getf(px_view *v, int64_t i)
-{
-    px_view *h = tk_readable(v);
-    const double x = ((const double *)tk_data(h))[i];
-    TK_RELEASE(h);
-    return x;
-}
-
-static int64_t geti(px_view *v, int64_t i)
-{
-    px_view *h = tk_readable(v);
-    const int64_t x = ((const int64_t *)tk_data(h))[i];
-    TK_RELEASE(h);
-    return x;
-}
-
-/* Every element of a 1-D F64 / I64 view is `want`. */
-#define ALL_F64(v, want) all_f64((v), (want), __LINE__)
-static void all_f64(px_view *v, double want, int line)
-{
-    px_view *h = tk_readable(v);
-    const px_view_info in = tk_info(h);
-    const double *x = (const double *)in.data;
-    for (int64_t i = 0; i < in.size; ++i)
-        TK_ASSERT(x[i] == want, "line %d: '%s'[%lld] = %.17g, expected %.17g", line, in.label,
-                  (long long)i, x[i], want);
-    TK_RELEASE(h);
-}
-
-#define ALL_I64(v, want) all_i64((v), (want), __LINE__)
-static void all_i64(px_view *v, int64_t want, int line)
-{
-    px_view *h = tk_readable(v);
-    const px_view_info in = tk_info(h);
-    const int64_t *x = (const int64_t *)in.data;
-    for (int64_t i = 0; i < in.size; ++i)
-        TK_ASSERT(x[i] == want, "line %d: '%s'[%lld] = %lld, expected %lld", line, in.label,
-                  (long long)i, (long long)x[i], (long long)want);
-    TK_RELEASE(h);
-}
-
 /* Instantiates *g, launches it once on `in`, checks every element of v is `want`, and
    destroys both. */
 #define replay_once(g, in, v, want) replay_once_at((g), (in), (v), (want), __LINE__)
@@ -141,44 +47,6 @@ static void replay_once_at(px_graph **g, px_instance *in, px_view *v, int64_t wa
     all_i64(v, want, line);
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(g));
-}
-
-/* The nodes' index and label. */
-static int index_of(const px_graph_node *n)
-{
-    int i = -2;
-    TK_OK(px_graph_node_index(n, &i));
-    return i;
-}
-
-static int count_of(const px_graph *g)
-{
-    int n = -1;
-    TK_OK(px_graph_node_count(g, &n));
-    return n;
-}
-
-/* Text px_graph_dot / px_graph_profile write, malloc'ed. */
-typedef struct memfile {
-    char *buf;
-    size_t size;
-    FILE *f;
-} memfile;
-
-/* open_memstream writes through &m->buf and &m->size: m must stay where it is. */
-static void mem_open(memfile *m)
-{
-    m->buf = NULL;
-    m->size = 0;
-    m->f = open_memstream(&m->buf, &m->size);
-    ck_assert_ptr_nonnull(m->f);
-}
-
-static char *mem_close(memfile *m)
-{
-    ck_assert_int_eq(fclose(m->f), 0);
-    ck_assert_ptr_nonnull(m->buf);
-    return m->buf;
 }
 
 static size_t space_bytes(px_space sp)

@@ -15,53 +15,9 @@
 #include <stdlib.h>
 
 #include "common.h"
-#include "k_graph.h"
-#include "portex/graph.h"
+#include "graph_util.h"
 
-/* ---- Helpers --------------------------------------------------------------------------------- */
-
-/* Host memory a graph's copies can replay from. */
-static px_space host_side(void) { return tk_is_cuda() ? px_host_pinned() : px_host(); }
-
-static px_view *vi(const char *label, int64_t n) { return tk_view1(label, tk_space(), PX_I64, n); }
-static px_view *vf(const char *label, int64_t n) { return tk_view1(label, tk_space(), PX_F64, n); }
-
-static px_graph *new_graph(const char *label)
-{
-    px_graph *g = NULL;
-    TK_OK(px_graph_create(&g, tk_exec(), 0, label));
-    ck_assert_ptr_nonnull(g);
-    return g;
-}
-
-static px_graph_exec *instantiate(px_graph *g)
-{
-    px_graph_exec *e = NULL;
-    TK_OK(px_graph_instantiate(g, &e));
-    ck_assert_ptr_nonnull(e);
-    return e;
-}
-
-static void launch_fenced(px_graph_exec *e)
-{
-    TK_OK(px_graph_launch(e, tk_inst()));
-    TK_OK(px_instance_fence(tk_inst()));
-}
-
-static int count_of(const px_graph *g)
-{
-    int n = -1;
-    TK_OK(px_graph_node_count(g, &n));
-    return n;
-}
-
-static g_inc_args inc_args(const px_view *v, int64_t d)
-{
-    g_inc_args r;
-    TK_OK(px_view_span_i64(v, &r.v));
-    r.d = d;
-    return r;
-}
+/* ---- Helpers (and graph_util.h) --------------------------------------------------------------- */
 
 /* v += d over its n elements, after `dep` (may be NULL). */
 static px_graph_node *add_inc(px_graph *g, px_graph_node *dep, px_view *v, int64_t d)
@@ -71,19 +27,6 @@ static px_graph_node *add_inc(px_graph *g, px_graph_node *dep, px_view *v, int64
     TK_OK(px_graph_add_for(g, dep ? &dep : NULL, dep ? 1 : 0, "inc", px_range(0, tk_info(v).size),
                            PX_KERNEL(g_inc), &a, &n));
     return n;
-}
-
-/* Every element of a 1-D I64 view of any space is `want`. */
-#define ALL_I64(v, want) all_i64((v), (want), __LINE__)
-static void all_i64(px_view *v, int64_t want, int line)
-{
-    px_view *h = tk_readable(v);
-    const px_view_info in = tk_info(h);
-    const int64_t *x = (const int64_t *)in.data;
-    for (int64_t i = 0; i < in.size; ++i)
-        TK_ASSERT(x[i] == want, "line %d: '%s'[%lld] = %lld, expected %lld", line, in.label,
-                  (long long)i, (long long)x[i], (long long)want);
-    TK_RELEASE(h);
 }
 
 /* ============================================================================================ */
@@ -108,15 +51,13 @@ START_TEST(noop_nodes_launch)
     add_inc(g, b, x, 1);
     ck_assert_int_eq(count_of(g), 5);
     px_graph_exec *e = instantiate(g);
-    for (int i = 0; i < 3; ++i) launch_fenced(e);
+    for (int i = 0; i < 3; ++i) launch_fenced(e, tk_inst());
     ALL_I64(x, 8);
     ALL_I64(grid, 3);
-    char *json = NULL;
-    size_t len = 0;
-    FILE *f_json = open_memstream(&json, &len);
-    ck_assert_ptr_nonnull(f_json);
-    TK_OK(px_graph_profile(e, tk_inst(), f_json));
-    fclose(f_json);
+    memfile m;
+    mem_open(&m);
+    TK_OK(px_graph_profile(e, tk_inst(), m.f));
+    char *json = mem_close(&m);
     TK_ASSERT(strstr(json, "\"index\": 4") != NULL, "the profile lacks the last node: %s", json);
     free(json);
     ALL_I64(x, 9);
@@ -142,7 +83,7 @@ START_TEST(noop_nodes_set)
     TK_OK(px_graph_exec_set_copy(e, s, y, y));
     TK_FAIL(px_graph_exec_set_copy(e, s, y, x), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_copy");
     TK_ERROR_HAS("copy paths");
-    launch_fenced(e);
+    launch_fenced(e, tk_inst());
     ALL_I64(x, 1);
     ALL_I64(y, 2);
     TK_OK(px_graph_exec_destroy(&e));
@@ -167,7 +108,7 @@ START_TEST(noop_nodes_update)
     TK_FAIL(px_graph_exec_update(e, h, &r), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_update");
     ck_assert_int_eq(r.node, 1);
     TK_ASSERT(strstr(r.reason, "moves") != NULL, "reason '%s'", r.reason);
-    launch_fenced(e);
+    launch_fenced(e, tk_inst());
     ALL_I64(x, 1);
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&g));
@@ -301,7 +242,7 @@ START_TEST(lent_instance_protected)
     ck_assert_ptr_nonnull(n);
     add_inc(g, n, v, 1);
     px_graph_exec *e = instantiate(g);
-    launch_fenced(e);
+    launch_fenced(e, tk_inst());
     ALL_I64(v, 5);
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&g));
@@ -407,7 +348,7 @@ START_TEST(body_same_rule_node_and_child)
         if (s == 0) ck_assert_int_eq(node_st, PX_OK);
         if (node_st == PX_OK) {
             px_graph_exec *e = instantiate(g);
-            launch_fenced(e);
+            launch_fenced(e, tk_inst());
             ALL_I64(dst, 6);
             TK_OK(px_graph_exec_destroy(&e));
         } else {
@@ -442,15 +383,11 @@ START_TEST(set_copy_checks_types)
     TK_ERROR_HAS("element types");
     TK_FAIL(px_graph_exec_set_copy(e, n, a, i2), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_copy");
     TK_FAIL(px_graph_exec_set_copy(e, n, i1, b), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_set_copy");
-    launch_fenced(e);
-    px_view *h = tk_readable(a);
-    ck_assert(((const double *)tk_data(h))[7] == 2.5);
-    TK_RELEASE(h);
+    launch_fenced(e, tk_inst());
+    ck_assert(getf(a, 7) == 2.5);
     TK_OK(px_graph_exec_set_copy(e, n, a, c));
-    launch_fenced(e);
-    h = tk_readable(a);
-    ck_assert(((const double *)tk_data(h))[7] == 4.5);
-    TK_RELEASE(h);
+    launch_fenced(e, tk_inst());
+    ck_assert(getf(a, 7) == 4.5);
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&g));
     TK_RELEASE(a, b, c, i1, i2);
@@ -474,7 +411,7 @@ START_TEST(update_after_graph_grows)
     add_inc(body, NULL, counter, 1);
     px_graph_update_report r;
     TK_OK(px_graph_exec_update(e, h, &r));
-    launch_fenced(e);
+    launch_fenced(e, tk_inst());
     ALL_I64(x, 10);
     TK_FAIL(px_graph_exec_update(e, g, &r), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_update");
     TK_ASSERT(r.node == -1 && strstr(r.reason, "nodes") != NULL, "report %d '%s'", r.node,
@@ -485,7 +422,7 @@ START_TEST(update_after_graph_grows)
     px_graph *wbody = NULL;
     TK_OK(px_graph_add_while(w, NULL, 0, "while", 0, &wc, &wbody, NULL));
     TK_FAIL(px_graph_exec_update(e, w, &r), PX_ERR_UNSUPPORTED, "px_graph_exec_update");
-    launch_fenced(e);
+    launch_fenced(e, tk_inst());
     ALL_I64(x, 20);
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&g));
