@@ -81,10 +81,8 @@ static void events(void)
     SNIPPET_END();
 
     CHECK(px_instance_fence(b));
-    px_view *h;
+    px_view *h = snippet_host_copy(y);
     px_span_f64_1d hs;
-    CHECK(px_view_create_mirror_view(&h, px_host(), y));
-    CHECK(px_deep_copy(h, y, NULL));
     CHECK(px_view_get_span(h, &hs));
     for (int64_t i = 0; i < n; ++i) EXPECT(PX_AT1(hs, i) == 2.0 * (double)i);
     CHECK(px_view_release(&h));

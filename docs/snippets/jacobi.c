@@ -72,13 +72,9 @@ static void solve_create(solve *s)
  * of the edge's 1. Then releases everything. */
 static void solve_check_and_release(solve *s, double tol)
 {
-    px_view *ha, *hr;
+    px_view *ha = snippet_host_copy(s->a), *hr = snippet_host_copy(s->residual);
     px_span_f64_right as;
     px_span_f64_1d rs;
-    CHECK(px_view_create_mirror_view(&ha, px_host(), s->a));
-    CHECK(px_view_create_mirror_view(&hr, px_host(), s->residual));
-    CHECK(px_deep_copy(ha, s->a, NULL));
-    CHECK(px_deep_copy(hr, s->residual, NULL));
     CHECK(px_view_get_span(ha, &as));
     CHECK(px_view_get_span(hr, &rs));
     printf("%s: residual %.3g, a(1, %d) = %.4f\n", px_exec_space_string(s->exec), PX_AT1(rs, 0),

@@ -54,15 +54,6 @@ static px_view *make(const char *label, double (*f)(int64_t), px_span_f64_1d *sp
     return v;
 }
 
-/* A view's elements on the host: a new host view. */
-static px_view *host_copy(px_view *v)
-{
-    px_view *h;
-    CHECK(px_view_create_mirror(&h, px_host(), v));
-    CHECK(px_deep_copy(h, v, NULL));
-    return h;
-}
-
 static double index_of(int64_t i) { return (double)i; }
 static double ones(int64_t i)
 {
@@ -111,7 +102,7 @@ static void run_compact(px_instance *inst)
 
     EXPECT(count == n / 2); /* the digits 5 to 9, in order */
     px_span_f64_1d hs;
-    px_view *h = host_copy(out);
+    px_view *h = snippet_host_copy(out);
     CHECK(px_view_get_span(h, &hs));
     for (int64_t k = 0; k < count; ++k) EXPECT(PX_AT1(hs, k) == (double)(5 + k % 5));
     CHECK(px_view_release(&h));
@@ -134,7 +125,7 @@ static void run_histogram(px_instance *inst)
     px_parallel_for(inst, "histogram", px_range(0, n), PX_KERNEL(histogram), &args);
     SNIPPET_END();
     px_span_i64_1d hs;
-    px_view *h = host_copy(hist);
+    px_view *h = snippet_host_copy(hist);
     CHECK(px_view_get_span(h, &hs));
     for (int64_t b = 0; b < nbins; ++b) EXPECT(PX_AT1(hs, b) == n / nbins);
     CHECK(px_view_release(&h));
@@ -151,11 +142,7 @@ static void run_spmv(px_instance *inst)
     const int64_t nrows = m.nrows;
     args.nrows = nrows;
     args.rows_per_team = 128;
-    CHECK(px_view_get_span(m.row, &args.row));
-    CHECK(px_view_get_span(m.col, &args.col));
-    CHECK(px_view_get_span(m.val, &args.val));
-    CHECK(px_view_get_span(m.x, &args.x));
-    CHECK(px_view_get_span(m.y, &args.y));
+    LAPLACIAN_SPANS(m, args);
 
     SNIPPET_BEGIN();
     /* snippet: team_policy */

@@ -28,10 +28,8 @@ PX_FOR_2D(stencil, stencil_args, a, i, j)
 /* Element (i, j) of a 2-D view (1-D: i = 0) of any space, read on the host. */
 static double element(px_view *v, int64_t i, int64_t j)
 {
-    px_view *h;
+    px_view *h = snippet_host_copy(v);
     px_view_info info;
-    CHECK(px_view_create_mirror_view(&h, px_host(), v));
-    CHECK(px_deep_copy(h, v, NULL));
     CHECK(px_view_info_get(h, &info));
     const double x = info.rank == 1 ? ((const double *)info.data)[j]
                                     : ((const double *)info.data)[i * info.stride[0] + j];

@@ -5,7 +5,9 @@
  *
  * A fragment calls portex as prose shows it, without checking statuses. Every call that
  * fails sets this thread's px_last_error, so SNIPPET_BEGIN clears it and SNIPPET_END fails
- * the run if it is set: no failing call goes unseen. */
+ * the run if it is set: no failing call goes unseen.
+ *
+ * snippet_host_copy and snippet_f64 read what a fragment computed, in any space. */
 #ifndef SNIPPET_H
 #define SNIPPET_H
 
@@ -32,6 +34,27 @@
             exit(1);                                                           \
         }                                                                      \
     } while (0)
+
+/* A view's elements where the host reads them: a host mirror of v holding a copy (v
+ * itself, with one more reference, where v is host memory already). Release it. */
+static inline px_view *snippet_host_copy(px_view *v)
+{
+    px_view *h;
+    CHECK(px_view_create_mirror_view(&h, px_host(), v));
+    CHECK(px_deep_copy(h, v, NULL));
+    return h;
+}
+
+/* Element i of a 1-D F64 view of any space, read through a host mirror. */
+static inline double snippet_f64(px_view *v, int64_t i)
+{
+    px_view *h = snippet_host_copy(v);
+    px_span_f64_1d s;
+    CHECK(px_view_get_span(h, &s));
+    const double x = PX_AT1(s, i);
+    CHECK(px_view_release(&h));
+    return x;
+}
 
 #define SNIPPET_BEGIN() px_clear_error()
 #define SNIPPET_END()                                                                        \

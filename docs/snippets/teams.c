@@ -35,7 +35,7 @@ static void policy(px_instance *inst)
     SNIPPET_END();
 
     px_space where;
-    px_view *got, *h;
+    px_view *got;
     CHECK(px_default_space(&where));
     px_view_desc d = {
         .label = "got", .space = where, .dtype = PX_I64, .rank = 2, .extent = {league_size, 4}};
@@ -44,8 +44,7 @@ static void policy(px_instance *inst)
     CHECK(px_view_get_span(got, &args.got));
     CHECK(px_parallel_for_team(inst, "probe", p, PX_KERNEL(probe), &args));
     px_span_i64_right g;
-    CHECK(px_view_create_mirror_view(&h, px_host(), got));
-    CHECK(px_deep_copy(h, got, NULL));
+    px_view *h = snippet_host_copy(got);
     CHECK(px_view_get_span(h, &g));
     for (int64_t t = 0; t < league_size; ++t)
         for (int level = 0; level < 2; ++level) {
@@ -62,11 +61,7 @@ static void spmv(px_instance *inst)
     laplacian_create(&m, 100);
     const int64_t nrows = m.nrows;
     spmv_args args;
-    CHECK(px_view_get_span(m.row, &args.row));
-    CHECK(px_view_get_span(m.col, &args.col));
-    CHECK(px_view_get_span(m.val, &args.val));
-    CHECK(px_view_get_span(m.x, &args.x));
-    CHECK(px_view_get_span(m.y, &args.y));
+    LAPLACIAN_SPANS(m, args);
 
     SNIPPET_BEGIN();
     /* snippet: dispatch */
