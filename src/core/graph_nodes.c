@@ -278,6 +278,21 @@ static const char *body_refuses(const px_graph *g, const px_graph *child)
     return NULL;
 }
 
+/* Adds g (none where NULL) to the graphs of a walk, *seen (*n of them, room for *cap),
+   unless it is there already. */
+static px_status enqueue_once(const px_graph ***seen, int *n, int *cap, const px_graph *g,
+                              const char *func)
+{
+    if (g == NULL) return PX_OK;
+    for (int j = 0; j < *n; ++j)
+        if ((*seen)[j] == g) return PX_OK;
+    const px_graph **more = px__grow(*seen, *n, cap, 16, sizeof *more);
+    if (more == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    *seen = more;
+    (*seen)[(*n)++] = g;
+    return PX_OK;
+}
+
 /* Whether `from` holds `target` through child nodes and bodies at any depth, counting
    every node each graph has now, also those added after a child node copied the graph:
    these references keep graphs alive, so a circle among them would never be freed. A
@@ -288,34 +303,16 @@ static px_status holds_now(const px_graph *from, const px_graph *target, bool *o
 {
     *out = false;
     const px_graph **seen = NULL;
-    int nseen = 0, cap = 0, top = 0;
-    px_status st = PX_OK;
+    int nseen = 0, cap = 0;
     /* seen is also the queue: entries [top, nseen) are still to visit. */
-    const px_graph **more = px__grow(seen, nseen, &cap, 16, sizeof *more);
-    if (more == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
-    seen = more;
-    seen[nseen++] = from;
-    while (top < nseen && !*out && st == PX_OK) {
-        const px_graph *g = seen[top++];
-        for (int i = 0; i < g->n && !*out && st == PX_OK; ++i) {
-            const px_graph *next[2] = {g->nodes[i]->child, g->nodes[i]->body};
-            for (int k = 0; k < 2 && !*out && st == PX_OK; ++k) {
-                if (next[k] == NULL) continue;
-                if (next[k] == target) {
-                    *out = true;
-                    break;
-                }
-                bool known = false;
-                for (int j = 0; j < nseen && !known; ++j) known = seen[j] == next[k];
-                if (known) continue;
-                more = px__grow(seen, nseen, &cap, 16, sizeof *more);
-                if (more == NULL) {
-                    st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
-                    break;
-                }
-                seen = more;
-                seen[nseen++] = next[k];
-            }
+    px_status st = enqueue_once(&seen, &nseen, &cap, from, func);
+    for (int top = 0; st == PX_OK && !*out && top < nseen; ++top) {
+        const px_graph *g = seen[top];
+        for (int i = 0; st == PX_OK && !*out && i < g->n; ++i) {
+            const px_graph_node *n = g->nodes[i];
+            *out = n->child == target || n->body == target;
+            if (!*out) st = enqueue_once(&seen, &nseen, &cap, n->child, func);
+            if (st == PX_OK && !*out) st = enqueue_once(&seen, &nseen, &cap, n->body, func);
         }
     }
     free(seen);
