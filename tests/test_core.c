@@ -457,12 +457,13 @@ END_TEST
 /* PX_DEFAULT_EXEC and PX_DEVICE as the process had them, unset during each test and put
  * back after it (CUDA runs do not fork). */
 static const char *const env_names[] = {"PX_DEFAULT_EXEC", "PX_DEVICE"};
-static char env_saved[2][256];
-static bool env_had[2];
+#define NENV ((int)(sizeof env_names / sizeof env_names[0]))
+static char env_saved[NENV][256];
+static bool env_had[NENV];
 
 static void env_save(void)
 {
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < NENV; ++k) {
         const char *v = getenv(env_names[k]);
         env_had[k] = v != NULL;
         snprintf(env_saved[k], sizeof env_saved[k], "%s", v ? v : "");
@@ -472,7 +473,7 @@ static void env_save(void)
 
 static void env_restore(void)
 {
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < NENV; ++k) {
         if (env_had[k])
             ck_assert_int_eq(setenv(env_names[k], env_saved[k], 1), 0);
         else
@@ -491,12 +492,7 @@ static px_init_options opts_exec(const char *name)
     return o;
 }
 
-static void default_is_on(px_exec_space want, int device);
-
-/* The default space, its memory space and instance agree with `want`, on device 0. */
-static void default_is(px_exec_space want) { default_is_on(want, 0); }
-
-/* The same on `device`. */
+/* The default space, its memory space and instance agree with `want`, on `device`. */
 static void default_is_on(px_exec_space want, int device)
 {
     px_exec_space e = PX_EXEC_COUNT;
@@ -527,6 +523,9 @@ static void default_is_on(px_exec_space want, int device)
     /* Portex's own: it cannot be destroyed. */
     TK_FAIL(px_instance_destroy(&inst), PX_ERR_INVALID_ARGUMENT, "px_instance_destroy");
 }
+
+/* The same on device 0. */
+static void default_is(px_exec_space want) { default_is_on(want, 0); }
 
 /* Nothing here makes a view or queues work: the default space's instance only. A CUDA
  * build on a machine with a GPU chooses CUDA, and its instance is a stream. */
