@@ -105,23 +105,30 @@ START_TEST(create_defaults_rank0)
 }
 END_TEST
 
+/* v is a new view of px_view_create_1d's kind: `label`, in tk_space(), n elements of dtype
+   (elem_size bytes each) in one contiguous LAYOUT_RIGHT dimension, its own memory. */
+static void is_new_1d(px_view *v, const char *label, px_dtype dtype, size_t elem_size, int64_t n)
+{
+    const px_view_info in = tk_info(v);
+    ck_assert_str_eq(in.label, label);
+    ck_assert_int_eq(in.space.kind, tk_space().kind);
+    ck_assert_int_eq(in.space.device, tk_space().device);
+    ck_assert_int_eq(in.dtype, dtype);
+    ck_assert_int_eq(in.rank, 1);
+    ck_assert_int_eq(in.extent[0], n);
+    ck_assert_int_eq(in.stride[0], 1);
+    ck_assert_int_eq(in.layout, PX_LAYOUT_RIGHT);
+    ck_assert(in.contiguous && in.managed);
+    ck_assert_uint_eq(in.bytes, (size_t)n * elem_size);
+}
+
 /* px_view_create_1d: a contiguous, zero-filled rank-1 view, in the backend's space too. */
 START_TEST(create_1d)
 {
-    const px_dtype types[] = {PX_U8, PX_I32, PX_I64, PX_U32, PX_U64, PX_F32, PX_F64};
-    for (size_t k = 0; k < sizeof types / sizeof types[0]; ++k) {
+    for (int k = 0; k < NBUILTIN; ++k) {
         px_view *v = NULL;
-        TK_OK(px_view_create_1d(&v, "one_d", tk_space(), types[k], 37));
-        px_view_info in = tk_info(v);
-        ck_assert_str_eq(in.label, "one_d");
-        ck_assert_int_eq(in.space.kind, tk_space().kind);
-        ck_assert_int_eq(in.dtype, types[k]);
-        ck_assert_int_eq(in.rank, 1);
-        ck_assert_int_eq(in.extent[0], 37);
-        ck_assert_int_eq(in.stride[0], 1);
-        ck_assert_int_eq(in.layout, PX_LAYOUT_RIGHT);
-        ck_assert(in.contiguous && in.managed);
-        ck_assert_uint_eq(in.bytes, 37 * px_dtype_size(types[k]));
+        TK_OK(px_view_create_1d(&v, "one_d", tk_space(), builtin[k], 37));
+        is_new_1d(v, "one_d", builtin[k], builtin_size[k], 37);
         px_view_release(&v);
     }
     px_view *v = NULL;
@@ -167,17 +174,8 @@ START_TEST(create_1d_ex)
     for (int k = 0; k < NBUILTIN; ++k) {
         px_view *v = NULL;
         TK_OK(px_view_create_1d_ex(&v, "no_init", tk_space(), builtin[k], 1001, PX_VIEW_NO_INIT));
-        px_view_info in = tk_info(v);
-        ck_assert_str_eq(in.label, "no_init");
-        ck_assert_int_eq(in.space.kind, tk_space().kind);
-        ck_assert_int_eq(in.space.device, tk_space().device);
-        ck_assert_int_eq(in.dtype, builtin[k]);
-        ck_assert_int_eq(in.rank, 1);
-        ck_assert_int_eq(in.extent[0], 1001);
-        ck_assert_int_eq(in.stride[0], 1);
-        ck_assert_int_eq(in.layout, PX_LAYOUT_RIGHT);
-        ck_assert(in.contiguous && in.managed);
-        ck_assert_uint_eq(in.bytes, 1001 * builtin_size[k]);
+        is_new_1d(v, "no_init", builtin[k], builtin_size[k], 1001);
+        const px_view_info in = tk_info(v);
         /* Usable: what is written is read back. */
         unsigned char value[8];
         memset(value, 0x3c + k, sizeof value);
