@@ -250,7 +250,6 @@ px_status overlap_run(const overlap_config *cfg, overlap_result *res)
         for (int s = 0; s < OVERLAP_STAGES; ++s) {
             stage[s][r] = one[s];
             stage_sum[r] += one[s];
-            if (r == reps - 1) res->stage_ms[s] = one[s];
         }
     }
     res->stage_sum_ms = stage_sum[reps - 1];

@@ -26,7 +26,7 @@ typedef struct overlap_config {
     int k;                /* instances (partitions of the default instance) */
     int repetitions;      /* 1 to OVERLAP_MAX_REPS */
     bool sm_partition;    /* CUDA green contexts instead of plain streams */
-    bool no_stage_events; /* skip the per-stage timing events (stage_ms stays 0): the
+    bool no_stage_events; /* skip the per-stage timing events (the stage times stay 0): the
                                 same work as a pipeline without instrumentation */
     FILE *timeline;       /* CSV of every stage of the last repetition, or NULL */
     const char *timeline_tag;
@@ -36,8 +36,9 @@ enum { OVERLAP_H2D, OVERLAP_COMPUTE, OVERLAP_D2H, OVERLAP_STAGES };
 
 typedef struct overlap_result {
     double total_ms[OVERLAP_MAX_REPS]; /* wall time of each repetition, issue to fence */
-    double stage_ms[OVERLAP_STAGES];   /* last repetition: each stage summed over chunks */
-    double stage_sum_ms;               /* the three summed: the time with no overlap at all */
+    /* The last repetition's three stages, each summed over the chunks: the time with no
+       overlap at all. */
+    double stage_sum_ms;
     /* Medians over the repetitions (one repetition may be slowed by the first use of
        memory or by another process; a median is not): */
     double total_median_ms;
