@@ -74,14 +74,17 @@ tk_rng *fuzz_rng(void) { return &g_rng; }
 bool chance(int percent) { return tk_int(&g_rng, 0, 99) < percent; }
 int64_t rnd(int64_t lo, int64_t hi) { return tk_int(&g_rng, lo, hi); }
 
-static bool kind_on[64];
+enum { KINDS_MAX = 64 };
+static bool kind_on[KINDS_MAX];
 static int weight_on;
 
 bool fuzz_choose(const fuzz_kind *kinds, int n)
 {
+    /* A kind past the table would never run, and fuzz_one would read past kind_on. */
+    TK_ASSERT(n <= KINDS_MAX, "%d kinds of calls, more than the harness's %d", n, KINDS_MAX);
     const char *only = getenv("PX_FUZZ_OPS");
     weight_on = 0;
-    for (int k = 0; k < n && k < 64; ++k) {
+    for (int k = 0; k < n; ++k) {
         kind_on[k] = true;
         if (only && *only) {
             const size_t len = strlen(kinds[k].name);
