@@ -21,14 +21,11 @@ static px_status omp_init(const px_init_options *opts, const char *func)
 
 static void omp_finalize(void) { px__omp_config_finalize(); }
 
-static px_status queue_new(int nthreads, int first, bool partition, px__queue **out,
-                           const char *func)
+static px_status queue_new(px__queue team, px__queue **out, const char *func)
 {
     px__queue *q = px__calloc(1, sizeof *q);
     if (!q) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the instance");
-    q->nthreads = nthreads;
-    q->first = first;
-    q->bind_caller = partition;
+    *q = team;
     *out = q;
     return PX_OK;
 }
@@ -36,7 +33,7 @@ static px_status queue_new(int nthreads, int first, bool partition, px__queue **
 static px_status omp_queue_create(const px__queue_desc *desc, px__queue **out, const char *func)
 {
     (void)desc;
-    return queue_new(px__omp_threads(), 0, false, out, func);
+    return queue_new(px__omp_whole_team(), out, func);
 }
 
 static px_status omp_queue_destroy(px__queue *q, bool *released, const char *func)
@@ -92,7 +89,9 @@ static px_status omp_partition(px__queue *parent, const px__partition_request *r
     px_status st = PX_OK;
     int first = 0;
     for (int i = 0; i < n && st == PX_OK; ++i) {
-        st = queue_new(share[i], parent->first + first % total, true, &children[i], func);
+        const px__queue part = {
+            .nthreads = share[i], .first = parent->first + first % total, .bind_caller = true};
+        st = queue_new(part, &children[i], func);
         first += share[i];
     }
     if (st != PX_OK)

@@ -113,8 +113,8 @@ px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size, const cha
         .dst = {.data = ptr, .space = {PX_SPACE_HOST, 0}, .stride = {1}},
         .value = zeros,
     };
-    /* The default queue's team: the one px_instance_default's queue has (omp_backend.c). */
-    const px__queue team = {.nthreads = px__omp_threads(), .first = 0, .bind_caller = false};
+    /* The default instance's team, whose 1-D loops the shares match. */
+    const px__queue team = px__omp_whole_team();
     run(&team, &op, true);
     return PX_OK;
 }

@@ -34,6 +34,13 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func);
 void px__omp_config_finalize(void);
 /* Threads of the default instance. */
 int px__omp_threads(void);
+/* The team of the default instance, and of every instance px_instance_create makes: all
+   px__omp_threads() threads from place 0, the calling thread not bound (partitions take
+   shares of it). */
+static inline px__queue px__omp_whole_team(void)
+{
+    return (px__queue){.nthreads = px__omp_threads(), .first = 0, .bind_caller = false};
+}
 /* Partitions may be used from inside an OpenMP parallel region: nested teams allowed. */
 void px__omp_allow_nesting(void);
 void px__omp_config_print(FILE *out);
