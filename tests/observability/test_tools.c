@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Profiling (portex/tools.h): what a Kokkos Tools library hears (tools/kp_recorder.c
+/* Profiling (portex/tools.h): what a Kokkos Tools library hears (support/kp_recorder.c
  * writes every callback to a log this suite reads back), the fences it may ask for, the
  * fence portex gives it, loading errors, the public calls' checks with no tool, and
  * regions across px_finalize ... px_init. */
