@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Helpers of the graph suites (test_graph, test_graph_rules), on the backend under test:
  * views of the kernels' space and of the host memory a graph's copies replay from, spans,
- * graphs and executable graphs whose calls are asserted, the g_inc kernel's arguments,
+ * graphs and executable graphs whose calls are asserted, the g_inc and g_axpb kernels'
+ * arguments, conditions as kernels see them,
  * elements read back through HOST copies (tk_readable), and text written to memory.
  * Everything is static inline (each suite uses what it needs); the including file
  * defines _POSIX_C_SOURCE 200809L first (open_memstream). */
@@ -93,6 +94,26 @@ static inline g_inc_args inc_args(const px_view *v, int64_t d)
     g_inc_args r;
     r.v = si(v);
     r.d = d;
+    return r;
+}
+
+/* The value a kernel passes to px_cond_set for condition c. */
+static inline px_cond cond_of(const px_graph_cond_t *c)
+{
+    px_cond v;
+    memset(&v, 0, sizeof v);
+    TK_OK(px_graph_cond_value(c, &v));
+    return v;
+}
+
+/* The arguments of g_axpb: y = a x + b. */
+static inline g_axpb_args axpb(const px_view *x, const px_view *y, double a, double b)
+{
+    g_axpb_args r;
+    r.x = sf(x);
+    r.y = sf(y);
+    r.a = a;
+    r.b = b;
     return r;
 }
 
