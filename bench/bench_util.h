@@ -11,15 +11,9 @@
 
 #include <portex.h>
 
-#define CHECK(call)                                                                           \
-    do {                                                                                      \
-        px_status check_st_ = (call);                                                         \
-        if (check_st_ != PX_OK) {                                                             \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, px_status_name(check_st_), \
-                    px_last_error());                                                         \
-            exit(2);                                                                          \
-        }                                                                                     \
-    } while (0)
+/* CHECK(call): a portex call that fails stops the benchmark with exit status 2. */
+#define PX_CHECK_EXIT_STATUS 2
+#include "../common/px_check.h"
 
 /* CUDA runtime calls, for the files that include cuda_runtime_api.h first. */
 #ifdef CUDART_VERSION

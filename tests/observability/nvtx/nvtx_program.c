@@ -20,15 +20,9 @@
 
 #include <portex.h>
 
+#include "../../../common/px_check.h"
 #include "kernels.h"
 
-#define CHECK(call)                                                                   \
-    do {                                                                              \
-        if ((call) != PX_OK) {                                                        \
-            fprintf(stderr, "nvtx_program: %s failed: %s\n", #call, px_last_error()); \
-            return 1;                                                                 \
-        }                                                                             \
-    } while (0)
 
 int main(void)
 {
