@@ -21,7 +21,7 @@
  *   two_gpu              GPU 0 faults with a staged copy queued behind the trap; staged
  *                        copies on GPU 1, before and after the fault is known, are right and
  *                        quick, or (CUDA fails every GPU of a process once one traps, as
- *                        .ci/two_gpu_probe.cu shows on raw CUDA) fail at once with the
+ *                        scripts/probes/two_gpu_probe.cu shows on raw CUDA) fail at once with the
  *                        fault's error; nothing hangs (skips, 77, with fewer than two GPUs)
  *
  * Then, in every scenario: the fence reports PX_ERR_LAUNCH; further staged copies both
@@ -349,7 +349,7 @@ END_TEST
 
 /* A staged round trip on GPU 1 (pageable a -> d1 -> pageable b): right, and quick, while
    nothing has trapped. After GPU 0 trapped, CUDA fails every call of the process on every
-   GPU, peer access or not (.ci/two_gpu_probe.cu shows it with raw CUDA on driver 580): the
+   GPU, peer access or not (scripts/probes/two_gpu_probe.cu shows it with raw CUDA on driver 580): the
    round trip may then fail, but with the fault's error and at once, never hanging and
    never handing back wrong data as if it were right. */
 static void gpu1_round_trip(px_instance *g1, px_view *d1, px_view *a, px_view *b, const char *when,

@@ -4,13 +4,14 @@
 the STREAM triad and the 2-D stencil, portex beside the plain OpenMP loops, and portex's
 throughput over plain's below.
 
-    openmp_scaling_plot.py CSV [PNG]
+    scripts/plot/openmp_scaling_plot.py CSV [PNG]
 
 PNG defaults to CSV with .png for .csv. Needs matplotlib; without it, says so and exits
 with status 0 (nothing drawn)."""
-import csv
 import os
 import sys
+
+import curves
 
 try:
     import matplotlib
@@ -29,25 +30,6 @@ CASES = [("triad", "triad a = b + s*c (3 arrays of doubles; 24 B per element)"),
          ("stencil2d", "5-point stencil, 2-D grid of doubles (16 B per point)")]
 
 
-def read(path):
-    """{case: {variant: [(threads, gb_per_s)]}} and the header comment."""
-    data, note = {}, ""
-    with open(path, newline="") as f:
-        lines = []
-        for line in f:
-            if line.startswith("#"):
-                note = line.lstrip("# ").strip()
-            else:
-                lines.append(line)
-    for r in csv.DictReader(lines):
-        pts = data.setdefault(r["case"], {}).setdefault(r["variant"], [])
-        pts.append((int(r["threads"]), float(r["gb_per_s"])))
-    for variants in data.values():
-        for pts in variants.values():
-            pts.sort()
-    return data, note
-
-
 def main(argv):
     if len(argv) not in (2, 3):
         sys.exit(__doc__)
@@ -56,17 +38,14 @@ def main(argv):
         return
     src = argv[1]
     png = argv[2] if len(argv) == 3 else os.path.splitext(src)[0] + ".png"
-    data, note = read(src)
+    data, note = curves.read(src, "threads")
 
     fig, axes = plt.subplots(2, len(CASES), figsize=(11, 7), sharex=True,
                              gridspec_kw={"height_ratios": [3, 1]}, squeeze=False)
     for col, (case, title) in enumerate(CASES):
         variants = data.get(case, {})
         top, bottom = axes[0][col], axes[1][col]
-        for v, pts in variants.items():
-            label, color, ls = STYLE.get(v, (v, None, "-"))
-            top.plot([t for t, _ in pts], [b for _, b in pts], ls, color=color, marker="o",
-                     label=label)
+        curves.draw(top, variants, STYLE, "o")
         # portex's throughput over plain's at each thread count (>= 1: as fast or faster).
         px, plain = dict(variants.get("portex", [])), dict(variants.get("plain", []))
         ts = sorted(t for t in px if plain.get(t, 0) > 0)

@@ -9,14 +9,8 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 #include <cub/block/block_reduce.cuh>
-#define CK(x)                                                                         \
-    do {                                                                              \
-        cudaError_t e_ = (x);                                                         \
-        if (e_ != cudaSuccess) {                                                      \
-            printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            return 1;                                                                 \
-        }                                                                             \
-    } while (0)
+
+#include "probe.h"
 
 __global__ void reduce_kernel(const double *x, int n, double *out)
 {
@@ -77,15 +71,9 @@ int main(int argc, char **argv)
         if (add_kernels(g, x, n, out, y, &last)) return 1;
     } else {
         cudaGraphConditionalHandle h;
-        CK(cudaGraphConditionalHandleCreate(&h, g, 1, cudaGraphCondAssignDefault));
-        cudaGraphNodeParams cp = {};
-        cp.type = cudaGraphNodeTypeConditional;
-        cp.conditional.handle = h;
-        cp.conditional.type = cudaGraphCondTypeWhile;
-        cp.conditional.size = 1;
+        cudaGraph_t body;
         cudaGraphNode_t w;
-        CK(cudaGraphAddNode(&w, g, nullptr, nullptr, 0, &cp));
-        cudaGraph_t body = cp.conditional.phGraph_out[0];
+        CK(add_conditional(g, cudaGraphCondTypeWhile, &h, &body, &w));
         if (add_kernels(body, x, n, out, y, &last)) return 1;
         cudaGraphNode_t c;
         cudaKernelNodeParams p = {};

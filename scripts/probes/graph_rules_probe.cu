@@ -19,6 +19,8 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 
+#include "probe.h"
+
 __global__ void add_kernel(int *p, int d) { p[threadIdx.x] += d; }
 
 static int *g_buf;
@@ -50,18 +52,12 @@ static cudaError_t add_memset_node(cudaGraph_t g, int value, cudaGraphNode_t *ou
 static cudaError_t add_if(cudaGraph_t g)
 {
     cudaGraphConditionalHandle h;
-    cudaError_t e = cudaGraphConditionalHandleCreate(&h, g, 1, cudaGraphCondAssignDefault);
-    if (e != cudaSuccess) return e;
-    cudaGraphNodeParams cp = {};
-    cp.type = cudaGraphNodeTypeConditional;
-    cp.conditional.handle = h;
-    cp.conditional.type = cudaGraphCondTypeIf;
-    cp.conditional.size = 1;
+    cudaGraph_t body;
     cudaGraphNode_t n;
-    e = cudaGraphAddNode(&n, g, nullptr, nullptr, 0, &cp);
+    cudaError_t e = add_conditional(g, cudaGraphCondTypeIf, &h, &body, &n);
     if (e != cudaSuccess) return e;
     cudaGraphNode_t k;
-    return add_kernel_node(cp.conditional.phGraph_out[0], 10, &k);
+    return add_kernel_node(body, 10, &k);
 }
 
 static cudaError_t try_instantiate(cudaGraph_t g, cudaGraphExec_t *keep)

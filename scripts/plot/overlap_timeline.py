@@ -4,7 +4,7 @@
 `bench_overlap --timeline` writes: one row per instance, H2D / compute / D2H of every
 chunk as bars over time (from CUDA event timestamps).
 
-    python3 bench/overlap_timeline.py timeline.csv out.png [run-tag]
+    python3 scripts/plot/overlap_timeline.py timeline.csv out.png [run-tag]
 """
 import csv
 import sys

@@ -4,7 +4,7 @@
  * writes the signal, the faulting address and the host stack to stderr, then lets the
  * signal end the process as it would have. Frames name exported functions; the offsets
  * of the others go to addr2line or nm (.ci/gpu-pass graph-sanitize does that).
- *   cc -shared -fPIC -o crash_stack.so .ci/crash_stack.c
+ *   cc -shared -fPIC -o crash_stack.so scripts/probes/crash_stack.c
  *   LD_PRELOAD=$PWD/crash_stack.so program */
 #define _GNU_SOURCE
 #include <execinfo.h>

@@ -16,14 +16,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                         \
-    do {                                                                              \
-        cudaError_t e_ = (x);                                                         \
-        if (e_ != cudaSuccess) {                                                      \
-            printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            return 1;                                                                 \
-        }                                                                             \
-    } while (0)
+#include "probe.h"
 
 __global__ void spin(unsigned long long ns)
 {

@@ -4,13 +4,14 @@
 throughput against size for the triad and the dot product, portex beside the raw CUDA and
 CUB baselines, and portex's ratio to the better baseline below.
 
-    cost_curve_plot.py CSV|DIR [PNG]
+    scripts/plot/cost_curve_plot.py CSV|DIR [PNG]
 
-DIR stands for DIR/cuda_cost_curve.csv. PNG defaults to bench/cuda_cost_curve.png in the
-source tree. Needs matplotlib."""
-import csv
+DIR stands for DIR/cuda_cost_curve.csv. PNG defaults to docs/results/cuda_cost_curve.png in
+the source tree. Needs matplotlib."""
 import os
 import sys
+
+import curves
 
 import matplotlib
 
@@ -29,44 +30,23 @@ CASES = [("triad", "triad a = b + s*c (3 arrays of doubles)", ["raw_flat", "raw_
          ("dot", "dot x . y (2 arrays of doubles)", ["raw_cub"])]
 
 
-def read(path):
-    """{case: {variant: [(n, gb_per_s)]}} and the header comment."""
-    data, note = {}, ""
-    with open(path, newline="") as f:
-        lines = []
-        for line in f:
-            if line.startswith("#"):
-                note = line.lstrip("# ").strip()
-            else:
-                lines.append(line)
-    for r in csv.DictReader(lines):
-        pts = data.setdefault(r["case"], {}).setdefault(r["variant"], [])
-        pts.append((int(r["n"]), float(r["gb_per_s"])))
-    for variants in data.values():
-        for pts in variants.values():
-            pts.sort()
-    return data, note
-
-
 def main(argv):
     if len(argv) not in (2, 3):
         sys.exit(__doc__)
     here = os.path.dirname(os.path.abspath(__file__))
-    png = argv[2] if len(argv) == 3 else os.path.join(here, "..", "cuda_cost_curve.png")
+    png = argv[2] if len(argv) == 3 else os.path.join(here, "..", "..", "docs", "results",
+                                                      "cuda_cost_curve.png")
     src = argv[1]
     if os.path.isdir(src):
         src = os.path.join(src, "cuda_cost_curve.csv")
-    data, note = read(src)
+    data, note = curves.read(src, "n")
 
     fig, axes = plt.subplots(2, len(CASES), figsize=(12, 7.5), sharex=True,
                              gridspec_kw={"height_ratios": [3, 1]}, squeeze=False)
     for col, (case, title, raws) in enumerate(CASES):
         variants = data.get(case, {})
         top, bottom = axes[0][col], axes[1][col]
-        for v, pts in variants.items():
-            label, color, ls = STYLE.get(v, (v, None, "-"))
-            top.plot([n for n, _ in pts], [b for _, b in pts], ls, color=color, marker=".",
-                     label=label)
+        curves.draw(top, variants, STYLE, ".")
         # portex over the better baseline at each size (>= 1: as fast or faster).
         px = dict(variants.get("portex" if case == "triad" else "portex_view", []))
         best = {}

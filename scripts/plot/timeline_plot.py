@@ -4,7 +4,7 @@
 px_init_options.timeline, writes at the last px_finalize) as a picture: one lane per
 instance and per host thread, every operation a bar over time.
 
-    python3 tools/timeline_plot.py trace.json out.png [--title T] [--copy-gbps G]
+    python3 scripts/plot/timeline_plot.py trace.json out.png [--title T] [--copy-gbps G]
 
 Colours by stage: host-to-device copies blue (below the lane's centre), kernels green (on
 it), device-to-host copies red (above it), other copies and fills light blue, fences grey,
