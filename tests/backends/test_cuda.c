@@ -53,8 +53,7 @@ START_TEST(wrap_user_stream)
     CU_OK(cudaStreamQuery(s));
     CU_OK(cudaStreamDestroy(s));
     free(host);
-    px_view_release(&v);
-    px_view_release(&h);
+    TK_RELEASE(v, h);
 }
 END_TEST
 
@@ -82,8 +81,7 @@ START_TEST(wrap_default_streams)
         TK_FAIL(px_graph_capture_begin(in, PX_CAPTURE_THREAD_LOCAL), PX_ERR_UNSUPPORTED,
                 "px_graph_capture_begin");
         TK_OK(px_instance_destroy(&in));
-        px_view_release(&v);
-        px_view_release(&h);
+        TK_RELEASE(v, h);
     }
 }
 END_TEST

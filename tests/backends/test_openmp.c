@@ -99,9 +99,7 @@ START_TEST(omp_reduce_matches_serial)
         RED(omp, red_stats, &ad, &st[1]);
         TK_ASSERT(st[0].count == st[1].count && close_rel(st[0].sum, st[1].sum, 1e-12),
                   "custom join differs");
-        px_view_release(&xd);
-        px_view_release(&xi);
-        px_view_release(&xu);
+        TK_RELEASE(xd, xi, xu);
     }
 }
 END_TEST
@@ -165,8 +163,7 @@ START_TEST(omp_reduce_md_matches_serial)
             TK_OK(px_parallel_reduce(tk_inst(), "c3", p3, PX_KERNEL(count3), &ca, &c[0]));
             ck_assert_int_eq(c[0], (e3[0] - 0) * (e3[1] - 2) * (e3[2] - 1));
         }
-    px_view_release(&x2);
-    px_view_release(&x3);
+    TK_RELEASE(x2, x3);
 }
 END_TEST
 

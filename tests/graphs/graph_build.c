@@ -67,8 +67,7 @@ START_TEST(for_node_runs_at_launch)
     ALL_I64(v, 3);
     launch_fenced(e, tk_inst());
     ALL_I64(v, 6);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(v);
 }
 END_TEST
@@ -93,8 +92,7 @@ START_TEST(reduce_node_into_view)
     tk_upload(dx, hx);
     launch_fenced(e, tk_inst());
     TK_ASSERT(getf(res, 0) == 2.0 * (double)n, "second sum %.17g", getf(res, 0));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(hx, dx, res);
 }
 END_TEST
@@ -124,8 +122,7 @@ START_TEST(scan_node_after_its_input)
                       (long long)i, (long long)o[i]);
         TK_RELEASE(ho);
     }
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(hin, in, out);
 }
 END_TEST
@@ -158,8 +155,7 @@ START_TEST(copy_and_fill_nodes)
     for (int64_t i = 0; i < n; ++i)
         TK_ASSERT(o[i] == -2.0 * (double)i + 1.0, "second launch: ho[%lld] = %g", (long long)i,
                   o[i]);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(hs, ho, d, f);
 }
 END_TEST
@@ -195,8 +191,7 @@ START_TEST(host_node_runs_in_order)
         TK_ASSERT(second.seen == (double)launch, "launch %d: the host node saw %g", launch,
                   second.seen);
     }
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(x, hx);
 }
 END_TEST
@@ -224,8 +219,7 @@ START_TEST(diamond_order)
         ALL_F64(z, k + 3.0);
         ALL_F64(w, 3.0 * k + 3.0);
     }
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(x, y, z, w);
 }
 END_TEST
@@ -258,8 +252,7 @@ START_TEST(fan_out_fan_in)
         TK_ASSERT(getf(res, 0) == 10.0 * (double)n * k, "launch %d: sum %.17g, expected %.17g", k,
                   getf(res, 0), 10.0 * (double)n * k);
     }
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(x, y, res);
 }
 END_TEST
@@ -283,8 +276,7 @@ START_TEST(launch_many_times)
     ALL_I64(x, launches);
     ALL_F64(xf, launches);
     ALL_F64(y, 2.0 * launches);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(x, y, xf);
 }
 END_TEST
@@ -302,8 +294,7 @@ START_TEST(upload_then_launch)
     ALL_I64(v, 0); /* uploading runs nothing */
     launch_fenced(e, tk_inst());
     ALL_I64(v, 5);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(v);
 }
 END_TEST
@@ -340,8 +331,7 @@ START_TEST(child_twice_in_sequence)
     launch_fenced(e, tk_inst());
     ALL_F64(x, 15.0); /* 3 -> 7 -> 15 */
     TK_ASSERT(getf(r, 0) == 15.0 * (double)n, "sum %.17g", getf(r, 0));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(x, r);
 }
 END_TEST
@@ -380,8 +370,7 @@ START_TEST(child_in_body_and_top_level)
     ck_assert_int_eq(geti(counter, 0), 3);
     ALL_F64(x, 15.0);
     TK_ASSERT(getf(r, 0) == 15.0 * (double)n, "sum %.17g", getf(r, 0));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_OK(px_graph_destroy(&child));
     TK_RELEASE(x, r, counter);
 }
@@ -413,8 +402,7 @@ START_TEST(nested_child_copies_ordered)
     launch_fenced(e, tk_inst());
     ALL_F64(x, 3.0); /* 0 -> 1 -> 3 */
     TK_ASSERT(getf(r, 0) == 3.0 * (double)n, "sum %.17g", getf(r, 0));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&p));
+    destroy_exec_and_graph(&e, &p);
     TK_OK(px_graph_destroy(&q));
     TK_OK(px_graph_destroy(&c1));
     TK_OK(px_graph_destroy(&c));
@@ -442,8 +430,7 @@ START_TEST(child_copied_when_added)
     ALL_I64(x, 2);
     ALL_I64(y, 1);
     TK_OK(px_graph_exec_destroy(&ec));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_OK(px_graph_destroy(&child));
     TK_RELEASE(x, y);
 }
@@ -502,8 +489,7 @@ START_TEST(captured_node_between_nodes)
         ALL_F64(w, 2.0 * k + 1.0);
     }
     ck_assert_int_eq(cw.calls, 1);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(x, y, z, w);
 }
 END_TEST
@@ -539,8 +525,7 @@ START_TEST(captured_node_failure_adds_nothing)
     launch_fenced(e, tk_inst());
     ALL_F64(y, 3.0);
     ALL_F64(z, 3.0);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(x, y, z);
 }
 END_TEST
@@ -602,8 +587,7 @@ START_TEST(profile_output)
     ALL_I64(y, 2);
     launch_fenced(e, tk_inst());
     ALL_I64(x, 2);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(x, y);
 }
 END_TEST
@@ -635,8 +619,7 @@ START_TEST(profile_runs_what_it_says)
         ALL_I64(v, tk_is_cuda() && !with_if ? 1 : 5);
         launch_fenced(e, tk_inst()); /* a launch runs the change everywhere */
         ALL_I64(v, tk_is_cuda() && !with_if ? 6 : 10);
-        TK_OK(px_graph_exec_destroy(&e));
-        TK_OK(px_graph_destroy(&g));
+        destroy_exec_and_graph(&e, &g);
     }
     fclose(sink);
     TK_RELEASE(v);

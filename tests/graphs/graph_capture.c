@@ -274,8 +274,7 @@ START_TEST(captured_graph_takes_no_nodes)
     launch_fenced(e, in);
     ALL_I64(v, 2);
     ALL_I64(w, 20);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_OK(px_instance_destroy(&in));
     TK_RELEASE(v, w);
 }

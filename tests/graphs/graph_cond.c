@@ -45,8 +45,7 @@ static void check_loop(unsigned initial, int64_t limit, int64_t want)
         TK_ASSERT(geti(after, 0) == want, "launch %d: the node after the loop saw %lld", k,
                   (long long)geti(after, 0));
     }
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(counter, after);
 }
 
@@ -79,8 +78,7 @@ START_TEST(cond_set_outside_launch_ignored)
     px_cond_set(cond_of(c), 0);
     launch_fenced(e, tk_inst());
     ck_assert_int_eq(geti(counter, 0), 3);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(counter);
 }
 END_TEST
@@ -108,8 +106,7 @@ START_TEST(while_cond_from_view)
     TK_ASSERT(getf(s, 0) == 10.0, "s = %g after the loop", getf(s, 0));
     launch_fenced(e, tk_inst());
     TK_ASSERT(getf(s, 0) == 10.0, "s = %g after the second launch", getf(s, 0));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(s);
 }
 END_TEST
@@ -144,8 +141,7 @@ START_TEST(while_reduction_residual)
         TK_ASSERT(getf(r, 0) == 1.0, "launch %d: r = %g", k, getf(r, 0));
         ALL_F64(x, 1.0 / 64.0);
     }
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(x, r, passes);
 }
 END_TEST
@@ -171,8 +167,7 @@ START_TEST(reduce_in_if_body)
     launch_fenced(e, tk_inst());
     TK_ASSERT(getf(top, 0) == 64.0, "top-level sum %g", getf(top, 0));
     TK_ASSERT(getf(inside, 0) == 64.0, "sum in the IF body %g", getf(inside, 0));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(x, top, inside);
 }
 END_TEST
@@ -211,8 +206,7 @@ START_TEST(cond_from_view_comparisons)
                   "case %zu (cmp %d, threshold %g): %lld passes, expected %lld", i,
                   (int)cases[i].cmp, cases[i].threshold, (long long)geti(passes, 0),
                   (long long)cases[i].passes);
-        TK_OK(px_graph_exec_destroy(&e));
-        TK_OK(px_graph_destroy(&g));
+        destroy_exec_and_graph(&e, &g);
     }
     TK_RELEASE(s, passes);
 }
@@ -238,8 +232,7 @@ START_TEST(if_initial_value)
             launch_fenced(e, tk_inst());
             ALL_I64(v, initial ? 7 : 0);
         }
-        TK_OK(px_graph_exec_destroy(&e));
-        TK_OK(px_graph_destroy(&g));
+        destroy_exec_and_graph(&e, &g);
     }
     TK_RELEASE(v);
 }
@@ -279,8 +272,7 @@ START_TEST(if_set_by_kernel)
     TK_OK(px_fill(flag, &zero, NULL));
     launch_fenced(e, tk_inst());
     ALL_I64(v, 2);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(flag, v);
 }
 END_TEST

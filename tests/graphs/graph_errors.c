@@ -67,8 +67,7 @@ START_TEST(body_refuses_host_node)
     px_graph_exec *e = instantiate(g);
     launch_fenced(e, tk_inst());
     ck_assert_int_eq(nlog, 1);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
 }
 END_TEST
 
@@ -151,8 +150,7 @@ START_TEST(destroy_body_refused)
     px_graph_exec *e = instantiate(g);
     launch_fenced(e, tk_inst());
     ck_assert_int_eq(geti(counter, 0), 4);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(counter);
 }
 END_TEST
@@ -398,8 +396,7 @@ START_TEST(cuda_memory_rules)
     px_graph *cg = NULL;
     TK_OK(px_graph_capture_end(in, &cg));
     TK_OK(px_graph_destroy(&cg));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_OK(px_instance_destroy(&in));
     TK_RELEASE(pageable, dev, r, hr);
 }

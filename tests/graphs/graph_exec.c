@@ -40,8 +40,7 @@ START_TEST(set_args_next_launch)
     launch_fenced(e2, tk_inst());
     ALL_F64(y, 12.0);
     TK_OK(px_graph_exec_destroy(&e2));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(y);
 }
 END_TEST
@@ -61,8 +60,7 @@ START_TEST(set_policy_next_launch)
     TK_OK(px_graph_launch(e, tk_inst()));
     TK_OK(px_instance_fence(tk_inst()));
     ALL_I64(v, 1);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(v);
 }
 END_TEST
@@ -90,8 +88,7 @@ START_TEST(set_copy_next_launch)
     TK_OK(px_view_release(&s2));
     launch_fenced(e, tk_inst());
     ALL_F64(acc, 11.0);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(s1, d, acc);
 }
 END_TEST
@@ -116,8 +113,7 @@ START_TEST(set_fill_next_launch)
     TK_OK(px_graph_launch(e, tk_inst()));
     TK_OK(px_instance_fence(tk_inst()));
     ALL_F64(acc, 6.0);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(d, acc);
 }
 END_TEST
@@ -156,8 +152,7 @@ START_TEST(set_fill_zero_and_back)
         launch_fenced(e, tk_inst());
         ALL_I64(iv, i1);
         ALL_F64(fv, f1);
-        TK_OK(px_graph_exec_destroy(&e));
-        TK_OK(px_graph_destroy(&g));
+        destroy_exec_and_graph(&e, &g);
         TK_OK(px_graph_destroy(&h));
     }
     TK_RELEASE(iv, fv);
@@ -206,8 +201,7 @@ START_TEST(set_refused)
     ALL_F64(v, 1.0);
     ALL_F64(w, 1.0);
     ALL_F64(small, 3.0);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_OK(px_graph_destroy(&other));
     TK_RELEASE(v, w, small);
 }
@@ -300,8 +294,7 @@ START_TEST(update_refuses_node_count)
     check_unchanged(e, y);
     TK_OK(px_graph_destroy(&more));
     TK_OK(px_graph_destroy(&fewer));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g1));
+    destroy_exec_and_graph(&e, &g1);
     TK_RELEASE(x, y);
 }
 END_TEST
@@ -319,8 +312,7 @@ START_TEST(update_refuses_other_kind)
     expect_refused_update(e, k2, 1, "a copy for a kernel");
     check_unchanged(e, y);
     TK_OK(px_graph_destroy(&k2));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g1));
+    destroy_exec_and_graph(&e, &g1);
     TK_RELEASE(x, y);
 }
 END_TEST
@@ -338,8 +330,7 @@ START_TEST(update_refuses_other_kernel)
     expect_refused_update(e, k2, 1, "another kernel");
     check_unchanged(e, y);
     TK_OK(px_graph_destroy(&k2));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g1));
+    destroy_exec_and_graph(&e, &g1);
     TK_RELEASE(x, y);
 }
 END_TEST
@@ -357,8 +348,7 @@ START_TEST(update_refuses_other_dependencies)
     expect_refused_update(e, k2, 1, "node 1 without its dependency");
     check_unchanged(e, y);
     TK_OK(px_graph_destroy(&k2));
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g1));
+    destroy_exec_and_graph(&e, &g1);
     TK_RELEASE(x, y);
 }
 END_TEST
@@ -493,8 +483,7 @@ START_TEST(exec_on_two_instances)
     launch_fenced(e, tk_inst());
     TK_ASSERT(getf(r, 0) == 3.0 * (double)n, "after the default instance: %g", getf(r, 0));
     ALL_F64(x, 3.0);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_OK(px_instance_destroy(&ia));
     TK_OK(px_instance_destroy(&ib));
     TK_RELEASE(x, r);
@@ -525,8 +514,7 @@ START_TEST(two_execs_of_one_graph)
     TK_OK(px_graph_exec_destroy(&e1));
     launch_fenced(e2, ia);
     TK_ASSERT(getf(r, 0) == 3.0 * (double)n, "sum %.17g after e1 went", getf(r, 0));
-    TK_OK(px_graph_exec_destroy(&e2));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e2, &g);
     TK_OK(px_instance_destroy(&ia));
     TK_OK(px_instance_destroy(&ib));
     TK_RELEASE(x, r);
@@ -554,8 +542,7 @@ START_TEST(conditional_graph_one_exec_at_a_time)
     e2 = instantiate(g);
     launch_fenced(e2, ia);
     ck_assert_int_eq(geti(after, 0), 40);
-    TK_OK(px_graph_exec_destroy(&e2));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e2, &g);
     TK_OK(px_instance_destroy(&ia));
     TK_OK(px_instance_destroy(&ib));
     TK_RELEASE(counter, after);
@@ -572,8 +559,7 @@ START_TEST(child_cycle_refused)
     ck_assert_int_eq(count_of(a), 1);
     px_graph_exec *e = instantiate(a);
     launch_fenced(e, tk_inst());
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&a));
+    destroy_exec_and_graph(&e, &a);
     TK_OK(px_graph_destroy(&b));
 }
 END_TEST
@@ -589,8 +575,7 @@ START_TEST(child_with_conditional_refused)
     TK_FAIL(px_graph_add_child(outer, NULL, 0, inner, NULL), PX_ERR_UNSUPPORTED,
             "px_graph_add_child");
     ck_assert_int_eq(count_of(outer), 0);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&outer));
+    destroy_exec_and_graph(&e, &outer);
     TK_OK(px_graph_destroy(&inner));
     TK_RELEASE(counter, after);
 }
@@ -635,8 +620,7 @@ START_TEST(conditional_refused_while_copied)
     px_graph_exec *e = instantiate(g);
     launch_fenced(e, tk_inst());
     ALL_I64(v, 12);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(v);
 }
 END_TEST

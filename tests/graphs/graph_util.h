@@ -66,6 +66,13 @@ static inline px_graph_exec *instantiate(px_graph *g)
     return e;
 }
 
+/* Destroys an executable graph, then the graph it was made from; both handles cleared. */
+static inline void destroy_exec_and_graph(px_graph_exec **e, px_graph **g)
+{
+    TK_OK(px_graph_exec_destroy(e));
+    TK_OK(px_graph_destroy(g));
+}
+
 /* One launch of e on `in`, finished when it returns. */
 static inline void launch_fenced(px_graph_exec *e, px_instance *in)
 {

@@ -61,8 +61,7 @@ START_TEST(noop_nodes_launch)
     TK_ASSERT(strstr(json, "\"index\": 4") != NULL, "the profile lacks the last node: %s", json);
     free(json);
     ALL_I64(x, 9);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(block, grid, x, empty2, empty);
 }
 END_TEST
@@ -86,8 +85,7 @@ START_TEST(noop_nodes_set)
     launch_fenced(e, tk_inst());
     ALL_I64(x, 1);
     ALL_I64(y, 2);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(y, x, empty);
 }
 END_TEST
@@ -110,8 +108,7 @@ START_TEST(noop_nodes_update)
     TK_ASSERT(strstr(r.reason, "moves") != NULL, "reason '%s'", r.reason);
     launch_fenced(e, tk_inst());
     ALL_I64(x, 1);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_OK(px_graph_destroy(&h));
     TK_RELEASE(x, empty);
 }
@@ -244,8 +241,7 @@ START_TEST(lent_instance_protected)
     px_graph_exec *e = instantiate(g);
     launch_fenced(e, tk_inst());
     ALL_I64(v, 5);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(v);
 }
 END_TEST
@@ -388,8 +384,7 @@ START_TEST(set_copy_checks_types)
     TK_OK(px_graph_exec_set_copy(e, n, a, c));
     launch_fenced(e, tk_inst());
     ck_assert(getf(a, 7) == 4.5);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_RELEASE(a, b, c, i1, i2);
 }
 END_TEST
@@ -424,8 +419,7 @@ START_TEST(update_after_graph_grows)
     TK_FAIL(px_graph_exec_update(e, w, &r), PX_ERR_UNSUPPORTED, "px_graph_exec_update");
     launch_fenced(e, tk_inst());
     ALL_I64(x, 20);
-    TK_OK(px_graph_exec_destroy(&e));
-    TK_OK(px_graph_destroy(&g));
+    destroy_exec_and_graph(&e, &g);
     TK_OK(px_graph_destroy(&h));
     TK_OK(px_graph_destroy(&w));
     TK_RELEASE(x, counter);

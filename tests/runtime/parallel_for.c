@@ -32,11 +32,7 @@ START_TEST(for_axpy_1d)
     for (int64_t i = 0; i < n; ++i)
         TK_ASSERT(y[i] == y0[i] + 2.5 * x[i], "y[%lld] = %g, want %g", (long long)i, y[i],
                   y0[i] + 2.5 * x[i]);
-    px_view_release(&res);
-    px_view_release(&hx);
-    px_view_release(&hy);
-    px_view_release(&dx);
-    px_view_release(&dy);
+    TK_RELEASE(res, hx, hy, dx, dy);
 }
 END_TEST
 
@@ -71,11 +67,9 @@ START_TEST(for_visit_1d_subrange)
         for (int64_t i = b; i < e; ++i)
             TK_ASSERT(o[i] == i - b, "order[%lld] = %lld", (long long)i, (long long)o[i]);
         ck_assert_int_eq(((const int64_t *)tk_data(counter))[0], e - b);
-        px_view_release(&order);
-        px_view_release(&counter);
+        TK_RELEASE(order, counter);
     }
-    px_view_release(&h);
-    px_view_release(&hits);
+    TK_RELEASE(h, hits);
 }
 END_TEST
 
@@ -123,11 +117,9 @@ START_TEST(for_visit_2d)
                           (long long)i, (long long)j, (long long)o[i * ext[1] + j],
                           (long long)want);
             }
-        px_view_release(&order);
-        px_view_release(&counter);
+        TK_RELEASE(order, counter);
     }
-    px_view_release(&h);
-    px_view_release(&hits);
+    TK_RELEASE(h, hits);
 }
 END_TEST
 
@@ -176,11 +168,9 @@ START_TEST(for_visit_3d)
             }
     if (check_order) {
         ck_assert_int_eq(((const int64_t *)tk_data(counter))[0], n0 * n1 * n2);
-        px_view_release(&order);
-        px_view_release(&counter);
+        TK_RELEASE(order, counter);
     }
-    px_view_release(&h);
-    px_view_release(&hits);
+    TK_RELEASE(h, hits);
 }
 END_TEST
 
@@ -208,8 +198,7 @@ START_TEST(for_layouts_2d)
             double got = _i ? x[i + j * ext[0]] : x[i * ext[1] + j];
             TK_ASSERT(got == want, "(%lld,%lld) = %g", (long long)i, (long long)j, got);
         }
-    px_view_release(&h);
-    px_view_release(&v);
+    TK_RELEASE(h, v);
 }
 END_TEST
 
@@ -229,8 +218,7 @@ START_TEST(for_large_2d)
         for (int64_t j = 0; j < ext[1]; ++j)
             TK_ASSERT(x[i * ext[1] + j] == 1000.0 * (double)i + (double)j, "(%lld,%lld) = %g",
                       (long long)i, (long long)j, x[i * ext[1] + j]);
-    px_view_release(&h);
-    px_view_release(&v);
+    TK_RELEASE(h, v);
 }
 END_TEST
 

@@ -146,8 +146,7 @@ START_TEST(reduce_subrange)
     TK_OK(
         px_parallel_reduce(tk_inst(), "part", px_range(b, e), PX_KERNEL(red_max_double), &a, &got));
     ck_assert(got == mx);
-    px_view_release(&hx);
-    px_view_release(&dx);
+    TK_RELEASE(hx, dx);
 }
 END_TEST
 
@@ -178,8 +177,7 @@ START_TEST(reduce_large)
     TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(0, n), PX_KERNEL(red_maxloc_i64), &a, &loc));
     ck_assert_int_eq(loc.val, mx);
     ck_assert_int_eq(loc.loc, imx);
-    px_view_release(&d);
-    px_view_release(&h);
+    TK_RELEASE(d, h);
 }
 END_TEST
 
@@ -328,8 +326,7 @@ START_TEST(reduce_custom_struct)
         }
     ck_assert_int_eq(got.count, count);
     TK_ASSERT(close_rel(got.sum, sum, 1e-12, sum), "sum %.17g want %.17g", got.sum, sum);
-    px_view_release(&hx);
-    px_view_release(&dx);
+    TK_RELEASE(hx, dx);
 }
 END_TEST
 
@@ -358,10 +355,7 @@ START_TEST(reduce_custom_complex)
     TK_OK(px_parallel_reduce(tk_inst(), NULL, px_range(0, n), PX_KERNEL(red_cprod), &a, &got));
     TK_ASSERT(fabs(got.re - pr) < 1e-8 && fabs(got.im - pi) < 1e-8,
               "n=%lld: got %.17g%+.17gi want %.17g%+.17gi", (long long)n, got.re, got.im, pr, pi);
-    px_view_release(&hre);
-    px_view_release(&him);
-    px_view_release(&dre);
-    px_view_release(&dim);
+    TK_RELEASE(hre, him, dre, dim);
 }
 END_TEST
 
@@ -396,8 +390,7 @@ START_TEST(reduce_2d)
     TK_OK(px_parallel_reduce(tk_inst(), "r2", px_mdrange2(0, 0, 0, ext[1]), PX_KERNEL(red2_sum), &a,
                              &got));
     ck_assert(got == 0.0);
-    px_view_release(&h);
-    px_view_release(&d);
+    TK_RELEASE(h, d);
 }
 END_TEST
 
@@ -424,8 +417,7 @@ START_TEST(reduce_3d)
         TK_OK(px_parallel_reduce(tk_inst(), "r3", p, PX_KERNEL(red3_sum), &a, &got));
         TK_ASSERT(got == ref, "variant %d: got %lld want %lld", v, (long long)got, (long long)ref);
     }
-    px_view_release(&h);
-    px_view_release(&d);
+    TK_RELEASE(h, d);
 }
 END_TEST
 
@@ -483,13 +475,7 @@ START_TEST(reduce_view_basic)
     for (int64_t i = 0; i < n; ++i) count += x[i] > 0;
     ck_assert_int_eq(st->count, count);
 
-    px_view_release(&ush);
-    px_view_release(&us);
-    px_view_release(&back);
-    px_view_release(&res);
-    px_view_release(&hres);
-    px_view_release(&hx);
-    px_view_release(&dx);
+    TK_RELEASE(ush, us, back, res, hres, hx, dx);
 }
 END_TEST
 

@@ -43,11 +43,7 @@ START_TEST(scan_i64)
         ck_assert_int_eq(total, run);
     else
         ck_assert_int_eq(total, -99);
-    px_view_release(&back);
-    px_view_release(&din);
-    px_view_release(&dout);
-    px_view_release(&hin);
-    px_view_release(&hout);
+    TK_RELEASE(back, din, dout, hin, hout);
 }
 END_TEST
 
@@ -74,10 +70,7 @@ START_TEST(scan_large)
         run += in[i];
     }
     ck_assert_int_eq(total, run);
-    px_view_release(&back);
-    px_view_release(&din);
-    px_view_release(&dout);
-    px_view_release(&hin);
+    TK_RELEASE(back, din, dout, hin);
 }
 END_TEST
 
@@ -114,11 +107,7 @@ START_TEST(scan_subrange_and_max)
     /* Empty: the identity of max. */
     TK_OK(px_parallel_scan(tk_inst(), NULL, px_range(4, 4), PX_KERNEL(scan_max_i32), &a, &total));
     ck_assert_int_eq(total, INT32_MIN);
-    px_view_release(&back);
-    px_view_release(&din);
-    px_view_release(&dout);
-    px_view_release(&hin);
-    px_view_release(&hout);
+    TK_RELEASE(back, din, dout, hin, hout);
 }
 END_TEST
 
@@ -145,11 +134,7 @@ START_TEST(scan_f64)
                   (long long)i, out[i], run);
     }
     TK_ASSERT(close_rel(total, run, 1e-12, scale), "total %.17g want %.17g", total, run);
-    px_view_release(&back);
-    px_view_release(&din);
-    px_view_release(&dout);
-    px_view_release(&hin);
-    px_view_release(&hout);
+    TK_RELEASE(back, din, dout, hin, hout);
 }
 END_TEST
 

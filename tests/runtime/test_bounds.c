@@ -65,8 +65,7 @@ START_TEST(bounds_1d)
     TK_ERROR_HAS("-"); /* a negative index (-3, -2 and -1 are all bad) */
     TK_OK(px_instance_fence(tk_inst()));
 
-    px_view_release(&x);
-    px_view_release(&y);
+    TK_RELEASE(x, y);
 }
 END_TEST
 
@@ -85,8 +84,7 @@ START_TEST(bounds_2d_second_index)
     TK_OK(px_instance_fence(tk_inst()));
     a.shift = 0;
     TK_OK(dispatch_and_fence(px_mdrange2(0, 3, 0, 7), PX_KERNEL(bounds_shift2), &a));
-    px_view_release(&x);
-    px_view_release(&y);
+    TK_RELEASE(x, y);
 }
 END_TEST
 

@@ -270,9 +270,7 @@ START_TEST(fence_and_destroy_wait)
         px_view_release(&h);
     }
     TK_OK(px_fence_all());
-    px_view_release(&dx);
-    px_view_release(&dy);
-    px_view_release(&hx);
+    TK_RELEASE(dx, dy, hx);
 }
 END_TEST
 
@@ -353,11 +351,7 @@ START_TEST(events_order_instances)
     TK_OK(px_event_destroy(&ev));
     TK_OK(px_instance_destroy(&ia));
     TK_OK(px_instance_destroy(&ib));
-    px_view_release(&hz);
-    px_view_release(&hx);
-    px_view_release(&dx);
-    px_view_release(&dy);
-    px_view_release(&dz);
+    TK_RELEASE(hz, hx, dx, dy, dz);
 }
 END_TEST
 

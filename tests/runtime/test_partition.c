@@ -132,8 +132,7 @@ START_TEST(serial_partitions)
             TK_OK(px_instance_fence(parts[i]));
             const double *y = (const double *)tk_data(hy);
             for (int k = 0; k < 100; ++k) TK_ASSERT(y[k] == 2.0 * k, "y[%d] = %g", k, y[k]);
-            px_view_release(&hx);
-            px_view_release(&hy);
+            TK_RELEASE(hx, hy);
         }
         tk_destroy_all(parts, 3);
     }

@@ -82,9 +82,7 @@ START_TEST(copy_contiguous_roundtrip)
         ck_assert_int_eq(p2, PX_COPY_HOST_MEMCPY);
     }
     TK_SAME(a, b);
-    px_view_release(&a);
-    px_view_release(&b);
-    px_view_release(&d);
+    TK_RELEASE(a, b, d);
 }
 END_TEST
 
@@ -100,9 +98,7 @@ START_TEST(copy_sizes_and_ranks)
         TK_COPY(NULL, d, a, TK_ANY_PATH);
         TK_COPY(NULL, b, d, TK_ANY_PATH);
         TK_SAME(a, b);
-        px_view_release(&a);
-        px_view_release(&b);
-        px_view_release(&d);
+        TK_RELEASE(a, b, d);
     }
     /* rank 0 */
     px_view *a = tk_view("s", px_host(), PX_I64, 0, NULL);
@@ -125,9 +121,7 @@ START_TEST(copy_sizes_and_ranks)
     TK_COPY(NULL, d, a, TK_ANY_PATH);
     TK_COPY(NULL, b, d, TK_ANY_PATH);
     ck_assert_int_eq(memcmp(tk_data(a), tk_data(b), tk_info(a).bytes), 0);
-    px_view_release(&a);
-    px_view_release(&b);
-    px_view_release(&d);
+    TK_RELEASE(a, b, d);
 }
 END_TEST
 
@@ -145,10 +139,7 @@ START_TEST(copy_none)
     px_view *e2 = tk_view1("e2", tk_space(), PX_F64, z);
     TK_COPY(NULL, e2, e1, PX_COPY_NONE);
     TK_COPY(NULL, e1, e2, PX_COPY_NONE);
-    px_view_release(&alias);
-    px_view_release(&v);
-    px_view_release(&e1);
-    px_view_release(&e2);
+    TK_RELEASE(alias, v, e1, e2);
 }
 END_TEST
 
@@ -172,9 +163,7 @@ START_TEST(copy_wrapped)
     TK_COPY(NULL, dev, ws, TK_ANY_PATH);
     TK_COPY(NULL, wd, dev, TK_ANY_PATH);
     ck_assert_int_eq(memcmp(src, dst, sizeof src), 0);
-    px_view_release(&ws);
-    px_view_release(&wd);
-    px_view_release(&dev);
+    TK_RELEASE(ws, wd, dev);
 }
 END_TEST
 
@@ -271,9 +260,7 @@ START_TEST(copy_same_elem_size_other_dtype)
     TK_COPY(NULL, d, a, TK_ANY_PATH);
     TK_COPY(NULL, b, d, TK_ANY_PATH);
     ck_assert_int_eq(memcmp(tk_data(a), tk_data(b), (size_t)n * 8), 0);
-    px_view_release(&a);
-    px_view_release(&b);
-    px_view_release(&d);
+    TK_RELEASE(a, b, d);
 }
 END_TEST
 
@@ -535,10 +522,7 @@ START_TEST(fill_subview)
                 TK_ASSERT(got == want, "(%lld,%lld,%lld) = %d", (long long)i, (long long)j,
                           (long long)k, got);
             }
-    px_view_release(&h);
-    px_view_release(&pt);
-    px_view_release(&s);
-    px_view_release(&v);
+    TK_RELEASE(h, pt, s, v);
 }
 END_TEST
 
@@ -560,8 +544,7 @@ START_TEST(fill_bad_input)
     px_copy_path p = PX_COPY_HOST_FILL;
     TK_OK(px_fill(e, &x, &p));
     ck_assert_int_eq(p, PX_COPY_NONE);
-    px_view_release(&e);
-    px_view_release(&v);
+    TK_RELEASE(e, v);
 }
 END_TEST
 
@@ -586,9 +569,7 @@ START_TEST(async_ordering)
     for (int64_t i = 0; i < n; ++i)
         if (x[i] != -2.25) ck_abort_msg("h[%lld] = %g", (long long)i, x[i]);
     TK_OK(px_instance_destroy(&in));
-    px_view_release(&a);
-    px_view_release(&b);
-    px_view_release(&h);
+    TK_RELEASE(a, b, h);
 }
 END_TEST
 
@@ -613,10 +594,7 @@ START_TEST(cuda_paths)
     TK_OK(px_fill(pin, &v, &fp));
     ck_assert_int_eq(fp, PX_COPY_HOST_FILL);
     ck_assert(((const double *)tk_data(pin))[n - 1] == 0.5);
-    px_view_release(&pin);
-    px_view_release(&dev);
-    px_view_release(&dev2);
-    px_view_release(&host);
+    TK_RELEASE(pin, dev, dev2, host);
 }
 END_TEST
 

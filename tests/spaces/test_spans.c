@@ -148,12 +148,7 @@ START_TEST(spans_layout_checks)
             "px_view_get_span");
     TK_FAIL(px__view_get_span(r, PX_F64, 9, &s), PX_ERR_INVALID_ARGUMENT, "px_view_get_span");
 
-    px_view_release(&v0);
-    px_view_release(&row);
-    px_view_release(&col);
-    px_view_release(&blk);
-    px_view_release(&r);
-    px_view_release(&l);
+    TK_RELEASE(v0, row, col, blk, r, l);
 }
 END_TEST
 
@@ -197,12 +192,7 @@ START_TEST(spans_getter_cxx)
     px_view *u32r = NULL;
     TK_OK(px_view_create(&u32r, &d));
     TK_FAIL(sp_get_u32_left_restrict(u32r, &su32), PX_ERR_INVALID_ARGUMENT, "px_view_get_span");
-    px_view_release(&u32r);
-    px_view_release(&u8);
-    px_view_release(&f32);
-    px_view_release(&u64);
-    px_view_release(&i32);
-    px_view_release(&u32l);
+    TK_RELEASE(u32r, u8, f32, u64, i32, u32l);
 }
 END_TEST
 
@@ -321,9 +311,7 @@ START_TEST(spans_kernels_1d)
         const double want = i >= 2 && i < n - 1 ? 1.5 * base : base;
         TK_ASSERT(v[i] == want, "%s: y[%lld] = %g, want %g", k->name, (long long)i, v[i], want);
     }
-    px_view_release(&h);
-    px_view_release(&x);
-    px_view_release(&y);
+    TK_RELEASE(h, x, y);
 }
 END_TEST
 
@@ -426,9 +414,7 @@ static void spn_check(const spn_kernels *k, int rank)
                               k->name, rank, (long long)i, (long long)j, (long long)m, (long long)l,
                               (long long)got, (long long)want);
                 }
-    px_view_release(&h);
-    px_view_release(&v);
-    px_view_release(&whole);
+    TK_RELEASE(h, v, whole);
 }
 
 START_TEST(spans_kernels_nd)

@@ -361,8 +361,7 @@ START_TEST(labels)
     snprintf(want, sizeof want, "%s(sub)", longl);
     TK_ASSERT(strcmp(tk_info(sub).label, want) == 0, "subview label has %zu chars, want %zu",
               strlen(tk_info(sub).label), strlen(want));
-    px_view_release(&sub);
-    px_view_release(&v);
+    TK_RELEASE(sub, v);
 }
 END_TEST
 

@@ -56,10 +56,7 @@ START_TEST(mirror_always_new)
     TK_OK(px_view_create_mirror(&m, px_host(), u));
     ck_assert_uint_eq(tk_info(m).elem_size, USER_SIZE);
     ck_assert_int_eq(tk_info(m).dtype, PX_USER);
-    px_view_release(&m);
-    px_view_release(&u);
-    px_view_release(&sub);
-    px_view_release(&v);
+    TK_RELEASE(m, u, sub, v);
 }
 END_TEST
 
@@ -211,9 +208,7 @@ START_TEST(spans_subview_and_rank0)
     TK_OK(px_view_span_i32(p, &sp));
     ck_assert_int_eq(sp.rank, 0);
     ck_assert_int_eq(sp.data[0], 0);
-    px_view_release(&p);
-    px_view_release(&s);
-    px_view_release(&g);
+    TK_RELEASE(p, s, g);
 }
 END_TEST
 

@@ -54,10 +54,7 @@ START_TEST(subview_ranges)
     ck_assert_int_eq(tk_info(s3).extent[0], 0);
     ck_assert_int_eq(tk_info(s3).size, 0);
 
-    px_view_release(&s);
-    px_view_release(&s2);
-    px_view_release(&s3);
-    px_view_release(&g);
+    TK_RELEASE(s, s2, s3, g);
 }
 END_TEST
 
@@ -107,9 +104,7 @@ START_TEST(subview_indices_drop_rank)
     ck_assert_int_eq(tk_info(e2).rank, 0);
     ck_assert_ptr_eq(tk_info(e2).data, ei.data);
 
-    px_view_release(&e2);
-    px_view_release(&e);
-    px_view_release(&g);
+    TK_RELEASE(e2, e, g);
 }
 END_TEST
 
