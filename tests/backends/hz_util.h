@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Helpers of the hazard suites (test_cuda_faults, test_isolation, test_hazards), GPU only:
- * CUDA checks, a monotonic clock, a watchdog that names the step that hung, a host
+ * CUDA checks (CU_OK, common_cuda.h), a monotonic clock, a watchdog that names the step that hung, a host
  * function that holds a stream until released, and instances, views and copies with
  * their checks. Everything is static inline (each suite uses what it needs); the
  * including file defines _POSIX_C_SOURCE 200809L first. */
@@ -15,16 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cuda_runtime_api.h>
-
-#include "common.h"
-#include "portex/cuda.h"
-
-#define CU_OK(expr)                                                                  \
-    do {                                                                             \
-        cudaError_t cu_e_ = (expr);                                                  \
-        TK_ASSERT(cu_e_ == cudaSuccess, "%s: %s", #expr, cudaGetErrorString(cu_e_)); \
-    } while (0)
+#include "common_cuda.h" /* CU_OK */
 
 static inline double hz_now(void)
 {

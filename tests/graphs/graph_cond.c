@@ -33,29 +33,36 @@ px_graph_exec *counting_loop(px_view *counter, px_view *after, unsigned initial,
     return instantiate(g);
 }
 
-static void check_loop(unsigned initial, int64_t limit, int64_t want)
+/* The counting loop with an initial condition and a limit, and the passes it must make:
+   none (the condition starts false), one, many. */
+static const struct {
+    const char *what;
+    unsigned initial;
+    int64_t limit, want;
+} loops[] = {
+    {"zero iterations", 0, 100, 0},
+    {"one iteration", 1, 1, 1},
+    {"many iterations", 1, 100, 100},
+};
+#define NLOOPS ((int)(sizeof loops / sizeof loops[0]))
+
+/* _i: the row of loops. Every launch starts again at the initial condition. */
+START_TEST(while_iterations)
 {
+    const int64_t want = loops[_i].want;
     px_view *counter = vi("counter", 1), *after = vi("after", 1);
     px_graph *g = NULL;
-    px_graph_exec *e = counting_loop(counter, after, initial, limit, &g);
-    for (int k = 0; k < 2; ++k) { /* every launch starts again at `initial` */
+    px_graph_exec *e = counting_loop(counter, after, loops[_i].initial, loops[_i].limit, &g);
+    for (int k = 0; k < 2; ++k) {
         launch_fenced(e, tk_inst());
-        TK_ASSERT(geti(counter, 0) == want, "launch %d: %lld passes, expected %lld", k,
-                  (long long)geti(counter, 0), (long long)want);
-        TK_ASSERT(geti(after, 0) == want, "launch %d: the node after the loop saw %lld", k,
-                  (long long)geti(after, 0));
+        TK_ASSERT(geti(counter, 0) == want, "%s, launch %d: %lld passes, expected %lld",
+                  loops[_i].what, k, (long long)geti(counter, 0), (long long)want);
+        TK_ASSERT(geti(after, 0) == want, "%s, launch %d: the node after the loop saw %lld",
+                  loops[_i].what, k, (long long)geti(after, 0));
     }
     destroy_exec_and_graph(&e, &g);
     TK_RELEASE(counter, after);
 }
-
-START_TEST(while_zero_iterations) { check_loop(0, 100, 0); }
-END_TEST
-
-START_TEST(while_one_iteration) { check_loop(1, 1, 1); }
-END_TEST
-
-START_TEST(while_many_iterations) { check_loop(1, 100, 100); }
 END_TEST
 
 /* A set outside a launch changes nothing: the loop still starts at its initial value. */
@@ -279,8 +286,7 @@ END_TEST
 
 void graph_cond_cases(void)
 {
-    TK_ADD(tk_case("graph_cond", "while"), while_zero_iterations, while_one_iteration,
-           while_many_iterations);
+    tcase_add_loop_test(tk_case("graph_cond", "while"), while_iterations, 0, NLOOPS);
     TK_ADD(tk_case("graph_cond", "while_host_set"), cond_set_outside_launch_ignored);
     TK_ADD(tk_case("graph_cond", "while_from_view"), while_cond_from_view,
            while_reduction_residual);
