@@ -63,6 +63,25 @@ static px_view *rand_i64(uint64_t seed, int64_t n, int64_t lo, int64_t hi, px_vi
     return tk_on_space(h, "rand_i64_dev");
 }
 
+/* Element 0 of an I64 view of any space (the caller fenced). */
+static int64_t first_i64(px_view *v)
+{
+    px_view *h = tk_to_host(v);
+    const int64_t x = ((const int64_t *)tk_data(h))[0];
+    TK_RELEASE(h);
+    return x;
+}
+
+/* The sum of L rows of m elements of x (its first L m): what a team sum over them gives. */
+static int64_t rows_sum(const px_view *hx, int64_t L, int64_t m)
+{
+    const int64_t *xs = (const int64_t *)tk_data(hx);
+    int64_t sum = 0;
+    for (int64_t r = 0; r < L; ++r)
+        for (int64_t i = r * m; i < r * m + m; ++i) sum += xs[i];
+    return sum;
+}
+
 static px_view *rand_f64(uint64_t seed, int64_t n, px_view **host)
 {
     tk_rng r = tk_rng_seed(seed);
@@ -245,9 +264,8 @@ START_TEST(team_reduce_kernels)
     px_view *res = vi64("res", 1);
     TK_OK(px_parallel_reduce_team_view(tk_inst(), "sum_view", p, PX_KERNEL(tk_team_sum), &a, res));
     TK_OK(px_instance_fence(tk_inst()));
-    px_view *hr = tk_to_host(res);
-    TK_ASSERT(((const int64_t *)tk_data(hr))[0] == want, "team sum into a view");
-    TK_RELEASE(x, y, hx, hy, res, hr);
+    TK_ASSERT(first_i64(res) == want, "team sum into a view");
+    TK_RELEASE(x, y, hx, hy, res);
 }
 END_TEST
 
@@ -584,10 +602,8 @@ START_TEST(team_instances_and_partitions)
                                            PX_KERNEL(tk_team_sum), &a, res[k]));
     for (int k = 0; k < 2; ++k) {
         TK_OK(px_instance_fence(parts[k]));
-        px_view *h = tk_to_host(res[k]);
-        TK_ASSERT(((const int64_t *)tk_data(h))[0] == want, "partition %d: %lld, want %lld", k,
-                  (long long)((const int64_t *)tk_data(h))[0], (long long)want);
-        px_view_release(&h);
+        const int64_t got = first_i64(res[k]);
+        TK_ASSERT(got == want, "partition %d: %lld, want %lld", k, (long long)got, (long long)want);
     }
     tk_destroy_all(parts, 2);
     tk_destroy_all(&in, 1);
@@ -595,80 +611,93 @@ START_TEST(team_instances_and_partitions)
 }
 END_TEST
 
-/* Check the nested kernel's output after `launches` runs of team_nested over L teams. */
-static void check_nested(px_view *tv, px_view *w, int64_t L, int64_t ni, int64_t nj, int64_t nk,
-                         int launches)
+/* What the team graph tests run: the nested kernel over L teams of ni x nj and nk
+   elements (tv, w, shape), and the team sum of x (L rows of m random values, their host
+   copy hx) into res. */
+typedef struct team_work {
+    int64_t L, ni, nj, nk, m;
+    px_view *tv, *w, *shape, *x, *hx, *res;
+    tk_nested_args a;
+    tk_tsum_args b;
+} team_work;
+
+static team_work team_work_make(int64_t L, int64_t ni, int64_t nj, int64_t nk, int64_t m,
+                                uint64_t seed)
 {
-    px_view *htv = tk_to_host(tv), *hw = tk_to_host(w);
-    const int64_t *t = (const int64_t *)tk_data(htv), *ww = (const int64_t *)tk_data(hw);
-    for (int64_t r = 0; r < L; ++r) {
+    team_work t = {L, ni, nj, nk, m, NULL, NULL, NULL, NULL, NULL, NULL, {0}, {0}};
+    t.tv = vi64("tv", L * ni * nj);
+    t.w = vi64("w", L * nk);
+    t.shape = vi64("shape", L * 4);
+    t.x = rand_i64(seed, L * m, -1000, 1000, &t.hx);
+    t.res = vi64("res", 1);
+    tk_nested_args a = {0, ni, nj, nk, si64(t.tv), si64(t.w), si64(t.shape)};
+    tk_tsum_args b = {m, si64(t.x)};
+    t.a = a;
+    t.b = b;
+    return t;
+}
+
+static void team_work_free(team_work *t) { TK_RELEASE(t->tv, t->w, t->shape, t->x, t->hx, t->res); }
+
+/* After `launches` runs of the nested kernel, its output; the sum in res is `want`. */
+static void team_work_check(const team_work *t, int launches, int64_t want, const char *when)
+{
+    px_view *htv = tk_to_host(t->tv), *hw = tk_to_host(t->w);
+    const int64_t *tv = (const int64_t *)tk_data(htv), *w = (const int64_t *)tk_data(hw);
+    const int64_t ni = t->ni, nj = t->nj, nk = t->nk;
+    for (int64_t r = 0; r < t->L; ++r) {
         for (int64_t i = 0; i < ni; ++i)
             for (int64_t j = 0; j < nj; ++j)
-                TK_ASSERT(t[(r * ni + i) * nj + j] == launches * (1 + r * 1000003 + i * 1009 + j),
-                          "team %lld: tv(%lld, %lld) = %lld after %d launches", (long long)r,
-                          (long long)i, (long long)j, (long long)t[(r * ni + i) * nj + j],
-                          launches);
+                TK_ASSERT(tv[(r * ni + i) * nj + j] == launches * (1 + r * 1000003 + i * 1009 + j),
+                          "%s: team %lld: tv(%lld, %lld) = %lld after %d launches", when,
+                          (long long)r, (long long)i, (long long)j,
+                          (long long)tv[(r * ni + i) * nj + j], launches);
         for (int64_t k = 0; k < nk; ++k)
-            TK_ASSERT(ww[r * nk + k] == launches * (1 + r * 7919 + k),
-                      "team %lld: w(%lld) after %d launches", (long long)r, (long long)k, launches);
+            TK_ASSERT(w[r * nk + k] == launches * (1 + r * 7919 + k),
+                      "%s: team %lld: w(%lld) after %d launches", when, (long long)r, (long long)k,
+                      launches);
     }
     TK_RELEASE(htv, hw);
+    const int64_t got = first_i64(t->res);
+    TK_ASSERT(got == want, "%s: sum %lld, want %lld", when, (long long)got, (long long)want);
 }
 
 START_TEST(team_graph_explicit)
 {
-    const int64_t L = 19, ni = 7, nj = 5, nk = 29, m = 13;
-    px_view *tv = vi64("tv", L * ni * nj), *w = vi64("w", L * nk), *shape = vi64("shape", L * 4);
-    tk_nested_args a = {0, ni, nj, nk, si64(tv), si64(w), si64(shape)};
-    px_view *hx;
-    px_view *x = rand_i64(37, L * m, -1000, 1000, &hx);
-    int64_t want = 0;
-    for (int64_t i = 0; i < L * m; ++i) want += ((const int64_t *)tk_data(hx))[i];
-    tk_tsum_args b = {m, si64(x)};
-    px_view *res = vi64("res", 1);
-
+    team_work t = team_work_make(19, 7, 5, 29, 13, 37);
+    const int64_t L = t.L, m = t.m;
     px_graph *g = NULL;
     TK_OK(px_graph_create(&g, tk_exec(), 0, "teams"));
     px_graph_node *n1 = NULL, *n2 = NULL;
     TK_OK(px_graph_add_for_team(g, NULL, 0, "nested", px_teams(L, 3, 2), PX_KERNEL(tk_team_nested),
-                                &a, &n1));
+                                &t.a, &n1));
     TK_OK(px_graph_add_reduce_team(g, &n1, 1, "sum", px_teams(L, PX_AUTO, PX_AUTO),
-                                   PX_KERNEL(tk_team_sum), &b, res, &n2));
+                                   PX_KERNEL(tk_team_sum), &t.b, t.res, &n2));
     /* Nodes are validated as dispatches are. */
     px_graph_node *bad = NULL;
     TK_FAIL(px_graph_add_for_team(g, NULL, 0, "bad", px_teams(L, 3, 5), PX_KERNEL(tk_team_nested),
-                                  &a, &bad),
+                                  &t.a, &bad),
             PX_ERR_INVALID_ARGUMENT, "px_graph_add_for_team");
     TK_FAIL(
-        px_graph_add_for(g, NULL, 0, "bad", px_range(0, L), PX_KERNEL(tk_team_nested), &a, &bad),
+        px_graph_add_for(g, NULL, 0, "bad", px_range(0, L), PX_KERNEL(tk_team_nested), &t.a, &bad),
         PX_ERR_INVALID_ARGUMENT, "px_graph_add_for");
     TK_FAIL(px_graph_add_reduce_team(g, NULL, 0, "bad", px_teams(L, 1, 1), PX_KERNEL(tk_team_sum),
-                                     &b, NULL, &bad),
+                                     &t.b, NULL, &bad),
             PX_ERR_INVALID_ARGUMENT, "px_graph_add_reduce_team");
     px_graph_exec *e = NULL;
     TK_OK(px_graph_instantiate(g, &e));
     for (int k = 0; k < 2; ++k) {
         TK_OK(px_graph_launch(e, tk_inst()));
         TK_OK(px_instance_fence(tk_inst()));
-        check_nested(tv, w, L, ni, nj, nk, k + 1);
-        px_view *h = tk_to_host(res);
-        TK_ASSERT(((const int64_t *)tk_data(h))[0] == want, "graph launch %d: sum %lld, want %lld",
-                  k, (long long)((const int64_t *)tk_data(h))[0], (long long)want);
-        px_view_release(&h);
+        team_work_check(&t, k + 1, rows_sum(t.hx, L, m), "graph launch");
     }
-    /* New arguments for the team node: the reduction over half the teams' rows. */
-    tk_tsum_args b2 = {m - 1, si64(x)};
+    /* New arguments for the team sum: rows of m - 1 elements (the first L (m - 1) of x). */
+    tk_tsum_args b2 = {m - 1, si64(t.x)};
     TK_OK(px_graph_exec_set_args(e, n2, &b2));
     TK_OK(px_graph_launch(e, tk_inst()));
     TK_OK(px_instance_fence(tk_inst()));
-    int64_t want2 = 0;
-    for (int64_t r = 0; r < L; ++r)
-        for (int64_t i = r * (m - 1); i < r * (m - 1) + m - 1; ++i)
-            want2 += ((const int64_t *)tk_data(hx))[i];
-    px_view *h = tk_to_host(res);
-    TK_ASSERT(((const int64_t *)tk_data(h))[0] == want2, "after set_args: sum %lld, want %lld",
-              (long long)((const int64_t *)tk_data(h))[0], (long long)want2);
-    check_nested(tv, w, L, ni, nj, nk, 3);
+    const int64_t want2 = rows_sum(t.hx, L, m - 1);
+    team_work_check(&t, 3, want2, "after set_args");
     /* A team node takes a new team policy (checked), never a flat one. */
     TK_FAIL(px_graph_exec_set_policy(e, n1, px_range(0, L)), PX_ERR_INVALID_ARGUMENT,
             "px_graph_exec_set_policy");
@@ -681,53 +710,39 @@ START_TEST(team_graph_explicit)
     TK_OK(px_graph_exec_set_team_policy(e, n2, px_teams(L, 6, 1)));
     TK_OK(px_graph_launch(e, tk_inst()));
     TK_OK(px_instance_fence(tk_inst()));
-    check_nested(tv, w, L, ni, nj, nk, 4);
-    px_view_release(&h);
-    h = tk_to_host(res);
-    TK_ASSERT(((const int64_t *)tk_data(h))[0] == want2,
-              "after set_team_policy: sum %lld, want %lld",
-              (long long)((const int64_t *)tk_data(h))[0], (long long)want2);
+    team_work_check(&t, 4, want2, "after set_team_policy");
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&g));
-    TK_RELEASE(tv, w, shape, x, hx, res, h);
+    team_work_free(&t);
 }
 END_TEST
 
 START_TEST(team_graph_captured)
 {
-    const int64_t L = 11, ni = 4, nj = 9, nk = 17, m = 7;
-    px_view *tv = vi64("tv", L * ni * nj), *w = vi64("w", L * nk), *shape = vi64("shape", L * 4);
-    tk_nested_args a = {0, ni, nj, nk, si64(tv), si64(w), si64(shape)};
-    px_view *hx;
-    px_view *x = rand_i64(41, L * m, -1000, 1000, &hx);
-    int64_t want = 0;
-    for (int64_t i = 0; i < L * m; ++i) want += ((const int64_t *)tk_data(hx))[i];
-    tk_tsum_args b = {m, si64(x)};
-    px_view *res = vi64("res", 1);
+    team_work t = team_work_make(11, 4, 9, 17, 7, 41);
+    const int64_t L = t.L;
     px_instance *in = tk_instance("capturing");
     TK_OK(px_graph_capture_begin(in, PX_CAPTURE_THREAD_LOCAL));
     TK_OK(px_parallel_for_team(in, "nested", px_team_policy_scratch(px_teams(L, 5, 4), 1, 1000, 24),
-                               PX_KERNEL(tk_team_nested), &a));
+                               PX_KERNEL(tk_team_nested), &t.a));
     TK_OK(px_parallel_reduce_team_view(in, "sum", px_teams(L, PX_AUTO, 8), PX_KERNEL(tk_team_sum),
-                                       &b, res));
+                                       &t.b, t.res));
     /* A result in host memory needs a wait: refused while capturing. */
     int64_t r;
-    TK_FAIL2(px_parallel_reduce_team(in, "sum", px_teams(L, 1, 1), PX_KERNEL(tk_team_sum), &b, &r),
-             PX_ERR_CAPTURING, PX_ERR_UNSUPPORTED, "px_parallel_reduce_team");
+    TK_FAIL2(
+        px_parallel_reduce_team(in, "sum", px_teams(L, 1, 1), PX_KERNEL(tk_team_sum), &t.b, &r),
+        PX_ERR_CAPTURING, PX_ERR_UNSUPPORTED, "px_parallel_reduce_team");
     px_graph *g = NULL;
     TK_OK(px_graph_capture_end(in, &g));
     px_graph_exec *e = NULL;
     TK_OK(px_graph_instantiate(g, &e));
     for (int k = 0; k < 3; ++k) TK_OK(px_graph_launch(e, in));
     TK_OK(px_instance_fence(in));
-    check_nested(tv, w, L, ni, nj, nk, 3);
-    px_view *h = tk_to_host(res);
-    TK_ASSERT(((const int64_t *)tk_data(h))[0] == want, "captured sum %lld, want %lld",
-              (long long)((const int64_t *)tk_data(h))[0], (long long)want);
+    team_work_check(&t, 3, rows_sum(t.hx, L, t.m), "captured");
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&g));
     tk_destroy_all(&in, 1);
-    TK_RELEASE(tv, w, shape, x, hx, res, h);
+    team_work_free(&t);
 }
 END_TEST
 
@@ -747,7 +762,6 @@ START_TEST(team_graph_update)
     const int64_t L = 21, m = 9;
     px_view *hx;
     px_view *x = rand_i64(43, L * m, -1000, 1000, &hx);
-    const int64_t *xs = (const int64_t *)tk_data(hx);
     px_view *res = vi64("res", 1);
     px_instance *in = tk_instance("updating");
     tk_tsum_args b = {m, si64(x)};
@@ -756,12 +770,8 @@ START_TEST(team_graph_update)
     TK_OK(px_graph_instantiate(g1, &e));
     TK_OK(px_graph_launch(e, in));
     TK_OK(px_instance_fence(in));
-    int64_t want = 0;
-    for (int64_t i = 0; i < L * m; ++i) want += xs[i];
-    px_view *h = tk_to_host(res);
-    TK_ASSERT(((const int64_t *)tk_data(h))[0] == want, "before the update: %lld, want %lld",
-              (long long)((const int64_t *)tk_data(h))[0], (long long)want);
-    px_view_release(&h);
+    int64_t got = first_i64(res), want = rows_sum(hx, L, m);
+    TK_ASSERT(got == want, "before the update: %lld, want %lld", (long long)got, (long long)want);
 
     tk_tsum_args b2 = {m - 2, si64(x)};
     px_graph *g2 = capture_sum(in, px_teams(L, PX_AUTO, 8), &b2, res);
@@ -776,13 +786,10 @@ START_TEST(team_graph_update)
                   rep.node, rep.reason);
         TK_OK(px_graph_launch(e, in));
         TK_OK(px_instance_fence(in));
-        int64_t want2 = 0;
-        for (int64_t r = 0; r < L; ++r)
-            for (int64_t i = r * (m - 2); i < r * (m - 2) + m - 2; ++i) want2 += xs[i];
-        h = tk_to_host(res);
-        TK_ASSERT(((const int64_t *)tk_data(h))[0] == want2, "after the update: %lld, want %lld",
-                  (long long)((const int64_t *)tk_data(h))[0], (long long)want2);
-        px_view_release(&h);
+        got = first_i64(res);
+        want = rows_sum(hx, L, m - 2);
+        TK_ASSERT(got == want, "after the update: %lld, want %lld", (long long)got,
+                  (long long)want);
     }
     TK_OK(px_graph_exec_destroy(&e));
     TK_OK(px_graph_destroy(&g1));
