@@ -63,16 +63,8 @@ typedef struct bench {
 
 static px_view *new_view(const char *label, px_space space, size_t n, unsigned char **data)
 {
-    px_view_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.label = label;
-    desc.space = space;
-    desc.dtype = PX_U8;
-    desc.rank = 1;
-    desc.extent[0] = (int64_t)n;
-    desc.flags = PX_VIEW_NO_INIT;
     px_view *v;
-    CHECK(px_view_create(&v, &desc));
+    CHECK(px_view_create_1d_ex(&v, label, space, PX_U8, (int64_t)n, PX_VIEW_NO_INIT));
     px_view_info info;
     CHECK(px_view_info_get(v, &info));
     *data = info.data;

@@ -182,6 +182,16 @@ START_TEST(dispatch_reduce_view_bad_result)
 }
 END_TEST
 
+/* A copy of kernel k without its entry for the backend under test. */
+static px_kernel without_entry(px_kernel k)
+{
+    if (tk_is_cuda())
+        k.cuda = NULL;
+    else
+        k.host = NULL;
+    return k;
+}
+
 /* A kernel without an entry for the backend under test returns PX_ERR_NOT_COMPILED and names
  * the kernel and the backend. */
 START_TEST(dispatch_not_compiled)
@@ -191,32 +201,20 @@ START_TEST(dispatch_not_compiled)
     px_instance *in = tk_inst();
     const char *be = px_exec_space_string(tk_exec());
 
-    px_kernel k = px_kernel_axpy;
-    if (tk_is_cuda())
-        k.cuda = NULL;
-    else
-        k.host = NULL;
+    px_kernel k = without_entry(px_kernel_axpy);
     TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &k, &f.a), PX_ERR_NOT_COMPILED,
             "px_parallel_for");
     TK_ERROR_HAS("axpy");
     TK_ERROR_HAS(be);
 
-    px_kernel kr = px_kernel_red_sum_double;
-    if (tk_is_cuda())
-        kr.cuda = NULL;
-    else
-        kr.host = NULL;
+    px_kernel kr = without_entry(px_kernel_red_sum_double);
     double v = 0;
     TK_FAIL(px_parallel_reduce(in, "my_sum", px_range(0, 10), &kr, &f.ra, &v), PX_ERR_NOT_COMPILED,
             "px_parallel_reduce");
     TK_ERROR_HAS("red_sum_double");
     TK_ERROR_HAS(be);
 
-    px_kernel ks = px_kernel_scan_incl_f64;
-    if (tk_is_cuda())
-        ks.cuda = NULL;
-    else
-        ks.host = NULL;
+    px_kernel ks = without_entry(px_kernel_scan_incl_f64);
     scan_f64_args sa;
     sa.in = f.a.x;
     sa.out = f.a.y;

@@ -43,14 +43,7 @@ static void release_all(px_view **views, int n)
 
 static px_view_desc desc2(const char *label, px_space space, px_layout layout, int64_t r, int64_t c)
 {
-    px_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.label = label;
-    d.space = space;
-    d.dtype = PX_F64;
-    d.rank = 2;
-    d.extent[0] = r;
-    d.extent[1] = c;
+    px_view_desc d = tk_desc(label, space, PX_F64, 2, (const int64_t[]){r, c});
     d.layout = layout;
     return d;
 }

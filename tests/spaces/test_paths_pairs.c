@@ -66,14 +66,10 @@ START_TEST(pair_paths)
 
     /* Differing layouts, 12-byte elements: RIGHT in a, LEFT in b, and back. */
     const int64_t e[2] = {129, 65};
-    px_view *AR = tk_view_ex("AR", a, PX_USER, 12, PX_LAYOUT_RIGHT, 2, e, 0);
-    px_view *BL = tk_view_ex("BL", b, PX_USER, 12, PX_LAYOUT_LEFT, 2, e, 0);
-    px_view *AR2 = tk_view_ex("AR2", a, PX_USER, 12, PX_LAYOUT_RIGHT, 2, e, 0);
-    px_view *AL = tk_view_ex("AL", a, PX_USER, 12, PX_LAYOUT_LEFT, 2, e, 0);
-    tk_fill_random(AR, seed + 3);
-    tk_fill_random(BL, seed + 4);
-    tk_fill_random(AR2, seed + 5);
-    tk_fill_random(AL, seed + 6);
+    px_view *AR = tk_view_random("AR", a, PX_USER, 12, PX_LAYOUT_RIGHT, 2, e, seed + 3);
+    px_view *BL = tk_view_random("BL", b, PX_USER, 12, PX_LAYOUT_LEFT, 2, e, seed + 4);
+    px_view *AR2 = tk_view_random("AR2", a, PX_USER, 12, PX_LAYOUT_RIGHT, 2, e, seed + 5);
+    px_view *AL = tk_view_random("AL", a, PX_USER, 12, PX_LAYOUT_LEFT, 2, e, seed + 6);
     TK_COPY(in, BL, AR, ps->strided);
     TK_SAME(BL, AR);
     TK_COPY(in, AR2, BL, ps->strided);
@@ -84,16 +80,11 @@ START_TEST(pair_paths)
     /* Strided subviews: a block of a to contiguous b, contiguous a into a block of b, and
        a block of b into a block of a. Outside the blocks nothing changes. */
     const int64_t big[2] = {97, 83}, blk[2] = {87, 72};
-    px_view *Abig = tk_view_ex("Abig", a, PX_I64, 0, PX_LAYOUT_RIGHT, 2, big, 0);
-    px_view *Bbig = tk_view_ex("Bbig", b, PX_I64, 0, PX_LAYOUT_RIGHT, 2, big, 0);
-    px_view *Zbig = tk_view_ex("Zbig", a, PX_I64, 0, PX_LAYOUT_LEFT, 2, big, 0);
-    px_view *BC = tk_view_ex("BC", b, PX_I64, 0, PX_LAYOUT_RIGHT, 2, blk, 0);
-    px_view *AC = tk_view_ex("AC", a, PX_I64, 0, PX_LAYOUT_RIGHT, 2, blk, 0);
-    tk_fill_random(Abig, seed + 7);
-    tk_fill_random(Bbig, seed + 8);
-    tk_fill_random(Zbig, seed + 9);
-    tk_fill_random(BC, seed + 10);
-    tk_fill_random(AC, seed + 11);
+    px_view *Abig = tk_view_random("Abig", a, PX_I64, 0, PX_LAYOUT_RIGHT, 2, big, seed + 7);
+    px_view *Bbig = tk_view_random("Bbig", b, PX_I64, 0, PX_LAYOUT_RIGHT, 2, big, seed + 8);
+    px_view *Zbig = tk_view_random("Zbig", a, PX_I64, 0, PX_LAYOUT_LEFT, 2, big, seed + 9);
+    px_view *BC = tk_view_random("BC", b, PX_I64, 0, PX_LAYOUT_RIGHT, 2, blk, seed + 10);
+    px_view *AC = tk_view_random("AC", a, PX_I64, 0, PX_LAYOUT_RIGHT, 2, blk, seed + 11);
     px_view *Asub = tk_sub2(Abig, 3, 90, 5, 77), *Bsub = tk_sub2(Bbig, 7, 94, 2, 74);
     px_view *Zsub = tk_sub2(Zbig, 10, 97, 11, 83);
     ck_assert(!tk_info(Asub).contiguous && !tk_info(Bsub).contiguous && !tk_info(Zsub).contiguous);
@@ -120,8 +111,7 @@ START_TEST(fill_paths)
     tk_rng r = tk_rng_seed(2000 + (uint64_t)_i);
 
     const int64_t e[2] = {61, 47};
-    px_view *V = tk_view_ex("V", s, PX_I64, 0, PX_LAYOUT_RIGHT, 2, e, 0);
-    tk_fill_random(V, tk_next(&r));
+    px_view *V = tk_view_random("V", s, PX_I64, 0, PX_LAYOUT_RIGHT, 2, e, tk_next(&r));
     int64_t val = (int64_t)(tk_next(&r) | 1);
     TK_FILL(in, V, &val, want);
     TK_ALL_ARE(V, &val);
@@ -129,7 +119,6 @@ START_TEST(fill_paths)
     TK_FILL(in, V, &same_bytes, want);
     TK_ALL_ARE(V, &same_bytes);
 
-    tk_fill_random(V, tk_next(&r));
     px_view *snap = tk_to_host(V);
     px_view *cols = tk_sub2(V, 2, 50, 3, 40);
     ck_assert(!tk_info(cols).contiguous);
@@ -150,8 +139,8 @@ START_TEST(fill_paths)
     TK_OK(px_fill(blk2, &v3, NULL));
     TK_BLOCK_IN(V, snap2, blk2, 10, 0);
 
-    px_view *U = tk_view_ex("U", s, PX_USER, 12, PX_LAYOUT_RIGHT, 1, (const int64_t[]){10007}, 0);
-    tk_fill_random(U, tk_next(&r));
+    px_view *U = tk_view_random("U", s, PX_USER, 12, PX_LAYOUT_RIGHT, 1, (const int64_t[]){10007},
+                                tk_next(&r));
     unsigned char v12[12];
     tk_random_bytes(&r, v12, sizeof v12);
     TK_FILL(in, U, v12, want);

@@ -315,6 +315,14 @@ px_view *tk_view_ex(const char *label, px_space space, px_dtype dtype, size_t el
     return v;
 }
 
+px_view *tk_view_random(const char *label, px_space space, px_dtype dtype, size_t elem_size,
+                        px_layout layout, int rank, const int64_t *extent, uint64_t seed)
+{
+    px_view *v = tk_view_ex(label, space, dtype, elem_size, layout, rank, extent, 0);
+    tk_fill_random(v, seed);
+    return v;
+}
+
 px_view *tk_view(const char *label, px_space space, px_dtype dtype, int rank, const int64_t *extent)
 {
     return tk_view_ex(label, space, dtype, 0, PX_LAYOUT_RIGHT, rank, extent, 0);

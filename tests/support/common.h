@@ -186,6 +186,9 @@ px_view *tk_view(const char *label, px_space space, px_dtype dtype, int rank,
 px_view *tk_view1(const char *label, px_space space, px_dtype dtype, int64_t n);
 px_view *tk_view_ex(const char *label, px_space space, px_dtype dtype, size_t elem_size,
                     px_layout layout, int rank, const int64_t *extent, unsigned flags);
+/* tk_view_ex filled with random bytes from `seed` (tk_fill_random). */
+px_view *tk_view_random(const char *label, px_space space, px_dtype dtype, size_t elem_size,
+                        px_layout layout, int rank, const int64_t *extent, uint64_t seed);
 /* A view over the caller's memory. */
 px_view *tk_wrap(const char *label, px_space space, px_dtype dtype, size_t elem_size,
                  px_layout layout, int rank, const int64_t *extent, void *data);
