@@ -216,10 +216,4 @@ START_TEST(fuzz_graphs)
 }
 END_TEST
 
-int main(void)
-{
-    TCase *tc = tk_case("fuzz_graph", "graphs");
-    tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, fuzz_graphs, 0, fuzz_seeds(FUZZ_SEEDS));
-    return tk_run();
-}
+int main(void) { return fuzz_main("fuzz_graph", "graphs", fuzz_graphs, FUZZ_SEEDS, 600); }

@@ -423,6 +423,19 @@ static const jval *find_kind(const trace *t, const char *cat, const char *inst)
 }
 
 /* The name of lane `tid` (its thread_name metadata). */
+/* A copy or fill (cat "deep_copy" or "fill") on the lane of instance tl-inst, with the path
+   it took and the bytes it moved. */
+static void check_moved(const trace *t, const char *cat, px_copy_path path, double bytes)
+{
+    const jval *r = find_kind(t, cat, "tl-inst");
+    TK_ASSERT(r != NULL, "no %s on tl-inst", cat);
+    const char *p = jstr(jget(r, "args"), "path");
+    TK_ASSERT(p && strcmp(p, px_copy_path_string(path)) == 0, "%s path '%s', want %s", cat,
+              p ? p : "(none)", px_copy_path_string(path));
+    TK_ASSERT(jnum(jget(r, "args"), "bytes") == bytes, "%s bytes %g, want %g", cat,
+              jnum(jget(r, "args"), "bytes"), bytes);
+}
+
 static const char *lane_name(const trace *t, double tid)
 {
     for (size_t i = 0; i < t->events->n; ++i) {
@@ -539,20 +552,8 @@ START_TEST(records_every_operation)
     TK_ASSERT(red != NULL && jnum(red, "tid") == tid, "no parallel_reduce 'tl_sum' on the lane");
 
     /* The copy and the fill, with their paths and bytes. */
-    const jval *c = find_kind(&t, "deep_copy", "tl-inst");
-    TK_ASSERT(c != NULL, "no deep_copy on tl-inst");
-    const char *cp = jstr(jget(c, "args"), "path");
-    TK_ASSERT(cp && strcmp(cp, px_copy_path_string(copy_path)) == 0, "copy path '%s', want %s",
-              cp ? cp : "(none)", px_copy_path_string(copy_path));
-    TK_ASSERT(jnum(jget(c, "args"), "bytes") == (double)n * 8.0, "copy bytes %g",
-              jnum(jget(c, "args"), "bytes"));
-    const jval *fl = find_kind(&t, "fill", "tl-inst");
-    TK_ASSERT(fl != NULL, "no fill on tl-inst");
-    const char *fp = jstr(jget(fl, "args"), "path");
-    TK_ASSERT(fp && strcmp(fp, px_copy_path_string(fill_path)) == 0, "fill path '%s', want %s",
-              fp ? fp : "(none)", px_copy_path_string(fill_path));
-    TK_ASSERT(jnum(jget(fl, "args"), "bytes") == (double)n * 8.0, "fill bytes %g",
-              jnum(jget(fl, "args"), "bytes"));
+    check_moved(&t, "deep_copy", copy_path, (double)n * 8.0);
+    check_moved(&t, "fill", fill_path, (double)n * 8.0);
 
     /* The fence: the calling thread's wait, on a host thread's lane, naming the instance. */
     const jval *fe = NULL;

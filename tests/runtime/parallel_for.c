@@ -36,22 +36,36 @@ START_TEST(for_axpy_1d)
 }
 END_TEST
 
+/* The views a visit kernel writes over `ext` (rank 1 to 3): hits, how often each index
+   came; with `in_order`, also the order they came in and their counter. */
+typedef struct visit_views {
+    px_view *hits, *order, *counter;
+    visit_args a;
+} visit_views;
+
+static visit_views visit_views_make(int rank, const int64_t *ext, bool in_order)
+{
+    visit_views v;
+    memset(&v, 0, sizeof v);
+    v.hits = zeros(PX_I32, rank, ext);
+    TK_OK(px_view_span_i32(v.hits, &v.a.hits));
+    if (in_order) {
+        const int64_t one = 1;
+        v.order = zeros(PX_I64, rank, ext);
+        v.counter = zeros(PX_I64, 1, &one);
+        TK_OK(px_view_span_i64(v.order, &v.a.order));
+        TK_OK(px_view_span_i64(v.counter, &v.a.counter));
+    }
+    return v;
+}
+
 /* Only [b, e) is visited, each index once; on serial, in order. */
 START_TEST(for_visit_1d_subrange)
 {
     const int64_t n = 1009, b = 17, e = 1000;
-    px_view *hits = zeros(PX_I32, 1, &n);
-    visit_args a;
-    memset(&a, 0, sizeof a);
-    TK_OK(px_view_span_i32(hits, &a.hits));
-    px_view *order = NULL, *counter = NULL;
-    if (tk_in_order()) {
-        int64_t one = 1;
-        order = zeros(PX_I64, 1, &n);
-        counter = zeros(PX_I64, 1, &one);
-        TK_OK(px_view_span_i64(order, &a.order));
-        TK_OK(px_view_span_i64(counter, &a.counter));
-    }
+    visit_views v = visit_views_make(1, &n, tk_in_order());
+    px_view *hits = v.hits, *order = v.order, *counter = v.counter;
+    visit_args a = v.a;
     TK_OK(px_parallel_for(tk_inst(), NULL, px_range(b, e), PX_KERNEL(visit1), &a));
     /* Empty ranges run nothing. */
     TK_OK(px_parallel_for(tk_inst(), NULL, px_range(5, 5), PX_KERNEL(visit1), &a));
@@ -81,19 +95,10 @@ START_TEST(for_visit_2d)
     px_iterate it = (_i % 2) ? PX_ITERATE_LEFT : PX_ITERATE_RIGHT;
     const int64_t *t = tiles2[_i / 2];
 
-    px_view *hits = zeros(PX_I32, 2, ext);
-    visit_args a;
-    memset(&a, 0, sizeof a);
-    TK_OK(px_view_span_i32(hits, &a.hits));
-    px_view *order = NULL, *counter = NULL;
-    bool check_order = tk_in_order() && t[0] == 0 && t[1] == 0;
-    if (check_order) {
-        int64_t one = 1;
-        order = zeros(PX_I64, 2, ext);
-        counter = zeros(PX_I64, 1, &one);
-        TK_OK(px_view_span_i64(order, &a.order));
-        TK_OK(px_view_span_i64(counter, &a.counter));
-    }
+    const bool check_order = tk_in_order() && t[0] == 0 && t[1] == 0;
+    visit_views v = visit_views_make(2, ext, check_order);
+    px_view *hits = v.hits, *order = v.order, *counter = v.counter;
+    visit_args a = v.a;
     px_policy p = px_policy_iterate(px_policy_tile(px_mdrange2(b0, e0, b1, e1), t[0], t[1], 0), it);
     TK_OK(px_parallel_for(tk_inst(), "visit2", p, PX_KERNEL(visit2), &a));
     TK_OK(px_instance_fence(tk_inst()));
@@ -130,19 +135,10 @@ START_TEST(for_visit_3d)
     px_iterate it = (_i % 2) ? PX_ITERATE_LEFT : PX_ITERATE_RIGHT;
     const int64_t *t = tiles3[_i / 2];
 
-    px_view *hits = zeros(PX_I32, 3, ext);
-    visit_args a;
-    memset(&a, 0, sizeof a);
-    TK_OK(px_view_span_i32(hits, &a.hits));
-    px_view *order = NULL, *counter = NULL;
-    bool check_order = tk_in_order() && t[0] == 0;
-    if (check_order) {
-        int64_t one = 1;
-        order = zeros(PX_I64, 3, ext);
-        counter = zeros(PX_I64, 1, &one);
-        TK_OK(px_view_span_i64(order, &a.order));
-        TK_OK(px_view_span_i64(counter, &a.counter));
-    }
+    const bool check_order = tk_in_order() && t[0] == 0;
+    visit_views v = visit_views_make(3, ext, check_order);
+    px_view *hits = v.hits, *order = v.order, *counter = v.counter;
+    visit_args a = v.a;
     px_policy p = px_policy_iterate(
         px_policy_tile(px_mdrange3(b[0], e[0], b[1], e[1], b[2], e[2]), t[0], t[1], t[2]), it);
     TK_OK(px_parallel_for(tk_inst(), "visit3", p, PX_KERNEL(visit3), &a));

@@ -262,10 +262,4 @@ START_TEST(fuzz_api)
 }
 END_TEST
 
-int main(void)
-{
-    TCase *tc = tk_case("fuzz", "api");
-    tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, fuzz_api, 0, fuzz_seeds(FUZZ_SEEDS));
-    return tk_run();
-}
+int main(void) { return fuzz_main("fuzz", "api", fuzz_api, FUZZ_SEEDS, 300); }

@@ -68,6 +68,14 @@ void fuzz_report(void)
               nfindings, summary);
 }
 
+int fuzz_main(const char *suite, const char *tcase, const TTest *test, int seeds, int timeout)
+{
+    TCase *tc = tk_case(suite, tcase);
+    tcase_set_timeout(tc, timeout);
+    tcase_add_loop_test(tc, test, 0, fuzz_seeds(seeds));
+    return tk_run();
+}
+
 /* ---- Random choices ------------------------------------------------------------------------ */
 
 tk_rng *fuzz_rng(void) { return &g_rng; }

@@ -45,6 +45,9 @@ void fuzz_start(uint64_t seed, long long iters);
 bool fuzz_stopped(void);
 /* Fails the current test (Check) when there were findings, listing them. */
 void fuzz_report(void);
+/* A fuzz program's main: `test` run once per seed (fuzz_seeds(seeds)), in test case `tcase`
+   of suite `suite`, each run within `timeout` seconds; returns tk_run's status. */
+int fuzz_main(const char *suite, const char *tcase, const TTest *test, int seeds, int timeout);
 
 /* ---- Random choices ------------------------------------------------------------------------ */
 
