@@ -39,38 +39,39 @@ def layer_of(module):
     return LAYERS[top(module)]
 
 
+def sources(src):
+    """(path relative to src, text) of every C, CUDA and header file below src."""
+    for root, _, files in os.walk(src):
+        for name in files:
+            if name.endswith((".c", ".h", ".cu")):
+                path = os.path.relpath(os.path.join(root, name), src)
+                with open(os.path.join(src, path), encoding="utf-8") as f:
+                    yield path, f.read()
+
+
+def local_includes(src, text):
+    """The files of src that text includes ("..." includes that name one)."""
+    return [t for t in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M)
+            if os.path.exists(os.path.join(src, t))]
+
+
 def above_problems(src):
     """What breaks the rule for the modules above the library (ABOVE)."""
     problems = []
-    for root, _, files in os.walk(src):
-        for name in files:
-            if not name.endswith((".c", ".h", ".cu")):
-                continue
-            path = os.path.relpath(os.path.join(root, name), src)
-            with open(os.path.join(src, path), encoding="utf-8") as f:
-                text = f.read()
-            if top(path) in ABOVE:
-                for target in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
-                    if os.path.exists(os.path.join(src, target)) and top(target) != top(path):
-                        problems.append(f"{path} includes {target}: {top(path)}/ uses portex's public headers only")
-            elif top(path) in LAYERS:
-                for header in MODULE_HEADERS.findall(text):
-                    problems.append(f"{path} includes {header}: the library never depends on MPI")
+    for path, text in sources(src):
+        if top(path) in ABOVE:
+            for target in local_includes(src, text):
+                if top(target) != top(path):
+                    problems.append(f"{path} includes {target}: {top(path)}/ uses portex's public headers only")
+        elif top(path) in LAYERS:
+            for header in MODULE_HEADERS.findall(text):
+                problems.append(f"{path} includes {header}: the library never depends on MPI")
     return problems
 
 
 def include_edges(src):
-    edges = set()
-    for root, _, files in os.walk(src):
-        for name in files:
-            if not name.endswith((".c", ".h", ".cu")):
-                continue
-            path = os.path.relpath(os.path.join(root, name), src)
-            with open(os.path.join(src, path), encoding="utf-8") as f:
-                for target in re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.M):
-                    if os.path.exists(os.path.join(src, target)):
-                        edges.add((module_of(path), module_of(target)))
-    return edges
+    return {(module_of(path), module_of(target))
+            for path, text in sources(src) for target in local_includes(src, text)}
 
 
 def call_edges(library):

@@ -20,15 +20,50 @@ static void edges_kept(const unsigned char *now, const unsigned char *was, size_
 #define EDGES_KEPT(now, was, off, len, total) \
     edges_kept((now), (was), (off), (len), (total), __LINE__)
 
+/* The host buffers both suites wrap at odd addresses: a and b of N + 16 random bytes, da and
+   db of M + 2 doubles' worth of random bytes (from r), and b and db as they were (b0, db0). */
+enum { N = 1000003, M = 59 * 71 };
+typedef struct buffers {
+    unsigned char *a, *b, *b0, *db0;
+    double *da, *db;
+} buffers;
+
+static buffers buffers_make(uint64_t seed_a, uint64_t seed_b, tk_rng *r)
+{
+    buffers x;
+    x.a = tk_rand_buf(N + 16, seed_a);
+    x.b = tk_rand_buf(N + 16, seed_b);
+    x.b0 = tk_dup_buf(x.b, N + 16);
+    x.da = malloc((M + 2) * sizeof(double));
+    x.db = malloc((M + 2) * sizeof(double));
+    ck_assert_ptr_nonnull(x.da);
+    ck_assert_ptr_nonnull(x.db);
+    tk_random_bytes(r, x.da, (M + 2) * sizeof(double));
+    tk_random_bytes(r, x.db, (M + 2) * sizeof(double));
+    x.db0 = tk_dup_buf((unsigned char *)x.db, (M + 2) * sizeof(double));
+    return x;
+}
+
+static void buffers_free(buffers *x)
+{
+    free(x->a);
+    free(x->b);
+    free(x->b0);
+    free(x->da);
+    free(x->db);
+    free(x->db0);
+}
+
 /* _i: form. Host side (both backends): U8 at malloc + 1 to malloc + 3, 8-byte elements at
    odd offsets into double buffers with differing layouts, a fill at an odd offset. */
 START_TEST(misaligned_host)
 {
     px_instance *in = _i ? tk_inst() : NULL;
-    const size_t N = 1000003;
-    unsigned char *a = tk_rand_buf(N + 16, 4000 + (uint64_t)_i), *b = tk_rand_buf(N + 16, 4100);
-    unsigned char *b0 = tk_dup_buf(b, N + 16);
-    const int64_t n = (int64_t)N;
+    tk_rng r = tk_rng_seed(4200 + (uint64_t)_i);
+    buffers x = buffers_make(4000 + (uint64_t)_i, 4100, &r);
+    unsigned char *a = x.a, *b = x.b, *b0 = x.b0, *db0 = x.db0;
+    double *da = x.da, *db = x.db;
+    const int64_t n = N;
     px_view *wa = tk_wrap("a+1", px_host(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &n, a + 1);
     px_view *wb = tk_wrap("b+3", px_host(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &n, b + 3);
     TK_COPY(in, wb, wa, PX_COPY_HOST_MEMCPY);
@@ -37,14 +72,6 @@ START_TEST(misaligned_host)
 
     /* 8-byte elements at double buffer + 5 (RIGHT) and + 3 (LEFT). */
     const int64_t e[2] = {59, 71};
-    const size_t M = 59 * 71;
-    double *da = malloc((M + 2) * sizeof(double)), *db = malloc((M + 2) * sizeof(double));
-    ck_assert_ptr_nonnull(da);
-    ck_assert_ptr_nonnull(db);
-    tk_rng r = tk_rng_seed(4200 + (uint64_t)_i);
-    tk_random_bytes(&r, da, (M + 2) * sizeof(double));
-    tk_random_bytes(&r, db, (M + 2) * sizeof(double));
-    unsigned char *db0 = tk_dup_buf((unsigned char *)db, (M + 2) * sizeof(double));
     px_view *ua = tk_wrap("da+5", px_host(), PX_USER, 8, PX_LAYOUT_RIGHT, 2, e, (char *)da + 5);
     px_view *ub = tk_wrap("db+3", px_host(), PX_USER, 8, PX_LAYOUT_LEFT, 2, e, (char *)db + 3);
     TK_COPY(in, ub, ua, PX_COPY_HOST_STRIDED);
@@ -53,7 +80,7 @@ START_TEST(misaligned_host)
 
     /* A fill of 8-byte elements at db + 3 leaves the bytes around it. */
     memcpy(db, db0, (M + 2) * sizeof(double));
-    const int64_t m = (int64_t)M;
+    const int64_t m = M;
     px_view *fb =
         tk_wrap("fill db+3", px_host(), PX_USER, 8, PX_LAYOUT_RIGHT, 1, &m, (char *)db + 3);
     unsigned char v8[8];
@@ -63,12 +90,7 @@ START_TEST(misaligned_host)
     EDGES_KEPT((unsigned char *)db, db0, 3, M * 8, (M + 2) * sizeof(double));
 
     TK_RELEASE(wa, wb, ua, ub, fb);
-    free(a);
-    free(b);
-    free(b0);
-    free(da);
-    free(db);
-    free(db0);
+    buffers_free(&x);
 }
 END_TEST
 
@@ -82,11 +104,12 @@ END_TEST
 START_TEST(misaligned_device)
 {
     px_instance *in = _i ? tk_inst() : NULL;
-    const size_t N = 1000003;
-    const int64_t n = (int64_t)N;
+    const int64_t n = N;
     const uint64_t seed = 7000 + 100 * (uint64_t)_i;
-    unsigned char *a = tk_rand_buf(N + 16, seed), *b = tk_rand_buf(N + 16, seed + 1);
-    unsigned char *b0 = tk_dup_buf(b, N + 16);
+    tk_rng r = tk_rng_seed(seed + 2);
+    buffers x = buffers_make(seed, seed + 1, &r);
+    unsigned char *a = x.a, *b = x.b, *b0 = x.b0, *db0 = x.db0;
+    double *da = x.da, *db = x.db;
 
     /* Pageable U8 at +1 and +3. */
     px_view *wa = tk_wrap("a+1", px_host(), PX_U8, 0, PX_LAYOUT_RIGHT, 1, &n, a + 1);
@@ -98,16 +121,8 @@ START_TEST(misaligned_device)
     EDGES_KEPT(b, b0, 3, N, N + 16);
 
     /* Doubles at +5 and +3 as 8-byte USER elements and as bytes. */
-    const size_t M = 59 * 71;
-    const int64_t m = (int64_t)M, m8 = (int64_t)(8 * M);
+    const int64_t m = M, m8 = 8 * (int64_t)M;
     const int64_t e[2] = {59, 71};
-    double *da = malloc((M + 2) * 8), *db = malloc((M + 2) * 8);
-    ck_assert_ptr_nonnull(da);
-    ck_assert_ptr_nonnull(db);
-    tk_rng r = tk_rng_seed(seed + 2);
-    tk_random_bytes(&r, da, (M + 2) * 8);
-    tk_random_bytes(&r, db, (M + 2) * 8);
-    unsigned char *db0 = tk_dup_buf((unsigned char *)db, (M + 2) * 8);
     px_view *ua = tk_wrap("da+5", px_host(), PX_USER, 8, PX_LAYOUT_RIGHT, 1, &m, (char *)da + 5);
     px_view *ub = tk_wrap("db+3", px_host(), PX_USER, 8, PX_LAYOUT_RIGHT, 1, &m, (char *)db + 3);
     px_view *du = tk_view_ex("du", px_device(0), PX_USER, 8, PX_LAYOUT_RIGHT, 1, &m, 0);
@@ -194,12 +209,7 @@ START_TEST(misaligned_device)
 
     TK_RELEASE(wa, wb, d, ua, ub, du, ba, bb, db8, ra, rb, dl, P, P2, wp, wp2, pr, pr2, D, D2, D0,
                D20, wd, wd2, hD, hD2, fd, hF);
-    free(a);
-    free(b);
-    free(b0);
-    free(da);
-    free(db);
-    free(db0);
+    buffers_free(&x);
     free(p20);
 }
 END_TEST
