@@ -68,15 +68,6 @@
 #include "bench_openmp_kernels.h"
 #include "bench_util.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define BENCH_NOINLINE __attribute__((noinline))
-#else
-#define BENCH_NOINLINE
-#endif
-#ifndef BENCH_BUILD
-#define BENCH_BUILD "unknown build"
-#endif
-
 #define MAX_COUNTS 32 /* thread counts in one run */
 #define PAD 8         /* int64 per cache line: the plain scan's partial sums */
 
