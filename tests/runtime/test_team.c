@@ -624,13 +624,7 @@ typedef struct team_work {
 static team_work team_work_make(int64_t L, int64_t ni, int64_t nj, int64_t nk, int64_t m,
                                 uint64_t seed)
 {
-    team_work t;
-    memset(&t, 0, sizeof t);
-    t.L = L;
-    t.ni = ni;
-    t.nj = nj;
-    t.nk = nk;
-    t.m = m;
+    team_work t = {.L = L, .ni = ni, .nj = nj, .nk = nk, .m = m};
     t.tv = vi64("tv", L * ni * nj);
     t.w = vi64("w", L * nk);
     t.shape = vi64("shape", L * 4);
