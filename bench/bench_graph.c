@@ -34,10 +34,6 @@
 #include "bench_graph_kernels.h"
 #include "bench_util.h"
 
-#ifndef BENCH_BUILD
-#define BENCH_BUILD "unknown build"
-#endif
-
 enum { STAGES = 50, AXPY_N = 4096, CHAIN = 100 };
 
 typedef struct bench_ctx {
@@ -143,17 +139,8 @@ static px_view *host_view(const char *label, px_dtype dtype, int64_t n)
 
 int main(int argc, char **argv)
 {
-    int quick = 0, reps = 21;
-    for (int k = 1; k < argc; ++k) {
-        if (!strcmp(argv[k], "--quick")) {
-            quick = 1;
-        } else if (!strcmp(argv[k], "--reps") && k + 1 < argc) {
-            reps = atoi(argv[++k]);
-        } else {
-            fprintf(stderr, "usage: %s [--quick] [--reps N]\n", argv[0]);
-            return 2;
-        }
-    }
+    int reps = 21;
+    const bool quick = bench_options(argc, argv, &reps);
     if (reps < 5) reps = 5;
     const int axpy_batch = quick ? 10 : 200, touch_batch = quick ? 100 : 2000;
     int differ = 0;

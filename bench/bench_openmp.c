@@ -17,7 +17,7 @@
  *               a second pass)
  *   scaling     triad and stencil2d at every thread count of --threads (default: powers of
  *               two up to the cores of the process's CPU set, and that count); --csv FILE
- *               writes the curve (bench/openmp_scaling_plot.py draws it)
+ *               writes the curve (scripts/plot/openmp_scaling_plot.py draws it)
  *   partitions  at all cores: two partitions of half the threads each (px_partition, equal
  *               weights), each driven by its own pthread and each doing k sweeps of triad
  *               (or stencil2d) over its half of the arrays, against one instance with all
@@ -67,15 +67,6 @@
 
 #include "bench_openmp_kernels.h"
 #include "bench_util.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BENCH_NOINLINE __attribute__((noinline))
-#else
-#define BENCH_NOINLINE
-#endif
-#ifndef BENCH_BUILD
-#define BENCH_BUILD "unknown build"
-#endif
 
 #define MAX_COUNTS 32 /* thread counts in one run */
 #define PAD 8         /* int64 per cache line: the plain scan's partial sums */
@@ -848,7 +839,8 @@ int main(int argc, char **argv)
                gbs(stencil_bytes, p->stencil.plain), gbs(stencil_bytes, p->stencil.portex),
                p->stencil.ratio);
     }
-    if (csv_path) printf("\nwritten: %s (bench/openmp_scaling_plot.py draws it)\n", csv_path);
+    if (csv_path)
+        printf("\nwritten: %s (scripts/plot/openmp_scaling_plot.py draws it)\n", csv_path);
 
     if (parts.done) {
         printf(

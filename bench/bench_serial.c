@@ -26,15 +26,6 @@
 #include "bench_kernels.h"
 #include "bench_util.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define BENCH_NOINLINE __attribute__((noinline))
-#else
-#define BENCH_NOINLINE
-#endif
-#ifndef BENCH_BUILD
-#define BENCH_BUILD "unknown build"
-#endif
-
 /* ---- The plain loops: what a C programmer writes without portex ------------------------ */
 
 BENCH_NOINLINE static void plain_axpy(int64_t n, double a, const double *restrict x,
@@ -219,17 +210,8 @@ static double verify(bench_case *c, px_span_f64 out, int64_t count)
 
 int main(int argc, char **argv)
 {
-    int quick = 0, reps = 21;
-    for (int k = 1; k < argc; ++k) {
-        if (!strcmp(argv[k], "--quick")) {
-            quick = 1;
-        } else if (!strcmp(argv[k], "--reps") && k + 1 < argc) {
-            reps = atoi(argv[++k]);
-        } else {
-            fprintf(stderr, "usage: %s [--quick] [--reps N]\n", argv[0]);
-            return 2;
-        }
-    }
+    int reps = 21;
+    const bool quick = bench_options(argc, argv, &reps);
     if (reps < 5) reps = 5;
     const int log2n = quick ? 16 : 24;
     const int64_t n = (int64_t)1 << log2n, grid = quick ? 256 : 4096;

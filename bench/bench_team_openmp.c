@@ -166,18 +166,8 @@ static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int 
 
 int main(int argc, char **argv)
 {
-    bool quick = false;
     int reps = 0;
-    for (int k = 1; k < argc; ++k) {
-        if (!strcmp(argv[k], "--quick"))
-            quick = true;
-        else if (!strcmp(argv[k], "--reps") && k + 1 < argc)
-            reps = atoi(argv[++k]);
-        else {
-            fprintf(stderr, "usage: %s [--quick] [--reps N]\n", argv[0]);
-            return 2;
-        }
-    }
+    const bool quick = bench_options(argc, argv, &reps);
     if (reps < 1) reps = quick ? 5 : 21;
 
     CHECK(px_init(NULL));

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* What every benchmark program shares: stopping on an error (exit 2), a monotonic clock,
- * medians. Plain C; the including file defines _POSIX_C_SOURCE (clock_gettime) first. */
+/* What every benchmark program shares: stopping on an error (exit 2), the common options,
+ * a monotonic clock, medians. Plain C; the including file defines _POSIX_C_SOURCE (clock_gettime) first. */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +12,40 @@
 
 #include <portex.h>
 
-#define CHECK(call)                                                                           \
-    do {                                                                                      \
-        px_status check_st_ = (call);                                                         \
-        if (check_st_ != PX_OK) {                                                             \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, px_status_name(check_st_), \
-                    px_last_error());                                                         \
-            exit(2);                                                                          \
-        }                                                                                     \
-    } while (0)
+/* CHECK(call): a portex call that fails stops the benchmark with exit status 2. */
+#define PX_CHECK_EXIT_STATUS 2
+#include "../common/px_check.h"
+
+/* A plain loop in a function of its own, not inlined into its caller: as a portex kernel's
+   host loop is, so that both are compiled alike. */
+#if defined(__GNUC__) || defined(__clang__)
+#define BENCH_NOINLINE __attribute__((noinline))
+#else
+#define BENCH_NOINLINE
+#endif
+/* How the benchmark was compiled, printed beside its figures (Meson passes -DBENCH_BUILD). */
+#ifndef BENCH_BUILD
+#define BENCH_BUILD "unknown build"
+#endif
+
+/* The options of a benchmark that takes no others: --quick (a smoke run) and --reps N
+   (*reps keeps the caller's default without it). Anything else prints the usage and ends
+   the program with status 2. Returns whether --quick was given. */
+static inline bool bench_options(int argc, char **argv, int *reps)
+{
+    bool quick = false;
+    for (int k = 1; k < argc; ++k) {
+        if (!strcmp(argv[k], "--quick")) {
+            quick = true;
+        } else if (!strcmp(argv[k], "--reps") && k + 1 < argc) {
+            *reps = atoi(argv[++k]);
+        } else {
+            fprintf(stderr, "usage: %s [--quick] [--reps N]\n", argv[0]);
+            exit(2);
+        }
+    }
+    return quick;
+}
 
 /* CUDA runtime calls, for the files that include cuda_runtime_api.h first. */
 #ifdef CUDART_VERSION

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# examples/heat_mpi's scaling on one node, as in bench/RESULTS.md: strong (one plate, more
+# examples/heat_mpi's scaling on one node, as in docs/results/history.md: strong (one plate, more
 # processes) and weak (one block per process) on the CPU backends with 1 to 16 processes,
 # and the GPU shared by 1 and 2 processes. Every run checks itself (with and without
 # overlap, bit for bit against the one-process run). One table row per run on stdout, each

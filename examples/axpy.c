@@ -16,18 +16,8 @@ int main(void)
 
     /* x and y where the backend runs; NO_INIT because we overwrite them at once. */
     px_view *x, *y;
-    CHECK(px_view_create(&x, &(px_view_desc){.label = "x",
-                                             .space = be.space,
-                                             .dtype = PX_F64,
-                                             .rank = 1,
-                                             .extent = {n},
-                                             .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&y, &(px_view_desc){.label = "y",
-                                             .space = be.space,
-                                             .dtype = PX_F64,
-                                             .rank = 1,
-                                             .extent = {n},
-                                             .flags = PX_VIEW_NO_INIT}));
+    CHECK(px_view_create_1d_ex(&x, "x", be.space, PX_F64, n, PX_VIEW_NO_INIT));
+    CHECK(px_view_create_1d_ex(&y, "y", be.space, PX_F64, n, PX_VIEW_NO_INIT));
 
     /* Host mirrors: new host views on CUDA, the views themselves on serial. */
     px_view *hx, *hy;

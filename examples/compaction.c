@@ -15,18 +15,8 @@ int main(void)
     example_backend be = example_default("compaction");
 
     px_view *in, *out;
-    CHECK(px_view_create(&in, &(px_view_desc){.label = "in",
-                                              .space = be.space,
-                                              .dtype = PX_F64,
-                                              .rank = 1,
-                                              .extent = {n},
-                                              .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&out, &(px_view_desc){.label = "out",
-                                               .space = be.space,
-                                               .dtype = PX_F64,
-                                               .rank = 1,
-                                               .extent = {n},
-                                               .flags = PX_VIEW_NO_INIT}));
+    CHECK(px_view_create_1d_ex(&in, "in", be.space, PX_F64, n, PX_VIEW_NO_INIT));
+    CHECK(px_view_create_1d_ex(&out, "out", be.space, PX_F64, n, PX_VIEW_NO_INIT));
 
     /* Random input, and the expected result from a plain loop. */
     px_view *hin;

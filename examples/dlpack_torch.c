@@ -16,6 +16,7 @@
 #include <portex/dlpack.h>
 
 #include "dlpack_torch_kernels.h"
+#include "torch_stream.h"
 
 #if defined(__GNUC__)
 #define DLT_API __attribute__((visibility("default")))
@@ -47,17 +48,11 @@ int dlt_open(uint64_t stream, dlt **out)
 {
     dlt_message = NULL;
     *out = NULL;
-    px_status st = px_init(NULL);
-    if (st != PX_OK) return st;
     dlt *h = calloc(1, sizeof *h);
-    if (!h) {
-        px_finalize();
-        return PX_ERR_OUT_OF_MEMORY;
-    }
-    st = px_instance_from_cuda_stream(&h->inst, (cudaStream_t)(uintptr_t)stream, "torch stream");
+    if (!h) return PX_ERR_OUT_OF_MEMORY;
+    const px_status st = torch_stream_instance(stream, &h->inst);
     if (st != PX_OK) {
         free(h);
-        px_finalize();
         return st;
     }
     *out = h;

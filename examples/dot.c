@@ -14,18 +14,8 @@ int main(void)
     example_backend be = example_default("dot");
 
     px_view *x, *y;
-    CHECK(px_view_create(&x, &(px_view_desc){.label = "x",
-                                             .space = be.space,
-                                             .dtype = PX_F64,
-                                             .rank = 1,
-                                             .extent = {n},
-                                             .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&y, &(px_view_desc){.label = "y",
-                                             .space = be.space,
-                                             .dtype = PX_F64,
-                                             .rank = 1,
-                                             .extent = {n},
-                                             .flags = PX_VIEW_NO_INIT}));
+    CHECK(px_view_create_1d_ex(&x, "x", be.space, PX_F64, n, PX_VIEW_NO_INIT));
+    CHECK(px_view_create_1d_ex(&y, "y", be.space, PX_F64, n, PX_VIEW_NO_INIT));
 
     /* Random inputs on the host, then where the backend runs. */
     px_view *hx, *hy;

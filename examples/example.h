@@ -10,16 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Every portex call returns a px_status; px_last_error() says what went wrong. */
-#define CHECK(call)                                                                           \
-    do {                                                                                      \
-        px_status check_st_ = (call);                                                         \
-        if (check_st_ != PX_OK) {                                                             \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, px_status_name(check_st_), \
-                    px_last_error());                                                         \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
+/* CHECK(call): every portex call returns a px_status; the example stops, saying where and
+   what px_last_error() says, at the first that fails. */
+#include "../common/px_check.h"
+
 
 /* Where an example runs: portex's default execution space, chosen by px_init (a GPU when
  * CUDA is compiled in and a device is there, else OpenMP when it is compiled in, else

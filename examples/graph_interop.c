@@ -101,24 +101,9 @@ int main(int argc, char **argv)
     CHECK(px_instance_from_cuda_stream(&v.inst, v.stream, "user stream"));
     printf("graph_interop: CUDA backend, the user's stream wrapped as instance 'user stream'\n");
 
-    CHECK(px_view_create(&v.x, &(px_view_desc){.label = "x",
-                                               .space = px_device(0),
-                                               .dtype = PX_F64,
-                                               .rank = 1,
-                                               .extent = {n},
-                                               .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&v.y, &(px_view_desc){.label = "y",
-                                               .space = px_device(0),
-                                               .dtype = PX_F64,
-                                               .rank = 1,
-                                               .extent = {n},
-                                               .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&v.out, &(px_view_desc){.label = "out",
-                                                 .space = px_host_pinned(),
-                                                 .dtype = PX_F64,
-                                                 .rank = 1,
-                                                 .extent = {n},
-                                                 .flags = PX_VIEW_NO_INIT}));
+    CHECK(px_view_create_1d_ex(&v.x, "x", px_device(0), PX_F64, n, PX_VIEW_NO_INIT));
+    CHECK(px_view_create_1d_ex(&v.y, "y", px_device(0), PX_F64, n, PX_VIEW_NO_INIT));
+    CHECK(px_view_create_1d_ex(&v.out, "out", px_host_pinned(), PX_F64, n, PX_VIEW_NO_INIT));
     px_view *hx;
     CHECK(px_view_create_mirror_view(&hx, px_host(), v.x));
     px_span_f64_1d hxs;

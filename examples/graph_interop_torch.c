@@ -15,6 +15,7 @@
 #include <portex/graph.h>
 
 #include "graph_interop_kernels.h"
+#include "torch_stream.h"
 
 #if defined(__GNUC__)
 #define GITORCH_API __attribute__((visibility("default")))
@@ -44,17 +45,11 @@ const char *gitorch_last_error(void) { return px_last_error(); }
 int gitorch_open(uint64_t stream, gitorch **out)
 {
     *out = NULL;
-    px_status st = px_init(NULL);
-    if (st != PX_OK) return st;
     gitorch *h = calloc(1, sizeof *h);
-    if (!h) {
-        px_finalize();
-        return PX_ERR_OUT_OF_MEMORY;
-    }
-    st = px_instance_from_cuda_stream(&h->inst, (cudaStream_t)(uintptr_t)stream, "torch stream");
+    if (!h) return PX_ERR_OUT_OF_MEMORY;
+    const px_status st = torch_stream_instance(stream, &h->inst);
     if (st != PX_OK) {
         free(h);
-        px_finalize();
         return st;
     }
     *out = h;

@@ -51,18 +51,8 @@ int main(void)
     /* The ends of the chain: pinned host memory with CUDA (DMA), plain HOST otherwise. */
     const px_space host = cuda ? px_host_pinned() : px_host();
     px_view *hin, *hout;
-    CHECK(px_view_create(&hin, &(px_view_desc){.label = "in",
-                                               .space = host,
-                                               .dtype = PX_U64,
-                                               .rank = 1,
-                                               .extent = {n},
-                                               .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&hout, &(px_view_desc){.label = "out",
-                                                .space = host,
-                                                .dtype = PX_U64,
-                                                .rank = 1,
-                                                .extent = {n},
-                                                .flags = PX_VIEW_NO_INIT}));
+    CHECK(px_view_create_1d_ex(&hin, "in", host, PX_U64, n, PX_VIEW_NO_INIT));
+    CHECK(px_view_create_1d_ex(&hout, "out", host, PX_U64, n, PX_VIEW_NO_INIT));
     px_span_u64_1d in, out;
     CHECK(px_view_get_span(hin, &in));
     CHECK(px_view_get_span(hout, &out));

@@ -11,8 +11,10 @@ library never depends on MPI).
 Nodes are modules: a .c file with the .h of the same name. Edges: an #include of a module's
 header, and a call of (or reference to) a function defined in another module, read from
 the static library's symbol table with nm. Exit 1 with the offending edges and circles.
+The tests (TESTS_DIR, when given) use portex as programs do: an include that names a file
+of src/ fails (a test that needs an internal hook declares it itself, and says why).
 
-    check_layers.py SRC_DIR STATIC_LIBRARY
+    check_layers.py SRC_DIR STATIC_LIBRARY [TESTS_DIR]
 """
 import collections
 import os
@@ -39,38 +41,55 @@ def layer_of(module):
     return LAYERS[top(module)]
 
 
+def sources(src):
+    """(path relative to src, text) of every C, CUDA and header file below src."""
+    for root, _, files in os.walk(src):
+        for name in files:
+            if name.endswith((".c", ".h", ".cu")):
+                path = os.path.relpath(os.path.join(root, name), src)
+                with open(os.path.join(src, path), encoding="utf-8") as f:
+                    yield path, f.read()
+
+
+def local_includes(src, text):
+    """The files of src that text includes ("..." includes that name one)."""
+    return [t for t in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M)
+            if os.path.exists(os.path.join(src, t))]
+
+
+def test_problems(src, tests):
+    """Includes of the tests that reach into src/, relative to the including file or to
+    one of the tests' include directories (support/, kernels/)."""
+    problems = []
+    for path, text in sources(tests):
+        where = [os.path.dirname(os.path.join(tests, path)), os.path.join(tests, "support"),
+                 os.path.join(tests, "kernels")]
+        for target in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
+            for d in where:
+                full = os.path.realpath(os.path.join(d, target))
+                if os.path.exists(full) and full.startswith(os.path.realpath(src) + os.sep):
+                    problems.append(f"tests/{path} includes {target}: tests use portex's public headers")
+                    break
+    return problems
+
+
 def above_problems(src):
     """What breaks the rule for the modules above the library (ABOVE)."""
     problems = []
-    for root, _, files in os.walk(src):
-        for name in files:
-            if not name.endswith((".c", ".h", ".cu")):
-                continue
-            path = os.path.relpath(os.path.join(root, name), src)
-            with open(os.path.join(src, path), encoding="utf-8") as f:
-                text = f.read()
-            if top(path) in ABOVE:
-                for target in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
-                    if os.path.exists(os.path.join(src, target)) and top(target) != top(path):
-                        problems.append(f"{path} includes {target}: {top(path)}/ uses portex's public headers only")
-            elif top(path) in LAYERS:
-                for header in MODULE_HEADERS.findall(text):
-                    problems.append(f"{path} includes {header}: the library never depends on MPI")
+    for path, text in sources(src):
+        if top(path) in ABOVE:
+            for target in local_includes(src, text):
+                if top(target) != top(path):
+                    problems.append(f"{path} includes {target}: {top(path)}/ uses portex's public headers only")
+        elif top(path) in LAYERS:
+            for header in MODULE_HEADERS.findall(text):
+                problems.append(f"{path} includes {header}: the library never depends on MPI")
     return problems
 
 
 def include_edges(src):
-    edges = set()
-    for root, _, files in os.walk(src):
-        for name in files:
-            if not name.endswith((".c", ".h", ".cu")):
-                continue
-            path = os.path.relpath(os.path.join(root, name), src)
-            with open(os.path.join(src, path), encoding="utf-8") as f:
-                for target in re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.M):
-                    if os.path.exists(os.path.join(src, target)):
-                        edges.add((module_of(path), module_of(target)))
-    return edges
+    return {(module_of(path), module_of(target))
+            for path, text in sources(src) for target in local_includes(src, text)}
 
 
 def call_edges(library):
@@ -151,6 +170,9 @@ def main():
     src, library = sys.argv[1], sys.argv[2]
     bad = False
     for problem in above_problems(src):
+        print(problem)
+        bad = True
+    for problem in test_problems(src, sys.argv[3]) if len(sys.argv) > 3 else []:
         print(problem)
         bad = True
     for sym in mpi_symbols(library):

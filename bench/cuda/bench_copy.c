@@ -63,16 +63,8 @@ typedef struct bench {
 
 static px_view *new_view(const char *label, px_space space, size_t n, unsigned char **data)
 {
-    px_view_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.label = label;
-    desc.space = space;
-    desc.dtype = PX_U8;
-    desc.rank = 1;
-    desc.extent[0] = (int64_t)n;
-    desc.flags = PX_VIEW_NO_INIT;
     px_view *v;
-    CHECK(px_view_create(&v, &desc));
+    CHECK(px_view_create_1d_ex(&v, label, space, PX_U8, (int64_t)n, PX_VIEW_NO_INIT));
     px_view_info info;
     CHECK(px_view_info_get(v, &info));
     *data = info.data;
@@ -247,12 +239,48 @@ typedef struct pair {
     side raw, px;
 } pair;
 
+/* What the rounds of a comparison measured, by side (0: raw, 1: portex): the total time
+   and the time until the call returned. */
+typedef struct samples {
+    double *total[2], *call[2];
+    int reps;
+} samples;
+
+static samples samples_new(int reps)
+{
+    samples s = {{NULL, NULL}, {NULL, NULL}, reps};
+    for (int k = 0; k < 2; ++k) {
+        s.total[k] = malloc((size_t)reps * sizeof(double));
+        s.call[k] = malloc((size_t)reps * sizeof(double));
+        if (!s.total[k] || !s.call[k]) exit(2);
+    }
+    return s;
+}
+
+/* Round r's times of one side; the warm-up round (r < 0) is not kept. */
+static void samples_put(samples *s, int r, int px, double total, double call)
+{
+    if (r < 0) return;
+    s->total[px][r] = total;
+    s->call[px][r] = call;
+}
+
+/* Each side's medians; the samples are freed. */
+static pair samples_medians(samples *s)
+{
+    pair out = {{median(s->total[0], s->reps), median(s->call[0], s->reps)},
+                {median(s->total[1], s->reps), median(s->call[1], s->reps)}};
+    for (int k = 0; k < 2; ++k) {
+        free(s->total[k]);
+        free(s->call[k]);
+    }
+    return out;
+}
+
 /* Pinned DMA, timed by events on the stream. */
 static pair time_pinned(bench *B, int to_device, int reps)
 {
-    double *rt = malloc((size_t)reps * sizeof(double)), *pt = malloc((size_t)reps * sizeof(double)),
-           *pc = malloc((size_t)reps * sizeof(double)), *rc = malloc((size_t)reps * sizeof(double));
-    if (!rt || !pt || !pc || !rc) exit(2);
+    samples sm = samples_new(reps);
     void *dst = to_device ? (void *)B->d : (void *)B->p;
     const void *src = to_device ? (const void *)B->p : (const void *)B->d;
     px_view *vdst = to_device ? B->dev : B->pin, *vsrc = to_device ? B->pin : B->dev;
@@ -271,31 +299,17 @@ static pair time_pinned(bench *B, int to_device, int reps)
             CU(cudaEventRecord(B->e1, B->s));
             CU(cudaEventSynchronize(B->e1));
             CU(cudaEventElapsedTime(&ms, B->e0, B->e1));
-            if (r < 0) continue;
-            if (do_px) {
-                pt[r] = ms;
-                pc[r] = call;
-            } else {
-                rt[r] = ms;
-                rc[r] = call;
-            }
+            samples_put(&sm, r, do_px, ms, call);
         }
     }
-    pair out = {{median(rt, reps), median(rc, reps)}, {median(pt, reps), median(pc, reps)}};
-    free(rt);
-    free(pt);
-    free(pc);
-    free(rc);
-    return out;
+    return samples_medians(&sm);
 }
 
 /* Pageable memory: the driver's copy against the staged one, host wall time until the
    stream (instance) is done. */
 static pair time_pageable(bench *B, int to_device, int reps)
 {
-    double *rt = malloc((size_t)reps * sizeof(double)), *pt = malloc((size_t)reps * sizeof(double)),
-           *pc = malloc((size_t)reps * sizeof(double)), *rc = malloc((size_t)reps * sizeof(double));
-    if (!rt || !pt || !pc || !rc) exit(2);
+    samples sm = samples_new(reps);
     void *dst = to_device ? (void *)B->d : (void *)B->b;
     const void *src = to_device ? (const void *)B->a : (const void *)B->d;
     px_view *vdst = to_device ? B->dev : B->host_b, *vsrc = to_device ? B->host_a : B->dev;
@@ -314,29 +328,16 @@ static pair time_pageable(bench *B, int to_device, int reps)
             else
                 CU(cudaStreamSynchronize(B->s));
             const double total = now_ms() - t0;
-            if (r < 0) continue;
-            if (do_px) {
-                pt[r] = total;
-                pc[r] = call;
-            } else {
-                rt[r] = total;
-                rc[r] = call;
-            }
+            samples_put(&sm, r, do_px, total, call);
         }
     }
-    pair out = {{median(rt, reps), median(rc, reps)}, {median(pt, reps), median(pc, reps)}};
-    free(rt);
-    free(pt);
-    free(pc);
-    free(rc);
-    return out;
+    return samples_medians(&sm);
 }
 
 /* 8 bytes pinned -> device and wait: microseconds. */
 static pair time_small(bench *B, int reps)
 {
-    double *rt = malloc((size_t)reps * sizeof(double)), *pt = malloc((size_t)reps * sizeof(double));
-    if (!rt || !pt) exit(2);
+    samples sm = samples_new(reps);
     px_view *d8 = sub(B->dev, 0, 8), *p8 = sub(B->pin, 0, 8);
     for (int r = -50; r < reps; ++r) {
         for (int k = 0; k < 2; ++k) {
@@ -349,20 +350,12 @@ static pair time_small(bench *B, int reps)
                 CU(cudaMemcpyAsync(B->d, B->p, 8, cudaMemcpyHostToDevice, B->s));
                 CU(cudaStreamSynchronize(B->s));
             }
-            const double us = (now_ms() - t0) * 1e3;
-            if (r < 0) continue;
-            if (do_px)
-                pt[r] = us;
-            else
-                rt[r] = us;
+            samples_put(&sm, r, do_px, (now_ms() - t0) * 1e3, 0.0);
         }
     }
-    pair out = {{median(rt, reps), 0}, {median(pt, reps), 0}};
     CHECK(px_view_release(&d8));
     CHECK(px_view_release(&p8));
-    free(rt);
-    free(pt);
-    return out;
+    return samples_medians(&sm); /* in microseconds; no call times */
 }
 
 /* Staged copies alone (no driver copy in between): host wall time to the fence. */

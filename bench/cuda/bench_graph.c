@@ -56,6 +56,7 @@
 #include <portex/cuda.h>
 #include <portex/graph.h>
 
+#include "../../examples/graph_jacobi_kernels.h"
 #include "bench_graph_k.h"
 #include "raw_graph.h"
 #include "bench_util.h"
@@ -416,8 +417,8 @@ static void axpy_cases(void)
 
 typedef struct jacobi_ctx {
     px_view *a, *b, *init, *residual, *iters;
-    bg_sweep_args ab, ba;
-    bg_update_args upd;
+    jacobi_sweep_args ab, ba;
+    jacobi_update_args upd;
     px_policy interior;
     int64_t cap; /* sweeps of one solve */
     px_graph *graph;
@@ -444,12 +445,12 @@ static void jacobi_host(jacobi_ctx *j)
     int64_t sweeps = 0;
     double res;
     do {
-        CHECK(px_parallel_for(g.inst, "sweep a->b", j->interior, PX_KERNEL(bg_sweep), &j->ab));
-        CHECK(px_parallel_for(g.inst, "sweep b->a", j->interior, PX_KERNEL(bg_sweep), &j->ba));
-        CHECK(px_parallel_reduce(g.inst, "max |a - b|", j->interior, PX_KERNEL(bg_update), &j->upd,
-                                 &res));
+        CHECK(px_parallel_for(g.inst, "sweep a->b", j->interior, PX_KERNEL(jacobi_sweep), &j->ab));
+        CHECK(px_parallel_for(g.inst, "sweep b->a", j->interior, PX_KERNEL(jacobi_sweep), &j->ba));
+        CHECK(px_parallel_reduce(g.inst, "max |a - b|", j->interior, PX_KERNEL(jacobi_update),
+                                 &j->upd, &res));
         sweeps += 2;
-        if (sweeps >= j->cap) res = 0.0; /* as bg_count does */
+        if (sweeps >= j->cap) res = 0.0; /* as jacobi_count does */
     } while (res > 0.0);
     j->host_sweeps = sweeps;
     j->host_residual = res;
@@ -488,10 +489,10 @@ static void jacobi_case(void)
     CHECK(px_view_get_span(j.a, &j.ba.out));
     CHECK(px_view_get_span(j.a, &j.upd.a));
     CHECK(px_view_get_span(j.b, &j.upd.b));
-    bg_count_args cnt;
+    jacobi_count_args cnt;
     memset(&cnt, 0, sizeof cnt);
     cnt.sweeps = 2;
-    cnt.cap = j.cap;
+    cnt.max_iters = j.cap;
     CHECK(px_view_get_span(j.iters, &cnt.iters));
     CHECK(px_view_get_span(j.residual, &cnt.residual));
     j.interior = px_mdrange2(1, n - 1, 1, n - 1);
@@ -504,13 +505,13 @@ static void jacobi_case(void)
     CHECK(px_graph_create(&j.graph, PX_EXEC_CUDA, 0, "jacobi"));
     CHECK(px_graph_add_fill(j.graph, NULL, 0, j.iters, &zero, &zero_iters));
     CHECK(px_graph_add_while(j.graph, &zero_iters, 1, "until the cap", 1, &cond, &body, &loop));
-    CHECK(
-        px_graph_add_for(body, NULL, 0, "sweep a->b", j.interior, PX_KERNEL(bg_sweep), &j.ab, &s1));
-    CHECK(
-        px_graph_add_for(body, &s1, 1, "sweep b->a", j.interior, PX_KERNEL(bg_sweep), &j.ba, &s2));
-    CHECK(px_graph_add_reduce(body, &s2, 1, "max |a - b|", j.interior, PX_KERNEL(bg_update), &j.upd,
-                              j.residual, &upd));
-    CHECK(px_graph_add_for(body, &upd, 1, "count", px_range(0, 1), PX_KERNEL(bg_count), &cnt,
+    CHECK(px_graph_add_for(body, NULL, 0, "sweep a->b", j.interior, PX_KERNEL(jacobi_sweep), &j.ab,
+                           &s1));
+    CHECK(px_graph_add_for(body, &s1, 1, "sweep b->a", j.interior, PX_KERNEL(jacobi_sweep), &j.ba,
+                           &s2));
+    CHECK(px_graph_add_reduce(body, &s2, 1, "max |a - b|", j.interior, PX_KERNEL(jacobi_update),
+                              &j.upd, j.residual, &upd));
+    CHECK(px_graph_add_for(body, &upd, 1, "count", px_range(0, 1), PX_KERNEL(jacobi_count), &cnt,
                            &count));
     CHECK(px_graph_cond_from_view(body, cond, j.residual, PX_CMP_GT, 0.0, NULL));
     px_view *const swept[2] = {j.a, j.b}, *const counted[2] = {j.iters, j.residual};

@@ -22,7 +22,7 @@
  *                  cudaMemcpyAsync to pinned memory, cudaStreamSynchronize
  *   cost curve     triad and dot from 2^10 to 2^28 elements, ratios per size, and the
  *                  triad's worst ratio as a table row; with --csv DIR also written to
- *                  DIR/cuda_cost_curve.csv (cost_curve_plot.py draws it)
+ *                  DIR/cuda_cost_curve.csv (scripts/plot/cost_curve_plot.py draws it)
  *
  * portex runs on the default CUDA instance, raw CUDA on a non-blocking stream of its own.
  * Inputs are random (never zero). Before timing, each case runs once each way into

@@ -15,17 +15,9 @@
 #include <string.h>
 
 #include "../../examples/overlap_pipeline.h"
+#include "bench_util.h"
 #include "host_copy_bound.h"
 #include "raw_overlap.h"
-
-#define CHECK(call)                                              \
-    do {                                                         \
-        px_status st_ = (call);                                  \
-        if (st_ != PX_OK) {                                      \
-            fprintf(stderr, "%s: %s\n", #call, px_last_error()); \
-            return 1;                                            \
-        }                                                        \
-    } while (0)
 
 #define RAW(call)                                           \
     do {                                                    \

@@ -40,16 +40,6 @@
 #include <portex/cuda.h>
 #include "bench_util.h"
 
-#define PX(call)                                                              \
-    do {                                                                      \
-        px_status px_st_ = (call);                                            \
-        if (px_st_ != PX_OK) {                                                \
-            fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, \
-                    px_status_name(px_st_), px_last_error());                 \
-            exit(2);                                                          \
-        }                                                                     \
-    } while (0)
-
 static double now_us(void)
 {
     struct timespec t;
@@ -77,7 +67,7 @@ static double run(const way *w, double *host_us)
     const double t0 = now_us();
     if (w->inst) {
         px_copy_path path = PX_COPY_NONE;
-        PX(px_deep_copy_async(w->inst, w->dst, w->src, &path));
+        CHECK(px_deep_copy_async(w->inst, w->dst, w->src, &path));
         if (path != PX_COPY_CUDA_PEER) {
             fprintf(stderr, "bench_peer: path %s, expected CUDA_PEER\n", px_copy_path_string(path));
             exit(2);
@@ -157,21 +147,21 @@ static double host_to_gpus_at_once(size_t bytes, int reps, px_space host, px_cop
     px_view *h[2], *d[2];
     px_instance *inst[2];
     for (int g = 0; g < 2; ++g) {
-        PX(px_view_create(&h[g], &(px_view_desc){.label = "host",
-                                                 .space = host,
-                                                 .dtype = PX_U64,
-                                                 .rank = 1,
-                                                 .extent = {n},
-                                                 .flags = PX_VIEW_NO_INIT}));
-        PX(px_view_create(&d[g], &(px_view_desc){.label = "staged dst",
-                                                 .space = px_device(g),
-                                                 .dtype = PX_U64,
-                                                 .rank = 1,
-                                                 .extent = {n},
-                                                 .flags = PX_VIEW_NO_INIT}));
-        PX(px_instance_default(PX_EXEC_CUDA, g, &inst[g]));
+        CHECK(px_view_create(&h[g], &(px_view_desc){.label = "host",
+                                                    .space = host,
+                                                    .dtype = PX_U64,
+                                                    .rank = 1,
+                                                    .extent = {n},
+                                                    .flags = PX_VIEW_NO_INIT}));
+        CHECK(px_view_create(&d[g], &(px_view_desc){.label = "staged dst",
+                                                    .space = px_device(g),
+                                                    .dtype = PX_U64,
+                                                    .rank = 1,
+                                                    .extent = {n},
+                                                    .flags = PX_VIEW_NO_INIT}));
+        CHECK(px_instance_default(PX_EXEC_CUDA, g, &inst[g]));
         px_view_info info;
-        PX(px_view_info_get(h[g], &info));
+        CHECK(px_view_info_get(h[g], &info));
         uint64_t *p = info.data;
         for (int64_t i = 0; i < n; ++i) p[i] = (uint64_t)(i + g) * 0x9e3779b97f4a7c15u;
     }
@@ -184,7 +174,7 @@ static double host_to_gpus_at_once(size_t bytes, int reps, px_space host, px_cop
             for (int g = 0; g < 2; ++g) {
                 if (k != 2 && k != g) continue;
                 px_copy_path path = PX_COPY_NONE;
-                PX(px_deep_copy_async(inst[g], d[g], h[g], &path));
+                CHECK(px_deep_copy_async(inst[g], d[g], h[g], &path));
                 if (path != expect) {
                     fprintf(stderr, "bench_peer: host copy took path %s, expected %s\n",
                             px_copy_path_string(path), px_copy_path_string(expect));
@@ -192,7 +182,7 @@ static double host_to_gpus_at_once(size_t bytes, int reps, px_space host, px_cop
                 }
             }
             for (int g = 0; g < 2; ++g)
-                if (k == 2 || k == g) PX(px_instance_fence(inst[g]));
+                if (k == 2 || k == g) CHECK(px_instance_fence(inst[g]));
             if (r >= 0) t[k][r] = now_us() - t0;
         }
     }
@@ -201,20 +191,20 @@ static double host_to_gpus_at_once(size_t bytes, int reps, px_space host, px_cop
     bool ok = true;
     for (int g = 0; g < 2; ++g) {
         px_view *back;
-        PX(px_view_create(&back, &(px_view_desc){.label = "back",
-                                                 .space = px_host(),
-                                                 .dtype = PX_U64,
-                                                 .rank = 1,
-                                                 .extent = {n},
-                                                 .flags = PX_VIEW_NO_INIT}));
-        PX(px_deep_copy(back, d[g], NULL));
+        CHECK(px_view_create(&back, &(px_view_desc){.label = "back",
+                                                    .space = px_host(),
+                                                    .dtype = PX_U64,
+                                                    .rank = 1,
+                                                    .extent = {n},
+                                                    .flags = PX_VIEW_NO_INIT}));
+        CHECK(px_deep_copy(back, d[g], NULL));
         px_view_info a, b;
-        PX(px_view_info_get(back, &a));
-        PX(px_view_info_get(h[g], &b));
+        CHECK(px_view_info_get(back, &a));
+        CHECK(px_view_info_get(h[g], &b));
         ok = ok && memcmp(a.data, b.data, bytes) == 0;
-        PX(px_view_release(&back));
-        PX(px_view_release(&h[g]));
-        PX(px_view_release(&d[g]));
+        CHECK(px_view_release(&back));
+        CHECK(px_view_release(&h[g]));
+        CHECK(px_view_release(&d[g]));
     }
     printf("%s %s -> DEVICE, %.0f MiB each, median of %d: GPU 0 alone %.1f GB/s (%.2f ms), "
            "GPU 1 alone %.1f GB/s (%.2f ms), both at once %.2f ms = %.2fx the sum of the two "
@@ -247,12 +237,13 @@ int main(int argc, char **argv)
     const size_t bytes = quick ? (size_t)64 << 20 : (size_t)1 << 30;
     const int64_t n = (int64_t)(bytes / sizeof(uint64_t));
 
-    PX(px_init(NULL));
+    CHECK(px_init(NULL));
     int gpus = 0;
-    if (px_exec_space_available(PX_EXEC_CUDA)) PX(px_exec_space_device_count(PX_EXEC_CUDA, &gpus));
+    if (px_exec_space_available(PX_EXEC_CUDA))
+        CHECK(px_exec_space_device_count(PX_EXEC_CUDA, &gpus));
     if (gpus < 2) {
         printf("bench_peer: needs two GPUs, this machine has %d: skipped\n", gpus);
-        PX(px_finalize());
+        CHECK(px_finalize());
         return 77;
     }
     int can01 = 0, can10 = 0;
@@ -262,31 +253,31 @@ int main(int argc, char **argv)
 
     /* portex's side: views in each GPU's pool, the source filled from pinned memory. */
     px_view *host, *src, *dst;
-    PX(px_view_create(&host, &(px_view_desc){.label = "pattern",
-                                             .space = px_host_pinned(),
-                                             .dtype = PX_U64,
-                                             .rank = 1,
-                                             .extent = {n},
-                                             .flags = PX_VIEW_NO_INIT}));
-    PX(px_view_create(&src, &(px_view_desc){.label = "src",
-                                            .space = px_device(0),
-                                            .dtype = PX_U64,
-                                            .rank = 1,
-                                            .extent = {n},
-                                            .flags = PX_VIEW_NO_INIT}));
-    PX(px_view_create(&dst, &(px_view_desc){.label = "dst",
-                                            .space = px_device(1),
-                                            .dtype = PX_U64,
-                                            .rank = 1,
-                                            .extent = {n},
-                                            .flags = PX_VIEW_NO_INIT}));
+    CHECK(px_view_create(&host, &(px_view_desc){.label = "pattern",
+                                                .space = px_host_pinned(),
+                                                .dtype = PX_U64,
+                                                .rank = 1,
+                                                .extent = {n},
+                                                .flags = PX_VIEW_NO_INIT}));
+    CHECK(px_view_create(&src, &(px_view_desc){.label = "src",
+                                               .space = px_device(0),
+                                               .dtype = PX_U64,
+                                               .rank = 1,
+                                               .extent = {n},
+                                               .flags = PX_VIEW_NO_INIT}));
+    CHECK(px_view_create(&dst, &(px_view_desc){.label = "dst",
+                                               .space = px_device(1),
+                                               .dtype = PX_U64,
+                                               .rank = 1,
+                                               .extent = {n},
+                                               .flags = PX_VIEW_NO_INIT}));
     px_view_info hi, si, di;
-    PX(px_view_info_get(host, &hi));
-    PX(px_view_info_get(src, &si));
-    PX(px_view_info_get(dst, &di));
+    CHECK(px_view_info_get(host, &hi));
+    CHECK(px_view_info_get(src, &si));
+    CHECK(px_view_info_get(dst, &di));
     uint64_t *pattern = hi.data;
     for (int64_t i = 0; i < n; ++i) pattern[i] = (uint64_t)i * 0x9e3779b97f4a7c15u ^ 0x5eedu;
-    PX(px_deep_copy(src, host, NULL));
+    CHECK(px_deep_copy(src, host, NULL));
     uint64_t *bounce = NULL;
     CU(cudaMallocHost((void **)&bounce, bytes));
 
@@ -316,9 +307,9 @@ int main(int argc, char **argv)
     const char *names[2] = {"push (GPU 0's stream)", "pull (GPU 1's stream)"};
     for (int d = 0; d < 2; ++d) {
         px_instance *inst;
-        PX(px_instance_default(PX_EXEC_CUDA, d, &inst));
+        CHECK(px_instance_default(PX_EXEC_CUDA, d, &inst));
         cudaStream_t ps;
-        PX(px_instance_cuda_stream(inst, &ps));
+        CHECK(px_instance_cuda_stream(inst, &ps));
         const way px = {d, ps, ev[d][0], ev[d][1], inst, dst, src, NULL, NULL, bytes};
         const way raw = {d, rs[d], ev[d][0], ev[d][1], NULL, NULL, NULL, rdst, rsrc, bytes};
         CU(cudaSetDevice(1));
@@ -393,9 +384,9 @@ int main(int argc, char **argv)
     CU(cudaSetDevice(1));
     CU(cudaFree(rdst));
     CU(cudaFreeHost(bounce));
-    PX(px_view_release(&host));
-    PX(px_view_release(&src));
-    PX(px_view_release(&dst));
-    PX(px_finalize());
+    CHECK(px_view_release(&host));
+    CHECK(px_view_release(&src));
+    CHECK(px_view_release(&dst));
+    CHECK(px_finalize());
     return ok ? 0 : 1;
 }

@@ -17,14 +17,8 @@
 
 #include <portex.h>
 
-/* The harness's own calls: a failure ends the run with portex's message. */
-#define CHECK(call)                                                                         \
-    do {                                                                                    \
-        if ((call) != PX_OK) {                                                              \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, px_last_error()); \
-            exit(1);                                                                        \
-        }                                                                                   \
-    } while (0)
+/* The harness's own calls: CHECK(call) ends the run at a failure, with portex's message. */
+#include "../../common/px_check.h"
 
 /* What the fragment must have done. */
 #define EXPECT(cond)                                                           \

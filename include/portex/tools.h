@@ -12,7 +12,7 @@
  * - NVTX (PX_NVTX=1, CUDA builds): ranges in a "portex" domain and named streams, for
  *   Nsight;
  * - the timeline (PX_TIMELINE=trace.json): every operation with its instance and times,
- *   written as a Chrome/Perfetto trace at the last px_finalize (tools/timeline_plot.py
+ *   written as a Chrome/Perfetto trace at the last px_finalize (scripts/plot/timeline_plot.py
  *   draws it).
  * With none on, these functions check their arguments and return: the cost is a call. */
 #ifndef PORTEX_TOOLS_H

@@ -2,6 +2,8 @@
 /* Kernel file: kernels of the partition suite (valid C11 and CUDA C++). */
 #include "k_partition.h"
 
+#include "gpu_spin.h"
+
 /* The SM the calling thread runs on; 0 on the host. */
 PX_FUNCTION int32_t tk_smid(void)
 {
@@ -14,24 +16,10 @@ PX_FUNCTION int32_t tk_smid(void)
 #endif
 }
 
-/* Busy-waits ns nanoseconds of the GPU's global timer; nothing on the host. */
-PX_FUNCTION void tk_spin(int64_t ns)
-{
-#ifdef __CUDA_ARCH__
-    unsigned long long t0, t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-    do {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    } while ((long long)(t - t0) < (long long)ns);
-#else
-    (void)ns;
-#endif
-}
-
 PX_FOR(mark_smid, smid_args, args, i)
 {
     (void)i;
-    tk_spin(args->spin_ns);
+    gpu_spin_ns(args->spin_ns);
     const int32_t id = tk_smid();
     if (id >= 0 && (int64_t)id < args->seen.extent[0])
         args->seen.data[id] = 1;
