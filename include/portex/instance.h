@@ -23,10 +23,12 @@ typedef enum px_exec_space {
     PX_EXEC_SERIAL = 0, /**< the calling thread: the reference backend */
     PX_EXEC_CUDA,       /**< an NVIDIA GPU through CUDA */
     PX_EXEC_OPENMP,     /**< the host's cores through OpenMP threads */
-    PX_EXEC_COUNT       /**< the number of execution spaces (not one) */
+    PX_EXEC_THREADS,    /**< the host's cores through portex's own POSIX threads */
+    PX_EXEC_COUNT       /**< the number of execution spaces (not one); grows as spaces are added */
 } px_exec_space;
 
-/** "SERIAL", "CUDA", "OPENMP"; "UNKNOWN" for values outside px_exec_space; never NULL. */
+/** "SERIAL", "CUDA", "OPENMP", "THREADS"; "UNKNOWN" for values outside px_exec_space; never
+ * NULL. */
 PX_API const char *px_exec_space_string(px_exec_space exec);
 
 /** true when the execution space is compiled in and has at least one device here; false

@@ -38,12 +38,16 @@ static hwloc_bitmap_t process_cpus(hwloc_topology_t t)
     return set;
 }
 
-px_status px__host_cores(hwloc_topology_t t, int *cores, const char *func)
+px_status px__host_cpu_count(hwloc_topology_t t, int *cores, int *pus, const char *func)
 {
     hwloc_bitmap_t set = process_cpus(t);
     if (!set) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
     const int n = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, HWLOC_OBJ_CORE);
     *cores = n > 0 ? n : 0;
+    if (pus) {
+        const int u = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, HWLOC_OBJ_PU);
+        *pus = u > 0 ? u : 0;
+    }
     hwloc_bitmap_free(set);
     return PX_OK;
 }

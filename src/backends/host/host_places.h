@@ -20,8 +20,9 @@ typedef struct px__host_places {
     unsigned id;      /* a new one per px__host_places_find: what a thread is bound to */
 } px__host_places;
 
-/* *cores: the cores of the process's CPU set (0 when hwloc finds none). */
-px_status px__host_cores(hwloc_topology_t t, int *cores, const char *func);
+/* The cores and hardware threads of the process's CPU set (0 when hwloc finds none); pus
+   may be NULL. */
+px_status px__host_cpu_count(hwloc_topology_t t, int *cores, int *pus, const char *func);
 /* The places for a team of `threads` threads; p->n is 0 when hwloc finds no cores. On
    failure (out of memory, named func) p is left empty. */
 px_status px__host_places_find(px__host_places *p, hwloc_topology_t t, int threads,

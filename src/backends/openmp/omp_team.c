@@ -82,7 +82,7 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
     /* Read at every px_init that has a topology, so that the first one records the CPU set
        the process had before portex bound anything (host_places.h). */
     int cores = 0;
-    if (cfg.topo) PX__TRY(px__host_cores(cfg.topo, &cores, func));
+    if (cfg.topo) PX__TRY(px__host_cpu_count(cfg.topo, &cores, NULL, func));
     const bool omp_places = env_set("OMP_PROC_BIND") || env_set("OMP_PLACES");
     if (n == 0 && (env_set("OMP_NUM_THREADS") || omp_places || !cfg.topo)) {
         /* OpenMP's count: it read OMP_NUM_THREADS, or the CPUs it found before binding. */
