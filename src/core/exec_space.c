@@ -95,16 +95,13 @@ static px_status exec_parse(const char *name, const char *from, px_exec_space *o
                      "%s is \"%s\": not an execution space; expected %s", from, name, names);
 }
 
-/* The space with a device here first among CUDA, OpenMP, threads, serial. */
-static px_exec_space exec_auto(void) { return px__backend_auto(); }
-
 /* The default execution space, chosen now if it was left to portex. */
 static px_exec_space default_get(void)
 {
     int e = atomic_load(&default_exec);
     if (e == DEFAULT_AUTO) {
         /* Threads that race here compute the same answer; the first store wins. */
-        int chosen = (int)exec_auto();
+        int chosen = (int)px__backend_auto();
         e = atomic_compare_exchange_strong(&default_exec, &e, chosen) ? chosen : e;
     }
     return (px_exec_space)e;
@@ -228,7 +225,7 @@ px_status px__default_exec_init(const px_init_options *opts, bool first, const c
     } else if (device >= 0) {
         /* A device can be checked only against a space: choose it now (a CUDA build asks
            cudaGetDeviceCount). */
-        exec = exec_auto();
+        exec = px__backend_auto();
     }
     if (device >= 0) PX__TRY(device_check(exec, device, device_from, func));
     /* Only now: a refusal above leaves the previous choice as it was. */

@@ -78,7 +78,11 @@ struct px__thr_team {
 static atomic_uint fork_count;
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
-static void count_fork(void) { atomic_fetch_add(&fork_count, 1); }
+static void count_fork(void)
+{
+    atomic_fetch_add(&fork_count, 1);
+    px__thr_wait_after_fork();
+}
 static void watch_forks(void) { (void)pthread_atfork(NULL, NULL, count_fork); }
 
 /* ---- Waiting ------------------------------------------------------------------------------ */

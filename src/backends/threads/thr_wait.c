@@ -18,6 +18,8 @@ _Static_assert(sizeof(atomic_uint) == 4, "a futex is a 32-bit word");
 
 const char *px__thr_wait_kind(void) { return "futex"; }
 
+void px__thr_wait_after_fork(void) {}
+
 void px__thr_wait(atomic_uint *word, unsigned value)
 {
     /* EAGAIN (the word changed already) and EINTR are returns like any other. */
@@ -37,6 +39,14 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
 
 const char *px__thr_wait_kind(void) { return "condition variable"; }
+
+/* The parent's threads may have held the lock, or waited on the condition, at the fork: a
+   fresh pair, or the child's first wait or wake could block for good. */
+void px__thr_wait_after_fork(void)
+{
+    pthread_mutex_init(&lock, NULL);
+    pthread_cond_init(&changed, NULL);
+}
 
 void px__thr_wait(atomic_uint *word, unsigned value)
 {

@@ -14,6 +14,9 @@ void px__thr_wait(atomic_uint *word, unsigned value);
 /* Wakes every thread sleeping on word (after the caller changed it). */
 void px__thr_wake_all(atomic_uint *word);
 
+/* In the child of a fork (a pthread_atfork handler): sleepers of the parent's are not
+   there, and whatever they held is forgotten. */
+void px__thr_wait_after_fork(void);
 /* "futex" or "condition variable", for the configuration report. */
 const char *px__thr_wait_kind(void);
 
