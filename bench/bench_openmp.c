@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_openmp: portex's OpenMP backend against the same loops written with plain OpenMP,
- * in one process, on the same buffers, with the same threads.
+ * in one process, on the same buffers, with the same threads; or (--backend threads)
+ * portex's threads backend against its OpenMP backend, the same rows.
  *
- *   bench_openmp [--quick] [--reps N] [--threads LIST] [--csv FILE]
+ *   bench_openmp [--quick] [--reps N] [--threads LIST] [--csv FILE] [--backend openmp|threads]
  *
  * Cases (full sizes; --quick shrinks sizes and repetitions for a smoke run):
  *   triad       a = b + s*c, 3 x 2^25 doubles (256 MiB per array; PX_FOR) against
@@ -49,6 +50,20 @@
  * scan, partitions) or within 1e-12 relative (dot: OpenMP's reduction joins the threads'
  * partial sums in an order of its own; portex in thread order).
  *
+ * --backend threads. The same cases, the same buffers and the same first touch, but the two
+ * sides are portex's: the OpenMP backend's instance (the base, where the plain loops were)
+ * and the threads backend's (the one measured, where the OpenMP backend was), both with T
+ * threads; the tables give threads / OpenMP time ratios, against 1.10 everywhere, the
+ * empty dispatch included. The partitions row compares two partitions of each backend
+ * (each driven by its own pthread). The threads backend binds worker i to core i as the
+ * OpenMP backend binds thread i, so each side finds its pages where it looks for them.
+ * Before timing, the threads backend's results are compared with the plain loops' as above
+ * and, for dot, with the OpenMP backend's bit for bit (both cut the range alike). Before
+ * each sample the process sleeps 20 ms, so that the pool the previous sample used has
+ * stopped spinning (libgomp spins a few milliseconds after a region, on the cores the other
+ * pool is bound to), then makes untimed calls (2, or a tenth of the sample's) that wake
+ * this side's pool and bring the data into cache as back-to-back calls find them.
+ *
  * Exit status: 0; 1 when a result differs; 2 on an error. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, pthread barriers */
 
@@ -69,6 +84,7 @@
 #include "bench_util.h"
 
 #define MAX_COUNTS 32 /* thread counts in one run */
+#define SETTLE_MS 20  /* --backend threads: the pause between samples */
 #define PAD 8         /* int64 per cache line: the plain scan's partial sums */
 
 /* ---- The plain OpenMP loops: what a C programmer writes without portex --------------------- */
@@ -164,9 +180,13 @@ static void touch_i64(int nt, int64_t *p, int64_t n, uint64_t seed)
 
 /* ---- State -------------------------------------------------------------------------------- */
 
+/* --backend threads: the threads backend against the OpenMP backend. */
+static bool vs_openmp;
+
 typedef struct bench {
     int nt;            /* threads of this configuration */
-    px_instance *inst; /* the default OpenMP instance: nt threads */
+    px_instance *inst; /* the measured side's: the default OpenMP (or threads) instance */
+    px_instance *omp;  /* --backend threads: the OpenMP instance, the base side's */
     /* triad, dot */
     int64_t n;
     double s;
@@ -218,9 +238,23 @@ typedef struct sides {
 static double sample_side(int i, void *p)
 {
     const sides *s = p;
+    side_fn f = s->f[i];
+    px_instance *measured = s->b->inst;
+    if (vs_openmp) {
+        /* Both sides are portex's: the base side on the OpenMP instance. The other side's
+           pool stops spinning first, and this side's is woken (and the data in cache) by
+           untimed calls before the timed ones. */
+        const struct timespec settle = {0, SETTLE_MS * 1000000L};
+        nanosleep(&settle, NULL);
+        f = s->f[1];
+        if (i == 0) s->b->inst = s->b->omp;
+        for (int m = 0; m < (s->calls < 20 ? 2 : s->calls / 10); ++m) f(s->b);
+    }
     const double t0 = now_ms();
-    for (int m = 0; m < s->calls; ++m) s->f[i](s->b);
-    return (now_ms() - t0) / s->calls;
+    for (int m = 0; m < s->calls; ++m) f(s->b);
+    const double ms = (now_ms() - t0) / s->calls;
+    s->b->inst = measured;
+    return ms;
 }
 
 static timing measure(bench *b, side_fn plain, side_fn portex, int calls, int reps)
@@ -307,18 +341,22 @@ static void run_job(const part_job *j)
 static struct {
     pthread_barrier_t start, done;
     pthread_t thread[2];
-    part_job job[2]; /* what each pthread runs on its partition */
-    part_job whole;  /* the same work as one job on the whole instance */
+    part_job job[2];      /* what each pthread runs on its partition */
+    part_job whole;       /* the same work as one job on the whole instance */
+    px_instance *base[2]; /* --backend threads: the OpenMP instance's partitions */
+    bool on_base;         /* this round runs on base[] (set before the start barrier) */
     bool quit;
 } duo;
 
 static void *duo_main(void *arg)
 {
-    const part_job *mine = arg;
+    const int half = *(const int *)arg;
     for (;;) {
         pthread_barrier_wait(&duo.start);
         if (duo.quit) return NULL;
-        run_job(mine);
+        part_job j = duo.job[half];
+        if (duo.on_base) j.inst = duo.base[half];
+        run_job(&j);
         pthread_barrier_wait(&duo.done);
     }
 }
@@ -328,8 +366,9 @@ static void duo_start(void)
     if (pthread_barrier_init(&duo.start, NULL, 3) || pthread_barrier_init(&duo.done, NULL, 3))
         exit(2);
     duo.quit = false;
+    static const int halves[2] = {0, 1};
     for (int i = 0; i < 2; ++i)
-        if (pthread_create(&duo.thread[i], NULL, duo_main, &duo.job[i])) exit(2);
+        if (pthread_create(&duo.thread[i], NULL, duo_main, (void *)&halves[i])) exit(2);
 }
 
 static void duo_stop(void)
@@ -341,7 +380,8 @@ static void duo_stop(void)
     pthread_barrier_destroy(&duo.done);
 }
 
-/* The "plain" side is the whole instance, the "portex" side the two partitions. */
+/* The "plain" side is the whole instance, the "portex" side the two partitions (with
+   --backend threads, both sides are partitions: the OpenMP instance's, the threads one's). */
 static void duo_whole(bench *b)
 {
     (void)b;
@@ -349,7 +389,7 @@ static void duo_whole(bench *b)
 }
 static void duo_parts(bench *b)
 {
-    (void)b;
+    duo.on_base = vs_openmp && b->inst == b->omp;
     pthread_barrier_wait(&duo.start);
     pthread_barrier_wait(&duo.done);
 }
@@ -367,6 +407,12 @@ typedef struct row {
 
 static row rows[64];
 static int nrows;
+
+/* The target of a row: portex against plain OpenMP, or 1.10 for threads against OpenMP. */
+static double target(double vs_plain) { return vs_openmp ? 1.10 : vs_plain; }
+/* The two sides' names in the tables. */
+static const char *base_name(void) { return vs_openmp ? "openmp" : "plain"; }
+static const char *test_name(void) { return vs_openmp ? "threads" : "portex"; }
 
 static void add_row(const char *name, int threads, const char *size, timing t, double bytes,
                     double target)
@@ -436,8 +482,9 @@ static void cpu_model(char *buf, size_t len)
     fclose(f);
 }
 
-/* px_print_configuration's OpenMP lines ("OpenMP ..., N threads ..." and "binding: ..."),
-   the whole report to stdout when `echo`. */
+/* px_print_configuration's lines of the measured backend ("OpenMP ..., N threads ..." or
+   "POSIX threads, N threads ...", and "binding: ..."), the whole report to stdout when
+   `echo`. */
 static void omp_config(char *threads_line, char *bind_line, size_t len, bool echo)
 {
     snprintf(threads_line, len, "?");
@@ -446,16 +493,20 @@ static void omp_config(char *threads_line, char *bind_line, size_t len, bool ech
     if (!f) return;
     CHECK(px_print_configuration(f));
     rewind(f);
+    const char *own = vs_openmp ? "backend THREADS:" : "backend OPENMP:";
+    bool in_own = false;
     char line[512];
     while (fgets(line, sizeof line, f)) {
         if (echo) fputs(line, stdout);
         char *p = line;
         while (*p == ' ') p++;
         p[strcspn(p, "\n")] = '\0';
-        if (!strncmp(p, "OpenMP ", 7))
-            copy_str(threads_line, len, p);
-        else if (!strncmp(p, "binding:", 8))
+        if (!strncmp(p, "backend ", 8) || p - line < 4) /* a backend's lines are indented 4 */
+            in_own = !strncmp(p, own, strlen(own));
+        else if (in_own && !strncmp(p, "binding:", 8))
             copy_str(bind_line, len, p);
+        else if (in_own)
+            copy_str(threads_line, len, p);
     }
     fclose(f);
 }
@@ -466,16 +517,27 @@ static void px_start(bench *b, int nt)
     memset(&o, 0, sizeof o);
     o.num_threads = nt;
     CHECK(px_init(&o));
-    CHECK(px_instance_default(PX_EXEC_OPENMP, 0, &b->inst));
-    int conc = 0;
-    CHECK(px_instance_concurrency(b->inst, &conc));
-    if (conc != nt) {
-        fprintf(stderr, "asked for %d threads, the OpenMP instance has %d\n", nt, conc);
-        exit(2);
+    CHECK(px_instance_default(PX_EXEC_OPENMP, 0, &b->omp));
+    b->inst = b->omp;
+    if (vs_openmp) CHECK(px_instance_default(PX_EXEC_THREADS, 0, &b->inst));
+    for (int k = 0; k < 2; ++k) {
+        int conc = 0;
+        px_instance *inst = k ? b->inst : b->omp;
+        CHECK(px_instance_concurrency(inst, &conc));
+        if (conc != nt) {
+            fprintf(stderr, "asked for %d threads, the %s instance has %d\n", nt,
+                    k && vs_openmp ? "threads" : "OpenMP", conc);
+            exit(2);
+        }
     }
     b->nt = nt;
-    /* Binds portex's threads (and so the pool threads the plain loops use) now. */
+    /* Binds portex's threads (and so the pool threads the plain loops use) now; with
+       --backend threads, the threads backend's workers too. */
     b->empty_n = nt;
+    px_instance *measured = b->inst;
+    b->inst = b->omp;
+    empty_portex(b);
+    b->inst = measured;
     empty_portex(b);
 }
 
@@ -504,7 +566,10 @@ static int cmp_int(const void *x, const void *y)
 
 static void usage(const char *self)
 {
-    fprintf(stderr, "usage: %s [--quick] [--reps N] [--threads LIST] [--csv FILE]\n", self);
+    fprintf(stderr,
+            "usage: %s [--quick] [--reps N] [--threads LIST] [--csv FILE] [--backend "
+            "openmp|threads]\n",
+            self);
     exit(2);
 }
 
@@ -522,6 +587,10 @@ int main(int argc, char **argv)
             threads_arg = argv[++k];
         else if (!strcmp(argv[k], "--csv") && k + 1 < argc)
             csv_path = argv[++k];
+        else if (!strcmp(argv[k], "--backend") && k + 1 < argc && !strcmp(argv[k + 1], "openmp"))
+            vs_openmp = false, ++k;
+        else if (!strcmp(argv[k], "--backend") && k + 1 < argc && !strcmp(argv[k + 1], "threads"))
+            vs_openmp = true, ++k;
         else
             usage(argv[0]);
     }
@@ -570,8 +639,14 @@ int main(int argc, char **argv)
 
     char model[160];
     cpu_model(model, sizeof model);
-    printf("bench_openmp: portex OpenMP backend vs plain OpenMP loops, %d runs each after 2 "
-           "warm-ups, medians\n%s\nmachine: %s, %d cores in the process's CPU set\n\n",
+    if (vs_openmp && !px_exec_space_available(PX_EXEC_THREADS)) {
+        fprintf(stderr, "--backend threads: this portex has no threads backend\n");
+        return 2;
+    }
+    printf("bench_openmp: %s, %d runs each after 2 warm-ups, medians\n%s\nmachine: %s, %d cores "
+           "in the process's CPU set\n\n",
+           vs_openmp ? "portex threads backend vs portex OpenMP backend (--backend threads)"
+                     : "portex OpenMP backend vs plain OpenMP loops",
            reps, BENCH_BUILD, model, cores);
 
     FILE *csv = NULL;
@@ -652,7 +727,7 @@ int main(int argc, char **argv)
             failed = 1;
         }
         const timing triad_t = measure(b, triad_plain, triad_portex, 1, reps);
-        if (main_row) add_row("triad", nt, size_n, triad_t, triad_bytes, 1.05);
+        if (main_row) add_row("triad", nt, size_n, triad_t, triad_bytes, target(1.05));
 
         if (main_row) {
             dot_plain(b);
@@ -663,12 +738,29 @@ int main(int argc, char **argv)
                         b->dot_plain);
                 failed = 1;
             }
-            add_row("dot", nt, size_n, measure(b, dot_plain, dot_portex, 1, reps), dot_bytes, 1.05);
+            if (vs_openmp) {
+                /* Both backends cut the range alike: the same bits. */
+                const double on_threads = b->dot_portex;
+                px_instance *measured = b->inst;
+                b->inst = b->omp;
+                dot_portex(b);
+                b->inst = measured;
+                if (memcmp(&on_threads, &b->dot_portex, sizeof on_threads) != 0) {
+                    fprintf(stderr,
+                            "dot, %d threads: threads backend %.17g, OpenMP backend %.17g\n", nt,
+                            on_threads, b->dot_portex);
+                    failed = 1;
+                }
+            }
+            add_row("dot", nt, size_n, measure(b, dot_plain, dot_portex, 1, reps), dot_bytes,
+                    target(1.05));
         }
 
         px_instance *part[2] = {NULL, NULL};
+        duo.base[0] = duo.base[1] = NULL;
         if (nt == cores && nt >= 2) {
             CHECK(px_partition(b->inst, 2, (const double[]){0.5, 0.5}, part));
+            if (vs_openmp) CHECK(px_partition(b->omp, 2, (const double[]){0.5, 0.5}, duo.base));
             for (int i = 0; i < 2; ++i) CHECK(px_instance_concurrency(part[i], &parts.shares[i]));
             const int64_t h = b->n / 2;
             for (int i = 0; i < 2; ++i)
@@ -711,7 +803,7 @@ int main(int argc, char **argv)
             failed = 1;
         }
         const timing stencil_t = measure(b, stencil_plain, stencil_portex, 1, reps);
-        if (main_row) add_row("stencil2d", nt, size_grid, stencil_t, stencil_bytes, 1.05);
+        if (main_row) add_row("stencil2d", nt, size_grid, stencil_t, stencil_bytes, target(1.05));
         if (part[0]) {
             const int64_t mid = 1 + (grid - 2) / 2;
             duo.job[0] = (part_job){part[0], PX_KERNEL(bomp_stencil),
@@ -730,6 +822,7 @@ int main(int argc, char **argv)
             duo_stop();
             parts.done = true;
             for (int i = 0; i < 2; ++i) CHECK(px_instance_destroy(&part[i]));
+            for (int i = 0; i < 2 && vs_openmp; ++i) CHECK(px_instance_destroy(&duo.base[i]));
         }
         CHECK(px_view_release(&vin));
         CHECK(px_view_release(&vout));
@@ -739,14 +832,15 @@ int main(int argc, char **argv)
         if (in_list) {
             curve[ncurve++] = (scale_pt){nt, triad_t, stencil_t};
             if (csv) {
-                fprintf(csv, "triad,plain,%d,%.0f,%.6f,%.3f,\n", nt, triad_bytes, triad_t.plain,
-                        gbs(triad_bytes, triad_t.plain));
-                fprintf(csv, "triad,portex,%d,%.0f,%.6f,%.3f,%.4f\n", nt, triad_bytes,
+                fprintf(csv, "triad,%s,%d,%.0f,%.6f,%.3f,\n", base_name(), nt, triad_bytes,
+                        triad_t.plain, gbs(triad_bytes, triad_t.plain));
+                fprintf(csv, "triad,%s,%d,%.0f,%.6f,%.3f,%.4f\n", test_name(), nt, triad_bytes,
                         triad_t.portex, gbs(triad_bytes, triad_t.portex), triad_t.ratio);
-                fprintf(csv, "stencil2d,plain,%d,%.0f,%.6f,%.3f,\n", nt, stencil_bytes,
+                fprintf(csv, "stencil2d,%s,%d,%.0f,%.6f,%.3f,\n", base_name(), nt, stencil_bytes,
                         stencil_t.plain, gbs(stencil_bytes, stencil_t.plain));
-                fprintf(csv, "stencil2d,portex,%d,%.0f,%.6f,%.3f,%.4f\n", nt, stencil_bytes,
-                        stencil_t.portex, gbs(stencil_bytes, stencil_t.portex), stencil_t.ratio);
+                fprintf(csv, "stencil2d,%s,%d,%.0f,%.6f,%.3f,%.4f\n", test_name(), nt,
+                        stencil_bytes, stencil_t.portex, gbs(stencil_bytes, stencil_t.portex),
+                        stencil_t.ratio);
             }
         }
 
@@ -756,7 +850,7 @@ int main(int argc, char **argv)
             char size[32];
             snprintf(size, sizeof size, "%d indices", nt);
             add_row("empty dispatch", nt, size,
-                    measure(b, empty_plain, empty_portex, empty_calls, reps), 0, 1.20);
+                    measure(b, empty_plain, empty_portex, empty_calls, reps), 0, target(1.20));
 
             /* ---- scan ---- */
             b->scan_n = (int64_t)1 << lg_scan;
@@ -779,7 +873,7 @@ int main(int argc, char **argv)
                 failed = 1;
             }
             add_row("inclusive scan", nt, size_scan, measure(b, scan_plain, scan_portex, 1, reps),
-                    16.0 * (double)b->scan_n, 1.25);
+                    16.0 * (double)b->scan_n, target(1.25));
             CHECK(px_view_release(&vsin));
             CHECK(px_view_release(&vsout));
             free(b->sin);
@@ -791,18 +885,22 @@ int main(int argc, char **argv)
     if (csv) fclose(csv);
 
     /* ---- Tables ---- */
-    printf("\nportex vs plain OpenMP (%d cores: %s; %s)\n", cores, threads_all, bind_all);
+    printf("\n%s (%d cores: %s; %s)\n",
+           vs_openmp ? "portex threads backend vs portex OpenMP backend" : "portex vs plain OpenMP",
+           cores, threads_all, bind_all);
     if (quick)
         printf("--quick: smoke-test sizes that fit in the caches; the ratios are not measurements "
                "against "
                "the targets\n");
     printf("\n");
-    printf("| %-14s | %7s | %-13s | %11s | %11s | %5s | %6s | %-6s | %10s | %11s |\n", "case",
-           "threads", "size", "plain", "portex", "ratio", "target", "met", "plain GB/s",
-           "portex GB/s");
+    char gb_base[24], gb_test[24];
+    snprintf(gb_base, sizeof gb_base, "%s GB/s", base_name());
+    snprintf(gb_test, sizeof gb_test, "%s GB/s", test_name());
+    printf("| %-14s | %7s | %-13s | %11s | %11s | %5s | %6s | %-6s | %11s | %12s |\n", "case",
+           "threads", "size", base_name(), test_name(), "ratio", "target", "met", gb_base, gb_test);
     printf("|----------------|--------:|---------------|------------:|------------:|------:|-------"
            ":|--------|"
-           "-----------:|------------:|\n");
+           "------------:|-------------:|\n");
     for (int k = 0; k < nrows; ++k) {
         const row *r = &rows[k];
         char tp[32], tx[32], target[16], gp[16] = "", gx[16] = "";
@@ -813,28 +911,36 @@ int main(int argc, char **argv)
             snprintf(gp, sizeof gp, "%.2f", gbs(r->bytes, r->t.plain));
             snprintf(gx, sizeof gx, "%.2f", gbs(r->bytes, r->t.portex));
         }
-        printf("| %-14s | %7d | %-13s | %11s | %11s | %5.3f | %6s | %-6s | %10s | %11s |\n",
+        printf("| %-14s | %7d | %-13s | %11s | %11s | %5.3f | %6s | %-6s | %11s | %12s |\n",
                r->name, r->threads, r->size, tp, tx, r->t.ratio, target,
                r->t.ratio <= r->target ? "yes" : "**no**", gp, gx);
     }
-    printf(
-        "\nratio: median over the runs of portex time / plain time, each pair back to back (target "
-        "<= 1.05 is portex >= 0.95x plain throughput). empty dispatch: time per call, %d calls per "
-        "sample. GB/s: triad 24 B, dot 16 B, stencil 16 B per interior point, scan 16 B per "
-        "element "
-        "(both scans read the input twice).\n",
-        empty_calls);
+    if (vs_openmp)
+        printf("\nratio: median over the runs of threads backend time / OpenMP backend time, each "
+               "pair back to back, %d ms apart (target <= 1.10 is the threads backend >= 0.91x the "
+               "OpenMP backend's throughput). empty dispatch: time per call, %d calls per sample. "
+               "GB/s: triad 24 B, dot 16 B, stencil 16 B per interior point, scan 16 B per element "
+               "(scans read the input twice).\n",
+               SETTLE_MS, empty_calls);
+    else
+        printf("\nratio: median over the runs of portex time / plain time, each pair back to back "
+               "(target <= 1.05 is portex >= 0.95x plain throughput). empty dispatch: time per "
+               "call, %d calls per sample. GB/s: triad 24 B, dot 16 B, stencil 16 B per interior "
+               "point, scan 16 B per element (both scans read the input twice).\n",
+               empty_calls);
 
-    printf("\nscaling (GB/s; ratio = portex time / plain time)\n\n");
-    printf("| threads | triad plain | triad portex | ratio | stencil2d plain | stencil2d portex | "
-           "ratio |\n");
-    printf("|--------:|------------:|-------------:|------:|----------------:|-----------------:|--"
+    printf("\nscaling (GB/s; ratio = %s time / %s time)\n\n", test_name(), base_name());
+    printf("| threads | triad %-7s | triad %-7s | ratio | stencil2d %-7s | stencil2d %-7s | "
+           "ratio |\n",
+           base_name(), test_name(), base_name(), test_name());
+    printf("|--------:|--------------:|--------------:|------:|------------------:|----------------"
+           "--:|--"
            "----:|\n");
     const double triad_bytes = 24.0 * (double)((int64_t)1 << lg_n);
     const double stencil_bytes = 16.0 * (double)((grid - 2) * (grid - 2));
     for (int k = 0; k < ncurve; ++k) {
         const scale_pt *p = &curve[k];
-        printf("| %7d | %11.2f | %12.2f | %5.3f | %15.2f | %16.2f | %5.3f |\n", p->threads,
+        printf("| %7d | %13.2f | %13.2f | %5.3f | %17.2f | %17.2f | %5.3f |\n", p->threads,
                gbs(triad_bytes, p->triad.plain), gbs(triad_bytes, p->triad.portex), p->triad.ratio,
                gbs(stencil_bytes, p->stencil.plain), gbs(stencil_bytes, p->stencil.portex),
                p->stencil.ratio);
@@ -843,13 +949,19 @@ int main(int argc, char **argv)
         printf("\nwritten: %s (scripts/plot/openmp_scaling_plot.py draws it)\n", csv_path);
 
     if (parts.done) {
-        printf(
-            "\npartitions: 2 x px_partition(%d + %d threads), each driven by its own pthread, each "
-            "doing %d sweeps over its half; against the whole instance (%d threads) doing the %d "
-            "sweeps over everything\n\n",
-            parts.shares[0], parts.shares[1], sweeps, cores, sweeps);
+        if (vs_openmp)
+            printf("\npartitions: 2 x px_partition(%d + %d threads), each driven by its own "
+                   "pthread, each doing %d sweeps over its half: the threads backend's against "
+                   "the OpenMP backend's\n\n",
+                   parts.shares[0], parts.shares[1], sweeps);
+        else
+            printf("\npartitions: 2 x px_partition(%d + %d threads), each driven by its own "
+                   "pthread, each doing %d sweeps over its half; against the whole instance (%d "
+                   "threads) doing the %d sweeps over everything\n\n",
+                   parts.shares[0], parts.shares[1], sweeps, cores, sweeps);
         printf("| %-9s | %-13s | %14s | %12s | %5s | %7s | %-6s |\n", "job", "size",
-               "whole instance", "2 partitions", "ratio", "target", "met");
+               vs_openmp ? "OpenMP parts" : "whole instance",
+               vs_openmp ? "threads parts" : "2 partitions", "ratio", "target", "met");
         printf("|-----------|---------------|---------------:|-------------:|------:|--------:|----"
                "----|\n");
         const struct {
@@ -863,10 +975,11 @@ int main(int argc, char **argv)
             printf("| %-9s | %-13s | %14s | %12s | %5.3f | %7s | %-6s |\n", pr[k].name, pr[k].size,
                    tw, tp, pr[k].t.ratio, "<= 1.10", pr[k].t.ratio <= 1.10 ? "yes" : "**no**");
         }
-        printf(
-            "\nratio: median over the runs of the partitions' time / the whole instance's, back to "
-            "back; a sample is one job of %d sweeps\n",
-            sweeps);
+        printf("\nratio: median over the runs of %s, back to back; a sample is one job of %d "
+               "sweeps\n",
+               vs_openmp ? "the threads partitions' time / the OpenMP partitions'"
+                         : "the partitions' time / the whole instance's",
+               sweeps);
     } else {
         printf("\npartitions: not run (one core)\n");
     }

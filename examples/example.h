@@ -17,8 +17,9 @@
 
 /* Where an example runs: portex's default execution space, chosen by px_init (a GPU when
  * CUDA is compiled in and a device is there, else OpenMP when it is compiled in, else
- * serial; PX_DEFAULT_EXEC=serial, openmp or cuda names one, PX_DEVICE=n a GPU other than
- * the first), the memory space that goes with it and its default instance. */
+ * threads, else serial; PX_DEFAULT_EXEC=serial, openmp, threads or cuda names one,
+ * PX_DEVICE=n a GPU other than the first), the memory space that goes with it and its
+ * default instance. */
 typedef struct example_backend {
     px_exec_space exec;
     px_space space;    /* DEVICE(n) on CUDA (n: 0, or PX_DEVICE), HOST otherwise */

@@ -177,14 +177,16 @@ static void *compute_thread(void *arg)
 static void overlap_create(overlap *o, px_instance *parent)
 {
     memset(o, 0, sizeof *o);
-    /* On OpenMP the compute instance gets all threads but one; on a GPU both are streams
-       over the whole device, and the exchange's pack and unpack kernels go first. */
+    /* On OpenMP and threads the compute instance gets all threads but one; on a GPU both are
+       streams over the whole device, and the exchange's pack and unpack kernels go first. */
     int threads = 1;
     CHECK(px_instance_concurrency(parent, &threads));
     px_exec_space exec;
     CHECK(px_instance_exec_space(parent, &exec));
     const double weights[2] = {1.0,
-                               exec == PX_EXEC_OPENMP && threads > 2 ? (double)(threads - 1) : 1.0};
+                               (exec == PX_EXEC_OPENMP || exec == PX_EXEC_THREADS) && threads > 2
+                                   ? (double)(threads - 1)
+                                   : 1.0};
     const int priorities[2] = {-1, 0};
     px_partition_options opt;
     memset(&opt, 0, sizeof opt);

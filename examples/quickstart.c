@@ -36,7 +36,7 @@ int main(void)
     saxpy_args s;
     double dot;
     CHECK(px_init(NULL));
-    CHECK(px_default_exec_space(&exec)); /* CUDA if there is a GPU, else OpenMP or serial */
+    CHECK(px_default_exec_space(&exec)); /* CUDA with a GPU, else OpenMP, threads or serial */
     CHECK(px_default_instance(&inst));
     CHECK(px_default_space(&where)); /* where its data lives */
     CHECK(px_view_create_1d(&x, "x", where, PX_F64, n));

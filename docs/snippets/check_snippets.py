@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Every ```c block of README.md and docs/*.md, compiled and run as written.
 
-    check_snippets.py --root=SRC --exec=serial|openmp --cc=CC [--cc=...] [--cflag=FLAG ...]
+    check_snippets.py --root=SRC --exec=serial|openmp|threads --cc=CC [--cc=...] [--cflag=FLAG ...]
                       --lib=LIBPORTEX.so [--mpicc=MPICC --mpirun=MPIRUN --mpi-lib=LIB.so
                       --mpi-env=NAME=VALUE ...]
 
@@ -236,7 +236,7 @@ def check(p, args, root, tmp):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", required=True)
-    ap.add_argument("--exec", required=True, choices=["serial", "openmp"])
+    ap.add_argument("--exec", required=True, choices=["serial", "openmp", "threads"])
     ap.add_argument("--cc", action="append", required=True)
     ap.add_argument("--cflag", action="append", default=[])
     ap.add_argument("--lib", required=True)

@@ -2,7 +2,7 @@
 /** @file
  * portex — atomic operations on view elements, for kernel bodies.
  *
- * One source for every backend: in a kernel file compiled as C (serial and OpenMP
+ * One source for every backend: in a kernel file compiled as C (the host
  * backends) they are GCC/Clang __atomic builtins, and under nvcc the same calls are CUDA's
  * atomic functions on the device and the builtins in the host code nvcc compiles. They
  * take a pointer to an element, typically `&PX_AT1(span, i)`:

@@ -105,18 +105,20 @@ typedef struct px_init_options {
        topology and portex's host threads (CUDA staging) are not placed near the GPU.
        For short-lived tools and tests. Default false. */
     bool skip_topology;
-    /** OpenMP backend: the threads of its default instance. 0 (the default): the
-       environment's PX_NUM_THREADS, else OMP_NUM_THREADS, else one per core. */
+    /** OpenMP and threads backends: the threads of their default instances. 0 (the
+       default): the environment's PX_NUM_THREADS, else (OpenMP) OMP_NUM_THREADS, else one
+       per core. */
     int num_threads;
-    /** OpenMP backend: leave its threads where the operating system puts them. By default
-       portex binds them with hwloc, one per core, unless OMP_PROC_BIND or OMP_PLACES
-       says how (then OpenMP's places are used). The environment's PX_OPENMP_BIND=none
-       does the same. px_print_configuration shows the choice. */
+    /** OpenMP and threads backends: leave their threads where the operating system puts
+       them. By default portex binds them with hwloc, one per core, unless (OpenMP)
+       OMP_PROC_BIND or OMP_PLACES says how (then OpenMP's places are used). The
+       environment's PX_OPENMP_BIND=none, and PX_THREADS_BIND=none for the threads
+       backend, do the same. px_print_configuration shows the choice. */
     bool no_thread_binding;
-    /** The default execution space: "serial", "openmp" or "cuda" (any case); NULL (the
-       default): the environment's PX_DEFAULT_EXEC, else CUDA when a GPU is there, else
-       OpenMP when it is compiled in, else serial. An unknown or unavailable name makes
-       px_init fail (no fall back). px_default_exec_space, px_default_space and
+    /** The default execution space: "serial", "openmp", "threads" or "cuda" (any case);
+       NULL (the default): the environment's PX_DEFAULT_EXEC, else CUDA when a GPU is
+       there, else OpenMP when it is compiled in, else threads when it is, else serial.
+       An unknown or unavailable name makes px_init fail (no fall back). px_default_exec_space, px_default_space and
        px_default_instance (portex/instance.h) give the choice. */
     const char *default_exec;
     /** Profiling (portex/tools.h, docs/tools.md). A Kokkos Tools library to load: NULL (the
@@ -134,7 +136,7 @@ typedef struct px_init_options {
        of the default execution space, whatever the environment says. false (the
        default): the environment's PX_DEVICE (a decimal ordinal), else device 0. A device
        the default execution space does not have makes px_init fail (no fall back):
-       serial and OpenMP have device 0 alone. */
+       serial, OpenMP and threads have device 0 alone. */
     bool use_device;
     /** The device ordinal use_device asks for (a GPU's, from 0); read only when
        use_device is true. */

@@ -25,7 +25,7 @@
  *
  * Backends. On CUDA a graph is a CUDA graph: capture is CUDA stream capture (work other
  * libraries put on the instance's stream is captured too), conditionals are CUDA
- * conditional nodes whose conditions kernels set. On the host backends (serial, OpenMP) a launch
+ * conditional nodes whose conditions kernels set. On the host backends (serial, OpenMP, threads) a launch
  * runs the nodes one after another in the order they were added, which is a topological
  * order (a node depends only on nodes added before it), on the launching thread, and
  * evaluates conditions on the host: the same program runs, and is tested, without a GPU.
@@ -91,7 +91,7 @@ PX_API px_status px_graph_add_for(px_graph *graph, px_graph_node *const *deps, i
                                   const char *label, px_policy policy, const px_kernel *kernel,
                                   const void *args, px_graph_node **out);
 /** A PX_REDUCE kernel into element 0 of `result`, as px_parallel_reduce_view (DEVICE of the
- * graph's GPU or HOST_PINNED for CUDA; HOST for serial and OpenMP): a result in a host variable has
+ * graph's GPU or HOST_PINNED for CUDA; HOST on the host backends): a result in a host variable has
  * no meaning at replay. */
 PX_API px_status px_graph_add_reduce(px_graph *graph, px_graph_node *const *deps, int ndeps,
                                      const char *label, px_policy policy, const px_kernel *kernel,
@@ -178,7 +178,7 @@ typedef struct px_graph_cond_t px_graph_cond_t;
  *
  * What a body may hold, on every backend (CUDA's rules for conditional bodies): kernel,
  * copy, fill, empty, child and conditional nodes; copies and fills only of the graph's
- * device memory (DEVICE on CUDA; on serial and OpenMP every space they run, HOST
+ * device memory (DEVICE on CUDA; on the host backends every space they run, HOST
  * included); no host functions and no captured work (px_graph_add_captured nodes, a
  * captured graph as a child). A child is held to the same rules at any depth: the body
  * takes a child holding what it takes as nodes, and refuses one holding anything else.
@@ -223,7 +223,7 @@ typedef enum px_compare {
 
 /** A ready-made loop condition: appends to `body` (after every node in it so far) a node
  * that sets cond to (element 0 of `scalar` `<cmp>` threshold). scalar: a PX_F64 view in
- * the graph's device memory (DEVICE on CUDA, HOST on serial and OpenMP), e.g. a reduction's result.
+ * the graph's device memory (DEVICE on CUDA, HOST on the host backends), e.g. a reduction's result.
  * The node is *out (may be NULL). */
 PX_API px_status px_graph_cond_from_view(px_graph *body, px_graph_cond_t *cond, px_view *scalar,
                                          px_compare cmp, double threshold, px_graph_node **out);

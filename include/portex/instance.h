@@ -3,9 +3,9 @@
  * portex — execution spaces, instances (ordered queues of work) and events between them.
  *
  * An instance is one in-order queue in one execution space: on the serial backend work
- * runs at once on the calling thread; on OpenMP it runs at once on a team of host threads
- * (the calling thread among them) and has finished when the call returns; on CUDA an
- * instance is one non-blocking stream.
+ * runs at once on the calling thread; on OpenMP and threads it runs at once on a team of
+ * host threads (the calling thread among them) and has finished when the call returns; on
+ * CUDA an instance is one non-blocking stream.
  * Work on one instance runs in the order it was issued; work on different instances is
  * unordered unless an event orders it. */
 #ifndef PORTEX_INSTANCE_H
@@ -23,10 +23,12 @@ typedef enum px_exec_space {
     PX_EXEC_SERIAL = 0, /**< the calling thread: the reference backend */
     PX_EXEC_CUDA,       /**< an NVIDIA GPU through CUDA */
     PX_EXEC_OPENMP,     /**< the host's cores through OpenMP threads */
-    PX_EXEC_COUNT       /**< the number of execution spaces (not one) */
+    PX_EXEC_THREADS,    /**< the host's cores through portex's own POSIX threads */
+    PX_EXEC_COUNT       /**< the number of execution spaces (not one); grows as spaces are added */
 } px_exec_space;
 
-/** "SERIAL", "CUDA", "OPENMP"; "UNKNOWN" for values outside px_exec_space; never NULL. */
+/** "SERIAL", "CUDA", "OPENMP", "THREADS"; "UNKNOWN" for values outside px_exec_space; never
+ * NULL. */
 PX_API const char *px_exec_space_string(px_exec_space exec);
 
 /** true when the execution space is compiled in and has at least one device here; false
@@ -37,8 +39,8 @@ PX_API bool px_exec_space_available(px_exec_space exec);
  * PX_ERR_UNSUPPORTED (not compiled into this build), PX_ERR_NO_DEVICE (no device here, e.g.
  * CUDA without a GPU), PX_ERR_INVALID_ARGUMENT (not an execution space). */
 PX_API px_status px_exec_space_check(px_exec_space exec);
-/** Devices of the execution space (1 for SERIAL and OPENMP; 0 for CUDA on a machine without
- * a GPU). */
+/** Devices of the execution space (1 for SERIAL, OPENMP and THREADS; 0 for CUDA on a machine
+ * without a GPU). */
 PX_API px_status px_exec_space_device_count(px_exec_space exec, int *count);
 
 /** An instance: one in-order queue of work in one execution space (opaque handle). */
@@ -48,9 +50,10 @@ typedef struct px_instance px_instance;
 
 /** The execution space a program runs on unless it names one: the first px_init's
  * px_init_options.default_exec, else the environment's PX_DEFAULT_EXEC at that px_init
- * ("serial", "openmp" or "cuda", in any case), else CUDA when it is compiled in and a GPU
- * is there, else OpenMP when it is compiled in, else serial. An unknown name, or a named
- * space that is not available here ("cuda" without a GPU), makes px_init fail with the
+ * ("serial", "openmp", "threads" or "cuda", in any case), else CUDA when it is compiled in
+ * and a GPU is there, else OpenMP when it is compiled in, else threads when it is, else
+ * serial. An unknown name, or a named space that is not available here ("cuda" without a
+ * GPU), makes px_init fail with the
  * reason; it never falls back to another space. CUDA stays untouched at px_init unless
  * "cuda" is named or a device is asked for (then cudaGetDeviceCount only, no context);
  * when neither is, the first of these calls makes the choice (a CUDA build asks
@@ -58,8 +61,8 @@ typedef struct px_instance px_instance;
  *
  * The default device: px_init_options.device (with use_device), else the environment's
  * PX_DEVICE at the first px_init, else 0. It must be one of the default execution space's
- * devices, or px_init fails (PX_ERR_NO_DEVICE); serial and OpenMP have device 0 alone, so
- * PX_DEVICE=1 is refused on them rather than ignored.
+ * devices, or px_init fails (PX_ERR_NO_DEVICE); serial, OpenMP and threads have device 0
+ * alone, so PX_DEVICE=1 is refused on them rather than ignored.
  *
  * @code
  *   px_instance *inst;
@@ -74,7 +77,7 @@ PX_API px_status px_default_exec_space(px_exec_space *out);
  * (PX_DEVICE, px_init_options.device; 0 unless one was asked for), px_host() otherwise. */
 PX_API px_status px_default_space(px_space *out);
 /** Its default instance on the default device (px_instance_default(exec, n, out), n as
- * px_default_space says; 0 on serial and OpenMP): belongs to portex, never destroy it. On
+ * px_default_space says; 0 on the host backends): belongs to portex, never destroy it. On
  * CUDA the stream is made here, at the first call. */
 PX_API px_status px_default_instance(px_instance **out);
 
@@ -108,7 +111,7 @@ PX_API px_status px_instance_exec_space(const px_instance *inst, px_exec_space *
 PX_API px_status px_instance_device(const px_instance *inst, int *out);
 /** The memory space the instance's kernels use by default, the one to create their views
  * in: px_device(n) for an instance of CUDA device n (a stream, a wrapped stream or an SM
- * partition alike), px_host() for serial and OpenMP instances. Code that is handed an
+ * partition alike), px_host() for serial, OpenMP and threads instances. Code that is handed an
  * instance allocates where it runs without asking which backend it is:
  * @code
  *   px_space where;
@@ -134,9 +137,10 @@ typedef struct px_partition_options {
 /** n new instances in parent's execution space and device, each its own in-order queue
  * (on CUDA a non-blocking stream), usable concurrently from different host threads.
  * weights: n positive numbers, or NULL for equal shares. Each out[i] is destroyed with
- * px_instance_destroy. Partitioning a serial instance gives serial instances; an OpenMP
- * instance gives instances with shares of its threads by weight (disjoint while it has a
- * thread per partition; docs/openmp.md), each to be driven from a host thread of its own. */
+ * px_instance_destroy. Partitioning a serial instance gives serial instances; an OpenMP or
+ * threads instance gives instances with shares of its threads by weight (disjoint while it
+ * has a thread per partition; docs/openmp.md), each to be driven from a host thread of its
+ * own. */
 PX_API px_status px_partition(px_instance *parent, int n, const double *weights, px_instance **out);
 /** px_partition with options (px_partition_options: SM partitions, priorities); options
  * may be NULL. */
@@ -144,10 +148,10 @@ PX_API px_status px_partition_ex(px_instance *parent, int n, const double *weigh
                                  const px_partition_options *options, px_instance **out);
 
 /** The multiprocessors an instance's kernels may use (all of the GPU's unless it is an SM
- * partition; 1 for serial and OpenMP). */
+ * partition; 1 on the host backends). */
 PX_API px_status px_instance_sm_count(const px_instance *inst, int *out);
-/** How many threads the instance's kernels run on at once: its team's threads on OpenMP
- * (a partition's share), 1 on serial, the resident threads of its SMs on CUDA. */
+/** How many threads the instance's kernels run on at once: its team's threads on OpenMP and
+ * threads (a partition's share), 1 on serial, the resident threads of its SMs on CUDA. */
 PX_API px_status px_instance_concurrency(const px_instance *inst, int *out);
 
 /* ---- Events ------------------------------------------------------------------------ */
@@ -170,9 +174,9 @@ PX_API px_status px_event_destroy(px_event **ev);
 PX_API px_status px_event_record(px_event *ev, px_instance *inst);
 /** Work issued to inst from now on waits for ev. Within one execution space the host does
  * not block (CUDA: cudaStreamWaitEvent). Across execution spaces the call itself waits on
- * the host until ev has completed (a serial or OpenMP instance waiting for a CUDA event; a
- * CUDA instance waiting for a serial or OpenMP event returns at once: their events complete when
- * recorded). */
+ * the host until ev has completed (a host backend's instance waiting for a CUDA event; a
+ * CUDA instance waiting for a host backend's event returns at once: their events complete
+ * when recorded). */
 PX_API px_status px_instance_wait_event(px_instance *inst, px_event *ev);
 /** *done is true when the work captured by ev has run (or ev was never recorded). */
 PX_API px_status px_event_query(px_event *ev, bool *done);

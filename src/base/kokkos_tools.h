@@ -13,7 +13,12 @@
 #include "portex/space.h"
 
 /* Kokkos' device types, the top 8 bits of a device id (Kokkos::Tools::Experimental::DeviceType). */
-enum { PX__KP_DEVICE_SERIAL = 0, PX__KP_DEVICE_OPENMP = 1, PX__KP_DEVICE_CUDA = 2 };
+enum {
+    PX__KP_DEVICE_SERIAL = 0,
+    PX__KP_DEVICE_OPENMP = 1,
+    PX__KP_DEVICE_CUDA = 2,
+    PX__KP_DEVICE_THREADS = 6
+};
 
 /* Kokkos' device id: type (8 bits), device (7 bits), instance (17 bits). Instance 0 is
    reserved for fences of every instance (Kokkos' global device synchronisation). */

@@ -20,6 +20,7 @@ const char *px_exec_space_string(px_exec_space exec)
     case PX_EXEC_SERIAL: return "SERIAL";
     case PX_EXEC_CUDA: return "CUDA";
     case PX_EXEC_OPENMP: return "OPENMP";
+    case PX_EXEC_THREADS: return "THREADS";
     case PX_EXEC_COUNT: break;
     }
     return "UNKNOWN";

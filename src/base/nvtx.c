@@ -17,7 +17,7 @@
 static nvtxDomainHandle_t domain;
 
 /* ARGB: kernels green, copies blue, fences red, graphs purple, regions grey (the colours
-   of bench/overlap_timeline.png). */
+   of docs/results/overlap_timeline.png). */
 static const uint32_t colour[] = {
     [PX__NVTX_KERNEL] = 0xff2ca02cu, [PX__NVTX_COPY] = 0xff1f77b4u,
     [PX__NVTX_FENCE] = 0xffd62728u,  [PX__NVTX_GRAPH] = 0xff9467bdu,

@@ -152,14 +152,14 @@ px_status px_deep_copy_query(const px_view *dst, const px_view *src, px_copy_pat
 }
 
 /* The instance a blocking copy or fill runs on: the default instance of the backend that
-   owns the device side, on that side's device (dst's when both are), else the OpenMP one
-   (large host copies on every core) where it is compiled in, else the serial one. */
+   owns the device side, on that side's device (dst's when both are), else that of the
+   backend whose threads run host work (large host copies on every core:
+   px__backend_host_team). */
 static px_status blocking_instance(const px__copy_op *op, const px__copy_plan_info *info, bool fill,
                                    px_instance **out, const char *func)
 {
     if (info->owner == PX_EXEC_COUNT)
-        return px__instance_default(
-            px__backend_get(PX_EXEC_OPENMP) ? PX_EXEC_OPENMP : PX_EXEC_SERIAL, 0, out, func);
+        return px__instance_default(px__backend_host_team()->exec, 0, out, func);
     return px__instance_default(info->owner, device_side(op, fill)->space.device, out, func);
 }
 

@@ -65,12 +65,6 @@ static atomic_int default_exec = DEFAULT_AUTO;
    at the first px_init (0 unless one was asked for). */
 static atomic_int default_device;
 
-static const struct {
-    const char *name;
-    px_exec_space exec;
-} exec_names[] = {{"serial", PX_EXEC_SERIAL}, {"openmp", PX_EXEC_OPENMP}, {"cuda", PX_EXEC_CUDA}};
-#define PX__EXEC_NAMES "\"serial\", \"openmp\" or \"cuda\""
-
 static bool same_name_ci(const char *a, const char *b)
 {
     for (; *a && *b; ++a, ++b)
@@ -78,28 +72,27 @@ static bool same_name_ci(const char *a, const char *b)
     return *a == *b;
 }
 
-/* The execution space `name` names (case does not matter), or PX_ERR_INVALID_ARGUMENT
-   saying where the name came from and which names there are. */
+/* The execution space `name` names (px_exec_space_string's names, in any case), or
+   PX_ERR_INVALID_ARGUMENT saying where the name came from and which names there are. */
 static px_status exec_parse(const char *name, const char *from, px_exec_space *out,
                             const char *func)
 {
-    for (size_t k = 0; k < sizeof exec_names / sizeof exec_names[0]; ++k)
-        if (same_name_ci(name, exec_names[k].name)) {
-            *out = exec_names[k].exec;
+    for (int e = 0; e < PX_EXEC_COUNT; ++e)
+        if (same_name_ci(name, px_exec_space_string((px_exec_space)e))) {
+            *out = (px_exec_space)e;
             return PX_OK;
         }
+    /* "serial", "cuda", ... or "threads" */
+    char names[128] = "";
+    size_t k = 0;
+    for (int e = 0; e < PX_EXEC_COUNT && k < sizeof names; ++e) {
+        const char *sep = e == 0 ? "" : e == PX_EXEC_COUNT - 1 ? " or " : ", ";
+        k += (size_t)snprintf(names + k, sizeof names - k, "%s\"%s\"", sep,
+                              px_exec_space_string((px_exec_space)e));
+    }
+    for (char *c = names; *c; ++c) *c = (char)tolower((unsigned char)*c);
     return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                     "%s is \"%s\": not an execution space; expected " PX__EXEC_NAMES, from, name);
-}
-
-/* The space with a device here first among CUDA, OpenMP, serial. */
-static px_exec_space exec_auto(void)
-{
-    int n = 0;
-    const px__backend *cuda = px__backend_get(PX_EXEC_CUDA);
-    if (cuda && cuda->device_count(&n) == PX_OK && n > 0) return PX_EXEC_CUDA;
-    if (px__backend_get(PX_EXEC_OPENMP)) return PX_EXEC_OPENMP;
-    return PX_EXEC_SERIAL;
+                     "%s is \"%s\": not an execution space; expected %s", from, name, names);
 }
 
 /* The default execution space, chosen now if it was left to portex. */
@@ -108,7 +101,7 @@ static px_exec_space default_get(void)
     int e = atomic_load(&default_exec);
     if (e == DEFAULT_AUTO) {
         /* Threads that race here compute the same answer; the first store wins. */
-        int chosen = (int)exec_auto();
+        int chosen = (int)px__backend_auto();
         e = atomic_compare_exchange_strong(&default_exec, &e, chosen) ? chosen : e;
     }
     return (px_exec_space)e;
@@ -168,8 +161,8 @@ static px_status device_check(px_exec_space exec, int device, const char *from, 
     return px__error(
         PX_ERR_NO_DEVICE, func, "%s is %d, but the default execution space, %s, has %s%s", from,
         device, px_exec_space_string(exec), ordinals,
-        be->runs_on_host ? " (serial and OpenMP have device 0 alone: a GPU is chosen only where "
-                           "the default execution space is CUDA)"
+        be->runs_on_host ? " (serial, OpenMP and threads have device 0 alone: a GPU is chosen "
+                           "only where the default execution space is CUDA)"
                          : "");
 }
 
@@ -232,11 +225,13 @@ px_status px__default_exec_init(const px_init_options *opts, bool first, const c
     } else if (device >= 0) {
         /* A device can be checked only against a space: choose it now (a CUDA build asks
            cudaGetDeviceCount). */
-        exec = exec_auto();
+        exec = px__backend_auto();
     }
     if (device >= 0) PX__TRY(device_check(exec, device, device_from, func));
     /* Only now: a refusal above leaves the previous choice as it was. */
     atomic_store(&default_exec, name || device >= 0 ? (int)exec : DEFAULT_AUTO);
+    /* Host work no instance was named for runs on the named space's threads (if it has). */
+    px__backends_named_default(name || device >= 0 ? exec : PX_EXEC_COUNT);
     atomic_store(&default_device, device >= 0 ? device : 0);
     return PX_OK;
 }

@@ -76,9 +76,10 @@ px_status px__profile_finalize(const char *func)
 /* Kokkos' device id of an instance (type, device, instance number). */
 static uint32_t device_id(const px_instance *inst)
 {
-    const int type = inst->exec == PX_EXEC_CUDA     ? PX__KP_DEVICE_CUDA
-                     : inst->exec == PX_EXEC_OPENMP ? PX__KP_DEVICE_OPENMP
-                                                    : PX__KP_DEVICE_SERIAL;
+    const int type = inst->exec == PX_EXEC_CUDA      ? PX__KP_DEVICE_CUDA
+                     : inst->exec == PX_EXEC_OPENMP  ? PX__KP_DEVICE_OPENMP
+                     : inst->exec == PX_EXEC_THREADS ? PX__KP_DEVICE_THREADS
+                                                     : PX__KP_DEVICE_SERIAL;
     return px__kp_device_id(type, inst->device, inst->number);
 }
 

@@ -5,7 +5,7 @@
  * for backends whose work runs off the host (CUDA) and from the host's clock for those
  * whose work runs in the call (serial, OpenMP). At the last px_finalize the records are
  * written as a Chrome/Perfetto trace (JSON, chrome://tracing or ui.perfetto.dev), one
- * lane per instance and one per host thread for regions; tools/timeline_plot.py draws it.
+ * lane per instance and one per host thread for regions; scripts/plot/timeline_plot.py draws it.
  *
  * The trace: {"traceEvents": [...], "displayTimeUnit": "ms", "otherData": {...}}. One
  * complete event ("ph": "X") per record: name the label, cat the kind, ts and dur in

@@ -218,15 +218,16 @@ static size_t natural_alignment(size_t es)
     return a;
 }
 
-/* A new allocation's zero-fill. Memory the CPU reaches is zeroed by the OpenMP backend's
-   default team where that backend is compiled in, each thread the share of the elements a
-   1-D loop over the view gives it, so that first touch puts every page on the NUMA node of
-   the thread whose loops will use it (docs/views.md); else, and in a GPU's memory, by the
-   space's own zero. */
+/* A new allocation's zero-fill. Memory the CPU reaches is zeroed by the default team of the
+   backend whose threads run host work (px__backend_host_team: the default execution
+   space's when it is OpenMP or threads, else OpenMP's, else the threads backend's), each
+   thread the share of the elements a 1-D loop over the view gives it, so that first touch
+   puts every page on the NUMA node of the thread whose loops will use it (docs/views.md);
+   else, and in a GPU's memory, by the space's own zero. */
 static px_status zero_new(const px__space_ops *ops, px_space space, void *ptr, size_t bytes,
                           size_t elem_size, const char *func)
 {
-    const px__backend *team = ops->host_access ? px__backend_get(PX_EXEC_OPENMP) : NULL;
+    const px__backend *team = ops->host_access ? px__backend_host_team() : NULL;
     if (team && team->zero_host) return team->zero_host(ptr, bytes, elem_size, func);
     return ops->zero(space, ptr, bytes, func);
 }

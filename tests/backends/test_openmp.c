@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* The OpenMP backend: results equal the serial backend's (integers bit for bit, doubles
- * within 1e-12 relative) and the same run to run; thread counts, partitions with their
- * own threads, used from several host threads at once and from inside an OpenMP team;
- * large host copies; the configuration it reports. Registered for the OpenMP runs only
- * (1, 2 and 3 threads: PX_NUM_THREADS). */
-#define _POSIX_C_SOURCE 200809L /* open_memstream, setenv */
+/* The backends with teams of host threads, OpenMP and threads, held to the promises they
+ * share (docs/openmp.md, docs/threads.md): results equal the serial backend's (integers bit
+ * for bit, doubles within 1e-12 relative), the same run to run and the same on both
+ * backends; thread counts, partitions with their own threads (and their drivers bound),
+ * used from several host threads at once and from inside an OpenMP team; one instance
+ * used from several host threads at once; large host copies; the configuration each
+ * reports. Registered for the OpenMP and threads runs (1, 2 and 3 threads:
+ * PX_NUM_THREADS); the backend under test is PX_TEST_BACKEND's. */
+#define _GNU_SOURCE /* open_memstream, setenv, sched_getaffinity */
 #include <math.h>
-#include <omp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "common.h"
 #include "kernels.h"
@@ -22,6 +29,27 @@ static px_instance *serial_inst(void)
 }
 
 static int configured_threads(void) { return (int)tk_env_ll("PX_NUM_THREADS", 1, 4096, 1); }
+
+/* px_print_configuration's lines of the backend under test, from its heading to the next
+   backend's (free them). */
+static char *backend_lines(void)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    ck_assert_ptr_nonnull(f);
+    TK_OK(px_print_configuration(f));
+    fclose(f);
+    char heading[64];
+    snprintf(heading, sizeof heading, "backend %s: compiled in", px_exec_space_string(tk_exec()));
+    const char *own = strstr(buf, heading);
+    TK_ASSERT(own != NULL, "no '%s' in: %s", heading, buf);
+    const char *next = strstr(own + 1, "\n  backend ");
+    char *lines = strndup(own, next ? (size_t)(next - own) : strlen(own));
+    ck_assert_ptr_nonnull(lines);
+    free(buf);
+    return lines;
+}
 
 /* Every element of a double view: a reproducible value in (-1, 1). */
 static void random_doubles(px_view *v, uint64_t seed)
@@ -44,9 +72,9 @@ static bool close_rel(double a, double b, double tol)
 #define RED(inst, k, args, out) \
     TK_OK(px_parallel_reduce((inst), #k, px_range(0, n), PX_KERNEL(k), (args), (out)))
 
-START_TEST(omp_reduce_matches_serial)
+START_TEST(team_reduce_matches_serial)
 {
-    px_instance *omp = tk_inst(), *ser = serial_inst();
+    px_instance *team = tk_inst(), *ser = serial_inst();
     const int64_t sizes[] = {0, 1, 2, 3, 7, 1000, 100003};
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; ++si) {
         const int64_t n = sizes[si];
@@ -71,32 +99,32 @@ START_TEST(omp_reduce_matches_serial)
 
         double ds[2];
         RED(ser, red_sum_double, &ad, &ds[0]);
-        RED(omp, red_sum_double, &ad, &ds[1]);
+        RED(team, red_sum_double, &ad, &ds[1]);
         TK_ASSERT(close_rel(ds[0], ds[1], 1e-12), "n %lld: sum %.17g vs serial %.17g", (long long)n,
                   ds[1], ds[0]);
         RED(ser, red_max_double, &ad, &ds[0]);
-        RED(omp, red_max_double, &ad, &ds[1]);
+        RED(team, red_max_double, &ad, &ds[1]);
         TK_ASSERT(ds[0] == ds[1], "n %lld: max %.17g vs serial %.17g", (long long)n, ds[1], ds[0]);
         int64_t ls[2];
         RED(ser, red_sum_int64_t, &al, &ls[0]);
-        RED(omp, red_sum_int64_t, &al, &ls[1]);
+        RED(team, red_sum_int64_t, &al, &ls[1]);
         ck_assert_int_eq(ls[0], ls[1]);
         RED(ser, red_min_int64_t, &al, &ls[0]);
-        RED(omp, red_min_int64_t, &al, &ls[1]);
+        RED(team, red_min_int64_t, &al, &ls[1]);
         ck_assert_int_eq(ls[0], ls[1]);
         uint32_t us[2];
         RED(ser, red_sum_uint32_t, &au, &us[0]); /* wraps: still exact */
-        RED(omp, red_sum_uint32_t, &au, &us[1]);
+        RED(team, red_sum_uint32_t, &au, &us[1]);
         ck_assert_uint_eq(us[0], us[1]);
         px_valloc_f64 v[2];
         RED(ser, red_minloc_f64, &ad, &v[0]);
-        RED(omp, red_minloc_f64, &ad, &v[1]);
+        RED(team, red_minloc_f64, &ad, &v[1]);
         TK_ASSERT(v[0].val == v[1].val && v[0].loc == v[1].loc,
                   "minloc (%g, %lld) vs serial (%g, %lld)", v[1].val, (long long)v[1].loc, v[0].val,
                   (long long)v[0].loc);
         tk_stats st[2];
         RED(ser, red_stats, &ad, &st[0]);
-        RED(omp, red_stats, &ad, &st[1]);
+        RED(team, red_stats, &ad, &st[1]);
         TK_ASSERT(st[0].count == st[1].count && close_rel(st[0].sum, st[1].sum, 1e-12),
                   "custom join differs");
         TK_RELEASE(xd, xi, xu);
@@ -105,7 +133,7 @@ START_TEST(omp_reduce_matches_serial)
 END_TEST
 
 /* The same dispatch gives the same bits every time (partials joined in a fixed order). */
-START_TEST(omp_reduce_reproducible)
+START_TEST(team_reduce_reproducible)
 {
     const int64_t n = 1000003;
     px_view *x = tk_view1("x", px_host(), PX_F64, n);
@@ -126,8 +154,49 @@ START_TEST(omp_reduce_reproducible)
 }
 END_TEST
 
+/* Both backends cut work alike (host_launch.c): with the same thread count, a reduction and
+   a scan give the same bits on OpenMP as on threads. */
+START_TEST(team_backends_agree)
+{
+    if (!px_exec_space_available(PX_EXEC_OPENMP) || !px_exec_space_available(PX_EXEC_THREADS))
+        TK_SKIP("the OpenMP and threads backends are not both compiled in");
+    px_instance *inst[2] = {NULL, NULL};
+    TK_OK(px_instance_default(PX_EXEC_OPENMP, 0, &inst[0]));
+    TK_OK(px_instance_default(PX_EXEC_THREADS, 0, &inst[1]));
+    int c[2];
+    TK_OK(px_instance_concurrency(inst[0], &c[0]));
+    TK_OK(px_instance_concurrency(inst[1], &c[1]));
+    ck_assert_int_eq(c[0], c[1]);
+    const int64_t n = 300007;
+    px_view *x = tk_view1("x", px_host(), PX_F64, n);
+    px_view *o[2] = {tk_view1("o0", px_host(), PX_F64, n), tk_view1("o1", px_host(), PX_F64, n)};
+    double *d = tk_data(x);
+    tk_rng r = tk_rng_seed(17);
+    for (int64_t i = 0; i < n; ++i) d[i] = tk_uniform(&r, -1e3, 1e3) * pow(10, (double)(i % 7) - 3);
+    red_args_double a;
+    TK_OK(px_view_span_f64(x, &a.x));
+    double sum[2], total[2];
+    for (int b = 0; b < 2; ++b) {
+        RED(inst[b], red_sum_double, &a, &sum[b]);
+        scan_f64_args s;
+        s.in = a.x;
+        TK_OK(px_view_span_f64(o[b], &s.out));
+        TK_OK(px_parallel_scan(inst[b], "sf", px_range(0, n), PX_KERNEL(scan_incl_f64), &s,
+                               &total[b]));
+    }
+    TK_ASSERT(memcmp(&sum[0], &sum[1], sizeof sum[0]) == 0, "sum: OpenMP %.17g, threads %.17g",
+              sum[0], sum[1]);
+    TK_ASSERT(memcmp(&total[0], &total[1], sizeof total[0]) == 0,
+              "scan total: OpenMP %.17g, threads %.17g", total[0], total[1]);
+    TK_ASSERT(memcmp(tk_data(o[0]), tk_data(o[1]), (size_t)n * sizeof(double)) == 0,
+              "the scans' outputs differ");
+    px_view *views[] = {x, o[0], o[1]};
+    tk_release_all(views, 3);
+}
+END_TEST
+
 /* 2-D and 3-D reductions, untiled and tiled, both orders. */
-START_TEST(omp_reduce_md_matches_serial)
+START_TEST(team_reduce_md_matches_serial)
 {
     const int64_t e2[2] = {37, 101}, e3[3] = {5, 19, 23};
     px_view *x2 = tk_view("x2", px_host(), PX_F64, 2, e2),
@@ -169,7 +238,7 @@ END_TEST
 
 /* Scans: outputs and totals equal the serial backend's, for sizes around the thread
    count and a large one. */
-START_TEST(omp_scan_matches_serial)
+START_TEST(team_scan_matches_serial)
 {
     const int64_t sizes[] = {0, 1, 2, 3, 4, 5, 17, 1000003};
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; ++si) {
@@ -223,7 +292,7 @@ END_TEST
 
 /* ---- Threads and partitions --------------------------------------------------------------- */
 
-START_TEST(omp_threads_and_shares)
+START_TEST(team_threads_and_shares)
 {
     const int T = configured_threads();
     int c = 0;
@@ -242,7 +311,7 @@ START_TEST(omp_threads_and_shares)
     TK_ASSERT(a >= 1 && b >= 1 && (T < 2 || a + b == T) && b >= a, "shares %d + %d of %d", a, b, T);
     px_exec_space e = PX_EXEC_COUNT;
     TK_OK(px_instance_exec_space(p[0], &e));
-    ck_assert_int_eq(e, PX_EXEC_OPENMP);
+    ck_assert_int_eq(e, tk_exec());
     tk_destroy_all(p, 2);
     /* More partitions than threads: one thread each. */
     TK_OK(px_partition(tk_inst(), 3, NULL, p));
@@ -310,7 +379,7 @@ static void check_jobs(part_job *jobs, int n)
     }
 }
 
-START_TEST(omp_partitions_from_threads)
+START_TEST(team_partitions_from_threads)
 {
     enum { N = 3 };
     px_instance *parts[N];
@@ -326,8 +395,79 @@ START_TEST(omp_partitions_from_threads)
 }
 END_TEST
 
-/* The same from the threads of an OpenMP team of the caller's: nested teams. */
-START_TEST(omp_partitions_nested)
+/* One instance (the default one, its whole team) driven by several host threads at once:
+   each dispatch runs whole and right, whichever thread's runs on the team. */
+START_TEST(team_instance_from_threads)
+{
+    enum { N = 3 };
+    px_instance *insts[N] = {tk_inst(), tk_inst(), tk_inst()};
+    part_job jobs[N];
+    make_jobs(jobs, insts, N);
+    pthread_t th[N];
+    for (int i = 0; i < N; ++i)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, part_worker, &jobs[i]), 0);
+    for (int i = 0; i < N; ++i) pthread_join(th[i], NULL);
+    check_jobs(jobs, N);
+}
+END_TEST
+
+#ifdef __linux__
+/* The CPUs a new thread may run on before and after it drives a partition. */
+typedef struct affinity_probe {
+    px_instance *part;
+    cpu_set_t before, after;
+    bool ok;
+} affinity_probe;
+
+static void *probe_partition(void *arg)
+{
+    affinity_probe *p = arg;
+    axpy_args a = {0};
+    p->ok = sched_getaffinity(0, sizeof p->before, &p->before) == 0 &&
+            px_parallel_for(p->part, "nothing", px_range(0, 0), PX_KERNEL(axpy), &a) == PX_OK &&
+            sched_getaffinity(0, sizeof p->after, &p->after) == 0;
+    return NULL;
+}
+#endif
+
+/* A partition's driver is bound to the partition's first place: after a dispatch on the
+   partition, the thread that made it runs on fewer CPUs than before, all of them CPUs it
+   could run on. (Bare: the suites' fixture skips the topology, hence the binding.) */
+START_TEST(team_partition_binds_driver)
+{
+#ifdef __linux__
+    TK_OK(px_init(NULL));
+    char *lines = backend_lines();
+    const bool hwloc = strstr(lines, "binding: hwloc") != NULL;
+    free(lines);
+    if (!hwloc) {
+        TK_OK(px_finalize());
+        TK_SKIP("the backend does not bind threads here");
+    }
+    px_instance *parts[2];
+    TK_OK(px_partition(tk_inst(), 2, NULL, parts));
+    affinity_probe p = {.part = parts[1]};
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, probe_partition, &p), 0);
+    pthread_join(th, NULL);
+    tk_destroy_all(parts, 2);
+    TK_OK(px_finalize());
+    TK_ASSERT(p.ok, "sched_getaffinity or the dispatch failed");
+    if (CPU_COUNT(&p.before) < 2) TK_SKIP("the process runs on one CPU");
+    cpu_set_t both;
+    CPU_AND(&both, &p.before, &p.after);
+    TK_ASSERT(CPU_COUNT(&p.after) < CPU_COUNT(&p.before) && CPU_EQUAL(&both, &p.after),
+              "the driver may run on %d CPUs after the dispatch, %d before", CPU_COUNT(&p.after),
+              CPU_COUNT(&p.before));
+#else
+    TK_SKIP("no sched_getaffinity here");
+#endif
+}
+END_TEST
+
+#ifdef _OPENMP
+/* The same from the threads of an OpenMP team of the caller's: nested teams on OpenMP. */
+START_TEST(team_partitions_nested)
 {
     enum { N = 2 };
     px_instance *parts[N];
@@ -346,10 +486,11 @@ START_TEST(omp_partitions_nested)
     tk_destroy_all(parts, N);
 }
 END_TEST
+#endif
 
 /* ---- Copies and fills on the team ----------------------------------------------------------- */
 
-START_TEST(omp_large_host_copies)
+START_TEST(team_large_host_copies)
 {
     /* 8 MiB, above the size where copies are split among the threads: contiguous, strided
        (a LEFT view from a RIGHT one) and a fill of a strided subview. */
@@ -386,30 +527,24 @@ END_TEST
 
 /* ---- Configuration ------------------------------------------------------------------------ */
 
-START_TEST(omp_configuration)
+START_TEST(team_configuration)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ck_assert_ptr_nonnull(f);
-    TK_OK(px_print_configuration(f));
-    fclose(f);
-    TK_ASSERT(strstr(buf, "backend OPENMP: compiled in") != NULL, "%s", buf);
+    char *lines = backend_lines();
     char want[64];
     snprintf(want, sizeof want, "%d threads (PX_NUM_THREADS)", configured_threads());
-    TK_ASSERT(strstr(buf, want) != NULL, "no '%s' in: %s", want, buf);
-    TK_ASSERT(strstr(buf, "binding: ") != NULL, "%s", buf);
-    free(buf);
+    TK_ASSERT(strstr(lines, want) != NULL, "no '%s' in: %s", want, lines);
+    TK_ASSERT(strstr(lines, "binding: ") != NULL, "%s", lines);
+    free(lines);
 }
 END_TEST
 
 /* The option beats the environment; a bad count is refused by px_init, naming it. */
-START_TEST(omp_init_options)
+START_TEST(team_init_options)
 {
     px_init_options o = {.skip_topology = true, .num_threads = 5};
     TK_OK(px_init(&o));
     px_instance *inst = NULL;
-    TK_OK(px_instance_default(PX_EXEC_OPENMP, 0, &inst));
+    TK_OK(px_instance_default(tk_exec(), 0, &inst));
     int c = 0;
     TK_OK(px_instance_concurrency(inst, &c));
     ck_assert_int_eq(c, 5);
@@ -435,19 +570,26 @@ START_TEST(omp_init_options)
 }
 END_TEST
 
-static const char *need_openmp(void)
+static const char *need_team_backend(void)
 {
-    return tk_exec() == PX_EXEC_OPENMP ? NULL : "the OpenMP backend is not the one under test";
+    return tk_exec() == PX_EXEC_OPENMP || tk_exec() == PX_EXEC_THREADS
+               ? NULL
+               : "the backend under test has no team of host threads (OpenMP, threads)";
 }
 
 int main(void)
 {
-    tk_require("openmp_backend", need_openmp);
-    TK_ADD(tk_case("openmp_backend", "results"), omp_reduce_matches_serial, omp_reduce_reproducible,
-           omp_reduce_md_matches_serial, omp_scan_matches_serial);
-    TK_ADD(tk_case("openmp_backend", "threads"), omp_threads_and_shares,
-           omp_partitions_from_threads, omp_partitions_nested, omp_configuration);
-    TK_ADD(tk_case("openmp_backend", "copies"), omp_large_host_copies);
-    TK_ADD(tk_case_bare("openmp_backend", "init"), omp_init_options);
+    tk_require("host_team_backend", need_team_backend);
+    TK_ADD(tk_case("host_team_backend", "results"), team_reduce_matches_serial,
+           team_reduce_reproducible, team_backends_agree, team_reduce_md_matches_serial,
+           team_scan_matches_serial);
+    TK_ADD(tk_case("host_team_backend", "threads"), team_threads_and_shares,
+           team_partitions_from_threads, team_instance_from_threads, team_configuration);
+#ifdef _OPENMP
+    TK_ADD(tk_case("host_team_backend", "nested"), team_partitions_nested);
+#endif
+    TK_ADD(tk_case("host_team_backend", "copies"), team_large_host_copies);
+    TK_ADD(tk_case_bare("host_team_backend", "init"), team_init_options,
+           team_partition_binds_driver);
     return tk_run();
 }

@@ -55,7 +55,7 @@ expect() { # file, pattern, what
 }
 
 ran=0
-for exec in serial openmp cuda; do
+for exec in serial openmp threads cuda; do
     dir=$work/$exec
     mkdir -p "$dir"
     # Is this execution space here? (px_init fails when it is not.)

@@ -541,9 +541,10 @@ START_TEST(records_every_operation)
               lane ? lane : "(none)");
     char space[32];
     snprintf(space, sizeof space, "%s",
-             tk_is_cuda()                  ? "cuda:0"
-             : tk_exec() == PX_EXEC_OPENMP ? "openmp"
-                                           : "serial");
+             tk_is_cuda()                   ? "cuda:0"
+             : tk_exec() == PX_EXEC_OPENMP  ? "openmp"
+             : tk_exec() == PX_EXEC_THREADS ? "threads"
+                                            : "serial");
     const char *sp = jstr(jget(k, "args"), "space");
     TK_ASSERT(sp && strcmp(sp, space) == 0, "space '%s', want '%s'", sp ? sp : "(none)", space);
     TK_ASSERT(!jget(jget(k, "args"), "path") && !jget(jget(k, "args"), "bytes"),

@@ -73,10 +73,13 @@ static const char *need_recorder(void)
                       : "the recorder tool library was not built (PX_TEST_KP_RECORDER unset)";
 }
 
-/* Kokkos' device type of the backend under test. */
+/* Kokkos' device type of the backend under test (Kokkos::Tools::Experimental::DeviceType). */
 static unsigned kp_type(void)
 {
-    return tk_exec() == PX_EXEC_CUDA ? 2u : tk_exec() == PX_EXEC_OPENMP ? 1u : 0u;
+    return tk_exec() == PX_EXEC_CUDA      ? 2u
+           : tk_exec() == PX_EXEC_OPENMP  ? 1u
+           : tk_exec() == PX_EXEC_THREADS ? 6u
+                                          : 0u;
 }
 
 START_TEST(tool_hears_everything)

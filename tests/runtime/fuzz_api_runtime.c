@@ -92,7 +92,7 @@ void op_instance(void)
         return;
     }
     if (r == 4) { /* default */
-        const px_exec_space e = chance(85) ? PX_EXEC_SERIAL : (px_exec_space)rnd(-1, 3);
+        const px_exec_space e = chance(85) ? PX_EXEC_SERIAL : (px_exec_space)rnd(-1, PX_EXEC_COUNT);
         const int dev = chance(85) ? 0 : (int)rnd(-2, 70);
         const bool null_out = chance(4);
         int exp = EXP_OK;
@@ -103,8 +103,8 @@ void op_instance(void)
             exp = EXP_FAIL, why = "not initialized";
         else if (e == PX_EXEC_CUDA)
             exp = fz.cuda ? EXP_ANY : EXP_FAIL, why = "CUDA not available here";
-        else if (e == PX_EXEC_OPENMP)
-            exp = EXP_ANY, why = "OpenMP compiled in or not";
+        else if (e == PX_EXEC_OPENMP || e == PX_EXEC_THREADS)
+            exp = EXP_ANY, why = "OpenMP or threads compiled in or not";
         else if (e != PX_EXEC_SERIAL)
             exp = EXP_FAIL, why = "exec out of range";
         else if (dev != 0)

@@ -541,9 +541,10 @@ START_TEST(default_exec_auto)
     ck_assert_ptr_null(inst);
 
     TK_OK(px_init(NULL));
-    const px_exec_space want = px_exec_space_available(PX_EXEC_CUDA)     ? PX_EXEC_CUDA
-                               : px_exec_space_available(PX_EXEC_OPENMP) ? PX_EXEC_OPENMP
-                                                                         : PX_EXEC_SERIAL;
+    const px_exec_space want = px_exec_space_available(PX_EXEC_CUDA)      ? PX_EXEC_CUDA
+                               : px_exec_space_available(PX_EXEC_OPENMP)  ? PX_EXEC_OPENMP
+                               : px_exec_space_available(PX_EXEC_THREADS) ? PX_EXEC_THREADS
+                                                                          : PX_EXEC_SERIAL;
     default_is(want);
     TK_FAIL(px_default_exec_space(NULL), PX_ERR_INVALID_ARGUMENT, "px_default_exec_space");
     TK_FAIL(px_default_space(NULL), PX_ERR_INVALID_ARGUMENT, "px_default_space");
@@ -576,7 +577,7 @@ START_TEST(default_exec_env_and_option)
 
     /* The option beats the environment, a bad or an unavailable one alike. */
     px_init_options o = opts_exec("Serial");
-    const char *const envs[] = {"not-a-space", "cuda", "openmp", "serial"};
+    const char *const envs[] = {"not-a-space", "cuda", "openmp", "threads", "serial"};
     for (size_t k = 0; k < sizeof envs / sizeof envs[0]; ++k) {
         env_set(envs[k]);
         TK_OK(px_init(&o));
@@ -615,6 +616,7 @@ START_TEST(default_exec_bad_names)
     TK_ERROR_HAS("\"gpu\"");
     TK_ERROR_HAS("\"serial\"");
     TK_ERROR_HAS("\"openmp\"");
+    TK_ERROR_HAS("\"threads\"");
     TK_ERROR_HAS("\"cuda\"");
     ck_assert(!px_is_initialized());
 
@@ -624,7 +626,7 @@ START_TEST(default_exec_bad_names)
         px_init_options o = opts_exec(bad[k]);
         TK_FAIL(px_init(&o), PX_ERR_INVALID_ARGUMENT, "px_init");
         TK_ERROR_HAS("default_exec");
-        TK_ERROR_HAS("\"serial\", \"openmp\" or \"cuda\"");
+        TK_ERROR_HAS("\"serial\", \"cuda\", \"openmp\" or \"threads\"");
         char quoted[32];
         snprintf(quoted, sizeof quoted, "\"%s\"", bad[k]);
         TK_ERROR_HAS(quoted);
@@ -637,14 +639,14 @@ START_TEST(default_exec_bad_names)
 END_TEST
 
 /* A named space that is not available here is an error, never a fall back: CUDA without a
- * GPU (or without the CUDA backend), OpenMP without the OpenMP backend. */
+ * GPU (or without the CUDA backend), OpenMP or threads without their backends. */
 START_TEST(default_exec_unavailable)
 {
     env_save();
     int refused = 0;
-    const char *const names[] = {"cuda", "openmp"};
-    const px_exec_space spaces[] = {PX_EXEC_CUDA, PX_EXEC_OPENMP};
-    for (int k = 0; k < 2; ++k) {
+    const char *const names[] = {"cuda", "openmp", "threads"};
+    const px_exec_space spaces[] = {PX_EXEC_CUDA, PX_EXEC_OPENMP, PX_EXEC_THREADS};
+    for (int k = 0; k < 3; ++k) {
         const px_status why = px_exec_space_check(spaces[k]);
         if (why == PX_OK) continue;
         ++refused;
@@ -663,7 +665,7 @@ START_TEST(default_exec_unavailable)
         ck_assert_int_eq(unsetenv("PX_DEFAULT_EXEC"), 0);
     }
     env_restore();
-    if (refused == 0) TK_SKIP("CUDA and OpenMP are both available here");
+    if (refused == 0) TK_SKIP("CUDA, OpenMP and threads are all available here");
 }
 END_TEST
 
@@ -781,9 +783,10 @@ START_TEST(default_device)
     TK_ERROR_HAS(past);
     ck_assert(!px_is_initialized());
     /* Without naming the space: it is chosen at px_init then, and checked. */
-    const px_exec_space automatic = px_exec_space_available(PX_EXEC_CUDA)     ? PX_EXEC_CUDA
-                                    : px_exec_space_available(PX_EXEC_OPENMP) ? PX_EXEC_OPENMP
-                                                                              : PX_EXEC_SERIAL;
+    const px_exec_space automatic = px_exec_space_available(PX_EXEC_CUDA)      ? PX_EXEC_CUDA
+                                    : px_exec_space_available(PX_EXEC_OPENMP)  ? PX_EXEC_OPENMP
+                                    : px_exec_space_available(PX_EXEC_THREADS) ? PX_EXEC_THREADS
+                                                                               : PX_EXEC_SERIAL;
     int na = 0;
     TK_OK(px_exec_space_device_count(automatic, &na));
     snprintf(past, sizeof past, "%d", na);

@@ -148,10 +148,11 @@ void op_misc(void)
         judge("px_copy_path_counts", px_copy_path_counts(nul ? NULL : c), nul ? EXP_FAIL : EXP_OK,
               "NULL argument");
         int n = -1;
-        const px_exec_space e = (px_exec_space)rnd(-1, 3);
+        const px_exec_space e = (px_exec_space)rnd(-1, PX_EXEC_COUNT);
         op("px_exec_space_device_count(%d)", (int)e);
         judge("px_exec_space_device_count", px_exec_space_device_count(e, &n),
-              e == PX_EXEC_SERIAL || e == PX_EXEC_OPENMP || (e == PX_EXEC_CUDA && fz.cuda_compiled)
+              e == PX_EXEC_SERIAL || e == PX_EXEC_OPENMP || e == PX_EXEC_THREADS ||
+                      (e == PX_EXEC_CUDA && fz.cuda_compiled)
                   ? EXP_ANY
                   : EXP_FAIL,
               "exec out of range");

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Several host threads at once on the serial backend. Each makes and releases views of
+/* Several host threads at once on the backend under test (serial; threads, whose teams
+ * several threads then dispatch on at once). Each makes and releases views of
  * its own (create, wrap, subview, mirror), instances and partitions, events; runs
  * dispatches and copies on its own instances and checks every result; retains and
  * releases a view all threads share; takes and drops references to px_init; and calls
@@ -165,7 +166,7 @@ static void instance_round(stress_thread *t, tk_rng *r)
 {
     px_instance_desc d;
     memset(&d, 0, sizeof d);
-    d.exec = PX_EXEC_SERIAL;
+    d.exec = tk_exec();
     d.label = "stress instance";
     px_instance *in = NULL, *parts[3] = {NULL, NULL, NULL};
     const int n = (int)tk_int(r, 1, 3);
@@ -232,10 +233,10 @@ static void *stress_main(void *arg)
     px_instance *own = NULL, *def = NULL;
     px_instance_desc d;
     memset(&d, 0, sizeof d);
-    d.exec = PX_EXEC_SERIAL;
+    d.exec = tk_exec();
     d.label = "stress own";
     W(t, px_instance_create(&own, &d));
-    W(t, px_instance_default(PX_EXEC_SERIAL, 0, &def));
+    W(t, px_instance_default(tk_exec(), 0, &def));
     for (int round = 0; round < t->rounds && !t->err.failed; ++round) {
         switch (tk_int(&r, 0, 8)) {
         case 0: views_round(t, &r); break;

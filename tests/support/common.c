@@ -21,10 +21,11 @@ px_exec_space tk_exec(void)
 {
     if (backend_cached < 0) {
         const char *b = getenv("PX_TEST_BACKEND");
-        backend_cached = !b                             ? PX_EXEC_SERIAL
-                         : strcmp(b, "cuda") == 0       ? PX_EXEC_CUDA
-                         : strncmp(b, "openmp", 6) == 0 ? PX_EXEC_OPENMP
-                                                        : PX_EXEC_SERIAL;
+        backend_cached = !b                              ? PX_EXEC_SERIAL
+                         : strcmp(b, "cuda") == 0        ? PX_EXEC_CUDA
+                         : strncmp(b, "openmp", 6) == 0  ? PX_EXEC_OPENMP
+                         : strncmp(b, "threads", 7) == 0 ? PX_EXEC_THREADS
+                                                         : PX_EXEC_SERIAL;
     }
     return (px_exec_space)backend_cached;
 }

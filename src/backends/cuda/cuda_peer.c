@@ -55,7 +55,7 @@ bool px__cuda_peer_access(int a, int b, bool probe)
     pthread_mutex_lock(&g_peer_lock);
     /* This way only: the other way is enabled when a copy or a kernel on b needs it.
        Enabling b's access while b runs a kernel blocks the caller (124 ms against 1 ms
-       the other way, with a 1 s kernel on b, on two H100s: .ci/two_gpu_probe.cu), and b
+       the other way, with a 1 s kernel on b, on two H100s: scripts/probes/two_gpu_probe.cu), and b
        may be busy with another instance's work. */
     if (atomic_load(&g_peer[a][b]) == PEER_UNKNOWN) atomic_store(&g_peer[a][b], enable_one(a, b));
     s = atomic_load(&g_peer[a][b]);

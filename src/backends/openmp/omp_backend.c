@@ -9,6 +9,7 @@
 
 #include "backends/host/host_sync.h"
 #include "backends/host/host_graph.h"
+#include "backends/host/host_shares.h"
 #include "backends/openmp/omp_hooks.h"
 #include "backends/openmp/omp_team.h"
 #include "base/error.h"
@@ -54,38 +55,7 @@ static px_status omp_partition(px__queue *parent, const px__partition_request *r
     const int total = parent->nthreads, n = req->n;
     int *share = px__calloc((size_t)n, sizeof *share);
     if (!share) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
-    if (n >= total) {
-        for (int i = 0; i < n; ++i) share[i] = 1;
-    } else {
-        int given = 0;
-        for (int i = 0; i < n; ++i) {
-            share[i] = (int)(req->weights[i] * total);
-            if (share[i] < 1) share[i] = 1;
-            given += share[i];
-        }
-        /* Too many (the minimum of one): take from the largest; too few: give to the
-           largest remainders. */
-        while (given > total) {
-            int big = 0;
-            for (int i = 1; i < n; ++i)
-                if (share[i] > share[big]) big = i;
-            share[big]--;
-            given--;
-        }
-        while (given < total) {
-            int best = 0;
-            double most = -1;
-            for (int i = 0; i < n; ++i) {
-                const double rem = req->weights[i] * total - share[i];
-                if (rem > most) {
-                    most = rem;
-                    best = i;
-                }
-            }
-            share[best]++;
-            given++;
-        }
-    }
+    px__host_shares(total, n, req->weights, share);
     px_status st = PX_OK;
     int first = 0;
     for (int i = 0; i < n && st == PX_OK; ++i) {

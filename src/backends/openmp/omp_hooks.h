@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Internal: the OpenMP backend's kernel, copy and fill hooks (omp_launch.c, omp_copy.c),
- * for its table in omp_backend.c. */
+/* Internal: the OpenMP backend's kernel, copy and fill hooks (omp_hooks.c), for its table
+ * in omp_backend.c. */
 #ifndef PX_BACKENDS_OPENMP_OMP_HOOKS_H
 #define PX_BACKENDS_OPENMP_OMP_HOOKS_H
 

@@ -21,10 +21,10 @@
 #include <string.h>
 
 #include "backends/host/host_graph.h"
+#include "backends/host/host_places.h"
 #include "base/bounds.h"
 #include "base/error.h"
 #include "base/topology.h"
-#include "base/util.h"
 
 /* More threads than this is a mistake in the option or the environment. */
 #define OMP_MAX_THREADS 4096
@@ -37,20 +37,8 @@ static struct {
     bind_mode mode;
     const char *bind_why; /* BIND_NONE: why */
     hwloc_topology_t topo;
-    hwloc_bitmap_t *places; /* BIND_HWLOC: one CPU set per place */
-    int nplaces;
-    const char *place_kind; /* "core" or "hardware thread" */
-    unsigned generation;    /* a new one per px_init: places may differ */
+    px__host_places places; /* BIND_HWLOC */
 } cfg;
-
-/* The CPUs the process could run on when portex first looked (OS indices): later looks
-   would see the binding portex made itself. */
-#define OMP_MAX_CPUS 4096
-static int first_cpus[OMP_MAX_CPUS];
-static int nfirst_cpus = -1;
-
-static _Thread_local unsigned bound_generation;
-static _Thread_local int bound_place = -1;
 
 /* ---- Configuration ------------------------------------------------------------------------ */
 
@@ -76,65 +64,9 @@ static bool env_set(const char *name)
     return v && *v;
 }
 
-/* The CPU set the process may run on, as it was at the first px_init; NULL when memory
-   runs out. */
-static hwloc_bitmap_t process_cpus(hwloc_topology_t t)
-{
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    if (!set) return NULL;
-    if (nfirst_cpus < 0) {
-        if (hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) != 0)
-            hwloc_bitmap_copy(set, hwloc_topology_get_allowed_cpuset(t));
-        int n = 0;
-        for (int c = hwloc_bitmap_first(set); c >= 0 && n < OMP_MAX_CPUS;
-             c = hwloc_bitmap_next(set, c))
-            first_cpus[n++] = c;
-        nfirst_cpus = n;
-        return set;
-    }
-    for (int i = 0; i < nfirst_cpus; ++i) hwloc_bitmap_set(set, (unsigned)first_cpus[i]);
-    return set;
-}
-
-/* The places: the cores (or hardware threads, when `threads` exceeds the cores) of the
-   process's CPU set. */
-static px_status find_places(hwloc_topology_t t, hwloc_const_bitmap_t set, int threads,
-                             const char *func)
-{
-    const int ncores = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, HWLOC_OBJ_CORE);
-    const hwloc_obj_type_t type = ncores >= threads || ncores <= 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
-    const int n = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, type);
-    px_status st = PX_OK;
-    if (n > 0) {
-        cfg.places = px__calloc((size_t)n, sizeof *cfg.places);
-        if (!cfg.places)
-            st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for thread places");
-    }
-    for (int i = 0; st == PX_OK && i < n; ++i) {
-        const hwloc_obj_t o = hwloc_get_obj_inside_cpuset_by_type(t, set, type, (unsigned)i);
-        cfg.places[i] = o ? hwloc_bitmap_dup(o->cpuset) : NULL;
-        if (!cfg.places[i])
-            st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
-        else
-            hwloc_bitmap_and(cfg.places[i], cfg.places[i], set);
-        cfg.nplaces = i + 1;
-    }
-    cfg.place_kind = type == HWLOC_OBJ_CORE ? "core" : "hardware thread";
-    return st;
-}
-
-static void free_places(void)
-{
-    for (int i = 0; i < cfg.nplaces; ++i) hwloc_bitmap_free(cfg.places[i]);
-    free(cfg.places);
-    cfg.places = NULL;
-    cfg.nplaces = 0;
-}
-
 px_status px__omp_config_init(const px_init_options *opts, const char *func)
 {
-    free_places();
-    cfg.generation++;
+    px__host_places_free(&cfg.places);
     cfg.topo = px__topology_handle();
 
     int n = opts ? opts->num_threads : 0;
@@ -147,6 +79,10 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
         PX__TRY(env_threads("PX_NUM_THREADS", &n, func));
         cfg.threads_from = "PX_NUM_THREADS";
     }
+    /* Read at every px_init that has a topology, so that the first one records the CPU set
+       the process had before portex bound anything (host_places.h). */
+    int cores = 0;
+    if (cfg.topo) PX__TRY(px__host_cpu_count(cfg.topo, &cores, NULL, func));
     const bool omp_places = env_set("OMP_PROC_BIND") || env_set("OMP_PLACES");
     if (n == 0 && (env_set("OMP_NUM_THREADS") || omp_places || !cfg.topo)) {
         /* OpenMP's count: it read OMP_NUM_THREADS, or the CPUs it found before binding. */
@@ -157,12 +93,8 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
                              "%s gives %d threads; portex takes 1 to %d", cfg.threads_from, n,
                              OMP_MAX_THREADS);
     }
-    hwloc_bitmap_t set = cfg.topo ? process_cpus(cfg.topo) : NULL;
-    if (cfg.topo && !set)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
     if (n == 0) {
-        n = hwloc_get_nbobjs_inside_cpuset_by_type(cfg.topo, set, HWLOC_OBJ_CORE);
-        if (n > OMP_MAX_THREADS) n = OMP_MAX_THREADS;
+        n = cores > OMP_MAX_THREADS ? OMP_MAX_THREADS : cores;
         cfg.threads_from = "one per core";
         if (n <= 0) {
             n = omp_get_max_threads();
@@ -181,20 +113,18 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
     else if (!cfg.topo)
         cfg.bind_why = "the topology was not loaded (px_init_options.skip_topology)";
     else {
-        st = find_places(cfg.topo, set, cfg.threads, func);
-        if (st == PX_OK && cfg.nplaces > 0)
+        st = px__host_places_find(&cfg.places, cfg.topo, cfg.threads, func);
+        if (st == PX_OK && cfg.places.n > 0)
             cfg.mode = BIND_HWLOC;
         else if (st == PX_OK)
             cfg.bind_why = "hwloc found no cores";
     }
-    hwloc_bitmap_free(set);
-    if (st != PX_OK) free_places();
     return st;
 }
 
 void px__omp_config_finalize(void)
 {
-    free_places();
+    px__host_places_free(&cfg.places);
     cfg.topo = NULL;
     cfg.threads = 0;
     cfg.mode = BIND_NONE;
@@ -229,14 +159,13 @@ void px__omp_config_print(FILE *out)
             cfg.threads, cfg.threads_from, omp_get_max_active_levels());
     switch (cfg.mode) {
     case BIND_HWLOC: {
-        char first[64] = "", last[64] = "";
-        hwloc_bitmap_list_snprintf(first, sizeof first, cfg.places[0]);
-        hwloc_bitmap_list_snprintf(last, sizeof last, cfg.places[cfg.nplaces - 1]);
+        char first[64], last[64];
+        px__host_places_ends(&cfg.places, first, last, sizeof first);
         fprintf(out,
                 "    binding: hwloc, team thread i > 0 on %s (first + i) mod %d (%d: PU %s ... %d: "
                 "PU %s); the calling "
                 "thread is not bound\n",
-                cfg.place_kind, cfg.nplaces, 0, first, cfg.nplaces - 1, last);
+                cfg.places.kind, cfg.places.n, 0, first, cfg.places.n - 1, last);
         break;
     }
     case BIND_OPENMP:
@@ -251,21 +180,15 @@ void px__omp_config_print(FILE *out)
 
 static void bind_to(int place)
 {
-    if (cfg.mode != BIND_HWLOC) return;
-    place %= cfg.nplaces;
-    if (bound_generation == cfg.generation && bound_place == place) return;
-    /* A refusal (a CPU set the process may no longer use) leaves the thread where it is. */
-    (void)hwloc_set_cpubind(cfg.topo, cfg.places[place], HWLOC_CPUBIND_THREAD);
-    bound_generation = cfg.generation;
-    bound_place = place;
+    if (cfg.mode == BIND_HWLOC) px__host_places_bind(&cfg.places, place);
 }
 
-static void run_pass(const px__omp_job *job, int pass, int tid, int team)
+static void run_pass(const px__host_job *job, int pass, int tid, int team)
 {
     for (int p = tid; p < job->nparts; p += team) job->pass[pass](job->ctx, p);
 }
 
-void px__omp_run(const px__queue *q, const px__omp_job *job)
+void px__omp_run(const px__queue *q, const px__host_job *job)
 {
     if (q->nthreads <= 1 || job->nparts <= 1) {
         if (q->bind_caller) bind_to(q->first);

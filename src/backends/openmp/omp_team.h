@@ -2,7 +2,7 @@
 /* Internal: the OpenMP backend's teams. A queue is a set of thread places (the first and
  * how many in the binding order); work issued to it runs at once, on the calling thread
  * and the threads of an OpenMP team of that size, and has finished when the call
- * returns, as on the serial backend. A job is split into a fixed number of parts, the
+ * returns, as on the serial backend. A job (host_job.h) has a fixed number of parts, the
  * same whatever team OpenMP actually gives, so that results do not depend on it. */
 #ifndef PX_BACKENDS_OPENMP_OMP_TEAM_H
 #define PX_BACKENDS_OPENMP_OMP_TEAM_H
@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "backends/backend.h"
+#include "backends/host/host_job.h"
 
 struct px__queue {
     int nthreads;     /* the team's size */
@@ -17,17 +18,8 @@ struct px__queue {
     bool bind_caller; /* a partition: the calling thread takes place `first` too */
 };
 
-typedef struct px__omp_job {
-    int nparts;
-    /* Called once per part; pass[1], if set, runs after every part of pass[0] and after
-       between(ctx), which runs once, on one thread. */
-    void (*pass[2])(void *ctx, int part);
-    void (*between)(void *ctx);
-    void *ctx;
-} px__omp_job;
-
 /* Runs job on q's team; the calling thread takes part. */
-void px__omp_run(const px__queue *q, const px__omp_job *job);
+void px__omp_run(const px__queue *q, const px__host_job *job);
 
 /* The configuration px_init chooses (portex/core.h): threads and binding. */
 px_status px__omp_config_init(const px_init_options *opts, const char *func);

@@ -3,7 +3,7 @@
 """The NVTX test: runs nvtx_program with the injection library nvtx_inject and checks
 what NVTX heard, which is what Nsight would show.
 
-  check_nvtx.py --program P --inject LIB --exec serial|openmp|cuda --nvtx on|off
+  check_nvtx.py --program P --inject LIB --exec serial|openmp|threads|cuda --nvtx on|off
                 [--threads N]
 
 --nvtx on (PX_NVTX=1): the "portex" domain is created once and destroyed at px_finalize;
@@ -215,7 +215,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--program", required=True)
     ap.add_argument("--inject", required=True)
-    ap.add_argument("--exec", required=True, choices=["serial", "openmp", "cuda"])
+    ap.add_argument("--exec", required=True, choices=["serial", "openmp", "threads", "cuda"])
     ap.add_argument("--nvtx", required=True, choices=["on", "off"])
     ap.add_argument("--threads", type=int)
     args = ap.parse_args()

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Kernels on an OpenMP team. The kernel's host entry runs parts of the index space (a
- * sub-policy each), so a kernel file needs no OpenMP of its own:
+/* Kernels on a team of host threads (the OpenMP and threads backends). The kernel's host
+ * entry runs parts of the index space (a sub-policy each), so a kernel file needs no
+ * threads of its own:
  *   - 1-D: one contiguous chunk per thread (static scheduling);
  *   - 2-D/3-D: the range is cut into tiles (the policy's, or for an untiled policy blocks
  *     of the slowest dimensions, enough for every thread), and each thread takes a
@@ -9,14 +10,15 @@
  *   - reductions: each part folds into its own partial, joined in part order;
  *   - scans: two passes, each part's total first (final false), then each part again from
  *     the exclusive prefix of the totals before it (final true).
- * Parts are as many as the queue's threads, whatever team OpenMP gives, so a result is
- * the same run to run for a given thread count. */
+ * Parts are as many as the team's threads, whatever number of threads runs them
+ * (host_job.h), so a result is the same run to run for a given thread count, and the same
+ * on every backend that cuts with this file. */
+#include "backends/host/host_launch.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/host/host_team.h"
-#include "backends/openmp/omp_hooks.h"
-#include "backends/openmp/omp_team.h"
 #include "base/error.h"
 #include "base/util.h"
 
@@ -133,14 +135,6 @@ static void *partial_of(const launch_ctx *c, int part)
     return c->partial + (size_t)part * c->stride;
 }
 
-/* Part `part` of n over [0, count): [*lo, *hi). */
-static void share(int64_t count, int part, int n, int64_t *lo, int64_t *hi)
-{
-    const int64_t q = count / n, r = count % n;
-    *lo = part * q + (part < r ? part : r);
-    *hi = *lo + q + (part < r ? 1 : 0);
-}
-
 static void run_sub_for(void *vc, const px_policy *sub, int part)
 {
     (void)part;
@@ -163,7 +157,7 @@ static void each_sub(launch_ctx *c, int part, sub_fn fn)
     const px_policy *p = &c->d->policy;
     if (p->rank == 1) {
         int64_t lo, hi;
-        share(p->end[0] - p->begin[0], part, c->nparts, &lo, &hi);
+        px__host_share(p->end[0] - p->begin[0], part, c->nparts, &lo, &hi);
         px_policy sub = *p;
         sub.begin[0] = p->begin[0] + lo;
         sub.end[0] = p->begin[0] + hi;
@@ -171,7 +165,7 @@ static void each_sub(launch_ctx *c, int part, sub_fn fn)
         return;
     }
     int64_t lo, hi;
-    share(c->md.units, part, c->nparts, &lo, &hi);
+    px__host_share(c->md.units, part, c->nparts, &lo, &hi);
     if (lo < hi) md_walk(&c->md, p, lo, hi, fn, c, part);
 }
 
@@ -190,7 +184,7 @@ static void pass_scan_total(void *vc, int part)
     launch_ctx *c = vc;
     const px_kernel *k = c->d->kernel;
     int64_t lo, hi;
-    share(c->d->policy.end[0] - c->d->policy.begin[0], part, c->nparts, &lo, &hi);
+    px__host_share(c->d->policy.end[0] - c->d->policy.begin[0], part, c->nparts, &lo, &hi);
     px_policy sub = c->d->policy;
     sub.begin[0] = c->d->policy.begin[0] + lo;
     sub.end[0] = c->d->policy.begin[0] + hi;
@@ -220,7 +214,7 @@ static void pass_scan_final(void *vc, int part)
 {
     launch_ctx *c = vc;
     int64_t lo, hi;
-    share(c->d->policy.end[0] - c->d->policy.begin[0], part, c->nparts, &lo, &hi);
+    px__host_share(c->d->policy.end[0] - c->d->policy.begin[0], part, c->nparts, &lo, &hi);
     px_policy sub = c->d->policy;
     sub.begin[0] = c->d->policy.begin[0] + lo;
     sub.end[0] = c->d->policy.begin[0] + hi;
@@ -233,20 +227,20 @@ static void pass_scan_final(void *vc, int part)
    result does not depend on the thread count except for the grouping of a reduction). */
 static void pass_team(void *vc, int part) { px__host_team_part(vc, part); }
 
-px_status px__omp_launch(px__queue *q, const px__dispatch *d, const char *func)
+px_status px__host_launch(const px__host_runner *r, const px__dispatch *d, const char *func)
 {
     const px_kernel *k = d->kernel;
     if (k->team) {
         px__host_team t;
-        PX__TRY(px__host_team_begin(&t, d, q->nthreads, func));
-        px__omp_run(q, &(px__omp_job){.nparts = t.parts, .pass = {pass_team, NULL}, .ctx = &t});
+        PX__TRY(px__host_team_begin(&t, d, r->nthreads, func));
+        r->run(r->team, &(px__host_job){.nparts = t.parts, .pass = {pass_team, NULL}, .ctx = &t});
         px__host_team_end(&t);
         return PX_OK;
     }
-    launch_ctx c = {.d = d, .nparts = q->nthreads};
+    launch_ctx c = {.d = d, .nparts = r->nthreads};
     if (d->policy.rank > 1) md_plan_make(&c.md, &d->policy, c.nparts);
     if (k->kind == PX_KERNEL_FOR) {
-        px__omp_run(q, &(px__omp_job){.nparts = c.nparts, .pass = {pass_for, NULL}, .ctx = &c});
+        r->run(r->team, &(px__host_job){.nparts = c.nparts, .pass = {pass_for, NULL}, .ctx = &c});
         return PX_OK;
     }
     /* Partials: one per part, and as many again for scratch (a sub-policy's value in a
@@ -265,7 +259,8 @@ px_status px__omp_launch(px__queue *q, const px__dispatch *d, const char *func)
                          k->name);
     c.partial = heap ? heap : stack;
     if (k->kind == PX_KERNEL_REDUCE) {
-        px__omp_run(q, &(px__omp_job){.nparts = c.nparts, .pass = {pass_reduce, NULL}, .ctx = &c});
+        r->run(r->team,
+               &(px__host_job){.nparts = c.nparts, .pass = {pass_reduce, NULL}, .ctx = &c});
         void *total = partial_of(&c, c.nparts);
         k->identity(total);
         for (int p = 0; p < c.nparts; ++p) k->join(total, partial_of(&c, p));
@@ -274,10 +269,10 @@ px_status px__omp_launch(px__queue *q, const px__dispatch *d, const char *func)
         /* A descriptor without the pass entry (made by hand): in order, on this thread. */
         k->host(d->args, &d->policy, d->result);
     } else {
-        px__omp_run(q, &(px__omp_job){.nparts = c.nparts,
-                                      .pass = {pass_scan_total, pass_scan_final},
-                                      .between = scan_offsets,
-                                      .ctx = &c});
+        r->run(r->team, &(px__host_job){.nparts = c.nparts,
+                                        .pass = {pass_scan_total, pass_scan_final},
+                                        .between = scan_offsets,
+                                        .ctx = &c});
         if (d->result) memcpy(d->result, partial_of(&c, c.nparts), k->value_size);
     }
     free(heap);

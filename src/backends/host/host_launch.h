@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* Internal: kernel dispatches cut into parts for a team of host threads (host_launch.c
+ * says how), for the backends that have teams: OpenMP and threads. */
+#ifndef PX_BACKENDS_HOST_LAUNCH_H
+#define PX_BACKENDS_HOST_LAUNCH_H
+
+#include "backends/backend.h"
+#include "backends/host/host_job.h"
+
+/* Runs d on r's team and returns once it has finished (a reduction's or scan's result
+   written). Fails only when memory for partials or team scratch runs out, naming func. */
+px_status px__host_launch(const px__host_runner *r, const px__dispatch *d, const char *func);
+
+#endif /* PX_BACKENDS_HOST_LAUNCH_H */

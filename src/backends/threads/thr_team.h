@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* Internal: a team of the threads backend: the thread that dispatches and a pool of worker
+ * threads of its own, which run the parts of jobs (host_job.h) with it. thr_team.c says
+ * how the work is handed off. */
+#ifndef PX_BACKENDS_THREADS_THR_TEAM_H
+#define PX_BACKENDS_THREADS_THR_TEAM_H
+
+#include <stdbool.h>
+
+#include "backends/host/host_job.h"
+#include "portex/core.h"
+
+typedef struct px__thr_team px__thr_team;
+
+/* A team of nthreads threads whose places start at `first`: the dispatching thread and
+   nthreads - 1 workers, started by the first job that needs them. bind_caller: the
+   dispatching thread is bound to place `first` (a partition's). Fails only when memory
+   runs out (PX_ERR_OUT_OF_MEMORY, naming func). */
+px_status px__thr_team_create(int nthreads, int first, bool bind_caller, px__thr_team **out,
+                              const char *func);
+/* Stops and joins the workers and frees the team (NULL: nothing). No job may be running on
+   it. */
+void px__thr_team_destroy(px__thr_team *t);
+int px__thr_team_size(const px__thr_team *t);
+int px__thr_team_first(const px__thr_team *t);
+
+/* Runs every part of job, on the calling thread and the team's workers, and returns when
+   all have finished. When the team is running another job (a dispatch from another host
+   thread, or from inside a kernel on the team), or has no workers (one thread, or none
+   could be started), the calling thread runs every part itself, in order: the parts, and
+   so the results, are the same. */
+void px__thr_team_run(px__thr_team *t, const px__host_job *job);
+
+#endif /* PX_BACKENDS_THREADS_THR_TEAM_H */
