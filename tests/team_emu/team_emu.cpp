@@ -403,7 +403,7 @@ static void check_plan()
     static shape_memo memo[px_cuda::detail::max_cached_devices];
     const void *kernel =
         reinterpret_cast<const void *>(&for_kernel<tk_nested_args, px__cu_tk_team_nested>);
-    px__cuda_launch l;
+    px__cuda_launch_desc l;
     memset(&l, 0, sizeof l);
     l.sm_count = 132;
     struct want {

@@ -36,11 +36,11 @@ static void capture_release(px__cuda_queue *q)
     q->capturing = false;
 }
 
-/* px__cuda_launch.scratch: the queue's scratch, grown in stream order (the old block is
+/* px__cuda_launch_desc.scratch: the queue's scratch, grown in stream order (the old block is
    freed after the work queued before, the new one is valid for the work queued after);
    a block of the graph's own during a capture. On failure the reason is kept in
    scratch_status and NULL returned. */
-static void *scratch_for_launch(const px__cuda_launch *l, size_t bytes)
+static void *scratch_for_launch(const px__cuda_launch_desc *l, size_t bytes)
 {
     px__cuda_queue *q = (px__cuda_queue *)l->backend;
     void *p = NULL;
@@ -224,7 +224,7 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d, const char *func)
         counter = (unsigned int *)c;
     }
 
-    px__cuda_launch l;
+    px__cuda_launch_desc l;
     memset(&l, 0, sizeof l);
     l.stream = q->stream;
     l.device = q->device;

@@ -26,7 +26,7 @@
 PX_EXTERN_C_BEGIN
 
 /* What a CUDA entry needs from the library for one launch (filled by the CUDA backend). */
-typedef struct px__cuda_launch {
+typedef struct px__cuda_launch_desc {
     void *stream;          /* cudaStream_t of the instance */
     int device;            /* the instance's device ordinal */
     int sm_count;          /* the SMs the instance's kernels may use */
@@ -36,13 +36,13 @@ typedef struct px__cuda_launch {
     unsigned int *counter; /* device counter, zero between launches (one-pass reductions) */
     /* Device scratch of at least `bytes`, owned by the instance and reused in stream
        order; NULL when it cannot be had. */
-    void *(*scratch)(const struct px__cuda_launch *launch, size_t bytes);
+    void *(*scratch)(const struct px__cuda_launch_desc *launch, size_t bytes);
     void *backend; /* the backend's own, for scratch() */
-} px__cuda_launch;
+} px__cuda_launch_desc;
 
-typedef int (*px__cuda_range_fn)(const px__cuda_launch *launch, const void *args,
+typedef int (*px__cuda_range_fn)(const px__cuda_launch_desc *launch, const void *args,
                                  const px_policy *policy);
-typedef int (*px__cuda_league_fn)(const px__cuda_launch *launch, const void *args,
+typedef int (*px__cuda_league_fn)(const px__cuda_launch_desc *launch, const void *args,
                                   px__team_run *run);
 
 PX_EXTERN_C_END
@@ -86,29 +86,32 @@ PX_EXTERN_C_END
 #define PX__CUDA_PARAMS_REDUCE3(Args, T) (const Args *a, int64_t i0, int64_t i1, int64_t i2, T *v)
 #define PX__CUDA_CALL_REDUCE3 (a, i0, i1, i2, v)
 
-#define PX__CUDA_CODE_FOR(name, Args, R, T, op)                                                \
-    PX__CUDA_BODY(name, PX__CUDA_PARAMS_FOR##R(Args, T), PX__CUDA_CALL_FOR##R)                 \
-    static int px__cuda_##name(const px__cuda_launch *l_, const void *a_, const px_policy *p_) \
-    {                                                                                          \
-        return px_cuda::launch_for##R<Args, px__cu_##name>(l_, *(const Args *)a_, *p_);        \
+#define PX__CUDA_CODE_FOR(name, Args, R, T, op)                                         \
+    PX__CUDA_BODY(name, PX__CUDA_PARAMS_FOR##R(Args, T), PX__CUDA_CALL_FOR##R)          \
+    static int px__cuda_##name(const px__cuda_launch_desc *l_, const void *a_,          \
+                               const px_policy *p_)                                     \
+    {                                                                                   \
+        return px_cuda::launch_for##R<Args, px__cu_##name>(l_, *(const Args *)a_, *p_); \
     }
 #define PX__CUDA_ROWS_FOR(name) PX__CUDA_ROW(RANGE, px__cuda_##name)
 
-#define PX__CUDA_CODE_REDUCE(name, Args, R, T, op)                                             \
-    PX__CUDA_BODY(name, PX__CUDA_PARAMS_REDUCE##R(Args, T), PX__CUDA_CALL_REDUCE##R)           \
-    static int px__cuda_##name(const px__cuda_launch *l_, const void *a_, const px_policy *p_) \
-    {                                                                                          \
-        return px_cuda::launch_reduce##R<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>(        \
-            l_, *(const Args *)a_, *p_);                                                       \
+#define PX__CUDA_CODE_REDUCE(name, Args, R, T, op)                                      \
+    PX__CUDA_BODY(name, PX__CUDA_PARAMS_REDUCE##R(Args, T), PX__CUDA_CALL_REDUCE##R)    \
+    static int px__cuda_##name(const px__cuda_launch_desc *l_, const void *a_,          \
+                               const px_policy *p_)                                     \
+    {                                                                                   \
+        return px_cuda::launch_reduce##R<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>( \
+            l_, *(const Args *)a_, *p_);                                                \
     }
 #define PX__CUDA_ROWS_REDUCE(name) PX__CUDA_ROW(RANGE, px__cuda_##name)
 
-#define PX__CUDA_CODE_SCAN(name, Args, R, T, op)                                               \
-    PX__CUDA_BODY(name, (const Args *a, int64_t i0, T *v, bool f), (a, i0, v, f))              \
-    static int px__cuda_##name(const px__cuda_launch *l_, const void *a_, const px_policy *p_) \
-    {                                                                                          \
-        return px_cuda::launch_scan<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>(             \
-            l_, *(const Args *)a_, *p_);                                                       \
+#define PX__CUDA_CODE_SCAN(name, Args, R, T, op)                                   \
+    PX__CUDA_BODY(name, (const Args *a, int64_t i0, T *v, bool f), (a, i0, v, f))  \
+    static int px__cuda_##name(const px__cuda_launch_desc *l_, const void *a_,     \
+                               const px_policy *p_)                                \
+    {                                                                              \
+        return px_cuda::launch_scan<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>( \
+            l_, *(const Args *)a_, *p_);                                           \
     }
 #define PX__CUDA_ROWS_SCAN(name) PX__CUDA_ROW(RANGE, px__cuda_##name)
 
@@ -145,20 +148,22 @@ PX_EXTERN_C_END
 #define PX__TEAM_UNROLL _Pragma("unroll 4")
 #endif
 
-#define PX__CUDA_CODE_TEAM_FOR(name, Args, R, T, op)                                             \
-    PX__CUDA_BODY(name, (const Args *a, const px_team *t), (a, t))                               \
-    static int px__cuda_team_##name(const px__cuda_launch *l_, const void *a_, px__team_run *r_) \
-    {                                                                                            \
-        return px_cuda::team::launch_for<Args, px__cu_##name>(l_, *(const Args *)a_, r_);        \
+#define PX__CUDA_CODE_TEAM_FOR(name, Args, R, T, op)                                      \
+    PX__CUDA_BODY(name, (const Args *a, const px_team *t), (a, t))                        \
+    static int px__cuda_team_##name(const px__cuda_launch_desc *l_, const void *a_,       \
+                                    px__team_run *r_)                                     \
+    {                                                                                     \
+        return px_cuda::team::launch_for<Args, px__cu_##name>(l_, *(const Args *)a_, r_); \
     }
 #define PX__CUDA_ROWS_TEAM_FOR(name) PX__CUDA_ROW(LEAGUE, px__cuda_team_##name)
 
-#define PX__CUDA_CODE_TEAM_REDUCE(name, Args, R, T, op)                                          \
-    PX__CUDA_BODY(name, (const Args *a, const px_team *t, T *v), (a, t, v))                      \
-    static int px__cuda_team_##name(const px__cuda_launch *l_, const void *a_, px__team_run *r_) \
-    {                                                                                            \
-        return px_cuda::team::launch_reduce<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>(       \
-            l_, *(const Args *)a_, r_);                                                          \
+#define PX__CUDA_CODE_TEAM_REDUCE(name, Args, R, T, op)                                    \
+    PX__CUDA_BODY(name, (const Args *a, const px_team *t, T *v), (a, t, v))                \
+    static int px__cuda_team_##name(const px__cuda_launch_desc *l_, const void *a_,        \
+                                    px__team_run *r_)                                      \
+    {                                                                                      \
+        return px_cuda::team::launch_reduce<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>( \
+            l_, *(const Args *)a_, r_);                                                    \
     }
 #define PX__CUDA_ROWS_TEAM_REDUCE(name) PX__CUDA_ROW(LEAGUE, px__cuda_team_##name)
 

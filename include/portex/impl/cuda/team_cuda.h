@@ -14,7 +14,7 @@
  * Dynamic shared memory holds, in order: PX__TEAM_REDUCE_BYTES of reduction slots (one
  * per warp), then the team's level-0 scratch (the team part, then each thread's part).
  * Level 1 is a slice of device scratch per resident block (the instance's scratch,
- * px__cuda_launch.scratch, reused in stream order), after a reduction's partials.
+ * px__cuda_launch_desc.scratch, reused in stream order), after a reduction's partials.
  *
  * Nested reductions: lanes of a thread fold through warp shuffles; a team folds each
  * warp through shuffles, then the warps' values through the slots, in warp order, every
@@ -455,7 +455,7 @@ inline void memo_keep(shape_memo *m, const shape_request &q, int team, int per)
 
 /* Resolves the team size (when automatic) for `kernel` and the blocks of that shape an SM
    holds, asking CUDA. Refusals say why in r. */
-inline cudaError_t resolve_shape(const void *kernel, const px__cuda_launch *l, px__team_run *r,
+inline cudaError_t resolve_shape(const void *kernel, const px__cuda_launch_desc *l, px__team_run *r,
                                  int *team, int *per_sm)
 {
     cudaFuncAttributes attr;
@@ -519,7 +519,7 @@ inline cudaError_t resolve_shape(const void *kernel, const px__cuda_launch *l, p
    1's base). `one_wave`: at most one wave of resident blocks (a reduction, whose partials
    are one per block); otherwise a block per team unless level 1 needs slices per block.
    Refusals say why in r. */
-inline cudaError_t plan(const void *kernel, shape_memo *memo, const px__cuda_launch *l,
+inline cudaError_t plan(const void *kernel, shape_memo *memo, const px__cuda_launch_desc *l,
                         px__team_run *r, bool one_wave, dims *d, dim3 *block, int64_t *grid,
                         size_t *shared)
 {
@@ -557,7 +557,7 @@ inline cudaError_t plan(const void *kernel, shape_memo *memo, const px__cuda_lau
 }
 
 /* One block of instance scratch: `head` bytes (a reduction's partials), then level 1. */
-inline cudaError_t take_scratch(const px__cuda_launch *l, size_t head, dims *d, int64_t grid,
+inline cudaError_t take_scratch(const px__cuda_launch_desc *l, size_t head, dims *d, int64_t grid,
                                 void **head_out)
 {
     *head_out = nullptr;
@@ -583,7 +583,7 @@ inline int launch_shared(void (*kernel)(P...), dim3 grid, dim3 block, size_t sha
 }
 
 template <class Args, class Body>
-int launch_for(const px__cuda_launch *l, const Args &args, px__team_run *r)
+int launch_for(const px__cuda_launch_desc *l, const Args &args, px__team_run *r)
 {
     static shape_memo memo[detail::max_cached_devices];
     if (r->league_size <= 0) return (int)cudaSuccess;
@@ -603,7 +603,7 @@ int launch_for(const px__cuda_launch *l, const Args &args, px__team_run *r)
 }
 
 template <class Args, class T, class Body, class Join>
-int launch_reduce(const px__cuda_launch *l, const Args &args, px__team_run *r)
+int launch_reduce(const px__cuda_launch_desc *l, const Args &args, px__team_run *r)
 {
     static_assert(sizeof(T) <= PX_TEAM_VALUE_MAX,
                   "a team reduction's value type exceeds PX_TEAM_VALUE_MAX");
