@@ -6,7 +6,7 @@
 int px_header_test_impl_cuda(void);
 int px_header_test_impl_cuda(void)
 {
-    px__cuda_launch l = {0};
+    px__cuda_launch_desc l = {0};
     px__cuda_range_fn range = 0;
     return l.scratch == 0 && range == 0 ? 0 : 1;
 }
