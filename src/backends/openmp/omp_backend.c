@@ -14,18 +14,14 @@
 #include "base/error.h"
 #include "base/util.h"
 
-static px_status omp_init(const px_init_options *opts, const char *func)
-{
-    return px__omp_config_init(opts, func);
-}
+static px_status omp_init(const px_init_options *opts) { return px__omp_config_init(opts); }
 
 static void omp_finalize(void) { px__omp_config_finalize(); }
 
-static px_status queue_new(int nthreads, int first, bool partition, px__queue **out,
-                           const char *func)
+static px_status queue_new(int nthreads, int first, bool partition, px__queue **out)
 {
     px__queue *q = px__calloc(1, sizeof *q);
-    if (!q) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the instance");
+    if (!q) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the instance");
     q->nthreads = nthreads;
     q->first = first;
     q->bind_caller = partition;
@@ -33,15 +29,14 @@ static px_status queue_new(int nthreads, int first, bool partition, px__queue **
     return PX_OK;
 }
 
-static px_status omp_queue_create(const px__queue_desc *desc, px__queue **out, const char *func)
+static px_status omp_queue_create(const px__queue_desc *desc, px__queue **out)
 {
     (void)desc;
-    return queue_new(px__omp_threads(), 0, false, out, func);
+    return queue_new(px__omp_threads(), 0, false, out);
 }
 
-static px_status omp_queue_destroy(px__queue *q, bool *released, const char *func)
+static px_status omp_queue_destroy(px__queue *q, bool *released)
 {
-    (void)func;
     free(q);
     *released = true;
     return PX_OK;
@@ -51,12 +46,12 @@ static px_status omp_queue_destroy(px__queue *q, bool *released, const char *fun
    sets are disjoint while the parent has a thread per partition, and wrap round its
    threads when it has fewer. */
 static px_status omp_partition(px__queue *parent, const px__partition_request *req,
-                               const px__queue_desc *descs, px__queue **children, const char *func)
+                               const px__queue_desc *descs, px__queue **children)
 {
     (void)descs;
     const int total = parent->nthreads, n = req->n;
     int *share = px__calloc((size_t)n, sizeof *share);
-    if (!share) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    if (!share) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     if (n >= total) {
         for (int i = 0; i < n; ++i) share[i] = 1;
     } else {
@@ -92,7 +87,7 @@ static px_status omp_partition(px__queue *parent, const px__partition_request *r
     px_status st = PX_OK;
     int first = 0;
     for (int i = 0; i < n && st == PX_OK; ++i) {
-        st = queue_new(share[i], parent->first + first % total, true, &children[i], func);
+        st = queue_new(share[i], parent->first + first % total, true, &children[i]);
         first += share[i];
     }
     if (st != PX_OK)

@@ -74,19 +74,19 @@ static void run(const px__queue *q, const px__copy_op *op, bool fill)
     px__omp_run(q, &(px__omp_job){.nparts = c.nparts, .pass = {run_slice, NULL}, .ctx = &c});
 }
 
-px_status px__omp_copy(px__queue *q, px__copy_op *op, const char *func)
+px_status px__omp_copy(px__queue *q, px__copy_op *op)
 {
     if (op->path != PX_COPY_HOST_MEMCPY && op->path != PX_COPY_HOST_STRIDED)
-        return px__error(PX_ERR_UNSUPPORTED, func, "the OpenMP backend cannot run copy path %s",
+        return px__error(PX_ERR_UNSUPPORTED, "the OpenMP backend cannot run copy path %s",
                          px_copy_path_string(op->path));
     run(q, op, false);
     return PX_OK;
 }
 
-px_status px__omp_fill(px__queue *q, px__copy_op *op, const char *func)
+px_status px__omp_fill(px__queue *q, px__copy_op *op)
 {
     if (op->path != PX_COPY_HOST_FILL)
-        return px__error(PX_ERR_UNSUPPORTED, func, "the OpenMP backend cannot run fill path %s",
+        return px__error(PX_ERR_UNSUPPORTED, "the OpenMP backend cannot run fill path %s",
                          px_copy_path_string(op->path));
     run(q, op, true);
     return PX_OK;
@@ -96,9 +96,8 @@ px_status px__omp_fill(px__queue *q, px__copy_op *op, const char *func)
    larger (PX_USER) element is cut by bytes, the shares then differ by less than one. */
 #define ZERO_ELEMENT_MAX 64
 
-px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size, const char *func)
+px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size)
 {
-    (void)func;
     static const unsigned char zeros[ZERO_ELEMENT_MAX];
     const size_t es =
         elem_size >= 1 && elem_size <= ZERO_ELEMENT_MAX && bytes % elem_size == 0 ? elem_size : 1;

@@ -55,7 +55,7 @@ static _Thread_local int bound_place = -1;
 /* ---- Configuration ------------------------------------------------------------------------ */
 
 /* A positive thread count from the environment variable `name`: 0 when unset. */
-static px_status env_threads(const char *name, int *out, const char *func)
+static px_status env_threads(const char *name, int *out)
 {
     const char *v = getenv(name);
     *out = 0;
@@ -63,7 +63,7 @@ static px_status env_threads(const char *name, int *out, const char *func)
     char *end = NULL;
     const long n = strtol(v, &end, 10);
     if (end == v || *end != '\0' || n < 1 || n > OMP_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "%s is '%s'; expected a thread count from 1 to %d", name, v,
                          OMP_MAX_THREADS);
     *out = (int)n;
@@ -98,8 +98,7 @@ static hwloc_bitmap_t process_cpus(hwloc_topology_t t)
 
 /* The places: the cores (or hardware threads, when `threads` exceeds the cores) of the
    process's CPU set. */
-static px_status find_places(hwloc_topology_t t, hwloc_const_bitmap_t set, int threads,
-                             const char *func)
+static px_status find_places(hwloc_topology_t t, hwloc_const_bitmap_t set, int threads)
 {
     const int ncores = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, HWLOC_OBJ_CORE);
     const hwloc_obj_type_t type = ncores >= threads || ncores <= 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
@@ -108,13 +107,13 @@ static px_status find_places(hwloc_topology_t t, hwloc_const_bitmap_t set, int t
     if (n > 0) {
         cfg.places = px__calloc((size_t)n, sizeof *cfg.places);
         if (!cfg.places)
-            st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for thread places");
+            st = px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for thread places");
     }
     for (int i = 0; st == PX_OK && i < n; ++i) {
         const hwloc_obj_t o = hwloc_get_obj_inside_cpuset_by_type(t, set, type, (unsigned)i);
         cfg.places[i] = o ? hwloc_bitmap_dup(o->cpuset) : NULL;
         if (!cfg.places[i])
-            st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
+            st = px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a CPU set");
         else
             hwloc_bitmap_and(cfg.places[i], cfg.places[i], set);
         cfg.nplaces = i + 1;
@@ -131,7 +130,7 @@ static void free_places(void)
     cfg.nplaces = 0;
 }
 
-px_status px__omp_config_init(const px_init_options *opts, const char *func)
+px_status px__omp_config_init(const px_init_options *opts)
 {
     free_places();
     cfg.generation++;
@@ -139,12 +138,12 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
 
     int n = opts ? opts->num_threads : 0;
     if (n < 0 || n > OMP_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "opts->num_threads is %d; expected 0 (choose) or 1 to %d", n,
                          OMP_MAX_THREADS);
     cfg.threads_from = "px_init_options.num_threads";
     if (n == 0) {
-        PX__TRY(env_threads("PX_NUM_THREADS", &n, func));
+        PX__TRY(env_threads("PX_NUM_THREADS", &n));
         cfg.threads_from = "PX_NUM_THREADS";
     }
     const bool omp_places = env_set("OMP_PROC_BIND") || env_set("OMP_PLACES");
@@ -153,13 +152,12 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
         n = omp_get_max_threads();
         cfg.threads_from = env_set("OMP_NUM_THREADS") ? "OMP_NUM_THREADS" : "OpenMP's default";
         if (n > OMP_MAX_THREADS)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "%s gives %d threads; portex takes 1 to %d", cfg.threads_from, n,
-                             OMP_MAX_THREADS);
+            return px__error(PX_ERR_INVALID_ARGUMENT, "%s gives %d threads; portex takes 1 to %d",
+                             cfg.threads_from, n, OMP_MAX_THREADS);
     }
     hwloc_bitmap_t set = cfg.topo ? process_cpus(cfg.topo) : NULL;
     if (cfg.topo && !set)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a CPU set");
     if (n == 0) {
         n = hwloc_get_nbobjs_inside_cpuset_by_type(cfg.topo, set, HWLOC_OBJ_CORE);
         if (n > OMP_MAX_THREADS) n = OMP_MAX_THREADS;
@@ -181,7 +179,7 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
     else if (!cfg.topo)
         cfg.bind_why = "the topology was not loaded (px_init_options.skip_topology)";
     else {
-        st = find_places(cfg.topo, set, cfg.threads, func);
+        st = find_places(cfg.topo, set, cfg.threads);
         if (st == PX_OK && cfg.nplaces > 0)
             cfg.mode = BIND_HWLOC;
         else if (st == PX_OK)
