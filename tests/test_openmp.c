@@ -258,6 +258,36 @@ START_TEST(omp_threads_and_shares)
 }
 END_TEST
 
+/* The team's threads work in the name of the public call: a failing portex call a kernel
+   makes (nested in the dispatch, as the library's own calls are) names px_parallel_for on
+   whichever thread runs the index, not only on the dispatching one. */
+START_TEST(omp_team_threads_name_the_call)
+{
+    const int T = configured_threads();
+    const int64_t n = 3000;
+    px_view *named = tk_view1("named", px_host(), PX_I32, n);
+    px_view *off = tk_view1("off_caller", px_host(), PX_I32, n);
+    host_caller_args a = {.caller_error = (uint64_t)(uintptr_t)px_last_error()};
+    TK_OK(px_view_span_i32(named, &a.named));
+    TK_OK(px_view_span_i32(off, &a.off_caller));
+    TK_OK(px_parallel_for(tk_inst(), "probe", px_range(0, n), PX_KERNEL(host_caller_probe), &a));
+    const int32_t *nm = tk_data(named), *of = tk_data(off);
+    int64_t elsewhere = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        TK_ASSERT(nm[i] == 1, "index %lld (on %s thread): the message does not name the dispatch",
+                  (long long)i, of[i] ? "a team" : "the calling");
+        elsewhere += of[i];
+    }
+    /* With more than one thread the team shares the range: the hop is what is tested. */
+    TK_ASSERT(T == 1 ? elsewhere == 0 : elsewhere > 0,
+              "%lld of %lld indices off the calling "
+              "thread with %d threads",
+              (long long)elsewhere, (long long)n, T);
+    px_view_release(&named);
+    px_view_release(&off);
+}
+END_TEST
+
 /* Each host thread drives its own partition: an axpy and a reduction, many times. */
 typedef struct part_job {
     px_instance *inst;
@@ -449,7 +479,8 @@ int main(void)
     TK_ADD(tk_case("openmp_backend", "results"), omp_reduce_matches_serial, omp_reduce_reproducible,
            omp_reduce_md_matches_serial, omp_scan_matches_serial);
     TK_ADD(tk_case("openmp_backend", "threads"), omp_threads_and_shares,
-           omp_partitions_from_threads, omp_partitions_nested, omp_configuration);
+           omp_team_threads_name_the_call, omp_partitions_from_threads, omp_partitions_nested,
+           omp_configuration);
     TK_ADD(tk_case("openmp_backend", "copies"), omp_large_host_copies);
     TK_ADD(tk_case_bare("openmp_backend", "init"), omp_init_options);
     return tk_run();

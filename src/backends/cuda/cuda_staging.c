@@ -182,6 +182,7 @@ static px__stg_job *job_new(px__cuda_queue *q, px__copy_op *op, int want)
     job->bytes = op->bytes;
     job->chunk = chunk;
     job->nchunks = n;
+    job->caller = px__caller();
     return job;
 }
 

@@ -142,7 +142,9 @@ typedef struct px__stg_job {
                                      on the host first (a copy to the device), not retire */
     bool retiring;   /* (lock) taken for retiring (px__stg_job_retire) */
     struct px__stg_job *retire_next;
-    px__hold hold; /* the pageable memory, until the job retires */
+    px__hold hold;      /* the pageable memory, until the job retires */
+    const char *caller; /* the public call that queued the copy: a staging thread that
+                           retires the job (and lets the memory go) works in its name */
 } px__stg_job;
 
 typedef CUresult (*px__stg_batch_fn)(CUstream, unsigned int, CUstreamBatchMemOpParams *,

@@ -93,7 +93,10 @@ static void *worker_main(void *arg)
             px__stg_job *done = px__stg_slice_done(&s);
             if (done != NULL) {
                 pthread_mutex_unlock(&px__stg.lock);
-                px__stg_job_retire(done);
+                {
+                    PX__ENTER_AS(done->caller);
+                    px__stg_job_retire(done);
+                }
                 pthread_mutex_lock(&px__stg.lock);
             }
             continue;

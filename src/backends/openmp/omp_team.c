@@ -275,12 +275,15 @@ void px__omp_run(const px__queue *q, const px__omp_job *job)
         return;
     }
     /* What the other threads must see as the calling thread does: the graphs it runs
-       (px_cond_set), and what they bring back: the first bounds violation. */
+       (px_cond_set) and the public call whose work they do (the name its messages carry),
+       and what they bring back: the first bounds violation. */
     const void *graphs = px__host_graph_context();
+    const char *caller = px__caller();
     bool hit = false;
     char msg[PX__BOUNDS_MSG];
 #pragma omp parallel num_threads(q->nthreads)
     {
+        PX__ENTER_AS(caller);
         const int tid = omp_get_thread_num(), team = omp_get_num_threads();
         if (tid || q->bind_caller) bind_to(q->first + tid);
         const void *own = tid && graphs ? px__host_graph_adopt(graphs) : NULL;
