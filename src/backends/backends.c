@@ -87,10 +87,10 @@ const px__backend *px__backend_host_team(void)
     return backends[PX_EXEC_SERIAL];
 }
 
-px_status px__backends_init(const px_init_options *opts, const char *func)
+px_status px__backends_init(const px_init_options *opts)
 {
     for (int e = 0; e < PX_EXEC_COUNT; ++e)
-        if (backends[e] && backends[e]->init) PX__TRY(backends[e]->init(opts, func));
+        if (backends[e] && backends[e]->init) PX__TRY(backends[e]->init(opts));
     return PX_OK;
 }
 

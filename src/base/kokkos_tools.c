@@ -129,13 +129,13 @@ static int lookup_all(void)
 }
 
 /* args split at blanks into kp.argv, argv[0] the library (as a program name). */
-static px_status split_args(const char *args, const char *func)
+static px_status split_args(const char *args)
 {
     const size_t n = strlen(args);
     kp.args = px__malloc(n + 1);
     kp.argv = px__calloc(n / 2 + 3, sizeof *kp.argv);
     if (!kp.args || !kp.argv)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the tool's arguments");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the tool's arguments");
     memcpy(kp.args, args, n + 1);
     int argc = 0;
     kp.argv[argc++] = kp.library;
@@ -157,26 +157,26 @@ static void forget(void)
 }
 
 px_status px__kp_load(const char *libs, const char *args, uint32_t devices,
-                      void (*fence)(uint32_t devid), const char *func)
+                      void (*fence)(uint32_t devid))
 {
     /* The first of the list, as Kokkos loads it (chaining more is the tool's business). */
     const size_t len = strcspn(libs, ";");
     kp.library = px__malloc(len + 1);
-    if (!kp.library) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    if (!kp.library) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     memcpy(kp.library, libs, len);
     kp.library[len] = '\0';
     dlerror();
     kp.handle = dlopen(kp.library, RTLD_NOW | RTLD_GLOBAL);
     if (!kp.handle) {
         const char *why = dlerror();
-        const px_status st = px__error(PX_ERR_SYSTEM, func, "cannot load the tool library '%s': %s",
+        const px_status st = px__error(PX_ERR_SYSTEM, "cannot load the tool library '%s': %s",
                                        kp.library, why ? why : "unknown reason");
         forget();
         return st;
     }
     if (lookup_all() == 0) {
         const px_status st = px__error(
-            PX_ERR_INVALID_ARGUMENT, func,
+            PX_ERR_INVALID_ARGUMENT,
             "'%s' exports no kokkosp_* entry point: it is not a Kokkos Tools library", kp.library);
         forget();
         return st;
@@ -198,7 +198,7 @@ px_status px__kp_load(const char *libs, const char *args, uint32_t devices,
         kp.interface(1, tpi);
     }
     if (args && args[0] && kp.parse_args) {
-        const px_status st = split_args(args, func);
+        const px_status st = split_args(args);
         if (st != PX_OK) {
             px__kp_unload();
             return st;

@@ -30,7 +30,7 @@ uint32_t px__kp_device_id(int type, int device, uint32_t instance);
    Refused (PX_ERR_SYSTEM, dlerror's text) when the library cannot be loaded or exports
    none of the entry points. */
 px_status px__kp_load(const char *libs, const char *args, uint32_t devices,
-                      void (*fence)(uint32_t devid), const char *func);
+                      void (*fence)(uint32_t devid));
 /* kokkosp_finalize_library, then dlclose. */
 void px__kp_unload(void);
 

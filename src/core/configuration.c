@@ -9,6 +9,7 @@
 
 px_status px_print_configuration(FILE *out)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     fprintf(out, "portex %s\n", PX_VERSION_STRING);
     fprintf(out, "  build: %s, compiler %s, hwloc API 0x%x, bounds checking %s\n", PX_BUILD_TYPE,

@@ -26,11 +26,11 @@ static const px__copy_side *device_side(const px__copy_op *op, bool fill)
 
 /* inst's backend can run op. */
 static px_status run_op_check(const px_instance *inst, const px__copy_op *op,
-                              const px__copy_plan_info *info, bool fill, const char *func)
+                              const px__copy_plan_info *info, bool fill)
 {
     if (info->owner != PX_EXEC_COUNT && inst->exec != info->owner) {
         const px__copy_side *side = device_side(op, fill);
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "the %s involves %s(%d) memory, which instance '%s' (%s) cannot reach; "
                          "use a %s instance",
                          fill ? "fill" : "copy", px_space_kind_string(side->space.kind),
@@ -41,34 +41,33 @@ static px_status run_op_check(const px_instance *inst, const px__copy_op *op,
 }
 
 static px_status run_op(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info,
-                        bool fill, const char *func)
+                        bool fill)
 {
     if (op->path == PX_COPY_NONE) return PX_OK;
-    PX__TRY(run_op_check(inst, op, info, fill, func));
-    return fill ? inst->be->fill(inst->queue, op, func) : inst->be->copy(inst->queue, op, func);
+    PX__TRY(run_op_check(inst, op, info, fill));
+    return fill ? inst->be->fill(inst->queue, op) : inst->be->copy(inst->queue, op);
 }
 
 /* Runs a planned copy or fill (src NULL) on inst, or records it when inst is being
    captured by a host backend (a native capture records it itself; the graph notes it and
    holds the memory). Releases the op; the path taken in *path. */
 static px_status run_or_record(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info,
-                               px_view *dst, const px_view *src, px_copy_path *path,
-                               const char *func)
+                               px_view *dst, const px_view *src, px_copy_path *path)
 {
     const bool fill = src == NULL;
     px_status st;
     if (op->path != PX_COPY_NONE && px__capture_records(inst)) {
-        st = run_op_check(inst, op, info, fill, func);
-        if (st == PX_OK) st = px__capture_copy(inst, op, dst, src, func);
+        st = run_op_check(inst, op, info, fill);
+        if (st == PX_OK) st = px__capture_copy(inst, op, dst, src);
     } else {
-        st = run_op(inst, op, info, fill, func);
+        st = run_op(inst, op, info, fill);
         if (st == PX_OK && op->path != PX_COPY_NONE && px__capture_active(inst)) {
             char label[96];
             snprintf(label, sizeof label, "%s %s", fill ? "fill" : "copy",
                      px_copy_path_string(op->path));
             const px__gnode_desc note = {
                 .kind = fill ? PX__GNODE_FILL : PX__GNODE_COPY, .label = label, .op = *op};
-            st = px__capture_note(inst, &note, dst, src, func);
+            st = px__capture_note(inst, &note, dst, src);
         }
     }
     px__copy_op_release(op);
@@ -78,9 +77,9 @@ static px_status run_or_record(px_instance *inst, px__copy_op *op, const px__cop
 
 /* Runs a planned copy (and releases the op); the path taken in *path. */
 static px_status run_copy(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info,
-                          px_view *dst, const px_view *src, px_copy_path *path, const char *func)
+                          px_view *dst, const px_view *src, px_copy_path *path)
 {
-    if (!info->overlap) return run_or_record(inst, op, info, dst, src, path, func);
+    if (!info->overlap) return run_or_record(inst, op, info, dst, src, path);
     /* src into a contiguous temporary in dst's space, then into dst; both on inst, so in
        order. Releasing the temporary is ordered after the queued copies by its space. The
        copy reports the path planned for it, as px_deep_copy_query does. */
@@ -96,13 +95,13 @@ static px_status run_copy(px_instance *inst, px__copy_op *op, const px__copy_pla
     };
     memcpy(desc.extent, src->extent, sizeof desc.extent);
     px_view *tmp = NULL;
-    PX__TRY(px__view_create(&tmp, &desc, func));
+    PX__TRY(px__view_create(&tmp, &desc));
     px__copy_plan_info tinfo;
     px_copy_path step = PX_COPY_NONE;
-    px_status st = px__copy_plan(op, &tinfo, tmp, src, func);
-    if (st == PX_OK) st = run_copy(inst, op, &tinfo, tmp, src, &step, func);
-    if (st == PX_OK) st = px__copy_plan(op, &tinfo, dst, tmp, func);
-    if (st == PX_OK) st = run_copy(inst, op, &tinfo, dst, tmp, &step, func);
+    px_status st = px__copy_plan(op, &tinfo, tmp, src);
+    if (st == PX_OK) st = run_copy(inst, op, &tinfo, tmp, src, &step);
+    if (st == PX_OK) st = px__copy_plan(op, &tinfo, dst, tmp);
+    if (st == PX_OK) st = run_copy(inst, op, &tinfo, dst, tmp, &step);
     px__view_release(tmp);
     if (st == PX_OK) *path = planned;
     return st;
@@ -111,30 +110,31 @@ static px_status run_copy(px_instance *inst, px__copy_op *op, const px__copy_pla
 /* A copy (run_copy) or a fill (src NULL, value its value), told to the observers. */
 static px_status run_observed(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info,
                               px_view *dst, const px_view *src, const void *value,
-                              px_copy_path *path, const char *func)
+                              px_copy_path *path)
 {
     const bool fill = src == NULL;
     if (!px__prof_on())
-        return fill ? run_or_record(inst, op, info, dst, NULL, path, func)
-                    : run_copy(inst, op, info, dst, src, path, func);
+        return fill ? run_or_record(inst, op, info, dst, NULL, path)
+                    : run_copy(inst, op, info, dst, src, path);
     const px_copy_path planned = op->path;
     px__prof p;
     px__prof_copy_begin(&p, inst, dst, src, value, planned);
-    px_status st = fill ? run_or_record(inst, op, info, dst, NULL, path, func)
-                        : run_copy(inst, op, info, dst, src, path, func);
-    const px_status end = px__prof_copy_end(&p, inst, dst, st == PX_OK ? *path : planned, func);
+    px_status st = fill ? run_or_record(inst, op, info, dst, NULL, path)
+                        : run_copy(inst, op, info, dst, src, path);
+    const px_status end = px__prof_copy_end(&p, inst, dst, st == PX_OK ? *path : planned);
     return st == PX_OK ? end : st;
 }
 
 px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_view *src,
                              px_copy_path *path)
 {
-    PX__TRY(px__instance_check(inst, __func__));
+    PX__ENTER;
+    PX__TRY(px__instance_check(inst));
     px__copy_op op;
     px__copy_plan_info info;
-    PX__TRY(px__copy_plan(&op, &info, dst, src, __func__));
+    PX__TRY(px__copy_plan(&op, &info, dst, src));
     px_copy_path p = PX_COPY_NONE;
-    PX__TRY(run_observed(inst, &op, &info, dst, src, NULL, &p, __func__));
+    PX__TRY(run_observed(inst, &op, &info, dst, src, NULL, &p));
     px__copy_count(p);
     if (path) *path = p;
     return PX_OK;
@@ -142,10 +142,11 @@ px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_view *src
 
 px_status px_deep_copy_query(const px_view *dst, const px_view *src, px_copy_path *path)
 {
+    PX__ENTER;
     PX__ARG(path, "path must not be NULL");
     px__copy_op op;
     px__copy_plan_info info;
-    PX__TRY(px__copy_plan(&op, &info, (px_view *)dst, src, __func__));
+    PX__TRY(px__copy_plan(&op, &info, (px_view *)dst, src));
     *path = op.path;
     px__copy_op_release(&op);
     return PX_OK;
@@ -156,11 +157,11 @@ px_status px_deep_copy_query(const px_view *dst, const px_view *src, px_copy_pat
    backend whose threads run host work (large host copies on every core:
    px__backend_host_team). */
 static px_status blocking_instance(const px__copy_op *op, const px__copy_plan_info *info, bool fill,
-                                   px_instance **out, const char *func)
+                                   px_instance **out)
 {
     if (info->owner == PX_EXEC_COUNT)
-        return px__instance_default(px__backend_host_team()->exec, 0, out, func);
-    return px__instance_default(info->owner, device_side(op, fill)->space.device, out, func);
+        return px__instance_default(px__backend_host_team()->exec, 0, out);
+    return px__instance_default(info->owner, device_side(op, fill)->space.device, out);
 }
 
 
@@ -168,23 +169,22 @@ static px_status blocking_instance(const px__copy_op *op, const px__copy_plan_in
    the default instance of the memory's backend, finished when it returns. A fill when src
    is NULL. Releases the op. */
 static px_status run_blocking(px__copy_op *op, const px__copy_plan_info *info, px_view *dst,
-                              const px_view *src, const void *value, px_copy_path *path,
-                              const char *func)
+                              const px_view *src, const void *value, px_copy_path *path)
 {
     const bool fill = src == NULL;
     px_instance *inst = NULL;
-    px_status st = blocking_instance(op, info, fill, &inst, func);
+    px_status st = blocking_instance(op, info, fill, &inst);
     if (st == PX_OK)
-        st = px__instance_refuse_capturing(
-            inst, fill ? "px_fill (a wait)" : "px_deep_copy (a wait)", func);
-    if (st == PX_OK) st = px__fence_all(func);
+        st = px__instance_refuse_capturing(inst,
+                                           fill ? "px_fill (a wait)" : "px_deep_copy (a wait)");
+    if (st == PX_OK) st = px__fence_all();
     if (st != PX_OK) {
         px__copy_op_release(op);
         return st;
     }
     px_copy_path p = PX_COPY_NONE;
-    PX__TRY(run_observed(inst, op, info, dst, src, value, &p, func));
-    PX__TRY(inst->be->fence(inst->queue, func));
+    PX__TRY(run_observed(inst, op, info, dst, src, value, &p));
+    PX__TRY(inst->be->fence(inst->queue));
     px__copy_count(p);
     if (path) *path = p;
     return PX_OK;
@@ -192,22 +192,24 @@ static px_status run_blocking(px__copy_op *op, const px__copy_plan_info *info, p
 
 px_status px_deep_copy(px_view *dst, const px_view *src, px_copy_path *path)
 {
+    PX__ENTER;
     px__copy_op op;
     px__copy_plan_info info;
-    PX__TRY(px__copy_plan(&op, &info, dst, src, __func__));
-    return run_blocking(&op, &info, dst, src, NULL, path, __func__);
+    PX__TRY(px__copy_plan(&op, &info, dst, src));
+    return run_blocking(&op, &info, dst, src, NULL, path);
 }
 
 /* ---- Fill --------------------------------------------------------------------------------- */
 
 px_status px_fill_async(px_instance *inst, px_view *dst, const void *value, px_copy_path *path)
 {
-    PX__TRY(px__instance_check(inst, __func__));
+    PX__ENTER;
+    PX__TRY(px__instance_check(inst));
     px__copy_op op;
     px__copy_plan_info info;
-    PX__TRY(px__fill_plan(&op, &info, dst, value, __func__));
+    PX__TRY(px__fill_plan(&op, &info, dst, value));
     px_copy_path p = PX_COPY_NONE;
-    PX__TRY(run_observed(inst, &op, &info, dst, NULL, value, &p, __func__));
+    PX__TRY(run_observed(inst, &op, &info, dst, NULL, value, &p));
     px__copy_count(p);
     if (path) *path = p;
     return PX_OK;
@@ -215,19 +217,21 @@ px_status px_fill_async(px_instance *inst, px_view *dst, const void *value, px_c
 
 px_status px_fill(px_view *dst, const void *value, px_copy_path *path)
 {
+    PX__ENTER;
     px__copy_op op;
     px__copy_plan_info info;
-    PX__TRY(px__fill_plan(&op, &info, dst, value, __func__));
-    return run_blocking(&op, &info, dst, NULL, value, path, __func__);
+    PX__TRY(px__fill_plan(&op, &info, dst, value));
+    return run_blocking(&op, &info, dst, NULL, value, path);
 }
 
 /* ---- The staging pool's configuration (CUDA_STAGED) ------------------------------------- */
 
 px_status px_staging_get(px_staging_config *out)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
 #if PX_HAVE_CUDA
-    return px__cuda_staging_get(out, __func__);
+    return px__cuda_staging_get(out);
 #else
     return PX__FAIL(PX_ERR_UNSUPPORTED,
                     "staging needs the CUDA backend, which is not compiled into this build");
@@ -236,6 +240,7 @@ px_status px_staging_get(px_staging_config *out)
 
 px_status px_staging_set(const px_staging_config *config)
 {
+    PX__ENTER;
     PX__ARG(config, "config must not be NULL");
     PX__ARG(config->chunk_bytes == 0 || config->chunk_bytes >= ((size_t)64 << 10),
             "config->chunk_bytes is %zu; expected 0 (keep) or at least 64 KiB",
@@ -245,7 +250,7 @@ px_status px_staging_set(const px_staging_config *config)
     PX__ARG(config->threads >= 0 && config->threads <= 64,
             "config->threads is %d; expected 0 (keep) to 64", config->threads);
 #if PX_HAVE_CUDA
-    return px__cuda_staging_set(config, __func__);
+    return px__cuda_staging_set(config);
 #else
     return PX__FAIL(PX_ERR_UNSUPPORTED,
                     "staging needs the CUDA backend, which is not compiled into this build");

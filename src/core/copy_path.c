@@ -20,6 +20,7 @@ void px__copy_counts_reset(void)
 
 px_status px_copy_path_counts(uint64_t counts[PX_COPY_PATH_COUNT])
 {
+    PX__ENTER;
     PX__ARG(counts, "counts must not be NULL");
     for (int p = 0; p < PX_COPY_PATH_COUNT; ++p)
         counts[p] = (uint64_t)atomic_load_explicit(&path_counts[p], memory_order_relaxed);

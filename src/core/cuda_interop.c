@@ -11,20 +11,22 @@
 PX_API px_status px_instance_from_cuda_stream(px_instance **out, cudaStream_t stream,
                                               const char *label)
 {
+    PX__ENTER;
     PX__ARG(out != NULL, "out is NULL");
     *out = NULL;
-    PX__TRY(px__require_init(__func__));
+    PX__TRY(px__require_init());
     /* 0 names the legacy default stream; the queue keeps its explicit handle (a NULL
        native queue would mean "make one"). */
     if (stream == NULL) stream = cudaStreamLegacy;
     int dev = -1;
-    PX__TRY(px__cuda_stream_device((void *)stream, &dev, __func__));
-    return px__instance_wrap(out, PX_EXEC_CUDA, dev, (void *)stream, label, __func__);
+    PX__TRY(px__cuda_stream_device((void *)stream, &dev));
+    return px__instance_wrap(out, PX_EXEC_CUDA, dev, (void *)stream, label);
 }
 
 PX_API px_status px_instance_cuda_stream(const px_instance *inst, cudaStream_t *out)
 {
-    PX__TRY(px__instance_check(inst, __func__));
+    PX__ENTER;
+    PX__TRY(px__instance_check(inst));
     PX__ARG(out != NULL, "out is NULL");
     PX__ARG(inst->exec == PX_EXEC_CUDA, "instance '%s' runs on %s, not CUDA: it has no stream",
             inst->label, px_exec_space_string(inst->exec));

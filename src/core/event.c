@@ -6,20 +6,19 @@
 #include "base/util.h"
 #include "core/instance.h"
 
-static px_status event_check(const px_event *ev, const char *func, const char *what)
+static px_status event_check(const px_event *ev, const char *what)
 {
-    if (!ev)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is NULL (a destroyed event?)", what);
+    if (!ev) return px__error(PX_ERR_INVALID_ARGUMENT, "%s is NULL (a destroyed event?)", what);
     if (ev->magic != PX__EVENT_MAGIC)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is not a live event", what);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "%s is not a live event", what);
     return PX_OK;
 }
 
 /* The event and the instance must belong to one backend and one device. */
-static px_status same_queue_family(const px_event *ev, const px_instance *inst, const char *func)
+static px_status same_queue_family(const px_event *ev, const px_instance *inst)
 {
     if (ev->exec != inst->exec || ev->device != inst->device)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "the event belongs to %s:%d but instance '%s' to %s:%d",
                          px_exec_space_string(ev->exec), ev->device, inst->label,
                          px_exec_space_string(inst->exec), inst->device);
@@ -28,9 +27,10 @@ static px_status same_queue_family(const px_event *ev, const px_instance *inst, 
 
 px_status px_event_create(px_event **out, px_instance *inst, unsigned flags)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
-    PX__TRY(px__instance_check(inst, __func__));
+    PX__TRY(px__instance_check(inst));
     PX__ARG((flags & ~(unsigned)PX_EVENT_TIMING) == 0, "flags 0x%x holds unknown bits", flags);
     px_event *ev = px__calloc(1, sizeof *ev);
     if (!ev) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory");
@@ -39,7 +39,7 @@ px_status px_event_create(px_event **out, px_instance *inst, unsigned flags)
     ev->exec = inst->exec;
     ev->device = inst->device;
     ev->flags = flags;
-    px_status st = ev->be->event_create(ev->device, flags, &ev->impl, __func__);
+    px_status st = ev->be->event_create(ev->device, flags, &ev->impl);
     if (st != PX_OK) {
         free(ev);
         return st;
@@ -51,8 +51,9 @@ px_status px_event_create(px_event **out, px_instance *inst, unsigned flags)
 
 px_status px_event_destroy(px_event **ev)
 {
+    PX__ENTER;
     PX__ARG(ev, "ev must not be NULL (pass the address of your handle)");
-    PX__TRY(event_check(*ev, __func__, "*ev"));
+    PX__TRY(event_check(*ev, "*ev"));
     px_event *e = *ev;
     *ev = NULL;
     e->be->event_destroy(e->impl);
@@ -64,54 +65,59 @@ px_status px_event_destroy(px_event **ev)
 
 px_status px_event_record(px_event *ev, px_instance *inst)
 {
-    PX__TRY(event_check(ev, __func__, "ev"));
-    PX__TRY(px__instance_check(inst, __func__));
-    PX__TRY(same_queue_family(ev, inst, __func__));
+    PX__ENTER;
+    PX__TRY(event_check(ev, "ev"));
+    PX__TRY(px__instance_check(inst));
+    PX__TRY(same_queue_family(ev, inst));
     PX__TRY(px__instance_refuse_capturing(
-        inst, "recording an event (order a graph's work with dependencies)", __func__));
-    PX__TRY(ev->be->event_record(ev->impl, inst->queue, __func__));
+        inst, "recording an event (order a graph's work with dependencies)"));
+    PX__TRY(ev->be->event_record(ev->impl, inst->queue));
     ev->recorded = true;
     return PX_OK;
 }
 
 px_status px_instance_wait_event(px_instance *inst, px_event *ev)
 {
-    PX__TRY(px__instance_check(inst, __func__));
-    PX__TRY(event_check(ev, __func__, "ev"));
+    PX__ENTER;
+    PX__TRY(px__instance_check(inst));
+    PX__TRY(event_check(ev, "ev"));
     PX__TRY(px__instance_refuse_capturing(
-        inst, "waiting for an event (order a graph's work with dependencies)", __func__));
-    if (ev->exec == inst->exec) return inst->be->event_wait(inst->queue, ev->impl, __func__);
+        inst, "waiting for an event (order a graph's work with dependencies)"));
+    if (ev->exec == inst->exec) return inst->be->event_wait(inst->queue, ev->impl);
     /* Across execution spaces the waiting side cannot enqueue a wait on the other's
        queue: wait on the host, which is correct if not asynchronous. */
-    return ev->be->event_synchronize(ev->impl, __func__);
+    return ev->be->event_synchronize(ev->impl);
 }
 
 px_status px_event_query(px_event *ev, bool *done)
 {
-    PX__TRY(event_check(ev, __func__, "ev"));
+    PX__ENTER;
+    PX__TRY(event_check(ev, "ev"));
     PX__ARG(done, "done must not be NULL");
     if (!ev->recorded) {
         *done = true;
         return PX_OK;
     }
-    return ev->be->event_query(ev->impl, done, __func__);
+    return ev->be->event_query(ev->impl, done);
 }
 
 px_status px_event_synchronize(px_event *ev)
 {
-    PX__TRY(event_check(ev, __func__, "ev"));
+    PX__ENTER;
+    PX__TRY(event_check(ev, "ev"));
     if (!ev->recorded) return PX_OK;
-    return ev->be->event_synchronize(ev->impl, __func__);
+    return ev->be->event_synchronize(ev->impl);
 }
 
 px_status px_event_elapsed_ms(px_event *start, px_event *end, float *ms)
 {
-    PX__TRY(event_check(start, __func__, "start"));
-    PX__TRY(event_check(end, __func__, "end"));
+    PX__ENTER;
+    PX__TRY(event_check(start, "start"));
+    PX__TRY(event_check(end, "end"));
     PX__ARG(ms, "ms must not be NULL");
     PX__ARG((start->flags & end->flags & PX_EVENT_TIMING) != 0, "both events need PX_EVENT_TIMING");
     PX__ARG(start->recorded && end->recorded, "both events must have been recorded");
     PX__ARG(start->exec == end->exec && start->device == end->device,
             "the events belong to different devices");
-    return start->be->event_elapsed(start->impl, end->impl, ms, __func__);
+    return start->be->event_elapsed(start->impl, end->impl, ms);
 }

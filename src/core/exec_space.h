@@ -16,6 +16,6 @@
    against the default execution space's devices here (choosing that space now when it was
    not named). Later px_init calls: an opts->default_exec other than the space in effect,
    or an opts->device (use_device) other than the device in effect, is an error. */
-px_status px__default_exec_init(const px_init_options *opts, bool first, const char *func);
+px_status px__default_exec_init(const px_init_options *opts, bool first);
 
 #endif /* PX_CORE_EXEC_SPACE_H */

@@ -11,20 +11,20 @@
 #include "base/state.h"
 #include "base/util.h"
 
-px_status px__graph_check(const px_graph *g, const char *func, const char *what)
+px_status px__graph_check(const px_graph *g, const char *what)
 {
     if (g == NULL)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is NULL (a destroyed graph?)", what);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "%s is NULL (a destroyed graph?)", what);
     if (g->magic != PX__GRAPH_MAGIC)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is not a live graph", what);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "%s is not a live graph", what);
     return PX_OK;
 }
 
-px_status px__graph_node_check(const px_graph_node *n, const char *func, const char *what)
+px_status px__graph_node_check(const px_graph_node *n, const char *what)
 {
-    if (n == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is NULL", what);
+    if (n == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, "%s is NULL", what);
     if (n->magic != PX__GNODE_MAGIC)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is not a node of a live graph", what);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "%s is not a node of a live graph", what);
     return PX_OK;
 }
 
@@ -78,14 +78,14 @@ bool px__graph_has_conditionals(const px_graph *g, int count)
 /* ---- Lifetime ----------------------------------------------------------------------------- */
 
 px_status px__graph_new(px_graph **out, const px__backend *be, int device, const char *label,
-                        px__bgraph *bgraph, const char *func)
+                        px__bgraph *bgraph)
 {
     *out = NULL;
     px_graph *g = px__calloc(1, sizeof *g);
     char *copy = g ? px__strdup(label ? label : "graph") : NULL;
     if (copy == NULL) {
         free(g);
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the graph");
     }
     g->magic = PX__GRAPH_MAGIC;
     atomic_init(&g->refs, 1);
@@ -102,14 +102,13 @@ px_status px__graph_new(px_graph **out, const px__backend *be, int device, const
 
 void px__graph_retain(px_graph *g) { atomic_fetch_add_explicit(&g->refs, 1, memory_order_relaxed); }
 
-px_status px__graph_params_copy(px__dispatch *d, px__copy_op *op, const px__gnode_desc *desc,
-                                const char *func)
+px_status px__graph_params_copy(px__dispatch *d, px__copy_op *op, const px__gnode_desc *desc)
 {
     if (d != NULL) {
         const size_t bytes = desc->dispatch.kernel->args_size;
         void *args = bytes ? px__malloc(bytes) : NULL;
         if (bytes && args == NULL)
-            return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for arguments");
+            return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for arguments");
         if (bytes) memcpy(args, desc->dispatch.args, bytes);
         *d = desc->dispatch;
         d->args = args;
@@ -119,7 +118,7 @@ px_status px__graph_params_copy(px__dispatch *d, px__copy_op *op, const px__gnod
         if (desc->kind == PX__GNODE_FILL) {
             value = px__malloc(desc->op.elem_size);
             if (value == NULL)
-                return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the value");
+                return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the value");
             memcpy(value, desc->op.value, desc->op.elem_size);
         }
         *op = desc->op;
@@ -174,39 +173,36 @@ void px__graph_release(px_graph *g)
 
 /* ---- Nodes -------------------------------------------------------------------------------- */
 
-px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc, const char *func)
+px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc)
 {
     px__alloc ***list = n ? &n->held : &g->held;
     int *count = n ? &n->nheld : &g->nheld, *cap = n ? &n->heldcap : &g->heldcap;
     px__alloc **more = px__grow(*list, *count, cap, 4, sizeof *more);
-    if (more == NULL)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+    if (more == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the graph");
     *list = more;
     px__alloc_retain(alloc);
     (*list)[(*count)++] = alloc;
     return PX_OK;
 }
 
-px_status px__graph_check_deps(const px_graph *g, px_graph_node *const *deps, int ndeps,
-                               const char *func)
+px_status px__graph_check_deps(const px_graph *g, px_graph_node *const *deps, int ndeps)
 {
-    if (ndeps < 0)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "ndeps is %d; expected >= 0", ndeps);
+    if (ndeps < 0) return px__error(PX_ERR_INVALID_ARGUMENT, "ndeps is %d; expected >= 0", ndeps);
     if (ndeps > 0 && deps == NULL)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "deps is NULL but ndeps is %d", ndeps);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "deps is NULL but ndeps is %d", ndeps);
     for (int i = 0; i < ndeps; ++i) {
         char what[32];
         snprintf(what, sizeof what, "deps[%d]", i);
-        PX__TRY(px__graph_node_check(deps[i], func, what));
+        PX__TRY(px__graph_node_check(deps[i], what));
         if (deps[i]->graph != g)
             return px__error(
-                PX_ERR_INVALID_ARGUMENT, func,
+                PX_ERR_INVALID_ARGUMENT,
                 "deps[%d] ('%s') is a node of graph '%s', not of graph '%s': a node depends only "
                 "on nodes of its own graph",
                 i, deps[i]->label, deps[i]->graph->label, g->label);
         for (int j = 0; j < i; ++j)
             if (deps[j] == deps[i])
-                return px__error(PX_ERR_INVALID_ARGUMENT, func,
+                return px__error(PX_ERR_INVALID_ARGUMENT,
                                  "deps[%d] and deps[%d] are the same node ('%s')", j, i,
                                  deps[i]->label);
     }
@@ -215,11 +211,10 @@ px_status px__graph_check_deps(const px_graph *g, px_graph_node *const *deps, in
 
 /* The node struct, its label and dependencies; not yet in g. */
 static px_status node_new(px_graph *g, const px__gnode_desc *desc, px_graph_node *const *deps,
-                          int ndeps, const px__gnode_views *views, px_graph_node **out,
-                          const char *func)
+                          int ndeps, const px__gnode_views *views, px_graph_node **out)
 {
     px_graph_node *n = px__calloc(1, sizeof *n);
-    if (n == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
+    if (n == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the node");
     n->magic = PX__GNODE_MAGIC;
     n->graph = g;
     n->kind = desc->kind;
@@ -228,7 +223,7 @@ static px_status node_new(px_graph *g, const px__gnode_desc *desc, px_graph_node
     n->deps = px__malloc((size_t)(ndeps > 0 ? ndeps : 1) * sizeof *n->deps);
     if (n->label == NULL || n->deps == NULL) {
         node_free(n);
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the node");
     }
     for (int i = 0; i < ndeps; ++i) n->deps[i] = deps[i]->index;
     n->ndeps = ndeps;
@@ -238,7 +233,7 @@ static px_status node_new(px_graph *g, const px__gnode_desc *desc, px_graph_node
         n->heldcap = 3;
         if (n->held == NULL) {
             node_free(n);
-            return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
+            return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the node");
         }
         for (int i = 0; i < 3; ++i) {
             if (hold[i] == NULL) continue;
@@ -257,21 +252,21 @@ static px_status node_new(px_graph *g, const px__gnode_desc *desc, px_graph_node
         n->src.label = views->src ? px__strdup(views->src->label) : NULL;
         if ((views->dst && !n->dst.label) || (views->src && !n->src.label)) {
             node_free(n);
-            return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
+            return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the node");
         }
     }
     if (desc->kind == PX__GNODE_KERNEL) {
         n->kernel = desc->dispatch.kernel;
-        if (px__graph_params_copy(&n->dispatch, NULL, desc, func) != PX_OK) {
+        if (px__graph_params_copy(&n->dispatch, NULL, desc) != PX_OK) {
             node_free(n);
-            return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
+            return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the node");
         }
         n->dispatch.label = n->label;
     }
     if (desc->kind == PX__GNODE_COPY || desc->kind == PX__GNODE_FILL) {
-        if (px__graph_params_copy(NULL, &n->op, desc, func) != PX_OK) {
+        if (px__graph_params_copy(NULL, &n->op, desc) != PX_OK) {
             node_free(n);
-            return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
+            return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the node");
         }
     }
     *out = n;
@@ -279,40 +274,37 @@ static px_status node_new(px_graph *g, const px__gnode_desc *desc, px_graph_node
 }
 
 /* A WHILE or IF node's body graph and condition, before the backend gives them theirs. */
-static px_status cond_parts(px_graph *g, px_graph_node *n, const char *func)
+static px_status cond_parts(px_graph *g, px_graph_node *n)
 {
     char *label = px__concat(n->label, " body");
-    px_status st = label ? px__graph_new(&n->body, g->be, g->device, label, NULL, func)
-                         : px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the body");
+    px_status st = label ? px__graph_new(&n->body, g->be, g->device, label, NULL)
+                         : px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the body");
     free(label);
     if (st != PX_OK) return st;
     n->body->owner = g;
     n->cond = px__calloc(1, sizeof *n->cond);
     if (n->cond == NULL)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the condition");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the condition");
     n->cond->magic = PX__GCOND_MAGIC;
     n->cond->node = n;
     return PX_OK;
 }
 
 px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_node *const *deps,
-                           int ndeps, const px__gnode_views *views, px_graph_node **out,
-                           const char *func)
+                           int ndeps, const px__gnode_views *views, px_graph_node **out)
 {
-    PX__TRY(px__graph_check_deps(g, deps, ndeps, func));
+    PX__TRY(px__graph_check_deps(g, deps, ndeps));
     px_graph_node **nodes = px__grow(g->nodes, g->n, &g->cap, 8, sizeof *nodes);
-    if (nodes == NULL)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
+    if (nodes == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the node");
     g->nodes = nodes;
     px_graph_node *n = NULL;
-    PX__TRY(node_new(g, desc, deps, ndeps, views, &n, func));
+    PX__TRY(node_new(g, desc, deps, ndeps, views, &n));
     px_status st = PX_OK;
-    if (desc->kind == PX__GNODE_WHILE || desc->kind == PX__GNODE_IF) st = cond_parts(g, n, func);
+    if (desc->kind == PX__GNODE_WHILE || desc->kind == PX__GNODE_IF) st = cond_parts(g, n);
     if (st == PX_OK && !g->native) {
         px__bnode *bdeps_small[16];
         px__bnode **bdeps = ndeps <= 16 ? bdeps_small : px__malloc((size_t)ndeps * sizeof *bdeps);
-        if (bdeps == NULL)
-            st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the node");
+        if (bdeps == NULL) st = px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the node");
         for (int i = 0; st == PX_OK && i < ndeps; ++i) bdeps[i] = deps[i]->bnode;
         px__bgraph *body = NULL;
         uint64_t handle = 0;
@@ -321,7 +313,7 @@ px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_nod
         const bool is_op = desc->kind == PX__GNODE_COPY || desc->kind == PX__GNODE_FILL;
         const px__gnode_desc *bdesc = is_op && px__graph_op_is_noop(&desc->op) ? &noop : desc;
         if (st == PX_OK)
-            st = g->be->graph->add(g->bgraph, bdesc, bdeps, ndeps, &n->bnode, &body, &handle, func);
+            st = g->be->graph->add(g->bgraph, bdesc, bdeps, ndeps, &n->bnode, &body, &handle);
         if (bdeps != bdeps_small) free(bdeps);
         if (st == PX_OK && n->body) {
             n->body->bgraph = body;
@@ -342,9 +334,10 @@ px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_nod
 
 px_status px_graph_create(px_graph **out, px_exec_space exec, int device, const char *label)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
-    PX__TRY(px__require_init(__func__));
+    PX__TRY(px__require_init());
     PX__ARG((int)exec >= 0 && exec < PX_EXEC_COUNT, "exec is %d; expected a px_exec_space",
             (int)exec);
     const px__backend *be = px__backend_get(exec);
@@ -359,9 +352,9 @@ px_status px_graph_create(px_graph **out, px_exec_space exec, int device, const 
         return PX__FAIL(PX_ERR_NO_DEVICE, "device %d of %s does not exist (%d device(s) here)",
                         device, px_exec_space_string(exec), count);
     px__bgraph *bg = NULL;
-    PX__TRY(be->graph->create(be, device, &bg, __func__));
+    PX__TRY(be->graph->create(be, device, &bg));
     px_graph *g = NULL;
-    const px_status st = px__graph_new(&g, be, device, label, bg, __func__);
+    const px_status st = px__graph_new(&g, be, device, label, bg);
     if (st != PX_OK) {
         be->graph->destroy(bg);
         return st;
@@ -373,8 +366,9 @@ px_status px_graph_create(px_graph **out, px_exec_space exec, int device, const 
 
 px_status px_graph_destroy(px_graph **graph)
 {
+    PX__ENTER;
     PX__ARG(graph, "graph must not be NULL (pass the address of your handle)");
-    PX__TRY(px__graph_check(*graph, __func__, "*graph"));
+    PX__TRY(px__graph_check(*graph, "*graph"));
     px_graph *g = *graph;
     PX__ARG(g->owner == NULL, "graph '%s' is the body of a node of graph '%s' and goes with it",
             g->label, g->owner->label);
@@ -387,7 +381,8 @@ px_status px_graph_destroy(px_graph **graph)
 
 px_status px_graph_node_index(const px_graph_node *node, int *out)
 {
-    PX__TRY(px__graph_node_check(node, __func__, "node"));
+    PX__ENTER;
+    PX__TRY(px__graph_node_check(node, "node"));
     PX__ARG(out, "out must not be NULL");
     *out = node->index;
     return PX_OK;
@@ -395,7 +390,8 @@ px_status px_graph_node_index(const px_graph_node *node, int *out)
 
 px_status px_graph_node_label(const px_graph_node *node, const char **out)
 {
-    PX__TRY(px__graph_node_check(node, __func__, "node"));
+    PX__ENTER;
+    PX__TRY(px__graph_node_check(node, "node"));
     PX__ARG(out, "out must not be NULL");
     *out = node->label;
     return PX_OK;
@@ -403,7 +399,8 @@ px_status px_graph_node_label(const px_graph_node *node, const char **out)
 
 px_status px_graph_node_count(const px_graph *graph, int *out)
 {
-    PX__TRY(px__graph_check(graph, __func__, "graph"));
+    PX__ENTER;
+    PX__TRY(px__graph_check(graph, "graph"));
     PX__ARG(out, "out must not be NULL");
     *out = graph->n;
     return PX_OK;
@@ -411,6 +408,7 @@ px_status px_graph_node_count(const px_graph *graph, int *out)
 
 px_status px_graph_cond_value(const px_graph_cond_t *cond, px_cond *out)
 {
+    PX__ENTER;
     PX__ARG(cond && cond->magic == PX__GCOND_MAGIC,
             "cond is not the condition of a live WHILE or IF node");
     PX__ARG(out, "out must not be NULL");
@@ -420,15 +418,15 @@ px_status px_graph_cond_value(const px_graph_cond_t *cond, px_cond *out)
 
 px_status px_graph_node_uses(px_graph_node *node, px_view *const *views, int nviews)
 {
-    PX__TRY(px__graph_node_check(node, __func__, "node"));
+    PX__ENTER;
+    PX__TRY(px__graph_node_check(node, "node"));
     PX__ARG(nviews >= 0 && (views != NULL || nviews == 0), "views must hold nviews (%d) views",
             nviews);
     for (int i = 0; i < nviews; ++i) {
         char what[32];
         snprintf(what, sizeof what, "views[%d]", i);
-        PX__TRY(px__view_check(views[i], __func__, what));
+        PX__TRY(px__view_check(views[i], what));
     }
-    for (int i = 0; i < nviews; ++i)
-        PX__TRY(px__graph_hold(node->graph, node, views[i]->alloc, __func__));
+    for (int i = 0; i < nviews; ++i) PX__TRY(px__graph_hold(node->graph, node, views[i]->alloc));
     return PX_OK;
 }

@@ -114,12 +114,12 @@ struct px_graph_exec {
     px__live live;
 };
 
-px_status px__graph_check(const px_graph *g, const char *func, const char *what);
-px_status px__graph_node_check(const px_graph_node *n, const char *func, const char *what);
+px_status px__graph_check(const px_graph *g, const char *what);
+px_status px__graph_node_check(const px_graph_node *n, const char *what);
 
 /* A new graph with one reference (the caller's); registered unless it is a body. */
 px_status px__graph_new(px_graph **out, const px__backend *be, int device, const char *label,
-                        px__bgraph *bgraph, const char *func);
+                        px__bgraph *bgraph);
 void px__graph_retain(px_graph *g);
 /* Drops one reference; the last frees the graph (bodies with their nodes). */
 void px__graph_release(px_graph *g);
@@ -136,13 +136,11 @@ typedef struct px__gnode_views {
    desc (unless g is native: recorded only); label copied, the views' memory held. On
    failure nothing is added. out may be NULL. */
 px_status px__graph_append(px_graph *g, const px__gnode_desc *desc, px_graph_node *const *deps,
-                           int ndeps, const px__gnode_views *views, px_graph_node **out,
-                           const char *func);
+                           int ndeps, const px__gnode_views *views, px_graph_node **out);
 /* Copies of desc's parameters that the core keeps: the dispatch with its arguments (d),
    the op with a fill's value and no holds (op); either may be NULL. Freed with
    px__graph_params_free. */
-px_status px__graph_params_copy(px__dispatch *d, px__copy_op *op, const px__gnode_desc *desc,
-                                const char *func);
+px_status px__graph_params_copy(px__dispatch *d, px__copy_op *op, const px__gnode_desc *desc);
 void px__graph_params_free(px__dispatch *d, px__copy_op *op);
 
 /* A kernel node (px_graph_add_for, _reduce with its result view, _scan), validated;
@@ -150,25 +148,24 @@ void px__graph_params_free(px__dispatch *d, px__copy_op *op);
 px_status px__graph_add_kernel(px_graph *g, px_graph_node *const *deps, int ndeps,
                                const char *label, px_policy policy, const px_kernel *kernel,
                                const void *args, px_kernel_kind want, px_view *result,
-                               px_graph_node **out, const char *func);
+                               px_graph_node **out);
 /* deps (ndeps of them) are distinct nodes of g. */
-px_status px__graph_check_deps(const px_graph *g, px_graph_node *const *deps, int ndeps,
-                               const char *func);
+px_status px__graph_check_deps(const px_graph *g, px_graph_node *const *deps, int ndeps);
 /* A planned copy or fill (`fill`) that g can replay: no overlap, a path g's backend runs,
    and on a device backend no side pageable (PX_ERR_CAPTURE_PAGEABLE) or both on the host. */
 px_status px__graph_check_op(const px_graph *g, const px__copy_op *op,
-                             const px__copy_plan_info *info, bool fill, const char *func);
+                             const px__copy_plan_info *info, bool fill);
 /* px__copy_plan for a copy node: a view copied into itself (the same elements, whatever
    its layout) moves nothing (PX_COPY_NONE), where px_deep_copy would go through a
    temporary. */
 px_status px__graph_plan_copy(px__copy_op *op, px__copy_plan_info *info, px_view *dst,
-                              const px_view *src, const char *func);
+                              const px_view *src);
 /* A copy or fill node with nothing to move (no element, or a view into itself): the
    backend holds an empty node in its place, and launches run nothing for it. */
 static inline bool px__graph_op_is_noop(const px__copy_op *op) { return op->path == PX_COPY_NONE; }
 
 /* Keeps alloc alive with node n (or with g, for native captures: n NULL). */
-px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc, const char *func);
+px_status px__graph_hold(px_graph *g, px_graph_node *n, px__alloc *alloc);
 
 /* Whether visit(n, ctx) holds for a node n among the first `count` nodes of g, or, at any
    depth, of the bodies of those nodes and of the children as they were copied. */
@@ -187,12 +184,11 @@ const char *px__graph_node_kind_name(const px_graph_node *n);
    records) and notes them with px__capture_note. */
 bool px__capture_records(const px_instance *inst);
 bool px__capture_active(const px_instance *inst);
-px_status px__capture_kernel(px_instance *inst, const px__dispatch *d, px_view *result,
-                             const char *func);
+px_status px__capture_kernel(px_instance *inst, const px__dispatch *d, px_view *result);
 px_status px__capture_copy(px_instance *inst, const px__copy_op *op, px_view *dst,
-                           const px_view *src, const char *func);
+                           const px_view *src);
 /* What a native capture ran: noted for DOT and counts, its memory held by the graph. */
 px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_view *a,
-                           const px_view *b, const char *func);
+                           const px_view *b);
 
 #endif /* PX_CORE_GRAPH_H */

@@ -30,38 +30,36 @@ bool px__capture_records(const px_instance *inst)
 }
 
 /* Appends desc after the last node recorded. */
-static px_status record(px_instance *inst, const px__gnode_desc *desc, const px__gnode_views *views,
-                        const char *func)
+static px_status record(px_instance *inst, const px__gnode_desc *desc, const px__gnode_views *views)
 {
     px__capture *c = inst->capture;
     px_graph_node *n = NULL;
-    PX__TRY(px__graph_append(c->graph, desc, c->last ? &c->last : NULL, c->last ? 1 : 0, views, &n,
-                             func));
+    PX__TRY(
+        px__graph_append(c->graph, desc, c->last ? &c->last : NULL, c->last ? 1 : 0, views, &n));
     c->last = n;
     return PX_OK;
 }
 
-px_status px__capture_kernel(px_instance *inst, const px__dispatch *d, px_view *result,
-                             const char *func)
+px_status px__capture_kernel(px_instance *inst, const px__dispatch *d, px_view *result)
 {
     const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = d->label, .dispatch = *d};
     const px__gnode_views views = {.result = result};
-    return record(inst, &desc, &views, func);
+    return record(inst, &desc, &views);
 }
 
 px_status px__capture_copy(px_instance *inst, const px__copy_op *op, px_view *dst,
-                           const px_view *src, const char *func)
+                           const px_view *src)
 {
     char label[96];
     snprintf(label, sizeof label, "%s %s", src ? "copy" : "fill", px_copy_path_string(op->path));
     const px__gnode_desc desc = {
         .kind = src ? PX__GNODE_COPY : PX__GNODE_FILL, .label = label, .op = *op};
     const px__gnode_views views = {.dst = dst, .src = src};
-    return record(inst, &desc, &views, func);
+    return record(inst, &desc, &views);
 }
 
 px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_view *a,
-                           const px_view *b, const char *func)
+                           const px_view *b)
 {
     px__gnode_views views = {0};
     if (desc->kind == PX__GNODE_KERNEL) {
@@ -70,36 +68,33 @@ px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_vie
         views.dst = a;
         views.src = b;
     }
-    return record(inst, desc, &views, func);
+    return record(inst, desc, &views);
 }
 
-static px_status capture_begin(px_instance *inst, px_capture_mode mode, const char *func)
+static px_status capture_begin(px_instance *inst, px_capture_mode mode)
 {
     if (inst->capture != NULL)
-        return px__error(PX_ERR_CAPTURING, func,
+        return px__error(PX_ERR_CAPTURING,
                          "instance '%s' is being captured already (captures do not nest)",
                          inst->label);
     const px__graph_ops *ops = inst->be->graph;
     if (ops == NULL)
-        return px__error(PX_ERR_UNSUPPORTED, func, "the %s backend has no graphs", inst->be->name);
+        return px__error(PX_ERR_UNSUPPORTED, "the %s backend has no graphs", inst->be->name);
 
     px__capture *c = px__calloc(1, sizeof *c);
-    if (c == NULL)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the capture");
+    if (c == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the capture");
     char *label = px__concat("capture of ", inst->label);
     px__bgraph *bg = NULL;
     px_status st =
-        label ? PX_OK : px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the capture");
-    if (st == PX_OK && ops->capture_begin == NULL)
-        st = ops->create(inst->be, inst->device, &bg, func);
-    if (st == PX_OK) st = px__graph_new(&c->graph, inst->be, inst->device, label, bg, func);
+        label ? PX_OK : px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the capture");
+    if (st == PX_OK && ops->capture_begin == NULL) st = ops->create(inst->be, inst->device, &bg);
+    if (st == PX_OK) st = px__graph_new(&c->graph, inst->be, inst->device, label, bg);
     if (st != PX_OK && bg != NULL && c->graph == NULL) ops->destroy(bg);
     free(label);
     if (st == PX_OK) {
         c->graph->captured = true;
         c->graph->native = ops->capture_begin != NULL;
-        if (c->graph->native)
-            st = ops->capture_begin(inst->queue, (int)mode, &c->graph->bgraph, func);
+        if (c->graph->native) st = ops->capture_begin(inst->queue, (int)mode, &c->graph->bgraph);
     }
     if (st != PX_OK) {
         if (c->graph) px__graph_release(c->graph);
@@ -112,16 +107,16 @@ static px_status capture_begin(px_instance *inst, px_capture_mode mode, const ch
     return PX_OK;
 }
 
-static px_status capture_end(px_instance *inst, px_graph **out, const char *func)
+static px_status capture_end(px_instance *inst, px_graph **out)
 {
     px__capture *c = inst->capture;
     if (c == NULL)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "no capture is in progress on instance '%s' (px_graph_capture_begin)",
                          inst->label);
     if (c->mode != PX_CAPTURE_RELAXED && !pthread_equal(c->thread, pthread_self()))
         return px__error(
-            PX_ERR_CAPTURING, func,
+            PX_ERR_CAPTURING,
             "the capture of instance '%s' began on another thread in %s mode and must end there "
             "(the capture goes on)",
             inst->label, c->mode == PX_CAPTURE_GLOBAL ? "global" : "thread-local");
@@ -129,7 +124,7 @@ static px_status capture_end(px_instance *inst, px_graph **out, const char *func
     px_graph *g = c->graph;
     free(c);
     if (g->native) {
-        const px_status st = inst->be->graph->capture_end(inst->queue, g->bgraph, func);
+        const px_status st = inst->be->graph->capture_end(inst->queue, g->bgraph);
         if (st != PX_OK) {
             px__graph_release(g);
             return st;
@@ -142,25 +137,27 @@ static px_status capture_end(px_instance *inst, px_graph **out, const char *func
 
 px_status px_graph_capture_begin(px_instance *inst, px_capture_mode mode)
 {
-    PX__TRY(px__instance_check(inst, __func__));
+    PX__ENTER;
+    PX__TRY(px__instance_check(inst));
     PX__ARG(mode == PX_CAPTURE_THREAD_LOCAL || mode == PX_CAPTURE_GLOBAL ||
                 mode == PX_CAPTURE_RELAXED,
             "mode is %d; expected a px_capture_mode", (int)mode);
-    return capture_begin(inst, mode, __func__);
+    return capture_begin(inst, mode);
 }
 
 px_status px_graph_capture_end(px_instance *inst, px_graph **out)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
-    PX__TRY(px__instance_check(inst, __func__));
+    PX__TRY(px__instance_check(inst));
     if (inst->lent)
         return PX__FAIL(PX_ERR_CAPTURING,
                         "instance '%s' is the one px_graph_add_captured lends its callback: its "
                         "capture ends when "
                         "the callback returns (the capture goes on)",
                         inst->label);
-    return capture_end(inst, out, __func__);
+    return capture_end(inst, out);
 }
 
 /* ---- A node recorded from a callback ------------------------------------------------------ */
@@ -169,7 +166,8 @@ px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int
                                 const char *label, px_status (*fn)(px_instance *inst, void *data),
                                 void *data, px_graph_node **out)
 {
-    PX__TRY(px__graph_check(graph, __func__, "graph"));
+    PX__ENTER;
+    PX__TRY(px__graph_check(graph, "graph"));
     PX__ARG(!graph->captured, "graph '%s' came from a capture and takes no new nodes",
             graph->label);
     PX__ARG(graph->owner == NULL,
@@ -179,19 +177,22 @@ px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int
             graph->label);
     PX__ARG(fn, "fn must not be NULL");
     px_instance *inst = NULL;
-    PX__TRY(px__instance_create(&inst, graph->exec, graph->device, label ? label : "captured node",
-                                __func__));
+    PX__TRY(
+        px__instance_create(&inst, graph->exec, graph->device, label ? label : "captured node"));
     /* fn may call anything: the instance refuses px_graph_capture_end and
        px_instance_destroy (lent), and the graph stays alive if fn destroys it. */
     inst->lent = true;
     px__graph_retain(graph);
-    px_status st = capture_begin(inst, PX_CAPTURE_THREAD_LOCAL, __func__);
+    px_status st = capture_begin(inst, PX_CAPTURE_THREAD_LOCAL);
     px_graph *rec = NULL;
     if (st == PX_OK) {
+        /* The calls fn makes are the user's own: each names itself. */
+        const char *caller = px__caller_suspend();
         st = fn(inst, data);
+        px__caller_resume(caller);
         px__saved_error why;
         if (st != PX_OK) px__error_save(&why);
-        const px_status end = capture_end(inst, &rec, __func__);
+        const px_status end = capture_end(inst, &rec);
         if (st != PX_OK) px__error_restore(&why);
         if (st == PX_OK) st = end;
     }
@@ -210,7 +211,7 @@ px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int
     if (st == PX_OK) {
         const px__gnode_desc desc = {
             .kind = PX__GNODE_CHILD, .label = rec->label, .child = rec->bgraph};
-        st = px__graph_append(graph, &desc, deps, ndeps, NULL, &n, __func__);
+        st = px__graph_append(graph, &desc, deps, ndeps, NULL, &n);
     }
     if (st == PX_OK) {
         n->child = rec; /* the node takes the recording's reference */
@@ -223,6 +224,6 @@ px_status px_graph_add_captured(px_graph *graph, px_graph_node *const *deps, int
     px__graph_release(graph);
     inst->lent = false;
     bool released = false;
-    const px_status gone = px__instance_destroy(inst, &released, __func__);
+    const px_status gone = px__instance_destroy(inst, &released);
     return st != PX_OK ? st : gone;
 }

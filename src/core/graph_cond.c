@@ -22,10 +22,11 @@ static bool readable_by(const px_graph *g, px_space s)
 px_status px_graph_cond_from_view(px_graph *body, px_graph_cond_t *cond, px_view *scalar,
                                   px_compare cmp, double threshold, px_graph_node **out)
 {
-    PX__TRY(px__graph_check(body, __func__, "body"));
+    PX__ENTER;
+    PX__TRY(px__graph_check(body, "body"));
     PX__ARG(cond && cond->magic == PX__GCOND_MAGIC,
             "cond is not the condition of a live WHILE or IF node");
-    PX__TRY(px__view_check(scalar, __func__, "scalar"));
+    PX__TRY(px__view_check(scalar, "scalar"));
     PX__ARG((int)cmp >= PX_CMP_LT && cmp <= PX_CMP_NE, "cmp is %d; expected a px_compare",
             (int)cmp);
     PX__ARG(!body->captured, "graph '%s' came from a capture and takes no new nodes", body->label);
@@ -67,9 +68,9 @@ px_status px_graph_cond_from_view(px_graph *body, px_graph_cond_t *cond, px_view
     px_graph_node *n = NULL;
     /* scalar goes as the node's view (held with it from the start; a parallel_for writes
        no result). */
-    const px_status st = px__graph_add_kernel(body, leaves, nleaves, label, px_range(0, 1),
-                                              PX_KERNEL(px__cond_from_scalar), &args, PX_KERNEL_FOR,
-                                              scalar, &n, __func__);
+    const px_status st =
+        px__graph_add_kernel(body, leaves, nleaves, label, px_range(0, 1),
+                             PX_KERNEL(px__cond_from_scalar), &args, PX_KERNEL_FOR, scalar, &n);
     free(leaves);
     if (st != PX_OK) return st;
     if (out) *out = n;

@@ -15,28 +15,27 @@
 #include "core/instance.h"
 #include "core/profile.h"
 
-static px_status exec_check(const px_graph_exec *e, const char *func)
+static px_status exec_check(const px_graph_exec *e)
 {
     if (e == NULL)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "exec is NULL (a destroyed executable graph?)");
+        return px__error(PX_ERR_INVALID_ARGUMENT, "exec is NULL (a destroyed executable graph?)");
     if (e->magic != PX__GEXEC_MAGIC)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "exec is not a live executable graph");
+        return px__error(PX_ERR_INVALID_ARGUMENT, "exec is not a live executable graph");
     return PX_OK;
 }
 
 /* inst can run e: same backend and device, not being captured. */
-static px_status check_instance(const px_graph_exec *e, px_instance *inst, const char *func)
+static px_status check_instance(const px_graph_exec *e, px_instance *inst)
 {
-    PX__TRY(px__instance_check(inst, func));
+    PX__TRY(px__instance_check(inst));
     const px_graph *g = e->graph;
     if (inst->be != g->be || inst->device != g->device)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "graph '%s' belongs to %s:%d but instance '%s' to %s:%d", g->label,
                          px_exec_space_string(g->exec), g->device, inst->label,
                          px_exec_space_string(inst->exec), inst->device);
-    return px__instance_refuse_capturing(
-        inst, "a graph launch (make the graph a child node instead)", func);
+    return px__instance_refuse_capturing(inst,
+                                         "a graph launch (make the graph a child node instead)");
 }
 
 static void params_drop(px__exec_params **pp)
@@ -52,9 +51,10 @@ static void params_drop(px__exec_params **pp)
 
 px_status px_graph_instantiate(px_graph *graph, px_graph_exec **out)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
-    PX__TRY(px__graph_check(graph, __func__, "graph"));
+    PX__TRY(px__graph_check(graph, "graph"));
     PX__ARG(graph->owner == NULL,
             "graph '%s' is the body of a node of graph '%s'; instantiate that graph", graph->label,
             graph->owner->label);
@@ -74,7 +74,7 @@ px_status px_graph_instantiate(px_graph *graph, px_graph_exec **out)
         free(e);
         return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory for the executable graph");
     }
-    const px_status st = graph->be->graph->instantiate(graph->bgraph, &e->bexec, __func__);
+    const px_status st = graph->be->graph->instantiate(graph->bgraph, &e->bexec);
     if (st != PX_OK) {
         free(e->params);
         free(e);
@@ -92,12 +92,13 @@ px_status px_graph_instantiate(px_graph *graph, px_graph_exec **out)
 
 px_status px_graph_exec_destroy(px_graph_exec **exec)
 {
+    PX__ENTER;
     PX__ARG(exec, "exec must not be NULL (pass the address of your handle)");
-    PX__TRY(exec_check(*exec, __func__));
+    PX__TRY(exec_check(*exec));
     px_graph_exec *e = *exec;
     /* Waits for e's launches. A CUDA error met meanwhile is returned, and e is freed all
        the same: the memory it holds goes back only after the work queued before. */
-    const px_status st = e->graph->be->graph->exec_destroy(e->bexec, __func__);
+    const px_status st = e->graph->be->graph->exec_destroy(e->bexec);
     *exec = NULL;
     for (int i = 0; i < e->n; ++i) params_drop(&e->params[i]);
     free(e->params);
@@ -112,53 +113,54 @@ px_status px_graph_exec_destroy(px_graph_exec **exec)
 
 px_status px_graph_upload(px_graph_exec *exec, px_instance *inst)
 {
-    PX__TRY(exec_check(exec, __func__));
-    PX__TRY(check_instance(exec, inst, __func__));
-    return exec->graph->be->graph->upload(exec->bexec, inst->queue, __func__);
+    PX__ENTER;
+    PX__TRY(exec_check(exec));
+    PX__TRY(check_instance(exec, inst));
+    return exec->graph->be->graph->upload(exec->bexec, inst->queue);
 }
 
 px_status px_graph_launch(px_graph_exec *exec, px_instance *inst)
 {
-    PX__TRY(exec_check(exec, __func__));
-    PX__TRY(check_instance(exec, inst, __func__));
+    PX__ENTER;
+    PX__TRY(exec_check(exec));
+    PX__TRY(check_instance(exec, inst));
     if (px__prof_on()) {
         px__prof p;
         px__prof_graph_begin(&p, inst, exec->graph->label);
-        const px_status st = exec->graph->be->graph->launch(exec->bexec, inst->queue, __func__);
+        const px_status st = exec->graph->be->graph->launch(exec->bexec, inst->queue);
         px__prof_graph_end(&p, inst);
         PX__TRY(st);
     } else {
-        PX__TRY(exec->graph->be->graph->launch(exec->bexec, inst->queue, __func__));
+        PX__TRY(exec->graph->be->graph->launch(exec->bexec, inst->queue));
     }
-    return px__take_bounds_violation(exec->graph->label, __func__);
+    return px__take_bounds_violation(exec->graph->label);
 }
 
 /* ---- One node at a time ------------------------------------------------------------------- */
 
 /* node is a top-level node of the graph exec was made from, of kind `kind`, that exec has. */
 static px_status check_node(const px_graph_exec *e, const px_graph_node *node, px__gnode_kind kind,
-                            const char *what, const char *func)
+                            const char *what)
 {
-    PX__TRY(exec_check(e, func));
-    PX__TRY(px__graph_node_check(node, func, "node"));
+    PX__TRY(exec_check(e));
+    PX__TRY(px__graph_node_check(node, "node"));
     if (node->graph != e->graph)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "node '%s' is a node of graph '%s', not of graph '%s' that exec was made "
                          "from (nodes of "
                          "bodies and children are changed with px_graph_exec_update)",
                          node->label, node->graph->label, e->graph->label);
     if (e->graph->captured)
         return px__error(
-            PX_ERR_INVALID_ARGUMENT, func,
+            PX_ERR_INVALID_ARGUMENT,
             "graph '%s' came from a capture: change its nodes with px_graph_exec_update",
             e->graph->label);
     if (node->index >= e->n)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "node '%s' was added after exec was instantiated", node->label);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "node '%s' was added after exec was instantiated",
+                         node->label);
     if (node->kind != kind)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "node '%s' is a %s node; %s changes %s nodes", node->label,
-                         px__graph_node_kind_name(node), func, what);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "node '%s' is a %s node; %s changes %s nodes",
+                         node->label, px__graph_node_kind_name(node), px__caller(), what);
     return PX_OK;
 }
 
@@ -184,19 +186,18 @@ static px__copy_op current_op(const px_graph_exec *e, const px_graph_node *node)
 /* Gives node's backend node the parameters of desc, then keeps copies of them (and the
    memory a copy names: dst, src, else NULL) as node's parameters in exec. */
 static px_status apply(px_graph_exec *e, const px_graph_node *node, const px__gnode_desc *desc,
-                       px__alloc *dst, px__alloc *src, const char *func)
+                       px__alloc *dst, px__alloc *src)
 {
     px__exec_params *fresh = px__calloc(1, sizeof *fresh);
     if (fresh == NULL)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func,
-                         "out of host memory for the node's parameters");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the node's parameters");
     const bool kernel = desc->kind == PX__GNODE_KERNEL;
-    px_status st = px__graph_params_copy(kernel ? &fresh->dispatch : NULL,
-                                         kernel ? NULL : &fresh->op, desc, func);
+    px_status st =
+        px__graph_params_copy(kernel ? &fresh->dispatch : NULL, kernel ? NULL : &fresh->op, desc);
     /* A copy or fill that moves nothing is an empty node in the backend (and stays one:
        the new views match the old in extents and path): nothing to give it. */
     const bool noop = !kernel && px__graph_op_is_noop(&desc->op);
-    if (st == PX_OK && !noop) st = e->graph->be->graph->set(e->bexec, node->bnode, desc, func);
+    if (st == PX_OK && !noop) st = e->graph->be->graph->set(e->bexec, node->bnode, desc);
     if (st != PX_OK) {
         params_drop(&fresh);
         return st;
@@ -215,8 +216,7 @@ static px_status apply(px_graph_exec *e, const px_graph_node *node, const px__gn
 
 /* The kernel node's parameters in exec, made from those it runs now on the first change:
    later changes of the arguments reuse the copy (no allocation per call). */
-static px_status kernel_params(px_graph_exec *e, const px_graph_node *node, px__exec_params **out,
-                               const char *func)
+static px_status kernel_params(px_graph_exec *e, const px_graph_node *node, px__exec_params **out)
 {
     px__exec_params *p = e->params[node->index];
     if (p == NULL) {
@@ -226,7 +226,7 @@ static px_status kernel_params(px_graph_exec *e, const px_graph_node *node, px__
         void *args = p && bytes ? px__malloc(bytes) : NULL;
         if (p == NULL || (bytes && args == NULL)) {
             free(p);
-            return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for arguments");
+            return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for arguments");
         }
         if (bytes) memcpy(args, cur.args, bytes);
         p->dispatch = cur;
@@ -240,14 +240,15 @@ static px_status kernel_params(px_graph_exec *e, const px_graph_node *node, px__
 
 px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node, const void *args)
 {
-    PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel", __func__));
+    PX__ENTER;
+    PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel"));
     PX__ARG(args || node->kernel->args_size == 0, "args must not be NULL (kernel '%s')",
             node->kernel->name);
     px__exec_params *p = NULL;
-    PX__TRY(kernel_params(exec, node, &p, __func__));
+    PX__TRY(kernel_params(exec, node, &p));
     px__dispatch d = p->dispatch;
     d.args = args;
-    PX__TRY(exec->graph->be->graph->set_args(exec->bexec, node->bnode, &d, __func__));
+    PX__TRY(exec->graph->be->graph->set_args(exec->bexec, node->bnode, &d));
     if (node->kernel->args_size) memcpy((void *)p->dispatch.args, args, node->kernel->args_size);
     return PX_OK;
 }
@@ -255,53 +256,56 @@ px_status px_graph_exec_set_args(px_graph_exec *exec, px_graph_node *node, const
 /* Node's kernel parameters become d, a dispatch prepared from cur (its current ones) under
    a new policy: the result goes where it went. */
 static px_status apply_policy(px_graph_exec *exec, px_graph_node *node, const px__dispatch *cur,
-                              px__dispatch d, const char *func)
+                              px__dispatch d)
 {
     d.result_kind = cur->result_kind;
     d.result = cur->result;
     d.result_space = cur->result_space;
     const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = node->label, .dispatch = d};
-    return apply(exec, node, &desc, NULL, NULL, func);
+    return apply(exec, node, &desc, NULL, NULL);
 }
 
 px_status px_graph_exec_set_policy(px_graph_exec *exec, px_graph_node *node, px_policy policy)
 {
-    PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel", __func__));
+    PX__ENTER;
+    PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel"));
     const px__dispatch cur = current_dispatch(exec, node);
     const px__target target = {"graph", exec->graph->label};
     px__dispatch d;
     PX__TRY(px__dispatch_prepare(&d, exec->graph->be, target, node->label, policy, cur.kernel,
-                                 cur.args, cur.kernel->kind, __func__));
-    return apply_policy(exec, node, &cur, d, __func__);
+                                 cur.args, cur.kernel->kind));
+    return apply_policy(exec, node, &cur, d);
 }
 
 px_status px_graph_exec_set_team_policy(px_graph_exec *exec, px_graph_node *node,
                                         px_team_policy policy)
 {
-    PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel", __func__));
+    PX__ENTER;
+    PX__TRY(check_node(exec, node, PX__GNODE_KERNEL, "kernel"));
     const px__dispatch cur = current_dispatch(exec, node);
     const px__target target = {"graph", exec->graph->label};
     px__dispatch d;
     PX__TRY(px__dispatch_prepare_team(&d, exec->graph->be, exec->graph->device, target, node->label,
-                                      policy, cur.kernel, cur.args, cur.kernel->kind, __func__));
-    return apply_policy(exec, node, &cur, d, __func__);
+                                      policy, cur.kernel, cur.args, cur.kernel->kind));
+    return apply_policy(exec, node, &cur, d);
 }
 
 px_status px_graph_exec_set_fill(px_graph_exec *exec, px_graph_node *node, const void *value)
 {
-    PX__TRY(check_node(exec, node, PX__GNODE_FILL, "fill", __func__));
+    PX__ENTER;
+    PX__TRY(check_node(exec, node, PX__GNODE_FILL, "fill"));
     PX__ARG(value, "value must not be NULL");
     px__gnode_desc desc = {
         .kind = PX__GNODE_FILL, .label = node->label, .op = current_op(exec, node)};
     desc.op.value = value;
-    return apply(exec, node, &desc, NULL, NULL, __func__);
+    return apply(exec, node, &desc, NULL, NULL);
 }
 
 static bool same_space(px_space a, px_space b) { return a.kind == b.kind && a.device == b.device; }
 
 /* The new op moves the same elements the same way as the old one, between other memory. */
 static px_status check_same_copy(const px__copy_op *was, const px__copy_op *now,
-                                 const px_graph_node *node, const char *func)
+                                 const px_graph_node *node)
 {
     const char *what = NULL;
     if (!same_space(was->dst.space, now->dst.space) || !same_space(was->src.space, now->src.space))
@@ -318,7 +322,7 @@ static px_status check_same_copy(const px__copy_op *was, const px__copy_op *now,
         what = "copy paths";
     if (what == NULL) return PX_OK;
     return px__error(
-        PX_ERR_INVALID_ARGUMENT, func,
+        PX_ERR_INVALID_ARGUMENT,
         "the new views differ from those of copy node '%s' in their %s; instantiate again for a "
         "different copy",
         node->label, what);
@@ -328,11 +332,11 @@ static px_status check_same_copy(const px__copy_op *was, const px__copy_op *now,
    the node at its place in the graph of the last update: px_graph_exec_set_copy keeps
    the types, so its views have them too). */
 static px_status check_same_types(const px_graph_exec *e, const px_graph_node *node,
-                                  const px_view *dst, const px_view *src, const char *func)
+                                  const px_view *dst, const px_view *src)
 {
     const px_graph_node *now = running_node(e, node);
     if (dst->dtype == now->dst.dtype && src->dtype == now->src.dtype) return PX_OK;
-    return px__error(PX_ERR_INVALID_ARGUMENT, func,
+    return px__error(PX_ERR_INVALID_ARGUMENT,
                      "the new views hold %s (dst '%s') and %s (src '%s') where copy node '%s' "
                      "copies %s into %s: "
                      "the element types must match; instantiate again for a different copy",
@@ -344,17 +348,18 @@ static px_status check_same_types(const px_graph_exec *e, const px_graph_node *n
 px_status px_graph_exec_set_copy(px_graph_exec *exec, px_graph_node *node, px_view *dst,
                                  const px_view *src)
 {
-    PX__TRY(check_node(exec, node, PX__GNODE_COPY, "copy", __func__));
+    PX__ENTER;
+    PX__TRY(check_node(exec, node, PX__GNODE_COPY, "copy"));
     px__copy_op op;
     px__copy_plan_info info;
-    PX__TRY(px__graph_plan_copy(&op, &info, dst, src, __func__));
+    PX__TRY(px__graph_plan_copy(&op, &info, dst, src));
     const px__copy_op was = current_op(exec, node);
-    px_status st = px__graph_check_op(exec->graph, &op, &info, false, __func__);
-    if (st == PX_OK) st = check_same_types(exec, node, dst, src, __func__);
-    if (st == PX_OK) st = check_same_copy(&was, &op, node, __func__);
+    px_status st = px__graph_check_op(exec->graph, &op, &info, false);
+    if (st == PX_OK) st = check_same_types(exec, node, dst, src);
+    if (st == PX_OK) st = check_same_copy(&was, &op, node);
     if (st == PX_OK) {
         const px__gnode_desc desc = {.kind = PX__GNODE_COPY, .label = node->label, .op = op};
-        st = apply(exec, node, &desc, dst->alloc, src->alloc, __func__);
+        st = apply(exec, node, &desc, dst->alloc, src->alloc);
     }
     px__copy_op_release(&op);
     return st;
@@ -427,12 +432,13 @@ static bool same_shape(const px_graph *was, int wn, const px_graph *now, int nn,
 
 px_status px_graph_exec_update(px_graph_exec *exec, px_graph *graph, px_graph_update_report *report)
 {
+    PX__ENTER;
     if (report) {
         report->node = -1;
         report->reason[0] = '\0';
     }
-    PX__TRY(exec_check(exec, __func__));
-    PX__TRY(px__graph_check(graph, __func__, "graph"));
+    PX__TRY(exec_check(exec));
+    PX__TRY(px__graph_check(graph, "graph"));
     const px_graph *was = exec->graph;
     PX__ARG(graph->owner == NULL, "graph '%s' is the body of a node of graph '%s'", graph->label,
             graph->owner->label);
@@ -463,7 +469,7 @@ px_status px_graph_exec_update(px_graph_exec *exec, px_graph *graph, px_graph_up
                         "graph '%s' differs from graph '%s' at node %d: %s", graph->label,
                         was->label, r->node, r->reason);
     px__graph_update_error why = {.node = -1};
-    const px_status st = was->be->graph->update(exec->bexec, graph->bgraph, &why, __func__);
+    const px_status st = was->be->graph->update(exec->bexec, graph->bgraph, &why);
     if (st != PX_OK) {
         if (report) {
             report->node = why.node;

@@ -114,7 +114,8 @@ static void put_graph(FILE *out, const px_graph *g, int count, int id, int *next
 
 px_status px_graph_dot(const px_graph *graph, FILE *out)
 {
-    PX__TRY(px__graph_check(graph, __func__, "graph"));
+    PX__ENTER;
+    PX__TRY(px__graph_check(graph, "graph"));
     PX__ARG(out, "out must not be NULL");
     fputs("digraph \"", out);
     put_escaped(out, graph->label);
@@ -136,21 +137,21 @@ px_status px_graph_dot(const px_graph *graph, FILE *out)
 
 px_status px_graph_profile(px_graph_exec *exec, px_instance *inst, FILE *json)
 {
+    PX__ENTER;
     PX__ARG(exec && exec->magic == PX__GEXEC_MAGIC, "exec is not a live executable graph");
     PX__ARG(json, "json must not be NULL");
-    PX__TRY(px__instance_check(inst, __func__));
+    PX__TRY(px__instance_check(inst));
     const px_graph *g = exec->graph;
     PX__ARG(inst->be == g->be && inst->device == g->device,
             "graph '%s' belongs to %s:%d but instance '%s' to %s:%d", g->label,
             px_exec_space_string(g->exec), g->device, inst->label, px_exec_space_string(inst->exec),
             inst->device);
-    PX__TRY(px__instance_refuse_capturing(inst, "a profiling launch (it waits)", __func__));
+    PX__TRY(px__instance_refuse_capturing(inst, "a profiling launch (it waits)"));
     double *us = px__calloc(exec->n > 0 ? (size_t)exec->n : 1, sizeof *us);
     if (us == NULL) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     for (int i = 0; i < exec->n; ++i) us[i] = -1;
     double total = 0;
-    const px_status st =
-        g->be->graph->profile(exec->bexec, inst->queue, us, exec->n, &total, __func__);
+    const px_status st = g->be->graph->profile(exec->bexec, inst->queue, us, exec->n, &total);
     if (st != PX_OK) {
         free(us);
         return st;

@@ -12,12 +12,12 @@
 #include "spaces/copy_plan.h"
 
 /* A graph that takes new nodes. */
-static px_status check_open(const px_graph *g, const char *func)
+static px_status check_open(const px_graph *g)
 {
-    PX__TRY(px__graph_check(g, func, "graph"));
+    PX__TRY(px__graph_check(g, "graph"));
     if (g->captured)
         return px__error(
-            PX_ERR_INVALID_ARGUMENT, func,
+            PX_ERR_INVALID_ARGUMENT,
             "graph '%s' came from a capture and takes no new nodes; make it a child of an "
             "explicit graph (px_graph_add_child)",
             g->label);
@@ -28,70 +28,70 @@ static px__target graph_target(const px_graph *g) { return (px__target){"graph",
 
 /* A prepared dispatch as a kernel node (a reduction's into its result view). */
 static px_status append_kernel(px_graph *g, px__dispatch *d, px_view *result,
-                               px_graph_node *const *deps, int ndeps, px_graph_node **out,
-                               const char *func)
+                               px_graph_node *const *deps, int ndeps, px_graph_node **out)
 {
     if (d->kernel->kind == PX_KERNEL_REDUCE)
-        PX__TRY(px__dispatch_result_view(d, g->be, g->device, graph_target(g), result, func));
+        PX__TRY(px__dispatch_result_view(d, g->be, g->device, graph_target(g), result));
     const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = d->label, .dispatch = *d};
     const px__gnode_views views = {.result = result};
-    return px__graph_append(g, &desc, deps, ndeps, &views, out, func);
+    return px__graph_append(g, &desc, deps, ndeps, &views, out);
 }
 
 px_status px__graph_add_kernel(px_graph *g, px_graph_node *const *deps, int ndeps,
                                const char *label, px_policy policy, const px_kernel *kernel,
                                const void *args, px_kernel_kind want, px_view *result,
-                               px_graph_node **out, const char *func)
+                               px_graph_node **out)
 {
-    PX__TRY(check_open(g, func));
+    PX__TRY(check_open(g));
     px__dispatch d;
-    PX__TRY(
-        px__dispatch_prepare(&d, g->be, graph_target(g), label, policy, kernel, args, want, func));
-    return append_kernel(g, &d, result, deps, ndeps, out, func);
+    PX__TRY(px__dispatch_prepare(&d, g->be, graph_target(g), label, policy, kernel, args, want));
+    return append_kernel(g, &d, result, deps, ndeps, out);
 }
 
 px_status px_graph_add_for(px_graph *graph, px_graph_node *const *deps, int ndeps,
                            const char *label, px_policy policy, const px_kernel *kernel,
                            const void *args, px_graph_node **out)
 {
+    PX__ENTER;
     return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_FOR,
-                                NULL, out, __func__);
+                                NULL, out);
 }
 
 px_status px_graph_add_reduce(px_graph *graph, px_graph_node *const *deps, int ndeps,
                               const char *label, px_policy policy, const px_kernel *kernel,
                               const void *args, px_view *result, px_graph_node **out)
 {
+    PX__ENTER;
     return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_REDUCE,
-                                result, out, __func__);
+                                result, out);
 }
 
 px_status px_graph_add_scan(px_graph *graph, px_graph_node *const *deps, int ndeps,
                             const char *label, px_policy policy, const px_kernel *kernel,
                             const void *args, px_graph_node **out)
 {
+    PX__ENTER;
     return px__graph_add_kernel(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_SCAN,
-                                NULL, out, __func__);
+                                NULL, out);
 }
 
 static px_status add_team(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label,
                           px_team_policy policy, const px_kernel *kernel, const void *args,
-                          px_kernel_kind want, px_view *result, px_graph_node **out,
-                          const char *func)
+                          px_kernel_kind want, px_view *result, px_graph_node **out)
 {
-    PX__TRY(check_open(g, func));
+    PX__TRY(check_open(g));
     px__dispatch d;
     PX__TRY(px__dispatch_prepare_team(&d, g->be, g->device, graph_target(g), label, policy, kernel,
-                                      args, want, func));
-    return append_kernel(g, &d, result, deps, ndeps, out, func);
+                                      args, want));
+    return append_kernel(g, &d, result, deps, ndeps, out);
 }
 
 px_status px_graph_add_for_team(px_graph *graph, px_graph_node *const *deps, int ndeps,
                                 const char *label, px_team_policy policy, const px_kernel *kernel,
                                 const void *args, px_graph_node **out)
 {
-    return add_team(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_FOR, NULL, out,
-                    __func__);
+    PX__ENTER;
+    return add_team(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_FOR, NULL, out);
 }
 
 px_status px_graph_add_reduce_team(px_graph *graph, px_graph_node *const *deps, int ndeps,
@@ -99,22 +99,22 @@ px_status px_graph_add_reduce_team(px_graph *graph, px_graph_node *const *deps, 
                                    const px_kernel *kernel, const void *args, px_view *result,
                                    px_graph_node **out)
 {
-    return add_team(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_REDUCE, result, out,
-                    __func__);
+    PX__ENTER;
+    return add_team(graph, deps, ndeps, label, policy, kernel, args, PX_KERNEL_REDUCE, result, out);
 }
 
 /* ---- Copies and fills --------------------------------------------------------------------- */
 
 px_status px__graph_check_op(const px_graph *g, const px__copy_op *op,
-                             const px__copy_plan_info *info, bool fill, const char *func)
+                             const px__copy_plan_info *info, bool fill)
 {
     const char *what = fill ? "fill" : "copy";
     if (info->overlap)
         return px__error(
-            PX_ERR_INVALID_ARGUMENT, func,
+            PX_ERR_INVALID_ARGUMENT,
             "the %s's two views share memory; copy through a temporary view in two nodes", what);
     if (info->owner != PX_EXEC_COUNT && info->owner != g->exec)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "the %s involves memory that %s graph '%s' cannot reach; use a %s graph",
                          what, px_exec_space_string(g->exec), g->label,
                          px_exec_space_string(info->owner));
@@ -124,13 +124,13 @@ px_status px__graph_check_op(const px_graph *g, const px__copy_op *op,
         const char *side = i == 0 ? "destination" : "source";
         if (sides[i]->space.kind == PX_SPACE_HOST)
             return px__error(
-                PX_ERR_CAPTURE_PAGEABLE, func,
+                PX_ERR_CAPTURE_PAGEABLE,
                 "the %s's %s is pageable host memory (HOST), which a %s graph cannot replay from: "
                 "the addresses are fixed and only pinned memory stays DMA-able; use HOST_PINNED",
                 what, side, px_exec_space_string(g->exec));
         if (g->owner != NULL && px__space_ops_get(sides[i]->space.kind)->host_access)
             return px__error(
-                PX_ERR_INVALID_ARGUMENT, func,
+                PX_ERR_INVALID_ARGUMENT,
                 "graph '%s' is the body of a WHILE or IF node, whose copies and fills stay in the "
                 "device's memory (CUDA runs bodies on the device alone); the %s's %s is %s: copy "
                 "it "
@@ -138,7 +138,7 @@ px_status px__graph_check_op(const px_graph *g, const px__copy_op *op,
                 g->label, what, side, px_space_kind_string(sides[i]->space.kind));
     }
     if (info->owner == PX_EXEC_COUNT)
-        return px__error(PX_ERR_UNSUPPORTED, func,
+        return px__error(PX_ERR_UNSUPPORTED,
                          "both sides of the %s are host memory: a %s graph moves device memory; %s "
                          "them on the host",
                          what, px_exec_space_string(g->exec), what);
@@ -155,9 +155,9 @@ static bool same_elements(const px_view *dst, const px_view *src)
 }
 
 px_status px__graph_plan_copy(px__copy_op *op, px__copy_plan_info *info, px_view *dst,
-                              const px_view *src, const char *func)
+                              const px_view *src)
 {
-    PX__TRY(px__copy_plan(op, info, dst, src, func));
+    PX__TRY(px__copy_plan(op, info, dst, src));
     /* A non-contiguous view into itself: px_deep_copy goes through a temporary (its sides
        overlap), which a node cannot; every element stays where it is, so nothing moves. */
     if (op->path != PX_COPY_NONE && same_elements(dst, src)) {
@@ -171,16 +171,15 @@ px_status px__graph_plan_copy(px__copy_op *op, px__copy_plan_info *info, px_view
    replay, appended. One with nothing to move (no element, a view into itself) is checked
    the same way and runs as nothing. */
 static px_status add_op(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
-                        const px_view *src, const void *value, px_graph_node **out,
-                        const char *func)
+                        const px_view *src, const void *value, px_graph_node **out)
 {
-    PX__TRY(check_open(graph, func));
+    PX__TRY(check_open(graph));
     const bool fill = src == NULL;
     px__copy_op op;
     px__copy_plan_info info;
-    PX__TRY(fill ? px__fill_plan(&op, &info, dst, value, func)
-                 : px__graph_plan_copy(&op, &info, dst, src, func));
-    px_status st = px__graph_check_op(graph, &op, &info, fill, func);
+    PX__TRY(fill ? px__fill_plan(&op, &info, dst, value)
+                 : px__graph_plan_copy(&op, &info, dst, src));
+    px_status st = px__graph_check_op(graph, &op, &info, fill);
     if (st == PX_OK) {
         char label[96];
         snprintf(label, sizeof label, "%s %s", fill ? "fill" : "copy",
@@ -188,7 +187,7 @@ static px_status add_op(px_graph *graph, px_graph_node *const *deps, int ndeps, 
         const px__gnode_desc desc = {
             .kind = fill ? PX__GNODE_FILL : PX__GNODE_COPY, .label = label, .op = op};
         const px__gnode_views views = {.dst = dst, .src = src};
-        st = px__graph_append(graph, &desc, deps, ndeps, &views, out, func);
+        st = px__graph_append(graph, &desc, deps, ndeps, &views, out);
     }
     px__copy_op_release(&op);
     return st;
@@ -197,15 +196,17 @@ static px_status add_op(px_graph *graph, px_graph_node *const *deps, int ndeps, 
 px_status px_graph_add_copy(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
                             const px_view *src, px_graph_node **out)
 {
+    PX__ENTER;
     PX__ARG(src, "src must not be NULL");
-    return add_op(graph, deps, ndeps, dst, src, NULL, out, __func__);
+    return add_op(graph, deps, ndeps, dst, src, NULL, out);
 }
 
 px_status px_graph_add_fill(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *dst,
                             const void *value, px_graph_node **out)
 {
+    PX__ENTER;
     PX__ARG(value, "value must not be NULL");
-    return add_op(graph, deps, ndeps, dst, NULL, value, out, __func__);
+    return add_op(graph, deps, ndeps, dst, NULL, value, out);
 }
 
 /* ---- Host functions, joins, children ------------------------------------------------------ */
@@ -214,7 +215,8 @@ px_status px_graph_add_host(px_graph *graph, px_graph_node *const *deps, int nde
                             const char *label, void (*fn)(void *data), void *data,
                             px_graph_node **out)
 {
-    PX__TRY(check_open(graph, __func__));
+    PX__ENTER;
+    PX__TRY(check_open(graph));
     PX__ARG(fn, "fn must not be NULL");
     PX__ARG(graph->owner == NULL,
             "graph '%s' is the body of a WHILE or IF node, which cannot hold host functions (CUDA "
@@ -223,15 +225,16 @@ px_status px_graph_add_host(px_graph *graph, px_graph_node *const *deps, int nde
             graph->label);
     const px__gnode_desc desc = {
         .kind = PX__GNODE_HOST, .label = label ? label : "host", .fn = fn, .data = data};
-    return px__graph_append(graph, &desc, deps, ndeps, NULL, out, __func__);
+    return px__graph_append(graph, &desc, deps, ndeps, NULL, out);
 }
 
 px_status px_graph_add_empty(px_graph *graph, px_graph_node *const *deps, int ndeps,
                              px_graph_node **out)
 {
-    PX__TRY(check_open(graph, __func__));
+    PX__ENTER;
+    PX__TRY(check_open(graph));
     const px__gnode_desc desc = {.kind = PX__GNODE_EMPTY, .label = "join"};
-    return px__graph_append(graph, &desc, deps, ndeps, NULL, out, __func__);
+    return px__graph_append(graph, &desc, deps, ndeps, NULL, out);
 }
 
 /* A reduction, scan or team kernel: its scratch is shared by every copy of its graph. */
@@ -280,14 +283,13 @@ static const char *body_refuses(const px_graph *g, const px_graph *child)
 
 /* Adds g (none where NULL) to the graphs of a walk, *seen (*n of them, room for *cap),
    unless it is there already. */
-static px_status enqueue_once(const px_graph ***seen, int *n, int *cap, const px_graph *g,
-                              const char *func)
+static px_status enqueue_once(const px_graph ***seen, int *n, int *cap, const px_graph *g)
 {
     if (g == NULL) return PX_OK;
     for (int j = 0; j < *n; ++j)
         if ((*seen)[j] == g) return PX_OK;
     const px_graph **more = px__grow(*seen, *n, cap, 16, sizeof *more);
-    if (more == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    if (more == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     *seen = more;
     (*seen)[(*n)++] = g;
     return PX_OK;
@@ -298,21 +300,20 @@ static px_status enqueue_once(const px_graph ***seen, int *n, int *cap, const px
    these references keep graphs alive, so a circle among them would never be freed. A
    walk without recursion (children nest deep), each graph visited once (graphs may share
    children). */
-static px_status holds_now(const px_graph *from, const px_graph *target, bool *out,
-                           const char *func)
+static px_status holds_now(const px_graph *from, const px_graph *target, bool *out)
 {
     *out = false;
     const px_graph **seen = NULL;
     int nseen = 0, cap = 0;
     /* seen is also the queue: entries [top, nseen) are still to visit. */
-    px_status st = enqueue_once(&seen, &nseen, &cap, from, func);
+    px_status st = enqueue_once(&seen, &nseen, &cap, from);
     for (int top = 0; st == PX_OK && !*out && top < nseen; ++top) {
         const px_graph *g = seen[top];
         for (int i = 0; st == PX_OK && !*out && i < g->n; ++i) {
             const px_graph_node *n = g->nodes[i];
             *out = n->child == target || n->body == target;
-            if (!*out) st = enqueue_once(&seen, &nseen, &cap, n->child, func);
-            if (st == PX_OK && !*out) st = enqueue_once(&seen, &nseen, &cap, n->body, func);
+            if (!*out) st = enqueue_once(&seen, &nseen, &cap, n->child);
+            if (st == PX_OK && !*out) st = enqueue_once(&seen, &nseen, &cap, n->body);
         }
     }
     free(seen);
@@ -402,15 +403,14 @@ static int holder_in(const px_graph *anc, const px_graph *g)
 }
 
 /* Node `from` of g runs before node `to`, or (both_ways) either before the other. */
-static px_status ordered(const px_graph *g, int from, int to, bool both_ways, bool *out,
-                         const char *func)
+static px_status ordered(const px_graph *g, int from, int to, bool both_ways, bool *out)
 {
     unsigned char *seen = px__calloc((size_t)g->n, 1);
     int *stack = px__calloc((size_t)g->n, sizeof *stack);
     if (seen == NULL || stack == NULL) {
         free(seen);
         free(stack);
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     }
     *out = reaches(g, from, to, seen, stack);
     if (!*out && both_ways) {
@@ -426,31 +426,30 @@ static px_status ordered(const px_graph *g, int from, int to, bool both_ways, bo
    after the other within a launch: in the graph that holds them both (or the conditional
    nodes that run their bodies), one reaches the other. */
 static px_status copies_ordered(const px_graph *g, px_graph_node *const *deps, int ndeps,
-                                const px_graph *h, int i, bool *out, const char *func)
+                                const px_graph *h, int i, bool *out)
 {
     const px_graph *l = common_graph(g, h);
     const int a = h == l ? i : holder_in(l, h);
     *out = false;
-    if (g != l) return ordered(l, a, holder_in(l, g), true, out, func);
-    for (int d = 0; d < ndeps && !*out; ++d)
-        PX__TRY(ordered(l, a, deps[d]->index, false, out, func));
+    if (g != l) return ordered(l, a, holder_in(l, g), true, out);
+    for (int d = 0; d < ndeps && !*out; ++d) PX__TRY(ordered(l, a, deps[d]->index, false, out));
     return PX_OK;
 }
 
 /* Every node in g's tree (its root and every body below it) that copies reductions the
    new child copies too runs apart from the new node; `at` the graph searched. */
 static px_status check_copies_in(const px_graph *at, const px_graph *g, const px_graph *child,
-                                 px_graph_node *const *deps, int ndeps, const char *func)
+                                 px_graph_node *const *deps, int ndeps)
 {
     for (int i = 0; i < at->n; ++i) {
         const px_graph_node *n = at->nodes[i];
-        if (n->body) PX__TRY(check_copies_in(n->body, g, child, deps, ndeps, func));
+        if (n->body) PX__TRY(check_copies_in(n->body, g, child, deps, ndeps));
         if (!n->child || !share_scratch(child, child->n, n->child, n->child_n)) continue;
         bool ok = false;
-        PX__TRY(copies_ordered(g, deps, ndeps, at, i, &ok, func));
+        PX__TRY(copies_ordered(g, deps, ndeps, at, i, &ok));
         if (!ok)
             return px__error(
-                PX_ERR_INVALID_ARGUMENT, func,
+                PX_ERR_INVALID_ARGUMENT,
                 "graph '%s' and node %d ('%s') of graph '%s' copy the same reductions, whose "
                 "scratch "
                 "memory their copies share: make this node run after that one (a dependency%s), or "
@@ -464,17 +463,18 @@ static px_status check_copies_in(const px_graph *at, const px_graph *g, const px
 /* Two copies of a child with reductions share its scratch: they must not run at once,
    wherever they are in one graph and its bodies. */
 static px_status check_shared_child(px_graph *g, const px_graph *child, px_graph_node *const *deps,
-                                    int ndeps, const char *func)
+                                    int ndeps)
 {
     if (!px__graph_any(child, child->n, uses_scratch, NULL)) return PX_OK;
-    return check_copies_in(px__graph_root(g), g, child, deps, ndeps, func);
+    return check_copies_in(px__graph_root(g), g, child, deps, ndeps);
 }
 
 px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int ndeps,
                              px_graph *child, px_graph_node **out)
 {
-    PX__TRY(check_open(graph, __func__));
-    PX__TRY(px__graph_check(child, __func__, "child"));
+    PX__ENTER;
+    PX__TRY(check_open(graph));
+    PX__TRY(px__graph_check(child, "child"));
     PX__ARG(child->exec == graph->exec && child->device == graph->device,
             "child '%s' belongs to %s:%d but graph '%s' to %s:%d", child->label,
             px_exec_space_string(child->exec), child->device, graph->label,
@@ -493,7 +493,7 @@ px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int nd
        body's nodes belong to its root's tree), through links made before or after. */
     const px_graph *root = px__graph_root(graph);
     bool circle = child == root;
-    if (!circle) PX__TRY(holds_now(child, root, &circle, __func__));
+    if (!circle) PX__TRY(holds_now(child, root, &circle));
     PX__ARG(!circle,
             "graph '%s' is graph '%s' or holds it through child nodes (at any depth, nodes added "
             "to a child after it "
@@ -505,12 +505,12 @@ px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int nd
                         "and CUDA cannot "
                         "copy conditional nodes; add them to graph '%s' itself",
                         child->label, graph->label);
-    PX__TRY(px__graph_check_deps(graph, deps, ndeps, __func__));
-    PX__TRY(check_shared_child(graph, child, deps, ndeps, __func__));
+    PX__TRY(px__graph_check_deps(graph, deps, ndeps));
+    PX__TRY(check_shared_child(graph, child, deps, ndeps));
     const px__gnode_desc desc = {
         .kind = PX__GNODE_CHILD, .label = child->label, .child = child->bgraph};
     px_graph_node *n = NULL;
-    PX__TRY(px__graph_append(graph, &desc, deps, ndeps, NULL, &n, __func__));
+    PX__TRY(px__graph_append(graph, &desc, deps, ndeps, NULL, &n));
     px__graph_retain(child);
     atomic_fetch_add(&child->copies, 1);
     n->child = child;
@@ -523,20 +523,20 @@ px_status px_graph_add_child(px_graph *graph, px_graph_node *const *deps, int nd
 
 static px_status add_cond(px_graph *g, px_graph_node *const *deps, int ndeps, const char *label,
                           unsigned initial, px__gnode_kind kind, px_graph_cond_t **cond,
-                          px_graph **body, px_graph_node **out, const char *func)
+                          px_graph **body, px_graph_node **out)
 {
-    if (cond == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, func, "cond must not be NULL");
-    if (body == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, func, "body must not be NULL");
+    if (cond == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, "cond must not be NULL");
+    if (body == NULL) return px__error(PX_ERR_INVALID_ARGUMENT, "body must not be NULL");
     *cond = NULL;
     *body = NULL;
-    PX__TRY(check_open(g, func));
+    PX__TRY(check_open(g));
     /* CUDA refuses to instantiate a graph holding conditional nodes while a clone of it
        exists, and a child node holds one. The copies were made before: a graph holding
        conditional nodes is no child (px_graph_add_child). */
     const px_graph *root = px__graph_root(g);
     const int copies = atomic_load(&root->copies);
     if (copies > 0)
-        return px__error(PX_ERR_UNSUPPORTED, func,
+        return px__error(PX_ERR_UNSUPPORTED,
                          "graph '%s' is copied by %d child node%s that still exist%s: CUDA cannot "
                          "instantiate a graph holding WHILE or IF nodes while a copy of it "
                          "exists; destroy the graphs holding those copies first, or add the node "
@@ -547,7 +547,7 @@ static px_status add_cond(px_graph *g, px_graph_node *const *deps, int ndeps, co
                                      label ? label : (kind == PX__GNODE_WHILE ? "while" : "if"),
                                  .initial = initial};
     px_graph_node *n = NULL;
-    PX__TRY(px__graph_append(g, &desc, deps, ndeps, NULL, &n, func));
+    PX__TRY(px__graph_append(g, &desc, deps, ndeps, NULL, &n));
     *cond = n->cond;
     *body = n->body;
     if (out) *out = n;
@@ -558,12 +558,14 @@ px_status px_graph_add_while(px_graph *graph, px_graph_node *const *deps, int nd
                              const char *label, unsigned initial, px_graph_cond_t **cond,
                              px_graph **body, px_graph_node **out)
 {
-    return add_cond(graph, deps, ndeps, label, initial, PX__GNODE_WHILE, cond, body, out, __func__);
+    PX__ENTER;
+    return add_cond(graph, deps, ndeps, label, initial, PX__GNODE_WHILE, cond, body, out);
 }
 
 px_status px_graph_add_if(px_graph *graph, px_graph_node *const *deps, int ndeps, const char *label,
                           unsigned initial, px_graph_cond_t **cond, px_graph **body,
                           px_graph_node **out)
 {
-    return add_cond(graph, deps, ndeps, label, initial, PX__GNODE_IF, cond, body, out, __func__);
+    PX__ENTER;
+    return add_cond(graph, deps, ndeps, label, initial, PX__GNODE_IF, cond, body, out);
 }

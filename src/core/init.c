@@ -21,16 +21,17 @@ bool px_is_initialized(void) { return px__initialized(); }
 
 px_status px_init(const px_init_options *opts)
 {
+    PX__ENTER;
     px_status st = PX_OK;
     pthread_mutex_lock(&init_lock);
     /* The default execution space first: a name refused leaves nothing to undo. */
-    st = px__default_exec_init(opts, init_count == 0, __func__);
+    st = px__default_exec_init(opts, init_count == 0);
     if (st == PX_OK && init_count == 0) {
-        if (!(opts && opts->skip_topology)) st = px__topology_load(__func__);
+        if (!(opts && opts->skip_topology)) st = px__topology_load();
         if (st == PX_OK) {
-            st = px__backends_init(opts, __func__);
+            st = px__backends_init(opts);
             /* Observers last: a tool library is told of the devices the backends see. */
-            if (st == PX_OK) st = px__profile_init(opts, __func__);
+            if (st == PX_OK) st = px__profile_init(opts);
             if (st != PX_OK) {
                 px__backends_finalize();
                 px__topology_unload();
@@ -47,17 +48,17 @@ px_status px_init(const px_init_options *opts)
 }
 
 /* The last reference: the default instances, then the backends' own state. */
-static px_status teardown(const char *func)
+static px_status teardown(void)
 {
     char alive[512];
     if (px__live_describe(alive, sizeof alive) > 0)
-        return px__error(PX_ERR_BUSY, func,
-                         "still alive: %s; release them and call px_finalize again", alive);
+        return px__error(PX_ERR_BUSY, "still alive: %s; release them and call px_finalize again",
+                         alive);
     bool all_released = true;
     const px_status st = px__instances_finalize(&all_released);
     if (!all_released) return st; /* a default instance refused (a capture): try again later */
     /* The work is done: the timeline's events are complete, the tool library hears last. */
-    const px_status written = px__profile_finalize(func);
+    const px_status written = px__profile_finalize();
     px__sections_forget();
     px__regions_forget();
     px__backends_finalize();
@@ -71,6 +72,7 @@ static px_status teardown(const char *func)
 
 px_status px_finalize(void)
 {
+    PX__ENTER;
     px_status st = PX_OK;
     pthread_mutex_lock(&init_lock);
     if (init_count == 0)
@@ -78,13 +80,14 @@ px_status px_finalize(void)
     else if (init_count > 1)
         init_count--;
     else
-        st = teardown(__func__);
+        st = teardown();
     pthread_mutex_unlock(&init_lock);
     return st;
 }
 
 px_status px_version(int *major, int *minor, int *patch)
 {
+    PX__ENTER;
     PX__ARG(major && minor && patch, "major, minor and patch must not be NULL");
     *major = PX_VERSION_MAJOR;
     *minor = PX_VERSION_MINOR;

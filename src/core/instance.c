@@ -17,37 +17,33 @@
 static pthread_mutex_t defaults_lock = PTHREAD_MUTEX_INITIALIZER;
 static px_instance *defaults[PX_EXEC_COUNT][PX__MAX_DEVICES];
 
-px_status px__instance_check(const px_instance *inst, const char *func)
+px_status px__instance_check(const px_instance *inst)
 {
-    if (!inst)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "inst is NULL (a destroyed instance?)");
+    if (!inst) return px__error(PX_ERR_INVALID_ARGUMENT, "inst is NULL (a destroyed instance?)");
     if (inst->magic != PX__INSTANCE_MAGIC)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "inst is not a live instance");
+        return px__error(PX_ERR_INVALID_ARGUMENT, "inst is not a live instance");
     return PX_OK;
 }
 
-static px_status check_exec_device(px_exec_space exec, int device, const px__backend **be,
-                                   const char *func)
+static px_status check_exec_device(px_exec_space exec, int device, const px__backend **be)
 {
     if ((int)exec < 0 || exec >= PX_EXEC_COUNT)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "exec is %d; expected a px_exec_space",
+        return px__error(PX_ERR_INVALID_ARGUMENT, "exec is %d; expected a px_exec_space",
                          (int)exec);
     *be = px__backend_get(exec);
     if (!*be)
-        return px__error(PX_ERR_UNSUPPORTED, func,
-                         "execution space %s is not compiled into this build",
+        return px__error(PX_ERR_UNSUPPORTED, "execution space %s is not compiled into this build",
                          px_exec_space_string(exec));
     int count = 0;
     PX__TRY((*be)->device_count(&count));
     if (device < 0 || device >= count || device >= PX__MAX_DEVICES)
-        return px__error(PX_ERR_NO_DEVICE, func,
-                         "device %d of %s does not exist (%d device(s) here)", device,
-                         px_exec_space_string(exec), count);
+        return px__error(PX_ERR_NO_DEVICE, "device %d of %s does not exist (%d device(s) here)",
+                         device, px_exec_space_string(exec), count);
     return PX_OK;
 }
 
 px_status px__instance_alloc(px_instance **out, const px__backend *be, int device, int priority,
-                             const char *label, bool is_default, const char *func)
+                             const char *label, bool is_default)
 {
     char name[64];
     if (!label) {
@@ -60,7 +56,7 @@ px_status px__instance_alloc(px_instance **out, const px__backend *be, int devic
     if (!inst || !lab) {
         free(inst);
         free(lab);
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the instance");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the instance");
     }
     inst->magic = PX__INSTANCE_MAGIC;
     inst->be = be;
@@ -90,18 +86,18 @@ void px__instance_free(px_instance *inst)
 
 /* A handle with its queue (created, or wrapping `native`), registered. */
 static px_status instance_new(px_instance **out, const px__backend *be, int device, int priority,
-                              const char *label, void *native, bool is_default, const char *func)
+                              const char *label, void *native, bool is_default)
 {
     px_instance *inst = NULL;
-    PX__TRY(px__instance_alloc(&inst, be, device, priority, label, is_default, func));
+    PX__TRY(px__instance_alloc(&inst, be, device, priority, label, is_default));
     const px__queue_desc desc = {device, priority, inst->label};
     px_status st;
     if (native)
         st = be->queue_wrap
-                 ? be->queue_wrap(&desc, native, &inst->queue, func)
-                 : px__error(PX_ERR_UNSUPPORTED, func, "%s cannot wrap a native queue", be->name);
+                 ? be->queue_wrap(&desc, native, &inst->queue)
+                 : px__error(PX_ERR_UNSUPPORTED, "%s cannot wrap a native queue", be->name);
     else
-        st = be->queue_create(&desc, &inst->queue, func);
+        st = be->queue_create(&desc, &inst->queue);
     if (st != PX_OK) {
         px__instance_free(inst);
         return st;
@@ -112,16 +108,16 @@ static px_status instance_new(px_instance **out, const px__backend *be, int devi
     return PX_OK;
 }
 
-px_status px__instance_default(px_exec_space exec, int device, px_instance **out, const char *func)
+px_status px__instance_default(px_exec_space exec, int device, px_instance **out)
 {
     *out = NULL;
-    PX__TRY(px__require_init(func));
+    PX__TRY(px__require_init());
     const px__backend *be = NULL;
-    PX__TRY(check_exec_device(exec, device, &be, func));
+    PX__TRY(check_exec_device(exec, device, &be));
     px_status st = PX_OK;
     pthread_mutex_lock(&defaults_lock);
     if (!defaults[exec][device])
-        st = instance_new(&defaults[exec][device], be, device, 0, NULL, NULL, true, func);
+        st = instance_new(&defaults[exec][device], be, device, 0, NULL, NULL, true);
     *out = defaults[exec][device];
     pthread_mutex_unlock(&defaults_lock);
     return st;
@@ -129,54 +125,55 @@ px_status px__instance_default(px_exec_space exec, int device, px_instance **out
 
 px_status px_instance_default(px_exec_space exec, int device, px_instance **out)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
-    return px__instance_default(exec, device, out, __func__);
+    return px__instance_default(exec, device, out);
 }
 
 px_status px_instance_create(px_instance **out, const px_instance_desc *desc)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     PX__ARG(desc, "desc must not be NULL");
-    PX__TRY(px__require_init(__func__));
+    PX__TRY(px__require_init());
     const px__backend *be = NULL;
-    PX__TRY(check_exec_device(desc->exec, desc->device, &be, __func__));
-    return instance_new(out, be, desc->device, desc->priority, desc->label, NULL, false, __func__);
+    PX__TRY(check_exec_device(desc->exec, desc->device, &be));
+    return instance_new(out, be, desc->device, desc->priority, desc->label, NULL, false);
 }
 
 px_status px__instance_wrap(px_instance **out, px_exec_space exec, int device, void *native,
-                            const char *label, const char *func)
+                            const char *label)
 {
     *out = NULL;
-    PX__TRY(px__require_init(func));
+    PX__TRY(px__require_init());
     const px__backend *be = NULL;
-    PX__TRY(check_exec_device(exec, device, &be, func));
-    return instance_new(out, be, device, 0, label, native, false, func);
+    PX__TRY(check_exec_device(exec, device, &be));
+    return instance_new(out, be, device, 0, label, native, false);
 }
 
-px_status px__instance_refuse_capturing(const px_instance *inst, const char *what, const char *func)
+px_status px__instance_refuse_capturing(const px_instance *inst, const char *what)
 {
     if (inst->capture == NULL) return PX_OK;
-    return px__error(PX_ERR_CAPTURING, func,
+    return px__error(PX_ERR_CAPTURING,
                      "%s is not allowed while instance '%s' is being captured into a graph "
                      "(px_graph_capture_end first); the capture goes on",
                      what, inst->label);
 }
 
-px_status px__instance_create(px_instance **out, px_exec_space exec, int device, const char *label,
-                              const char *func)
+px_status px__instance_create(px_instance **out, px_exec_space exec, int device, const char *label)
 {
     *out = NULL;
     const px__backend *be = NULL;
-    PX__TRY(check_exec_device(exec, device, &be, func));
-    return instance_new(out, be, device, 0, label, NULL, false, func);
+    PX__TRY(check_exec_device(exec, device, &be));
+    return instance_new(out, be, device, 0, label, NULL, false);
 }
 
-px_status px__instance_destroy(px_instance *inst, bool *released, const char *func)
+px_status px__instance_destroy(px_instance *inst, bool *released)
 {
     *released = false;
-    PX__TRY(px__instance_refuse_capturing(inst, "destroying the instance", func));
-    const px_status st = inst->be->queue_destroy(inst->queue, released, func);
+    PX__TRY(px__instance_refuse_capturing(inst, "destroying the instance"));
+    const px_status st = inst->be->queue_destroy(inst->queue, released);
     /* Refused: the instance still works. Released: the handle goes too, with the error
        the wait met, if any. */
     if (*released) px__instance_free(inst);
@@ -185,8 +182,9 @@ px_status px__instance_destroy(px_instance *inst, bool *released, const char *fu
 
 px_status px_instance_destroy(px_instance **inst)
 {
+    PX__ENTER;
     PX__ARG(inst, "inst must not be NULL (pass the address of your handle)");
-    PX__TRY(px__instance_check(*inst, __func__));
+    PX__TRY(px__instance_check(*inst));
     px_instance *p = *inst;
     PX__ARG(!p->is_default, "'%s' is a default instance: it belongs to portex", p->label);
     if (p->lent)
@@ -196,19 +194,19 @@ px_status px_instance_destroy(px_instance **inst)
                         "and destroys it when the callback returns",
                         p->label);
     bool released = false;
-    const px_status st = px__instance_destroy(p, &released, __func__);
+    const px_status st = px__instance_destroy(p, &released);
     if (released) *inst = NULL;
     return st;
 }
 
-px_status px__fence_all_quiet(const char *func)
+px_status px__fence_all_quiet(void)
 {
-    PX__TRY(px__require_init(func));
+    PX__TRY(px__require_init());
     px_status first = PX_OK;
     for (int e = 0; e < PX_EXEC_COUNT; ++e) {
         const px__backend *be = px__backend_get((px_exec_space)e);
         if (!be || !be->fence_all) continue;
-        const px_status st = be->fence_all(func);
+        const px_status st = be->fence_all();
         if (first == PX_OK) first = st;
     }
     return first;
@@ -216,7 +214,8 @@ px_status px__fence_all_quiet(const char *func)
 
 px_status px_instance_exec_space(const px_instance *inst, px_exec_space *out)
 {
-    PX__TRY(px__instance_check(inst, __func__));
+    PX__ENTER;
+    PX__TRY(px__instance_check(inst));
     PX__ARG(out, "out must not be NULL");
     *out = inst->exec;
     return PX_OK;
@@ -224,7 +223,8 @@ px_status px_instance_exec_space(const px_instance *inst, px_exec_space *out)
 
 px_status px_instance_device(const px_instance *inst, int *out)
 {
-    PX__TRY(px__instance_check(inst, __func__));
+    PX__ENTER;
+    PX__TRY(px__instance_check(inst));
     PX__ARG(out, "out must not be NULL");
     *out = inst->device;
     return PX_OK;
@@ -232,7 +232,8 @@ px_status px_instance_device(const px_instance *inst, int *out)
 
 px_status px_instance_space(const px_instance *inst, px_space *out)
 {
-    PX__TRY(px__instance_check(inst, __func__));
+    PX__ENTER;
+    PX__TRY(px__instance_check(inst));
     PX__ARG(out, "out must not be NULL");
     /* Kernels of a backend that runs on the host reach host memory; a GPU's reach its own
        device's memory. */
@@ -242,7 +243,8 @@ px_status px_instance_space(const px_instance *inst, px_space *out)
 
 px_status px_instance_label(const px_instance *inst, const char **out)
 {
-    PX__TRY(px__instance_check(inst, __func__));
+    PX__ENTER;
+    PX__TRY(px__instance_check(inst));
     PX__ARG(out, "out must not be NULL");
     *out = inst->label;
     return PX_OK;
@@ -266,7 +268,7 @@ px_status px__instances_finalize(bool *all_released)
             px_instance *inst = taken[e][d];
             if (!inst) continue;
             bool released = false;
-            const px_status st = px__instance_destroy(inst, &released, "px_finalize");
+            const px_status st = px__instance_destroy(inst, &released);
             if (st != PX_OK && first == PX_OK) first = st;
             if (released) continue;
             /* Refused (its queue is being captured): it stays the default. */

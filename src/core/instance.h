@@ -43,36 +43,34 @@ struct px_event {
     px__live live;
 };
 
-px_status px__instance_check(const px_instance *inst, const char *func);
+px_status px__instance_check(const px_instance *inst);
 
 /* A handle for a queue the backend is about to make: exec, device, priority and a copy of
    the label (or "<exec>:<device>" when NULL) set, not registered, no queue yet. */
 px_status px__instance_alloc(px_instance **out, const px__backend *be, int device, int priority,
-                             const char *label, bool is_default, const char *func);
+                             const char *label, bool is_default);
 /* Registers a handle whose queue is made (px_finalize counts it from now on). */
 void px__instance_register(px_instance *inst);
 /* Frees a handle whose queue is released (or was never made). */
 void px__instance_free(px_instance *inst);
 
 /* PX_ERR_CAPTURING naming `what` when inst is being captured into a graph, else PX_OK. */
-px_status px__instance_refuse_capturing(const px_instance *inst, const char *what,
-                                        const char *func);
+px_status px__instance_refuse_capturing(const px_instance *inst, const char *what);
 
-/* A new instance (registered) in the name of func. */
-px_status px__instance_create(px_instance **out, px_exec_space exec, int device, const char *label,
-                              const char *func);
+/* A new instance (registered). */
+px_status px__instance_create(px_instance **out, px_exec_space exec, int device, const char *label);
 /* Destroys inst unless it refuses (being captured); *released says which. */
-px_status px__instance_destroy(px_instance *inst, bool *released, const char *func);
+px_status px__instance_destroy(px_instance *inst, bool *released);
 
 /* A new instance over a native queue the caller owns (a cudaStream_t on `device`). */
 px_status px__instance_wrap(px_instance **out, px_exec_space exec, int device, void *native,
-                            const char *label, const char *func);
+                            const char *label);
 /* The default instance of (exec, device), made on first use. */
-px_status px__instance_default(px_exec_space exec, int device, px_instance **out, const char *func);
-/* Every instance of every execution space idle; func names the caller. Told to the
-   observers (core/profile.h) as a fence of every instance; the _quiet form is not. */
-px_status px__fence_all(const char *func);
-px_status px__fence_all_quiet(const char *func);
+px_status px__instance_default(px_exec_space exec, int device, px_instance **out);
+/* Every instance of every execution space idle. Told to the observers (core/profile.h)
+   as a fence of every instance, named after the public call; the _quiet form is not. */
+px_status px__fence_all(void);
+px_status px__fence_all_quiet(void);
 /* Destroys the default instances (px_finalize); returns the first error, and whether every
    one was released (one whose queue is being captured refuses and stays). */
 px_status px__instances_finalize(bool *all_released);

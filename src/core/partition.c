@@ -13,13 +13,13 @@
 #define PX__MAX_PARTITIONS 1024
 
 /* weights (or equal shares) checked and normalised to sum 1 into w. */
-static px_status normalise(int n, const double *weights, double *w, const char *func)
+static px_status normalise(int n, const double *weights, double *w)
 {
     double sum = 0;
     for (int i = 0; i < n; ++i) {
         const double x = weights ? weights[i] : 1.0;
         if (!(x > 0) || x > 1e300)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+            return px__error(PX_ERR_INVALID_ARGUMENT,
                              "weights[%d] is %g; expected a positive number", i, x);
         w[i] = x;
         sum += x;
@@ -29,18 +29,17 @@ static px_status normalise(int n, const double *weights, double *w, const char *
 }
 
 static px_status partition(px_instance *parent, int n, const double *weights,
-                           const px_partition_options *options, px_instance **out, const char *func)
+                           const px_partition_options *options, px_instance **out)
 {
-    PX__TRY(px__instance_check(parent, func));
-    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
+    PX__TRY(px__instance_check(parent));
+    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, "out must not be NULL");
     if (n < 1 || n > PX__MAX_PARTITIONS)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "n is %d; expected 1 to %d", n,
+        return px__error(PX_ERR_INVALID_ARGUMENT, "n is %d; expected 1 to %d", n,
                          PX__MAX_PARTITIONS);
     for (int i = 0; i < n; ++i) out[i] = NULL;
     const px__backend *be = parent->be;
     if (!be->partition)
-        return px__error(PX_ERR_UNSUPPORTED, func, "backend %s cannot partition instances",
-                         be->name);
+        return px__error(PX_ERR_UNSUPPORTED, "backend %s cannot partition instances", be->name);
 
     double *w = px__malloc((size_t)n * sizeof *w);
     px_instance **kids = px__calloc((size_t)n, sizeof *kids);
@@ -48,15 +47,15 @@ static px_status partition(px_instance *parent, int n, const double *weights,
     px__queue_desc *descs = px__calloc((size_t)n, sizeof *descs);
     px_status st = PX_OK;
     if (!w || !kids || !queues || !descs)
-        st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
-    if (st == PX_OK) st = normalise(n, weights, w, func);
+        st = px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (st == PX_OK) st = normalise(n, weights, w);
     for (int i = 0; st == PX_OK && i < n; ++i) {
         char suffix[24];
         snprintf(suffix, sizeof suffix, "/part%d", i);
         char *label = px__concat(parent->label, suffix);
         const int prio = options && options->priorities ? options->priorities[i] : parent->priority;
-        st = label ? px__instance_alloc(&kids[i], be, parent->device, prio, label, false, func)
-                   : px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+        st = label ? px__instance_alloc(&kids[i], be, parent->device, prio, label, false)
+                   : px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
         free(label);
         if (st == PX_OK) descs[i] = (px__queue_desc){parent->device, prio, kids[i]->label};
     }
@@ -67,7 +66,7 @@ static px_status partition(px_instance *parent, int n, const double *weights,
             .sm_partition = options && options->sm_partition,
             .priorities = options ? options->priorities : NULL,
         };
-        st = be->partition(parent->queue, &req, descs, queues, func);
+        st = be->partition(parent->queue, &req, descs, queues);
     }
     for (int i = 0; i < n && kids; ++i) {
         if (!kids[i]) continue;
@@ -88,21 +87,23 @@ static px_status partition(px_instance *parent, int n, const double *weights,
 
 px_status px_partition(px_instance *parent, int n, const double *weights, px_instance **out)
 {
-    return partition(parent, n, weights, NULL, out, __func__);
+    PX__ENTER;
+    return partition(parent, n, weights, NULL, out);
 }
 
 px_status px_partition_ex(px_instance *parent, int n, const double *weights,
                           const px_partition_options *options, px_instance **out)
 {
-    return partition(parent, n, weights, options, out, __func__);
+    PX__ENTER;
+    return partition(parent, n, weights, options, out);
 }
 
 /* An instance's SMs, or (threads) the threads its kernels run on: the backend's answer,
    1 when it has no hook. */
-static px_status instance_count(const px_instance *inst, int *out, bool threads, const char *func)
+static px_status instance_count(const px_instance *inst, int *out, bool threads)
 {
-    PX__TRY(px__instance_check(inst, func));
-    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
+    PX__TRY(px__instance_check(inst));
+    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, "out must not be NULL");
     px_status (*hook)(px__queue * q, int *count) =
         threads ? inst->be->concurrency : inst->be->sm_count;
     *out = 1;
@@ -111,10 +112,12 @@ static px_status instance_count(const px_instance *inst, int *out, bool threads,
 
 px_status px_instance_sm_count(const px_instance *inst, int *out)
 {
-    return instance_count(inst, out, false, __func__);
+    PX__ENTER;
+    return instance_count(inst, out, false);
 }
 
 px_status px_instance_concurrency(const px_instance *inst, int *out)
 {
-    return instance_count(inst, out, true, __func__);
+    PX__ENTER;
+    return instance_count(inst, out, true);
 }

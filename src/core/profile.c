@@ -29,8 +29,10 @@ static const char *setting(const char *option, const char *env1, const char *env
    observer (the library asked for it itself). */
 static void tool_fence(uint32_t devid)
 {
+    /* Called from the tool's code, within a portex call or outside any. */
+    PX__ENTER_AS("a fence the Kokkos Tools library asked for");
     (void)devid;
-    px__fence_all_quiet("a fence the Kokkos Tools library asked for");
+    px__fence_all_quiet();
 }
 
 static uint32_t device_count(void)
@@ -41,7 +43,7 @@ static uint32_t device_count(void)
     return n > 0 ? (uint32_t)n : 0;
 }
 
-px_status px__profile_init(const px_init_options *opts, const char *func)
+px_status px__profile_init(const px_init_options *opts)
 {
     const char *libs =
         setting(opts ? opts->tools_libs : NULL, "PX_TOOLS_LIBS", "KOKKOS_TOOLS_LIBS");
@@ -51,10 +53,10 @@ px_status px__profile_init(const px_init_options *opts, const char *func)
         (opts && opts->nvtx) || (nvtx_env && strcmp(nvtx_env, "0") != 0 && nvtx_env[0]);
     if (libs && libs[0]) {
         const char *args = setting(NULL, "PX_TOOLS_ARGS", "KOKKOS_TOOLS_ARGS");
-        PX__TRY(px__kp_load(libs, args, device_count(), tool_fence, func));
+        PX__TRY(px__kp_load(libs, args, device_count(), tool_fence));
     }
     if (timeline && timeline[0]) {
-        const px_status st = px__timeline_start(timeline, func);
+        const px_status st = px__timeline_start(timeline);
         if (st != PX_OK) {
             px__kp_unload();
             return st;
@@ -64,11 +66,11 @@ px_status px__profile_init(const px_init_options *opts, const char *func)
     return PX_OK;
 }
 
-px_status px__profile_finalize(const char *func)
+px_status px__profile_finalize(void)
 {
     px__nvtx_stop();
     px__kp_unload();
-    return px__timeline_path() ? px__timeline_finish(func) : PX_OK;
+    return px__timeline_path() ? px__timeline_finish() : PX_OK;
 }
 
 /* ---- Names ---------------------------------------------------------------------------- */
@@ -95,7 +97,7 @@ static const char *kernel_kind_name(px_kernel_kind kind)
 /* Kokkos fences every instance after each operation for such a library; portex fences the
    instance the operation ran on, which is enough for the operation's time to be its own,
    and leaves other instances running. Not while capturing: nothing ran. */
-static px_status tool_requested_fence(px_instance *inst, const char *what, const char *func)
+static px_status tool_requested_fence(px_instance *inst, const char *what)
 {
     if (!(px__prof_mask & PX__PROF_KOKKOS) || !px__kp_wants_fences() || px__capture_active(inst))
         return PX_OK;
@@ -104,7 +106,7 @@ static px_status tool_requested_fence(px_instance *inst, const char *what, const
              inst->label, what);
     uint64_t id = 0;
     px__kp_begin_fence(name, device_id(inst), &id);
-    const px_status st = inst->be->fence(inst->queue, func);
+    const px_status st = inst->be->fence(inst->queue);
     px__kp_end_fence(id);
     return st;
 }
@@ -125,12 +127,12 @@ void px__prof_kernel_begin(px__prof *p, px_instance *inst, px_kernel_kind kind, 
 }
 
 px_status px__prof_kernel_end(px__prof *p, px_instance *inst, px_kernel_kind kind,
-                              const char *label, const char *func)
+                              const char *label)
 {
     if (!p->live) return PX_OK;
     const unsigned on = px__prof_mask;
     if (on & PX__PROF_TIMELINE) px__timeline_end(&p->tl, inst, PX_COPY_NONE, 0);
-    const px_status st = tool_requested_fence(inst, label, func);
+    const px_status st = tool_requested_fence(inst, label);
     if (on & PX__PROF_NVTX) px__nvtx_pop();
     if (on & PX__PROF_KOKKOS) px__kp_end_kernel(kind, p->kp);
     return st;
@@ -179,13 +181,12 @@ void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, con
     }
 }
 
-px_status px__prof_copy_end(px__prof *p, px_instance *inst, const px_view *dst, px_copy_path path,
-                            const char *func)
+px_status px__prof_copy_end(px__prof *p, px_instance *inst, const px_view *dst, px_copy_path path)
 {
     if (!p->live) return PX_OK;
     const unsigned on = px__prof_mask;
     if (on & PX__PROF_TIMELINE) px__timeline_end(&p->tl, inst, path, view_bytes(dst));
-    const px_status st = tool_requested_fence(inst, dst->label, func);
+    const px_status st = tool_requested_fence(inst, dst->label);
     if (on & PX__PROF_NVTX) px__nvtx_pop();
     if (on & PX__PROF_KOKKOS) px__kp_end_deep_copy();
     return st;

@@ -30,19 +30,18 @@ typedef struct px__prof {
 } px__prof;
 
 /* px_init: the observers the options and the environment ask for (px_init_options). */
-px_status px__profile_init(const px_init_options *opts, const char *func);
+px_status px__profile_init(const px_init_options *opts);
 /* The last px_finalize, after the work is done: writes the timeline, finalises the tool
    library; the timeline's write error, if any. */
-px_status px__profile_finalize(const char *func);
+px_status px__profile_finalize(void);
 
 void px__prof_kernel_begin(px__prof *p, px_instance *inst, px_kernel_kind kind, const char *label);
 px_status px__prof_kernel_end(px__prof *p, px_instance *inst, px_kernel_kind kind,
-                              const char *label, const char *func);
+                              const char *label);
 /* A copy, or a fill (src NULL, value its value). */
 void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, const px_view *src,
                          const void *value, px_copy_path path);
-px_status px__prof_copy_end(px__prof *p, px_instance *inst, const px_view *dst, px_copy_path path,
-                            const char *func);
+px_status px__prof_copy_end(px__prof *p, px_instance *inst, const px_view *dst, px_copy_path path);
 /* A fence of inst, or of every instance (inst NULL); name says whose. */
 void px__prof_fence_begin(px__prof *p, px_instance *inst, const char *name);
 void px__prof_fence_end(px__prof *p);

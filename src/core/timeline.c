@@ -86,9 +86,6 @@
 #define TL_POOL_MAX 256
 /* A resolved end event this far after the reference becomes the new reference. */
 #define TL_REBASE_MS 100.0f
-/* The name the backend hooks' messages (never shown) carry. */
-#define TL_FUNC "px_timeline"
-
 enum {
     REC_FREE = 0,  /* reserved, being begun */
     REC_OPEN_HOST, /* t0 set, waiting for end */
@@ -432,9 +429,9 @@ static bool make_reference(int d, const px_instance *inst)
     if (!ready) {
         const px__backend *be = inst->be;
         void *ref = NULL;
-        ok = be->event_create(inst->device, PX_EVENT_TIMING, &ref, TL_FUNC) == PX_OK;
-        if (ok) ok = be->event_record(ref, inst->queue, TL_FUNC) == PX_OK;
-        if (ok) ok = be->event_synchronize(ref, TL_FUNC) == PX_OK;
+        ok = be->event_create(inst->device, PX_EVENT_TIMING, &ref) == PX_OK;
+        if (ok) ok = be->event_record(ref, inst->queue) == PX_OK;
+        if (ok) ok = be->event_synchronize(ref) == PX_OK;
         const int64_t t = now_ns();
         if (ok) {
             pthread_mutex_lock(&tl_lock);
@@ -486,9 +483,9 @@ static int resolve_oldest(bool all)
         tl_dev *d = &tl.dev[c->dev];
         const px__backend *be = d->be;
         float a = 0.0f, dur = 0.0f;
-        c->ok = be->event_synchronize(c->ev1, TL_FUNC) == PX_OK &&
-                be->event_elapsed(d->ref, c->ev0, &a, TL_FUNC) == PX_OK &&
-                be->event_elapsed(c->ev0, c->ev1, &dur, TL_FUNC) == PX_OK;
+        c->ok = be->event_synchronize(c->ev1) == PX_OK &&
+                be->event_elapsed(d->ref, c->ev0, &a) == PX_OK &&
+                be->event_elapsed(c->ev0, c->ev1, &dur) == PX_OK;
         if (!c->ok) continue;
         if (dur < 0.0f) dur = 0.0f;
         c->t0 = d->t_ref + (int64_t)((double)a * 1e6);
@@ -597,10 +594,10 @@ void px__timeline_begin(px__tl_mark *m, px_instance *inst, const char *kind, con
     px__error_save(&saved);
     ok = ready || make_reference(dix, inst);
     if (ok && !r->u.ev.ev0)
-        ok = be->event_create(inst->device, PX_EVENT_TIMING, &r->u.ev.ev0, TL_FUNC) == PX_OK;
+        ok = be->event_create(inst->device, PX_EVENT_TIMING, &r->u.ev.ev0) == PX_OK;
     if (ok && !r->u.ev.ev1)
-        ok = be->event_create(inst->device, PX_EVENT_TIMING, &r->u.ev.ev1, TL_FUNC) == PX_OK;
-    if (ok) ok = be->event_record(r->u.ev.ev0, inst->queue, TL_FUNC) == PX_OK;
+        ok = be->event_create(inst->device, PX_EVENT_TIMING, &r->u.ev.ev1) == PX_OK;
+    if (ok) ok = be->event_record(r->u.ev.ev0, inst->queue) == PX_OK;
     if (ok) {
         m->rec = idx;
         return;
@@ -644,7 +641,7 @@ void px__timeline_end(px__tl_mark *m, px_instance *inst, px_copy_path path, uint
     if (ok) {
         px__saved_error saved;
         px__error_save(&saved);
-        ok = d->be->event_record(r->u.ev.ev1, inst->queue, TL_FUNC) == PX_OK;
+        ok = d->be->event_record(r->u.ev.ev1, inst->queue) == PX_OK;
         if (!ok) px__error_restore(&saved);
     }
     bool resolve = false;
@@ -694,16 +691,14 @@ static void free_all(void)
     tl.generation = generation;
 }
 
-px_status px__timeline_start(const char *path, const char *func)
+px_status px__timeline_start(const char *path)
 {
-    if (!path || !*path)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "the timeline's path is empty");
+    if (!path || !*path) return px__error(PX_ERR_INVALID_ARGUMENT, "the timeline's path is empty");
     pthread_mutex_lock(&tl_lock);
     const bool active = tl.active;
     pthread_mutex_unlock(&tl_lock);
     if (active)
-        return px__error(PX_ERR_BUSY, func, "a timeline is being recorded already (to '%s')",
-                         tl.path);
+        return px__error(PX_ERR_BUSY, "a timeline is being recorded already (to '%s')", tl.path);
 
     int64_t max = TL_DEFAULT_MAX;
     const char *env = getenv("PX_TIMELINE_MAX");
@@ -713,7 +708,7 @@ px_status px__timeline_start(const char *path, const char *func)
         const long long v = strtoll(env, &end, 10);
         if (errno || end == env || *end || v < 0)
             return px__error(
-                PX_ERR_INVALID_ARGUMENT, func,
+                PX_ERR_INVALID_ARGUMENT,
                 "PX_TIMELINE_MAX='%s' is not a record count (a whole number, 0 or more)", env);
         max = v > TL_MAX_LIMIT ? TL_MAX_LIMIT : (int64_t)v;
     }
@@ -722,7 +717,7 @@ px_status px__timeline_start(const char *path, const char *func)
     FILE *f = fopen(path, "w");
     if (!f) {
         const int e = errno;
-        return px__error(PX_ERR_SYSTEM, func, "cannot open the timeline file '%s': %s", path,
+        return px__error(PX_ERR_SYSTEM, "cannot open the timeline file '%s': %s", path,
                          strerror(e));
     }
     pthread_mutex_lock(&tl_lock);
@@ -735,7 +730,7 @@ px_status px__timeline_start(const char *path, const char *func)
         free_all();
         pthread_mutex_unlock(&tl_lock);
         (void)remove(path);
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the timeline");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the timeline");
     }
     tl.max = max;
     tl.generation++;
@@ -895,7 +890,7 @@ static void write_trace(FILE *f, uint64_t written, uint64_t unresolved)
             origin == INT64_MAX ? 0 : origin, written, tl.dropped, unresolved, tl.max);
 }
 
-px_status px__timeline_finish(const char *func)
+px_status px__timeline_finish(void)
 {
     pthread_mutex_lock(&tl_lock);
     const bool active = tl.active;
@@ -941,7 +936,7 @@ px_status px__timeline_finish(const char *func)
 
     px_status st = PX_OK;
     if (err)
-        st = px__error(PX_ERR_SYSTEM, func, "writing the timeline file '%s' failed: %s", path,
+        st = px__error(PX_ERR_SYSTEM, "writing the timeline file '%s' failed: %s", path,
                        strerror(err));
     free(path);
     return st;

@@ -32,12 +32,12 @@
    read now (not a count: PX_ERR_INVALID_ARGUMENT). Sets PX__PROF_TIMELINE in
    px__prof_mask, which px__timeline_finish clears. PX_ERR_BUSY while recording already.
    Called with px_init's lock held. */
-px_status px__timeline_start(const char *path, const char *func);
+px_status px__timeline_start(const char *path);
 /* Resolves every record (the work has finished: px_finalize fenced it), writes the trace
    and frees everything; an error writing the file is returned (PX_ERR_SYSTEM), the records
    go anyway. PX_OK, doing nothing, when not recording. Called with px_finalize's lock
    held, before the backends' finalize (their events are destroyed here). */
-px_status px__timeline_finish(const char *func);
+px_status px__timeline_finish(void);
 /* The path being recorded to (valid until px__timeline_finish), or NULL. */
 const char *px__timeline_path(void);
 

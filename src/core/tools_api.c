@@ -43,8 +43,9 @@ void px__regions_forget(void) { atomic_fetch_add_explicit(&region_epoch, 1, memo
 
 px_status px_region_push(const char *name)
 {
+    PX__ENTER;
     PX__ARG(name, "name must not be NULL");
-    PX__TRY(px__require_init(__func__));
+    PX__TRY(px__require_init());
     regions_of_this_run();
     if (region_depth == INT32_MAX)
         return PX__FAIL(PX_ERR_OVERFLOW, "too many regions open on this thread");
@@ -62,7 +63,8 @@ px_status px_region_push(const char *name)
 
 px_status px_region_pop(void)
 {
-    PX__TRY(px__require_init(__func__));
+    PX__ENTER;
+    PX__TRY(px__require_init());
     regions_of_this_run();
     if (region_depth == 0)
         return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "no region is open on this thread");
@@ -89,12 +91,12 @@ static section *sections;
 static uint32_t n_sections;
 
 /* The section id names, locked, or an error (unlocked). */
-static px_status section_get(uint32_t id, section **out, const char *func)
+static px_status section_get(uint32_t id, section **out)
 {
     pthread_mutex_lock(&sections_lock);
     if (id == 0 || id > n_sections || !sections[id - 1].name) {
         pthread_mutex_unlock(&sections_lock);
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "%u is not a profile section (px_profile_section_create "
                          "gives one)",
                          id);
@@ -105,10 +107,11 @@ static px_status section_get(uint32_t id, section **out, const char *func)
 
 px_status px_profile_section_create(const char *name, uint32_t *id)
 {
+    PX__ENTER;
     PX__ARG(id, "id must not be NULL");
     *id = 0;
     PX__ARG(name, "name must not be NULL");
-    PX__TRY(px__require_init(__func__));
+    PX__TRY(px__require_init());
     char *copy = px__strdup(name);
     if (!copy) return PX__FAIL(PX_ERR_OUT_OF_MEMORY, "out of host memory for the section's name");
     pthread_mutex_lock(&sections_lock);
@@ -145,8 +148,9 @@ px_status px_profile_section_create(const char *name, uint32_t *id)
 
 px_status px_profile_section_start(uint32_t id)
 {
+    PX__ENTER;
     section *s = NULL;
-    PX__TRY(section_get(id, &s, __func__));
+    PX__TRY(section_get(id, &s));
     if (s->running) {
         pthread_mutex_unlock(&sections_lock);
         return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "section %u is running already", id);
@@ -168,8 +172,9 @@ px_status px_profile_section_start(uint32_t id)
 
 px_status px_profile_section_stop(uint32_t id)
 {
+    PX__ENTER;
     section *s = NULL;
-    PX__TRY(section_get(id, &s, __func__));
+    PX__TRY(section_get(id, &s));
     if (!s->running) {
         pthread_mutex_unlock(&sections_lock);
         return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "section %u is not running", id);
@@ -186,8 +191,9 @@ px_status px_profile_section_stop(uint32_t id)
 
 px_status px_profile_section_destroy(uint32_t id)
 {
+    PX__ENTER;
     section *s = NULL;
-    PX__TRY(section_get(id, &s, __func__));
+    PX__TRY(section_get(id, &s));
     const uint32_t tool_id = s->tool_id;
     free(s->name);
     memset(s, 0, sizeof *s);
@@ -211,8 +217,9 @@ void px__sections_forget(void)
 
 px_status px_profile_event(const char *name)
 {
+    PX__ENTER;
     PX__ARG(name, "name must not be NULL");
-    PX__TRY(px__require_init(__func__));
+    PX__TRY(px__require_init());
     const unsigned on = px__prof_mask;
     if (on & PX__PROF_KOKKOS) px__kp_event(name);
     if (on & PX__PROF_NVTX) px__nvtx_mark(name);
@@ -226,16 +233,18 @@ px_status px_profile_event(const char *name)
 
 px_status px_declare_metadata(const char *key, const char *value)
 {
+    PX__ENTER;
     PX__ARG(key && value, "key and value must not be NULL");
-    PX__TRY(px__require_init(__func__));
+    PX__TRY(px__require_init());
     if (px__prof_mask & PX__PROF_KOKKOS) px__kp_metadata(key, value);
     return PX_OK;
 }
 
 px_status px_tools_info_get(px_tools_info *out)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
-    PX__TRY(px__require_init(__func__));
+    PX__TRY(px__require_init());
     const unsigned on = px__prof_mask;
     out->library = (on & PX__PROF_KOKKOS) ? px__kp_library() : NULL;
     out->library_fences = (on & PX__PROF_KOKKOS) && px__kp_wants_fences();

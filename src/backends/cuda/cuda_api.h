@@ -12,15 +12,15 @@
 
 /* DEVICE(n), HOST_PINNED or HOST; never an error (HOST when CUDA cannot say). */
 px_space px__cuda_pointer_space(const void *ptr);
-px_status px__cuda_host_register(void *ptr, size_t bytes, const char *func);
-px_status px__cuda_host_unregister(void *ptr, const char *func);
+px_status px__cuda_host_register(void *ptr, size_t bytes);
+px_status px__cuda_host_unregister(void *ptr);
 
-px_status px__cuda_staging_get(px_staging_config *out, const char *func);
-px_status px__cuda_staging_set(const px_staging_config *config, const char *func);
+px_status px__cuda_staging_get(px_staging_config *out);
+px_status px__cuda_staging_set(const px_staging_config *config);
 
 /* The device of a stream the caller owns (the current device for the legacy and
-   per-thread default streams); func names the caller. */
-px_status px__cuda_stream_device(void *stream, int *device, const char *func);
+   per-thread default streams). */
+px_status px__cuda_stream_device(void *stream, int *device);
 /* The cudaStream_t of a CUDA queue. */
 void *px__cuda_queue_stream(px__queue *q);
 

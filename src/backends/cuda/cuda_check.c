@@ -56,8 +56,7 @@ static void space_name(px_space s, char *buf, size_t size)
         snprintf(buf, size, "%s", px_space_kind_string(s.kind));
 }
 
-px_status px__cuda_fail(cudaError_t err, const char *func, const char *call,
-                        const px__cuda_ctx *ctx)
+px_status px__cuda_fail(cudaError_t err, const char *call, const px__cuda_ctx *ctx)
 {
     /* Read and clear the pending error; a sticky one stays, nothing can clear it. */
     (void)cudaGetLastError();
@@ -67,10 +66,10 @@ px_status px__cuda_fail(cudaError_t err, const char *func, const char *call,
     if (ctx != NULL && ctx->alloc) {
         char sp[48];
         space_name(ctx->space, sp, sizeof sp);
-        return px__error(st, func, "%s: %s: %s (allocating %zu bytes in %s)", call, name, text,
+        return px__error(st, "%s: %s: %s (allocating %zu bytes in %s)", call, name, text,
                          ctx->bytes, sp);
     }
     if (ctx != NULL && ctx->kernel != NULL)
-        return px__error(st, func, "kernel '%s': %s: %s: %s", ctx->kernel, call, name, text);
-    return px__error(st, func, "%s: %s: %s", call, name, text);
+        return px__error(st, "kernel '%s': %s: %s: %s", ctx->kernel, call, name, text);
+    return px__error(st, "%s: %s: %s", call, name, text);
 }

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the one checkpoint where CUDA errors become portex statuses.
  *
- *   PX__CU(func, cudaStreamSynchronize(s))          -> px_status (PX_OK or the error)
- *   PX__CU_TRY(func, cudaEventRecord(e, s));         returns the error from the caller
- *   PX__CU_AT(func, cudaMallocAsync(...), &ctx)      with what the call was doing
+ *   PX__CU(cudaStreamSynchronize(s))          -> px_status (PX_OK or the error)
+ *   PX__CU_TRY(cudaEventRecord(e, s));         returns the error from the caller
+ *   PX__CU_AT(cudaMallocAsync(...), &ctx)      with what the call was doing
  *
- * `func` is the public function the user called: every backend function that can fail
- * takes it. A failure records "func: call: cudaErrorName: description" (plus the context)
- * as the thread's last error and clears the runtime's pending error, so that the
- * caller's next CUDA call does not inherit it (sticky errors, which poison the context,
- * stay). */
+ * A failure records "func: call: cudaErrorName: description" (plus the context), func the
+ * public function the user called (base/error.h), as the thread's last error and clears
+ * the runtime's pending error, so that the caller's next CUDA call does not inherit it
+ * (sticky errors, which poison the context, stay). */
 #ifndef PX_CUDA_CHECK_H
 #define PX_CUDA_CHECK_H
 
@@ -29,21 +28,19 @@ typedef struct px__cuda_ctx {
     size_t bytes;       /* alloc only */
 } px__cuda_ctx;
 
-/* Records the failure of `call` in `func`; returns the status it maps to. */
-px_status px__cuda_fail(cudaError_t err, const char *func, const char *call,
-                        const px__cuda_ctx *ctx);
+/* Records the failure of `call`; returns the status it maps to. */
+px_status px__cuda_fail(cudaError_t err, const char *call, const px__cuda_ctx *ctx);
 
-static inline px_status px__cuda_check(cudaError_t err, const char *func, const char *call,
-                                       const px__cuda_ctx *ctx)
+static inline px_status px__cuda_check(cudaError_t err, const char *call, const px__cuda_ctx *ctx)
 {
-    return err == cudaSuccess ? PX_OK : px__cuda_fail(err, func, call, ctx);
+    return err == cudaSuccess ? PX_OK : px__cuda_fail(err, call, ctx);
 }
 
-#define PX__CU_AT(func, call, ctx) px__cuda_check((call), (func), #call, (ctx))
-#define PX__CU(func, call) PX__CU_AT(func, call, NULL)
-#define PX__CU_TRY(func, call)                      \
+#define PX__CU_AT(call, ctx) px__cuda_check((call), #call, (ctx))
+#define PX__CU(call) PX__CU_AT(call, NULL)
+#define PX__CU_TRY(call)                            \
     do {                                            \
-        px_status px__cu_st_ = PX__CU(func, call);  \
+        px_status px__cu_st_ = PX__CU(call);        \
         if (px__cu_st_ != PX_OK) return px__cu_st_; \
     } while (0)
 

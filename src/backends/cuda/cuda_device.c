@@ -38,15 +38,15 @@ int px__cuda_device_total(cudaError_t *why)
     return n;
 }
 
-px_status px__cuda_count(int *count, const char *func)
+px_status px__cuda_count(int *count)
 {
     cudaError_t err;
     *count = px__cuda_device_total(&err);
     if (err != cudaSuccess)
-        return px__error(PX_ERR_NO_DEVICE, func, "no CUDA device (cudaGetDeviceCount: %s: %s)",
+        return px__error(PX_ERR_NO_DEVICE, "no CUDA device (cudaGetDeviceCount: %s: %s)",
                          cudaGetErrorName(err), cudaGetErrorString(err));
     if (*count == 0)
-        return px__error(PX_ERR_NO_DEVICE, func, "no CUDA device (cudaGetDeviceCount found none)");
+        return px__error(PX_ERR_NO_DEVICE, "no CUDA device (cudaGetDeviceCount found none)");
     return PX_OK;
 }
 
@@ -67,13 +67,13 @@ void px__cuda_unrelax(enum cudaStreamCaptureMode saved)
 
 /* *saved is the caller's device when enter switched away from it, else -1: leave then
    has nothing to do (one runtime call per dispatch fewer on the common path). */
-px_status px__cuda_enter(int ordinal, int *saved, const char *func)
+px_status px__cuda_enter(int ordinal, int *saved)
 {
     int cur = -1;
     *saved = -1;
-    PX__CU_TRY(func, cudaGetDevice(&cur));
+    PX__CU_TRY(cudaGetDevice(&cur));
     if (cur != ordinal) {
-        PX__CU_TRY(func, cudaSetDevice(ordinal));
+        PX__CU_TRY(cudaSetDevice(ordinal));
         *saved = cur;
     }
     return PX_OK;
@@ -108,7 +108,7 @@ static void pool_grant_peers(cudaMemPool_t pool, int ordinal, int count)
 /* Portex's own pool, not the device's default one: its release threshold (keep freed
    memory for reuse instead of returning it at every synchronisation) is portex's choice
    and must not change what other libraries see. */
-static px_status pool_create(px__cuda_device *d, int count, const char *func)
+static px_status pool_create(px__cuda_device *d, int count)
 {
     struct cudaMemPoolProps props;
     memset(&props, 0, sizeof props);
@@ -116,16 +116,15 @@ static px_status pool_create(px__cuda_device *d, int count, const char *func)
     props.handleTypes = cudaMemHandleTypeNone;
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id = d->ordinal;
-    PX__CU_TRY(func, cudaMemPoolCreate(&d->pool, &props));
+    PX__CU_TRY(cudaMemPoolCreate(&d->pool, &props));
     uint64_t keep = UINT64_MAX;
     /* Never let an allocation on the alloc stream wait for a free queued on the release
        stream (which waits for every queue): reuse only what is already free. */
     int no = 0;
-    px_status st =
-        PX__CU(func, cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    px_status st = PX__CU(cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep));
     if (st == PX_OK)
         st = PX__CU(
-            func, cudaMemPoolSetAttribute(d->pool, cudaMemPoolReuseAllowInternalDependencies, &no));
+            cudaMemPoolSetAttribute(d->pool, cudaMemPoolReuseAllowInternalDependencies, &no));
     if (st != PX_OK) {
         (void)cudaMemPoolDestroy(d->pool);
         d->pool = NULL;
@@ -136,24 +135,22 @@ static px_status pool_create(px__cuda_device *d, int count, const char *func)
 }
 
 /* Called with the lock held and the device current. */
-static px_status device_init(px__cuda_device *d, int ordinal, int count, const char *func)
+static px_status device_init(px__cuda_device *d, int ordinal, int count)
 {
     int pools = 0;
     memset(d, 0, sizeof *d);
     d->ordinal = ordinal;
-    PX__CU_TRY(func, cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, ordinal));
-    PX__CU_TRY(func, cudaDeviceGetAttribute(&d->threads_per_sm,
-                                            cudaDevAttrMaxThreadsPerMultiProcessor, ordinal));
+    PX__CU_TRY(cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, ordinal));
+    PX__CU_TRY(cudaDeviceGetAttribute(&d->threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
+                                      ordinal));
     int optin = 0;
-    PX__CU_TRY(func,
-               cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal));
+    PX__CU_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal));
     d->shared_optin = optin > 0 ? (size_t)optin : 0;
-    PX__CU_TRY(func, cudaDeviceGetStreamPriorityRange(&d->priority_least, &d->priority_greatest));
-    PX__CU_TRY(func, cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal));
-    if (pools) PX__TRY(pool_create(d, count, func));
-    px_status st = PX__CU(func, cudaStreamCreateWithFlags(&d->alloc, cudaStreamNonBlocking));
-    if (st == PX_OK)
-        st = PX__CU(func, cudaStreamCreateWithFlags(&d->release, cudaStreamNonBlocking));
+    PX__CU_TRY(cudaDeviceGetStreamPriorityRange(&d->priority_least, &d->priority_greatest));
+    PX__CU_TRY(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal));
+    if (pools) PX__TRY(pool_create(d, count));
+    px_status st = PX__CU(cudaStreamCreateWithFlags(&d->alloc, cudaStreamNonBlocking));
+    if (st == PX_OK) st = PX__CU(cudaStreamCreateWithFlags(&d->release, cudaStreamNonBlocking));
     if (st != PX_OK) {
         if (d->alloc) (void)cudaStreamDestroy(d->alloc);
         if (d->pool) (void)cudaMemPoolDestroy(d->pool);
@@ -165,23 +162,22 @@ static px_status device_init(px__cuda_device *d, int ordinal, int count, const c
     return PX_OK;
 }
 
-px_status px__cuda_device_get(int ordinal, px__cuda_device **out, const char *func)
+px_status px__cuda_device_get(int ordinal, px__cuda_device **out)
 {
     int count = 0;
     *out = NULL;
-    PX__TRY(px__cuda_count(&count, func));
+    PX__TRY(px__cuda_count(&count));
     if (ordinal < 0 || ordinal >= count)
-        return px__error(PX_ERR_NO_DEVICE, func,
-                         "CUDA device %d does not exist (%d device%s: 0 to %d)", ordinal, count,
-                         count == 1 ? "" : "s", count - 1);
+        return px__error(PX_ERR_NO_DEVICE, "CUDA device %d does not exist (%d device%s: 0 to %d)",
+                         ordinal, count, count == 1 ? "" : "s", count - 1);
     px__cuda_device *d = &g_dev[ordinal];
     px_status st = PX_OK;
     px__cuda_lock();
     if (!d->ready) {
         int saved;
-        st = px__cuda_enter(ordinal, &saved, func);
+        st = px__cuda_enter(ordinal, &saved);
         if (st == PX_OK) {
-            st = device_init(d, ordinal, count, func);
+            st = device_init(d, ordinal, count);
             px__cuda_leave(saved);
         }
     }
@@ -227,14 +223,14 @@ void px__cuda_devices_release(void)
     for (int i = 0; i < PX__MAX_DEVICES; ++i) {
         px__cuda_device *d = &gone[i];
         int saved;
-        if (!d->ready || px__cuda_enter(i, &saved, "px_finalize") != PX_OK) continue;
+        if (!d->ready || px__cuda_enter(i, &saved) != PX_OK) continue;
         /* The frees queued on the release stream run before the pool goes (every queue is
            gone by now, so they wait for nothing else; a dead context answers at once). */
-        (void)PX__CU("px_finalize", cudaStreamSynchronize(d->release));
-        (void)PX__CU("px_finalize", cudaStreamSynchronize(d->alloc));
-        (void)PX__CU("px_finalize", cudaStreamDestroy(d->release));
-        (void)PX__CU("px_finalize", cudaStreamDestroy(d->alloc));
-        if (d->pool) (void)PX__CU("px_finalize", cudaMemPoolDestroy(d->pool));
+        (void)PX__CU(cudaStreamSynchronize(d->release));
+        (void)PX__CU(cudaStreamSynchronize(d->alloc));
+        (void)PX__CU(cudaStreamDestroy(d->release));
+        (void)PX__CU(cudaStreamDestroy(d->alloc));
+        if (d->pool) (void)PX__CU(cudaMemPoolDestroy(d->pool));
         px__cuda_leave(saved);
     }
 }

@@ -34,13 +34,13 @@ typedef struct px__cuda_device {
 /* Number of CUDA devices (0 when there is none; *why says why, cudaSuccess otherwise).
    Records nothing. */
 int px__cuda_device_total(cudaError_t *why);
-/* As px__cuda_device_total, but PX_ERR_NO_DEVICE (with CUDA's reason, in the name of
-   `func`) when there is none. */
-px_status px__cuda_count(int *count, const char *func);
+/* As px__cuda_device_total, but PX_ERR_NO_DEVICE (with CUDA's reason) when there is
+   none. */
+px_status px__cuda_count(int *count);
 
 /* The state of device `ordinal`, initialised on first use; PX_ERR_NO_DEVICE when out of
-   range. `func` names the caller in the message. */
-px_status px__cuda_device_get(int ordinal, px__cuda_device **out, const char *func);
+   range. */
+px_status px__cuda_device_get(int ordinal, px__cuda_device **out);
 
 /* The state of a device that is already initialised, or NULL (never initialises). */
 px__cuda_device *px__cuda_device_if_ready(int ordinal);
@@ -55,7 +55,7 @@ int px__cuda_home_device(void);
 /* Makes `ordinal` the calling thread's current device and saves the caller's; every
    backend entry point brackets its CUDA calls with enter/leave so that several GPUs
    work and the user's current device is left as it was. */
-px_status px__cuda_enter(int ordinal, int *saved, const char *func);
+px_status px__cuda_enter(int ordinal, int *saved);
 void px__cuda_leave(int saved);
 
 /* Library calls that another thread's global-mode stream capture would forbid (pinned

@@ -76,7 +76,7 @@ static px_status cu_status(CUresult r)
     }
 }
 
-px_status px__cu_fail(CUresult res, const char *func, const char *call)
+px_status px__cu_fail(CUresult res, const char *call)
 {
     pthread_once(&g_once, names_load);
     const char *name = NULL, *text = NULL;
@@ -84,7 +84,7 @@ px_status px__cu_fail(CUresult res, const char *func, const char *call)
     if (g_error_string == NULL || g_error_string(res, &text) != CUDA_SUCCESS) text = NULL;
     const px_status st = cu_status(res);
     if (name == NULL)
-        return px__error(st, func, "%s: CUresult %d%s%s", call, (int)res, text ? ": " : "",
+        return px__error(st, "%s: CUresult %d%s%s", call, (int)res, text ? ": " : "",
                          text ? text : "");
-    return px__error(st, func, "%s: %s: %s", call, name, text ? text : "no description");
+    return px__error(st, "%s: %s: %s", call, name, text ? text : "no description");
 }

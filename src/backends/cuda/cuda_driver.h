@@ -20,15 +20,15 @@
 bool px__cuda_driver_symbol(const char *symbol, unsigned int version, void *slot, size_t slot_size,
                             char *why, size_t why_size);
 
-/* Records the failure of driver call `call` in `func` ("func: call: CUDA_ERROR_X:
-   description") and returns the status it maps to: PX_ERR_OUT_OF_MEMORY,
-   PX_ERR_NO_DEVICE, PX_ERR_UNSUPPORTED (not supported, a resource configuration the
-   device refuses), PX_ERR_LAUNCH (a kernel fault) or PX_ERR_BACKEND. */
-px_status px__cu_fail(CUresult res, const char *func, const char *call);
+/* Records the failure of driver call `call` ("func: call: CUDA_ERROR_X: description",
+   func the public function called) and returns the status it maps to:
+   PX_ERR_OUT_OF_MEMORY, PX_ERR_NO_DEVICE, PX_ERR_UNSUPPORTED (not supported, a resource
+   configuration the device refuses), PX_ERR_LAUNCH (a kernel fault) or PX_ERR_BACKEND. */
+px_status px__cu_fail(CUresult res, const char *call);
 
-static inline px_status px__cu_check(CUresult res, const char *func, const char *call)
+static inline px_status px__cu_check(CUresult res, const char *call)
 {
-    return res == CUDA_SUCCESS ? PX_OK : px__cu_fail(res, func, call);
+    return res == CUDA_SUCCESS ? PX_OK : px__cu_fail(res, call);
 }
 
 #endif /* PX_CUDA_DRIVER_H */

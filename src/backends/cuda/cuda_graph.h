@@ -79,26 +79,24 @@ struct px__bexec {
 };
 
 /* cuda_graph_build.c */
-px_status px__cuda_graph_create(const struct px__backend *be, int device, px__bgraph **out,
-                                const char *func);
+px_status px__cuda_graph_create(const struct px__backend *be, int device, px__bgraph **out);
 void px__cuda_graph_destroy(px__bgraph *g);
 px_status px__cuda_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps,
-                             int ndeps, px__bnode **out, px__bgraph **body, uint64_t *cond,
-                             const char *func);
+                             int ndeps, px__bnode **out, px__bgraph **body, uint64_t *cond);
 /* desc (KERNEL, COPY or FILL) captured on g's builder stream into a new graph *out; the
    scratch it takes is the root's blocks from index *first on (*count of them). When
    `again` is a node recorded before, its blocks are reused where large enough. */
 px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const px__bnode *again,
-                                int *first, int *count, cudaGraph_t *out, const char *func);
+                                int *first, int *count, cudaGraph_t *out);
 /* Whether g holds conditional nodes (its own top-level nodes: nested ones are in their bodies). */
 bool px__cuda_graph_has_conditionals(const px__bgraph *g);
 /* The graphs whose scratch g's nodes use (g's root's, its children's, at any depth),
    each once, in address order, in a new array (*out, *n; free it). */
-px_status px__cuda_graph_owners(const px__bgraph *g, px__bgraph ***out, int *n, const char *func);
+px_status px__cuda_graph_owners(const px__bgraph *g, px__bgraph ***out, int *n);
 
 /* cuda_graph_capture.c */
-px_status px__cuda_capture_begin(px__queue *q, int mode, px__bgraph **out, const char *func);
-px_status px__cuda_capture_end(px__queue *q, px__bgraph *g, const char *func);
+px_status px__cuda_capture_begin(px__queue *q, int mode, px__bgraph **out);
+px_status px__cuda_capture_end(px__queue *q, px__bgraph *g);
 
 extern const px__graph_ops px__cuda_graph_ops;
 

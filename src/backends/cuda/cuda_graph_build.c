@@ -14,22 +14,21 @@
 #include "backends/cuda/cuda_hooks.h"
 #include "base/util.h"
 
-px_status px__cuda_graph_create(const struct px__backend *be, int device, px__bgraph **out,
-                                const char *func)
+px_status px__cuda_graph_create(const struct px__backend *be, int device, px__bgraph **out)
 {
     (void)be;
     *out = NULL;
     px__bgraph *g = px__calloc(1, sizeof *g);
-    if (g == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+    if (g == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the graph");
     int saved;
-    px_status st = px__cuda_enter(device, &saved, func);
+    px_status st = px__cuda_enter(device, &saved);
     if (st != PX_OK) {
         free(g);
         return st;
     }
-    st = PX__CU(func, cudaGraphCreate(&g->graph, 0));
+    st = PX__CU(cudaGraphCreate(&g->graph, 0));
     if (st == PX_OK) {
-        st = PX__CU(func, cudaEventCreateWithFlags(&g->last, cudaEventDisableTiming));
+        st = PX__CU(cudaEventCreateWithFlags(&g->last, cudaEventDisableTiming));
         if (st != PX_OK) (void)cudaGraphDestroy(g->graph);
     }
     px__cuda_leave(saved);
@@ -82,7 +81,7 @@ void px__cuda_graph_destroy(px__bgraph *g)
 {
     if (g == NULL) return;
     int saved;
-    if (px__cuda_enter(g->device, &saved, "px_graph_destroy") != PX_OK) {
+    if (px__cuda_enter(g->device, &saved) != PX_OK) {
         px_clear_error();
         return;
     }
@@ -92,22 +91,21 @@ void px__cuda_graph_destroy(px__bgraph *g)
 }
 
 /* Adds to set the owners of scratch that g's nodes use. */
-static px_status collect_owners(const px__bgraph *g, px__bgraph ***set, int *n, int *cap,
-                                const char *func)
+static px_status collect_owners(const px__bgraph *g, px__bgraph ***set, int *n, int *cap)
 {
     px__bgraph *root = g->root;
     bool known = root->mem.n == 0;
     for (int i = 0; !known && i < *n; ++i) known = (*set)[i] == root;
     if (!known) {
         px__bgraph **grown = px__grow(*set, *n, cap, 4, sizeof *grown);
-        if (grown == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+        if (grown == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
         *set = grown;
         (*set)[(*n)++] = root;
     }
     for (int i = 0; i < g->n; ++i) {
         const px__bnode *x = g->nodes[i];
-        if (x->child) PX__TRY(collect_owners(x->child, set, n, cap, func));
-        if (x->body) PX__TRY(collect_owners(x->body, set, n, cap, func));
+        if (x->child) PX__TRY(collect_owners(x->child, set, n, cap));
+        if (x->body) PX__TRY(collect_owners(x->body, set, n, cap));
     }
     return PX_OK;
 }
@@ -119,11 +117,11 @@ static int by_address(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-px_status px__cuda_graph_owners(const px__bgraph *g, px__bgraph ***out, int *n, const char *func)
+px_status px__cuda_graph_owners(const px__bgraph *g, px__bgraph ***out, int *n)
 {
     px__bgraph **set = NULL;
     int count = 0, cap = 0;
-    const px_status st = collect_owners(g, &set, &count, &cap, func);
+    const px_status st = collect_owners(g, &set, &count, &cap);
     if (st != PX_OK) {
         free(set);
         return st;
@@ -147,22 +145,20 @@ bool px__cuda_graph_has_conditionals(const px__bgraph *g)
 /* ---- Recording the backend's own calls ------------------------------------------------- */
 
 /* The root's builder: a queue of its own whose stream only ever captures. */
-static px_status builder_of(px__bgraph *g, px__cuda_queue **out, const char *func)
+static px_status builder_of(px__bgraph *g, px__cuda_queue **out)
 {
     px__bgraph *root = g->root;
     if (root->builder == NULL) {
         px__cuda_device *d = NULL;
-        PX__TRY(px__cuda_device_get(root->device, &d, func));
+        PX__TRY(px__cuda_device_get(root->device, &d));
         px__cuda_queue *b = px__calloc(1, sizeof *b);
-        if (b == NULL)
-            return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+        if (b == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the graph");
         b->device = root->device;
         b->sm_count = d->sm_count;
         b->shared_optin = d->shared_optin;
         b->owned = true;
         b->label = "graph builder";
-        const px_status st =
-            PX__CU(func, cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
+        const px_status st = PX__CU(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
         if (st != PX_OK) {
             free(b);
             return st;
@@ -175,14 +171,14 @@ static px_status builder_of(px__bgraph *g, px__cuda_queue **out, const char *fun
 }
 
 px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const px__bnode *again,
-                                int *first, int *count, cudaGraph_t *out, const char *func)
+                                int *first, int *count, cudaGraph_t *out)
 {
     *out = NULL;
     px__cuda_queue *b = NULL;
-    PX__TRY(builder_of(g, &b, func));
+    PX__TRY(builder_of(g, &b));
     /* Relaxed: the builder's capture must not refuse what the launch does beside it (the
        scratch allocation), nor be disturbed by other threads. */
-    PX__CU_TRY(func, cudaStreamBeginCapture(b->stream, cudaStreamCaptureModeRelaxed));
+    PX__CU_TRY(cudaStreamBeginCapture(b->stream, cudaStreamCaptureModeRelaxed));
     px__cuda_gmem *m = &g->root->mem;
     if (again != NULL) {
         m->reuse_next = again->mem_first;
@@ -193,13 +189,11 @@ px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const
     px_status st = PX_OK;
     px__copy_op op = desc->op;
     switch (desc->kind) {
-    case PX__GNODE_KERNEL:
-        st = px__cuda_launch((px__queue *)(void *)b, &desc->dispatch, func);
-        break;
-    case PX__GNODE_COPY: st = px__cuda_copy((px__queue *)(void *)b, &op, func); break;
-    case PX__GNODE_FILL: st = px__cuda_fill((px__queue *)(void *)b, &op, func); break;
+    case PX__GNODE_KERNEL: st = px__cuda_launch((px__queue *)(void *)b, &desc->dispatch); break;
+    case PX__GNODE_COPY: st = px__cuda_copy((px__queue *)(void *)b, &op); break;
+    case PX__GNODE_FILL: st = px__cuda_fill((px__queue *)(void *)b, &op); break;
     default:
-        st = px__error(PX_ERR_INVALID_ARGUMENT, func, "a %d node is not recorded", (int)desc->kind);
+        st = px__error(PX_ERR_INVALID_ARGUMENT, "a %d node is not recorded", (int)desc->kind);
         break;
     }
     b->gmem = NULL;
@@ -209,7 +203,7 @@ px_status px__cuda_graph_record(px__bgraph *g, const px__gnode_desc *desc, const
     cudaGraph_t tg = NULL;
     const cudaError_t end = cudaStreamEndCapture(b->stream, &tg);
     if (st == PX_OK && end != cudaSuccess)
-        st = px__cuda_check(end, func, "cudaStreamEndCapture(graph builder)", NULL);
+        st = px__cuda_check(end, "cudaStreamEndCapture(graph builder)", NULL);
     if (end != cudaSuccess) (void)cudaGetLastError();
     if (st != PX_OK) {
         if (tg) (void)cudaGraphDestroy(tg);
@@ -286,34 +280,33 @@ static bool take_kernel(px__bnode *n, cudaGraphNode_t k, const px__dispatch *d)
 /* The node for a recorded graph: a kernel node when it is one kernel that can be taken,
    an empty node when nothing was recorded (an empty range), a child graph otherwise. */
 static px_status add_recorded(px__bgraph *g, px__bnode *n, cudaGraph_t tg,
-                              const px__gnode_desc *desc, const cudaGraphNode_t *deps, size_t ndeps,
-                              const char *func)
+                              const px__gnode_desc *desc, const cudaGraphNode_t *deps, size_t ndeps)
 {
     size_t count = 0;
-    PX__CU_TRY(func, cudaGraphGetNodes(tg, NULL, &count));
-    if (count == 0) return PX__CU(func, cudaGraphAddEmptyNode(&n->node, g->graph, deps, ndeps));
+    PX__CU_TRY(cudaGraphGetNodes(tg, NULL, &count));
+    if (count == 0) return PX__CU(cudaGraphAddEmptyNode(&n->node, g->graph, deps, ndeps));
     if (count == 1 && desc->kind == PX__GNODE_KERNEL) {
         cudaGraphNode_t k = NULL;
         enum cudaGraphNodeType type;
-        PX__CU_TRY(func, cudaGraphGetNodes(tg, &k, &count));
-        PX__CU_TRY(func, cudaGraphNodeGetType(k, &type));
+        PX__CU_TRY(cudaGraphGetNodes(tg, &k, &count));
+        PX__CU_TRY(cudaGraphNodeGetType(k, &type));
         if (type == cudaGraphNodeTypeKernel && take_kernel(n, k, &desc->dispatch))
-            return PX__CU(func, cudaGraphAddKernelNode(&n->node, g->graph, deps, ndeps, &n->kp));
+            return PX__CU(cudaGraphAddKernelNode(&n->node, g->graph, deps, ndeps, &n->kp));
     }
-    return PX__CU(func, cudaGraphAddChildGraphNode(&n->node, g->graph, deps, ndeps, tg));
+    return PX__CU(cudaGraphAddChildGraphNode(&n->node, g->graph, deps, ndeps, tg));
 }
 
 /* ---- Conditionals -------------------------------------------------------------------------- */
 
 static px_status add_conditional(px__bgraph *g, px__bnode *n, const px__gnode_desc *desc,
                                  const cudaGraphNode_t *deps, size_t ndeps, px__bgraph **body,
-                                 uint64_t *cond, const char *func)
+                                 uint64_t *cond)
 {
     px__bgraph *b = px__calloc(1, sizeof *b);
-    if (b == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the body");
+    if (b == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the body");
     cudaGraphConditionalHandle h = 0;
-    px_status st = PX__CU(func, cudaGraphConditionalHandleCreate(&h, g->graph, desc->initial,
-                                                                 cudaGraphCondAssignDefault));
+    px_status st = PX__CU(
+        cudaGraphConditionalHandleCreate(&h, g->graph, desc->initial, cudaGraphCondAssignDefault));
     if (st == PX_OK) {
         struct cudaGraphNodeParams p;
         memset(&p, 0, sizeof p);
@@ -322,7 +315,7 @@ static px_status add_conditional(px__bgraph *g, px__bnode *n, const px__gnode_de
         p.conditional.type =
             desc->kind == PX__GNODE_WHILE ? cudaGraphCondTypeWhile : cudaGraphCondTypeIf;
         p.conditional.size = 1;
-        st = PX__CU(func, cudaGraphAddNode(&n->node, g->graph, deps, NULL, ndeps, &p));
+        st = PX__CU(cudaGraphAddNode(&n->node, g->graph, deps, NULL, ndeps, &p));
         if (st == PX_OK) b->graph = p.conditional.phGraph_out[0];
     }
     if (st != PX_OK) {
@@ -342,57 +335,55 @@ static px_status add_conditional(px__bgraph *g, px__bnode *n, const px__gnode_de
 
 static px_status add_node(px__bgraph *g, px__bnode *n, const px__gnode_desc *desc,
                           const cudaGraphNode_t *deps, size_t ndeps, px__bgraph **body,
-                          uint64_t *cond, const char *func)
+                          uint64_t *cond)
 {
     switch (desc->kind) {
     case PX__GNODE_KERNEL:
     case PX__GNODE_COPY:
     case PX__GNODE_FILL: {
         cudaGraph_t tg = NULL;
-        PX__TRY(px__cuda_graph_record(g, desc, NULL, &n->mem_first, &n->mem_count, &tg, func));
-        const px_status st = add_recorded(g, n, tg, desc, deps, ndeps, func);
+        PX__TRY(px__cuda_graph_record(g, desc, NULL, &n->mem_first, &n->mem_count, &tg));
+        const px_status st = add_recorded(g, n, tg, desc, deps, ndeps);
         (void)cudaGraphDestroy(tg);
         return st;
     }
     case PX__GNODE_HOST: {
         const struct cudaHostNodeParams hp = {desc->fn, desc->data};
-        return PX__CU(func, cudaGraphAddHostNode(&n->node, g->graph, deps, ndeps, &hp));
+        return PX__CU(cudaGraphAddHostNode(&n->node, g->graph, deps, ndeps, &hp));
     }
-    case PX__GNODE_EMPTY:
-        return PX__CU(func, cudaGraphAddEmptyNode(&n->node, g->graph, deps, ndeps));
+    case PX__GNODE_EMPTY: return PX__CU(cudaGraphAddEmptyNode(&n->node, g->graph, deps, ndeps));
     case PX__GNODE_CHILD:
         n->child = desc->child;
         return PX__CU(
-            func, cudaGraphAddChildGraphNode(&n->node, g->graph, deps, ndeps, desc->child->graph));
+            cudaGraphAddChildGraphNode(&n->node, g->graph, deps, ndeps, desc->child->graph));
     case PX__GNODE_WHILE:
-    case PX__GNODE_IF: return add_conditional(g, n, desc, deps, ndeps, body, cond, func);
+    case PX__GNODE_IF: return add_conditional(g, n, desc, deps, ndeps, body, cond);
     case PX__GNODE_KIND_COUNT: break;
     }
-    return px__error(PX_ERR_INVALID_ARGUMENT, func, "unknown graph node kind %d", (int)desc->kind);
+    return px__error(PX_ERR_INVALID_ARGUMENT, "unknown graph node kind %d", (int)desc->kind);
 }
 
 px_status px__cuda_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps,
-                             int ndeps, px__bnode **out, px__bgraph **body, uint64_t *cond,
-                             const char *func)
+                             int ndeps, px__bnode **out, px__bgraph **body, uint64_t *cond)
 {
     px__bnode **nodes = px__grow(g->nodes, g->n, &g->cap, 8, sizeof *nodes);
     if (nodes == NULL)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a graph node");
     g->nodes = nodes;
     px__bnode *n = px__calloc(1, sizeof *n);
     cudaGraphNode_t small[16];
     cudaGraphNode_t *cdeps = ndeps <= 16 ? small : px__malloc((size_t)ndeps * sizeof *cdeps);
     if (n == NULL || cdeps == NULL) {
         free(n);
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a graph node");
     }
     for (int i = 0; i < ndeps; ++i) cdeps[i] = deps[i]->node;
     n->kind = desc->kind;
     n->owner = g;
     int saved;
-    px_status st = px__cuda_enter(g->device, &saved, func);
+    px_status st = px__cuda_enter(g->device, &saved);
     if (st == PX_OK) {
-        st = add_node(g, n, desc, cdeps, (size_t)ndeps, body, cond, func);
+        st = add_node(g, n, desc, cdeps, (size_t)ndeps, body, cond);
         px__cuda_leave(saved);
     }
     if (cdeps != small) free(cdeps);

@@ -10,7 +10,7 @@
 #include "base/memstats.h"
 #include "base/util.h"
 
-px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out, const char *func)
+px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out)
 {
     *out = NULL;
     while (m->reuse_next < m->reuse_end) {
@@ -21,16 +21,15 @@ px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out, const 
         }
     }
     px__cuda_gmem_block *blocks = px__grow(m->blocks, m->n, &m->cap, 4, sizeof *blocks);
-    if (blocks == NULL)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+    if (blocks == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the graph");
     m->blocks = blocks;
     /* The pool's allocation waits for its own stream only; relaxed, since the caller
        may be capturing (the block is not part of what is captured). */
     const px_space dev = px_device(m->device);
     const enum cudaStreamCaptureMode saved = px__cuda_relax();
     void *p = NULL;
-    px_status st = px__space_ops_cuda_device.alloc(dev, bytes, &p, func);
-    if (st == PX_OK) st = px__space_ops_cuda_device.zero(dev, p, bytes, func);
+    px_status st = px__space_ops_cuda_device.alloc(dev, bytes, &p);
+    if (st == PX_OK) st = px__space_ops_cuda_device.zero(dev, p, bytes);
     px__cuda_unrelax(saved);
     if (st != PX_OK) {
         if (p) px__space_ops_cuda_device.free(dev, p, bytes);

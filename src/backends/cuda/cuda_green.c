@@ -64,17 +64,16 @@ static void load_once(void)
     g_status = PX_OK;
 }
 
-px_status px__cuda_green_load(const px__cuda_driver **out, const char *func)
+px_status px__cuda_green_load(const px__cuda_driver **out)
 {
     *out = NULL;
     pthread_once(&g_once, load_once);
-    if (g_status != PX_OK)
-        return px__error(g_status, func, "SM partitions are not available: %s", g_why);
+    if (g_status != PX_OK) return px__error(g_status, "SM partitions are not available: %s", g_why);
     *out = &g_drv;
     return PX_OK;
 }
 
-px_status px__cuda_green_release(px__cuda_queue *q, const char *func)
+px_status px__cuda_green_release(px__cuda_queue *q)
 {
     const px__cuda_driver *drv = &g_drv; /* loaded: the partition exists */
     px_status st = PX_OK;
@@ -82,9 +81,9 @@ px_status px__cuda_green_release(px__cuda_queue *q, const char *func)
         /* The queue's teardown may have queued stream-ordered frees: they run before the
            context goes. Then the stream, through the driver, before its context (which
            would leak it otherwise). */
-        st = px__cuda_check(cudaStreamSynchronize(q->stream), func,
+        st = px__cuda_check(cudaStreamSynchronize(q->stream),
                             "cudaStreamSynchronize(stream of an SM partition)", NULL);
-        const px_status st1 = px__cu_check(drv->stream_destroy((CUstream)q->stream), func,
+        const px_status st1 = px__cu_check(drv->stream_destroy((CUstream)q->stream),
                                            "cuStreamDestroy(stream of an SM partition)");
         if (st == PX_OK) st = st1;
         q->stream = NULL;
@@ -92,8 +91,7 @@ px_status px__cuda_green_release(px__cuda_queue *q, const char *func)
     px__cuda_green *g = px__cuda_green_of(q);
     q->green = NULL;
     if (g != NULL && atomic_fetch_sub(&g->refs, 1) == 1) {
-        const px_status st2 =
-            px__cu_check(drv->green_ctx_destroy(g->ctx), func, "cuGreenCtxDestroy");
+        const px_status st2 = px__cu_check(drv->green_ctx_destroy(g->ctx), "cuGreenCtxDestroy");
         if (st == PX_OK) st = st2;
         free(g);
     }

@@ -31,9 +31,8 @@ typedef struct px__cuda_driver {
 } px__cuda_driver;
 
 /* The driver's green-context calls, looked up once (thread-safe). PX_ERR_UNSUPPORTED when
-   the driver or this build cannot have them; the message, recorded in the name of `func`,
-   says why. */
-px_status px__cuda_green_load(const px__cuda_driver **out, const char *func);
+   the driver or this build cannot have them; the message says why. */
+px_status px__cuda_green_load(const px__cuda_driver **out);
 
 /* A green context and the queues that use it (px__cuda_queue.green points to one): an SM
    partition's own queue, and the plain partitions made from it, which share its SMs. The
@@ -51,6 +50,6 @@ static inline px__cuda_green *px__cuda_green_of(const px__cuda_queue *q)
 /* Destroys a queue's stream (a green context's, through the driver) and drops its
    reference to the green context, destroying the context with the last one. Called
    with the last reference to the queue (cuda_instance.c). Returns the first error. */
-px_status px__cuda_green_release(px__cuda_queue *q, const char *func);
+px_status px__cuda_green_release(px__cuda_queue *q);
 
 #endif /* PX_CUDA_GREEN_H */

@@ -9,10 +9,10 @@
 /* Sets up a queue whose stream, device, SM count and label are set: its event and device
    buffer, its staging lane, its place among the live queues. Called with q's device
    current; on failure nothing is left behind (the stream stays the caller's). */
-px_status px__cuda_queue_setup(px__cuda_queue *q, const char *func);
+px_status px__cuda_queue_setup(px__cuda_queue *q);
 /* Ends a set-up queue whose stream is idle (or dead: stream_dead): its staged copies
    settled, its buffers released, off the list; the stream and q go with the last
    reference. */
-void px__cuda_queue_close(px__cuda_queue *q, bool stream_dead, const char *func);
+void px__cuda_queue_close(px__cuda_queue *q, bool stream_dead);
 
 #endif /* PX_CUDA_INSTANCE_H */

@@ -19,13 +19,13 @@
 #include "base/memstats.h"
 
 /* Without creating a context: asking must stay cheap. */
-static px_status device_available(px_space space, const char *func)
+static px_status device_available(px_space space)
 {
     int count;
-    PX__TRY(px__cuda_count(&count, func));
+    PX__TRY(px__cuda_count(&count));
     if (space.device >= count)
-        return px__error(PX_ERR_NO_DEVICE, func, "device %d does not exist (%d device%s)",
-                         space.device, count, count == 1 ? "" : "s");
+        return px__error(PX_ERR_NO_DEVICE, "device %d does not exist (%d device%s)", space.device,
+                         count, count == 1 ? "" : "s");
     return PX_OK;
 }
 
@@ -44,19 +44,19 @@ static cudaError_t pool_alloc(px__cuda_device *d, void **p, size_t bytes)
     return e;
 }
 
-static px_status device_alloc(px_space space, size_t bytes, void **out, const char *func)
+static px_status device_alloc(px_space space, size_t bytes, void **out)
 {
     px__cuda_device *d;
     int saved;
     *out = NULL;
-    PX__TRY(px__cuda_device_get(space.device, &d, func));
-    PX__TRY(px__cuda_enter(space.device, &saved, func));
+    PX__TRY(px__cuda_device_get(space.device, &d));
+    PX__TRY(px__cuda_enter(space.device, &saved));
     const size_t n = bytes > 0 ? bytes : 1; /* a valid, distinct pointer even for 0 */
     const px__cuda_ctx ctx = px__cuda_ctx_alloc(space, bytes);
     void *p = NULL;
-    const px_status st = d->pool ? px__cuda_check(pool_alloc(d, &p, n), func,
+    const px_status st = d->pool ? px__cuda_check(pool_alloc(d, &p, n),
                                                   "cudaMallocFromPoolAsync(portex's pool)", &ctx)
-                                 : px__cuda_check(cudaMalloc(&p, n), func, "cudaMalloc", &ctx);
+                                 : px__cuda_check(cudaMalloc(&p, n), "cudaMalloc", &ctx);
     px__cuda_leave(saved);
     if (st == PX_OK) *out = p;
     return st;
@@ -70,10 +70,10 @@ static void free_now(void *ptr, size_t bytes, int device, cudaStream_t ordered)
     if (ordered == NULL) return;
     const px__cuda_device *d = px__cuda_device_if_ready(device);
     if (d != NULL && d->pool) {
-        (void)PX__CU("px_view_release", cudaFreeAsync(ptr, ordered));
+        (void)PX__CU(cudaFreeAsync(ptr, ordered));
     } else {
-        (void)PX__CU("px_view_release", cudaStreamSynchronize(ordered));
-        (void)PX__CU("px_view_release", cudaFree(ptr));
+        (void)PX__CU(cudaStreamSynchronize(ordered));
+        (void)PX__CU(cudaFree(ptr));
     }
 }
 
@@ -82,15 +82,15 @@ static void device_free(px_space space, void *ptr, size_t bytes)
     if (ptr != NULL) px__cuda_release_after_work(ptr, bytes, space.device, free_now);
 }
 
-static px_status device_zero(px_space space, void *ptr, size_t bytes, const char *func)
+static px_status device_zero(px_space space, void *ptr, size_t bytes)
 {
     px__cuda_device *d;
     int saved;
     if (bytes == 0) return PX_OK;
-    PX__TRY(px__cuda_device_get(space.device, &d, func));
-    PX__TRY(px__cuda_enter(space.device, &saved, func));
-    px_status st = PX__CU(func, cudaMemsetAsync(ptr, 0, bytes, d->alloc));
-    if (st == PX_OK) st = PX__CU(func, cudaStreamSynchronize(d->alloc));
+    PX__TRY(px__cuda_device_get(space.device, &d));
+    PX__TRY(px__cuda_enter(space.device, &saved));
+    px_status st = PX__CU(cudaMemsetAsync(ptr, 0, bytes, d->alloc));
+    if (st == PX_OK) st = PX__CU(cudaStreamSynchronize(d->alloc));
     px__cuda_leave(saved);
     return st;
 }
@@ -108,42 +108,42 @@ const px__space_ops px__space_ops_cuda_device = {
 /* ---- Library buffers ------------------------------------------------------------------ */
 
 /* Called with q's device current. */
-px_status px__cuda_buffer_alloc(px__cuda_queue *q, size_t bytes, void **out, const char *func)
+px_status px__cuda_buffer_alloc(px__cuda_queue *q, size_t bytes, void **out)
 {
     px__cuda_device *d;
     *out = NULL;
-    PX__TRY(px__cuda_device_get(q->device, &d, func));
+    PX__TRY(px__cuda_device_get(q->device, &d));
     const px__cuda_ctx ctx = px__cuda_ctx_alloc(px_device(q->device), bytes);
     void *p = NULL;
     px_status st;
     if (px__cuda_capturing(q->stream)) {
         /* A graph allocation node: the memory belongs to the graph. */
-        st = PX__CU_AT(func, cudaMallocAsync(&p, bytes, q->stream), &ctx);
+        st = PX__CU_AT(cudaMallocAsync(&p, bytes, q->stream), &ctx);
     } else if (d->pool) {
-        st = PX__CU_AT(func, cudaMallocFromPoolAsync(&p, bytes, d->pool, q->stream), &ctx);
+        st = PX__CU_AT(cudaMallocFromPoolAsync(&p, bytes, d->pool, q->stream), &ctx);
         if (st == PX_OK) px__memory_account_library(px_device(q->device), bytes, true);
     } else {
         /* cudaMalloc synchronises the device: rare (no pool support), and only on growth. */
-        st = PX__CU_AT(func, cudaMalloc(&p, bytes), &ctx);
+        st = PX__CU_AT(cudaMalloc(&p, bytes), &ctx);
         if (st == PX_OK) px__memory_account_library(px_device(q->device), bytes, true);
     }
     if (st == PX_OK) *out = p;
     return st;
 }
 
-void px__cuda_buffer_free(px__cuda_queue *q, void *ptr, size_t bytes, const char *func)
+void px__cuda_buffer_free(px__cuda_queue *q, void *ptr, size_t bytes)
 {
     if (ptr == NULL) return;
     const px__cuda_device *d = px__cuda_device_if_ready(q->device);
     if (px__cuda_capturing(q->stream)) {
-        (void)PX__CU(func, cudaFreeAsync(ptr, q->stream));
+        (void)PX__CU(cudaFreeAsync(ptr, q->stream));
         return;
     }
     px__memory_account_library(px_device(q->device), bytes, false);
     if (d != NULL && d->pool) {
-        (void)PX__CU(func, cudaFreeAsync(ptr, q->stream));
+        (void)PX__CU(cudaFreeAsync(ptr, q->stream));
     } else {
-        (void)PX__CU(func, cudaStreamSynchronize(q->stream));
-        (void)PX__CU(func, cudaFree(ptr));
+        (void)PX__CU(cudaStreamSynchronize(q->stream));
+        (void)PX__CU(cudaFree(ptr));
     }
 }

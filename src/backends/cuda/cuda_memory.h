@@ -14,8 +14,8 @@ extern const px__space_ops px__space_ops_cuda_device;
 /* A library buffer of `bytes` on q's device, usable by work queued on q from now on
    (stream-ordered allocation on q's stream; counted as library memory). Inside a stream
    capture it becomes an allocation node of the graph. */
-px_status px__cuda_buffer_alloc(px__cuda_queue *q, size_t bytes, void **out, const char *func);
+px_status px__cuda_buffer_alloc(px__cuda_queue *q, size_t bytes, void **out);
 /* Frees a library buffer after the work queued on q so far. */
-void px__cuda_buffer_free(px__cuda_queue *q, void *ptr, size_t bytes, const char *func);
+void px__cuda_buffer_free(px__cuda_queue *q, void *ptr, size_t bytes);
 
 #endif /* PX_CUDA_MEMORY_H */

@@ -30,12 +30,12 @@
 
 /* Ends the first `made` children (new queues: their streams are idle), keeping the
    error that made the partition fail. */
-static void undo_children(px__queue **children, int made, const char *func)
+static void undo_children(px__queue **children, int made)
 {
     px__saved_error saved;
     px__error_save(&saved);
     for (int i = 0; i < made; ++i) {
-        if (children[i] != NULL) px__cuda_queue_close(px__cuda_queue_of(children[i]), false, func);
+        if (children[i] != NULL) px__cuda_queue_close(px__cuda_queue_of(children[i]), false);
         children[i] = NULL;
     }
     px__error_restore(&saved);
@@ -55,16 +55,15 @@ static int clamp_priority(const px__cuda_device *d, int prio)
    reference to g on success. Called with the device current. */
 static px_status green_queue(const px__cuda_driver *drv, const px__cuda_device *d,
                              px__cuda_green *g, int sm_count, const px__queue_desc *desc,
-                             px__queue **child, const char *func)
+                             px__queue **child)
 {
     const int prio = clamp_priority(d, desc->priority);
     CUstream s = NULL;
     PX__TRY(px__cu_check(drv->green_ctx_stream_create(&s, g->ctx, CU_STREAM_NON_BLOCKING, prio),
-                         func, "cuGreenCtxStreamCreate(CU_STREAM_NON_BLOCKING)"));
+                         "cuGreenCtxStreamCreate(CU_STREAM_NON_BLOCKING)"));
     px__cuda_queue *q = px__calloc(1, sizeof *q);
     px_status st =
-        q != NULL ? PX_OK
-                  : px__error(PX_ERR_OUT_OF_MEMORY, func, "no memory for the instance's state");
+        q != NULL ? PX_OK : px__error(PX_ERR_OUT_OF_MEMORY, "no memory for the instance's state");
     if (st == PX_OK) {
         q->device = d->ordinal;
         q->sm_count = sm_count;
@@ -73,7 +72,7 @@ static px_status green_queue(const px__cuda_driver *drv, const px__cuda_device *
         q->stream = (cudaStream_t)s;
         q->green = g;
         q->label = desc->label;
-        st = px__cuda_queue_setup(q, func);
+        st = px__cuda_queue_setup(q);
     }
     if (st != PX_OK) {
         (void)drv->stream_destroy(s); /* a straight driver call: the message stays */
@@ -88,16 +87,15 @@ static px_status green_queue(const px__cuda_driver *drv, const px__cuda_device *
 /* ---- Plain partitions ---------------------------------------------------------------------- */
 
 static px_status plain_partition(px__cuda_queue *pq, const px__partition_request *req,
-                                 const px__queue_desc *descs, px__queue **children,
-                                 const char *func)
+                                 const px__queue_desc *descs, px__queue **children)
 {
     px__cuda_green *g = px__cuda_green_of(pq);
     if (g == NULL) {
         for (int i = 0; i < req->n; ++i) {
             /* An ordinary queue of the parent's device. */
-            const px_status st = px__cuda_queue_create(&descs[i], &children[i], func);
+            const px_status st = px__cuda_queue_create(&descs[i], &children[i]);
             if (st != PX_OK) {
-                undo_children(children, i, func);
+                undo_children(children, i);
                 return st;
             }
         }
@@ -107,13 +105,13 @@ static px_status plain_partition(px__cuda_queue *pq, const px__partition_request
     px__cuda_device *d;
     const px__cuda_driver *drv;
     int saved;
-    PX__TRY(px__cuda_device_get(pq->device, &d, func));
-    PX__TRY(px__cuda_green_load(&drv, func));
-    PX__TRY(px__cuda_enter(pq->device, &saved, func));
+    PX__TRY(px__cuda_device_get(pq->device, &d));
+    PX__TRY(px__cuda_green_load(&drv));
+    PX__TRY(px__cuda_enter(pq->device, &saved));
     px_status st = PX_OK;
     for (int i = 0; i < req->n && st == PX_OK; ++i) {
-        st = green_queue(drv, d, g, pq->sm_count, &descs[i], &children[i], func);
-        if (st != PX_OK) undo_children(children, i, func);
+        st = green_queue(drv, d, g, pq->sm_count, &descs[i], &children[i]);
+        if (st != PX_OK) undo_children(children, i);
     }
     px__cuda_leave(saved);
     return st;
@@ -178,10 +176,10 @@ static unsigned int sm_granularity(const CUdevResource *all, int cc_major)
    takes it), its stream and its queue. Called with the device current. */
 static px_status green_child(const px__cuda_driver *drv, CUdevice cudev, const px__cuda_device *d,
                              CUdevResource *res, unsigned int nres, const CUdevResource *extra,
-                             const px__queue_desc *desc, px__queue **child, const char *func)
+                             const px__queue_desc *desc, px__queue **child)
 {
     px__cuda_green *g = px__calloc(1, sizeof *g);
-    if (g == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    if (g == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     atomic_init(&g->refs, 0);
     CUdevResourceDesc rdesc = NULL;
     px_status st = PX_OK;
@@ -202,11 +200,11 @@ static px_status green_child(const px__cuda_driver *drv, CUdevice cudev, const p
         if (!done) g->ctx = NULL;
     }
     if (!done) {
-        st = px__cu_check(drv->dev_resource_generate_desc(&rdesc, res, nres), func,
+        st = px__cu_check(drv->dev_resource_generate_desc(&rdesc, res, nres),
                           "cuDevResourceGenerateDesc(SM groups of one partition)");
         if (st == PX_OK)
             st = px__cu_check(
-                drv->green_ctx_create(&g->ctx, rdesc, cudev, CU_GREEN_CTX_DEFAULT_STREAM), func,
+                drv->green_ctx_create(&g->ctx, rdesc, cudev, CU_GREEN_CTX_DEFAULT_STREAM),
                 "cuGreenCtxCreate(CU_GREEN_CTX_DEFAULT_STREAM)");
     }
     if (st != PX_OK) {
@@ -217,12 +215,12 @@ static px_status green_child(const px__cuda_driver *drv, CUdevice cudev, const p
     /* What the context really has: the partition's SM count. */
     CUdevResource mine;
     memset(&mine, 0, sizeof mine);
-    st = px__cu_check(drv->green_ctx_get_dev_resource(g->ctx, &mine, CU_DEV_RESOURCE_TYPE_SM), func,
+    st = px__cu_check(drv->green_ctx_get_dev_resource(g->ctx, &mine, CU_DEV_RESOURCE_TYPE_SM),
                       "cuGreenCtxGetDevResource(CU_DEV_RESOURCE_TYPE_SM)");
     if (st == PX_OK && (mine.sm.smCount == 0 || mine.sm.smCount > (unsigned int)d->sm_count))
-        st = px__error(PX_ERR_BACKEND, func, "a green context reports %u SMs on a device of %d",
+        st = px__error(PX_ERR_BACKEND, "a green context reports %u SMs on a device of %d",
                        mine.sm.smCount, d->sm_count);
-    if (st == PX_OK) st = green_queue(drv, d, g, (int)mine.sm.smCount, desc, child, func);
+    if (st == PX_OK) st = green_queue(drv, d, g, (int)mine.sm.smCount, desc, child);
     if (st != PX_OK) {
         (void)drv->green_ctx_destroy(g->ctx); /* a straight driver call: the message stays */
         free(g);
@@ -235,27 +233,27 @@ static px_status green_child(const px__cuda_driver *drv, CUdevice cudev, const p
 static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *d,
                              const px__cuda_queue *parent, const px__cuda_green *within,
                              const px__partition_request *req, const px__queue_desc *descs,
-                             px__queue **children, const char *func)
+                             px__queue **children)
 {
     CUdevice cudev = 0;
     int cc_major = 0;
     CUdevResource all;
     memset(&all, 0, sizeof all);
-    PX__TRY(px__cu_check(drv->device_get(&cudev, d->ordinal), func, "cuDeviceGet"));
+    PX__TRY(px__cu_check(drv->device_get(&cudev, d->ordinal), "cuDeviceGet"));
     PX__TRY(px__cuda_check(
-        cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, d->ordinal), func,
+        cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, d->ordinal),
         "cudaDeviceGetAttribute(cudaDevAttrComputeCapabilityMajor)", NULL));
     if (within != NULL)
         PX__TRY(px__cu_check(
-            drv->green_ctx_get_dev_resource(within->ctx, &all, CU_DEV_RESOURCE_TYPE_SM), func,
+            drv->green_ctx_get_dev_resource(within->ctx, &all, CU_DEV_RESOURCE_TYPE_SM),
             "cuGreenCtxGetDevResource(parent, CU_DEV_RESOURCE_TYPE_SM)"));
     else
         PX__TRY(px__cu_check(drv->device_get_dev_resource(cudev, &all, CU_DEV_RESOURCE_TYPE_SM),
-                             func, "cuDeviceGetDevResource(CU_DEV_RESOURCE_TYPE_SM)"));
+                             "cuDeviceGetDevResource(CU_DEV_RESOURCE_TYPE_SM)"));
     const unsigned int gran = sm_granularity(&all, cc_major);
     if (all.sm.smCount < gran * (unsigned int)req->n)
         return px__error(
-            PX_ERR_UNSUPPORTED, func,
+            PX_ERR_UNSUPPORTED,
             "'%s' may use %u SMs; %d SM partitions need at least %u (one group of %u each)",
             parent->label ? parent->label : "?", all.sm.smCount, req->n,
             gran * (unsigned int)req->n, gran);
@@ -264,10 +262,10 @@ static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *
        does not allow more), then the split itself. */
     unsigned int groups = 0;
     PX__TRY(px__cu_check(drv->dev_sm_resource_split_by_count(NULL, &groups, &all, NULL, 0, gran),
-                         func, "cuDevSmResourceSplitByCount(count the groups)"));
+                         "cuDevSmResourceSplitByCount(count the groups)"));
     if (groups < (unsigned int)req->n)
         return px__error(
-            PX_ERR_UNSUPPORTED, func,
+            PX_ERR_UNSUPPORTED,
             "the %u SMs of '%s' split into %u groups of %u; %d SM partitions need one each",
             all.sm.smCount, parent->label ? parent->label : "?", groups, gran, req->n);
     CUdevResource *res = px__calloc(groups, sizeof *res);
@@ -275,17 +273,17 @@ static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *
     if (res == NULL || k == NULL) {
         free(res);
         free(k);
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     }
     CUdevResource rest;
     memset(&rest, 0, sizeof rest);
     unsigned int got = groups;
     px_status st =
-        px__cu_check(drv->dev_sm_resource_split_by_count(res, &got, &all, &rest, 0, gran), func,
+        px__cu_check(drv->dev_sm_resource_split_by_count(res, &got, &all, &rest, 0, gran),
                      "cuDevSmResourceSplitByCount");
     if (st == PX_OK && got < (unsigned int)req->n)
         st = px__error(
-            PX_ERR_UNSUPPORTED, func,
+            PX_ERR_UNSUPPORTED,
             "the %u SMs of '%s' split into %u groups of %u; %d SM partitions need one each",
             all.sm.smCount, parent->label ? parent->label : "?", got, gran, req->n);
     if (st == PX_OK) {
@@ -298,9 +296,9 @@ static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *
         unsigned int off = 0;
         for (int i = 0; i < req->n && st == PX_OK; ++i) {
             st = green_child(drv, cudev, d, res + off, (unsigned int)k[i],
-                             have_rest && i == big ? &rest : NULL, &descs[i], &children[i], func);
+                             have_rest && i == big ? &rest : NULL, &descs[i], &children[i]);
             off += (unsigned int)k[i];
-            if (st != PX_OK) undo_children(children, i, func);
+            if (st != PX_OK) undo_children(children, i);
         }
     }
     free(res);
@@ -309,18 +307,17 @@ static px_status green_split(const px__cuda_driver *drv, const px__cuda_device *
 }
 
 static px_status green_partition(px__cuda_queue *pq, const px__partition_request *req,
-                                 const px__queue_desc *descs, px__queue **children,
-                                 const char *func)
+                                 const px__queue_desc *descs, px__queue **children)
 {
     px__cuda_device *d;
     const px__cuda_driver *drv;
     int saved;
     /* The device first: its primary context must exist before green contexts are made
        from it (otherwise each creation would initialise and tear one down). */
-    PX__TRY(px__cuda_device_get(pq->device, &d, func));
-    PX__TRY(px__cuda_green_load(&drv, func));
-    PX__TRY(px__cuda_enter(pq->device, &saved, func));
-    const px_status st = green_split(drv, d, pq, px__cuda_green_of(pq), req, descs, children, func);
+    PX__TRY(px__cuda_device_get(pq->device, &d));
+    PX__TRY(px__cuda_green_load(&drv));
+    PX__TRY(px__cuda_enter(pq->device, &saved));
+    const px_status st = green_split(drv, d, pq, px__cuda_green_of(pq), req, descs, children);
     px__cuda_leave(saved);
     return st;
 }
@@ -328,12 +325,12 @@ static px_status green_partition(px__cuda_queue *pq, const px__partition_request
 /* ---- Hooks ------------------------------------------------------------------------------- */
 
 px_status px__cuda_partition(px__queue *parent, const px__partition_request *req,
-                             const px__queue_desc *descs, px__queue **children, const char *func)
+                             const px__queue_desc *descs, px__queue **children)
 {
     px__cuda_queue *pq = px__cuda_queue_of(parent);
     for (int i = 0; i < req->n; ++i) children[i] = NULL;
-    return req->sm_partition ? green_partition(pq, req, descs, children, func)
-                             : plain_partition(pq, req, descs, children, func);
+    return req->sm_partition ? green_partition(pq, req, descs, children)
+                             : plain_partition(pq, req, descs, children);
 }
 
 px_status px__cuda_sm_count(px__queue *q, int *count)

@@ -64,14 +64,14 @@ bool px__cuda_peer_access(int a, int b, bool probe)
 }
 
 px_status px__cuda_reach(const px__cuda_queue *q, const px__copy_side *side, bool capturing,
-                         const char *what, const char *func, void **out)
+                         const char *what, void **out)
 {
     *out = side->data;
     if (side->space.kind == PX_SPACE_DEVICE) {
         const int dev = side->space.device;
         if (dev == q->device || px__cuda_peer_access(q->device, dev, !capturing)) return PX_OK;
         return px__error(
-            PX_ERR_UNSUPPORTED, func,
+            PX_ERR_UNSUPPORTED,
             "the %s is DEVICE(%d) memory, which a kernel on GPU %d (the instance's) cannot "
             "reach: the two GPUs have no peer access%s; copy through a contiguous view "
             "(a strided copy into a contiguous view on one GPU, then a flat copy between the "
@@ -94,19 +94,19 @@ px_status px__cuda_reach(const px__cuda_queue *q, const px__copy_side *side, boo
             *out = attr.devicePointer;
             return PX_OK;
         }
-        return px__error(PX_ERR_UNSUPPORTED, func,
+        return px__error(PX_ERR_UNSUPPORTED,
                          "the %s is pinned host memory that is not mapped for GPU %d; pin it with "
                          "px_host_register (or allocate it in HOST_PINNED), or copy through a "
                          "contiguous view",
                          what, q->device);
     }
-    return px__error(PX_ERR_UNSUPPORTED, func,
+    return px__error(PX_ERR_UNSUPPORTED,
                      "the %s is pageable host memory, which a kernel cannot reach; copy through a "
                      "HOST_PINNED view",
                      what);
 }
 
-px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op, const char *func)
+px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op)
 {
     const int sd = op->src.space.device, dd = op->dst.space.device;
     const bool capturing = px__cuda_capturing(q->stream);
@@ -126,14 +126,13 @@ px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op, const cha
        nodes by its own edges instead. */
     int captured =
         0; /* queues in a capture: their earlier work cannot be waited for (docs/cuda.md) */
-    if (!capturing) PX__TRY(px__cuda_order_after(q->stream, sd, dd, &captured, func));
+    if (!capturing) PX__TRY(px__cuda_order_after(q->stream, sd, dd, &captured));
     /* cudaMemcpyPeerAsync cannot be captured (cudaErrorStreamCaptureUnsupported); in a
        capture the copy is a memcpy node, between unified addresses. */
     if (capturing)
-        PX__CU_TRY(func, cudaMemcpyAsync(op->dst.data, op->src.data, op->bytes, cudaMemcpyDefault,
-                                         q->stream));
+        PX__CU_TRY(
+            cudaMemcpyAsync(op->dst.data, op->src.data, op->bytes, cudaMemcpyDefault, q->stream));
     else
-        PX__CU_TRY(func,
-                   cudaMemcpyPeerAsync(op->dst.data, dd, op->src.data, sd, op->bytes, q->stream));
+        PX__CU_TRY(cudaMemcpyPeerAsync(op->dst.data, dd, op->src.data, sd, op->bytes, q->stream));
     return PX_OK;
 }

@@ -25,12 +25,12 @@ bool px__cuda_peer_access(int a, int b, bool probe);
 /* The address at which device q->device reaches one side of a copy or fill: its own
    memory, a peer's (peer access needed: PX_ERR_UNSUPPORTED otherwise, with a message
    that says how to copy instead), or mapped pinned memory. Called with q->device
-   current; `func` names the public function in messages. */
+   current. */
 px_status px__cuda_reach(const px__cuda_queue *q, const px__copy_side *side, bool capturing,
-                         const char *what, const char *func, void **out);
+                         const char *what, void **out);
 
 /* Path CUDA_PEER: op->bytes from DEVICE(src) to DEVICE(dst) on q's stream, after the
    pending work of both devices. Called with q->device current. */
-px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op, const char *func);
+px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op);
 
 #endif /* PX_CUDA_PEER_H */

@@ -65,7 +65,7 @@ size_t px__cuda_pinned_cache_limit(void)
 static void free_host(void *ptr)
 {
     const enum cudaStreamCaptureMode mode = px__cuda_relax();
-    (void)PX__CU("px_view_release", cudaFreeHost(ptr));
+    (void)PX__CU(cudaFreeHost(ptr));
     px__cuda_unrelax(mode);
 }
 
@@ -73,8 +73,8 @@ static void free_host(void *ptr)
 static void block_release(pinned_block *b)
 {
     if (b->ready) {
-        (void)PX__CU("px_view_release", cudaEventSynchronize(b->ready));
-        (void)PX__CU("px_view_release", cudaEventDestroy(b->ready));
+        (void)PX__CU(cudaEventSynchronize(b->ready));
+        (void)PX__CU(cudaEventDestroy(b->ready));
     }
     free_host(b->ptr);
 }
@@ -133,13 +133,13 @@ static bool take_cached(size_t size, void **out)
     return true;
 }
 
-px_status px__cuda_pinned_alloc(size_t bytes, void **out, const char *func)
+px_status px__cuda_pinned_alloc(size_t bytes, void **out)
 {
     const size_t size = class_size(bytes);
     *out = NULL;
     if (take_cached(size, out)) return PX_OK;
     int count;
-    PX__TRY(px__cuda_count(&count, func));
+    PX__TRY(px__cuda_count(&count));
     const px__cuda_ctx ctx = px__cuda_ctx_alloc(px_host_pinned(), bytes);
     void *p = NULL;
     /* Portable: usable from every device's context. Mapped: kernels may write results
@@ -148,7 +148,7 @@ px_status px__cuda_pinned_alloc(size_t bytes, void **out, const char *func)
     /* In the home device's context (cuda_device.h), not whichever is current: the calling
        thread's current device is 0 unless it chose one. */
     int saved;
-    PX__TRY(px__cuda_enter(px__cuda_home_device(), &saved, func));
+    PX__TRY(px__cuda_enter(px__cuda_home_device(), &saved));
     const enum cudaStreamCaptureMode mode = px__cuda_relax();
     cudaError_t e = px__fault_hit() ? cudaErrorMemoryAllocation : cudaHostAlloc(&p, size, flags);
     if (e == cudaErrorMemoryAllocation) {
@@ -159,7 +159,7 @@ px_status px__cuda_pinned_alloc(size_t bytes, void **out, const char *func)
     px__cuda_unrelax(mode);
     px__cuda_leave(saved);
     PX__TRY(px__cuda_check(
-        e, func, "cudaHostAlloc(&p, size, cudaHostAllocPortable | cudaHostAllocMapped)", &ctx));
+        e, "cudaHostAlloc(&p, size, cudaHostAllocPortable | cudaHostAllocMapped)", &ctx));
     *out = p;
     return PX_OK;
 }
@@ -171,9 +171,8 @@ static void cache_insert(void *ptr, size_t size, int device, cudaStream_t ordere
     (void)device;
     pinned_block b = {ptr, size, NULL, 0};
     if (ordered == NULL ||
-        PX__CU("px_view_release", cudaEventCreateWithFlags(&b.ready, cudaEventDisableTiming)) !=
-            PX_OK ||
-        PX__CU("px_view_release", cudaEventRecord(b.ready, ordered)) != PX_OK) {
+        PX__CU(cudaEventCreateWithFlags(&b.ready, cudaEventDisableTiming)) != PX_OK ||
+        PX__CU(cudaEventRecord(b.ready, ordered)) != PX_OK) {
         /* No way to know when queued copies are done: wait for them all instead. */
         if (b.ready) (void)cudaEventDestroy(b.ready);
         b.ready = NULL;
@@ -208,7 +207,7 @@ void px__cuda_pinned_free(void *ptr, size_t bytes)
        so CUDA is initialised. */
     const int home = px__cuda_home_device();
     px__cuda_device *d;
-    if (px__cuda_device_get(home, &d, "px_view_release") != PX_OK) {
+    if (px__cuda_device_get(home, &d) != PX_OK) {
         px_clear_error();
         cache_insert(ptr, class_size(bytes), home, NULL);
         return;
@@ -216,17 +215,17 @@ void px__cuda_pinned_free(void *ptr, size_t bytes)
     px__cuda_release_after_work(ptr, class_size(bytes), home, cache_insert);
 }
 
-static px_status pinned_available(px_space space, const char *func)
+static px_status pinned_available(px_space space)
 {
     (void)space;
     int count;
-    return px__cuda_count(&count, func);
+    return px__cuda_count(&count);
 }
 
-static px_status pinned_alloc(px_space space, size_t bytes, void **out, const char *func)
+static px_status pinned_alloc(px_space space, size_t bytes, void **out)
 {
     (void)space;
-    return px__cuda_pinned_alloc(bytes, out, func);
+    return px__cuda_pinned_alloc(bytes, out);
 }
 
 static void pinned_free(px_space space, void *ptr, size_t bytes)
@@ -235,10 +234,9 @@ static void pinned_free(px_space space, void *ptr, size_t bytes)
     px__cuda_pinned_free(ptr, bytes);
 }
 
-static px_status pinned_zero(px_space space, void *ptr, size_t bytes, const char *func)
+static px_status pinned_zero(px_space space, void *ptr, size_t bytes)
 {
     (void)space;
-    (void)func;
     if (bytes > 0) memset(ptr, 0, bytes);
     return PX_OK;
 }

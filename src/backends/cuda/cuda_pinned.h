@@ -22,7 +22,7 @@ extern const px__space_ops px__space_ops_cuda_pinned;
 #define PX__PINNED_CACHE_DEFAULT_MB 2048
 
 /* A pinned block of at least `bytes`. */
-px_status px__cuda_pinned_alloc(size_t bytes, void **out, const char *func);
+px_status px__cuda_pinned_alloc(size_t bytes, void **out);
 /* Gives a block back (to the cache when it fits, else to CUDA) once queued work allows. */
 void px__cuda_pinned_free(void *ptr, size_t bytes);
 /* Frees every idle block (px_finalize). */

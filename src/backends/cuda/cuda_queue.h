@@ -57,7 +57,6 @@ typedef struct px__cuda_queue {
     bool capturing;
     int capture_count;
     void *capture_blocks[2]; /* counter, scratch */
-    const char *func;        /* the public function of the launch in progress */
     /* Set while portex builds or captures a graph of its own on this queue: captured
        launches take plain blocks the graph keeps until it is destroyed, and no
        allocation node, so that the graph can be a child, a conditional body, and
@@ -94,7 +93,7 @@ typedef struct px__cuda_gmem {
 /* A block of `bytes` kept in m until px__cuda_gmem_free: the next block to reuse when it
    is large enough, else a new zero-initialised one. Allocated outside any capture's rules
    (relaxed), so it may be called while capturing. */
-px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out, const char *func);
+px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out);
 /* Returns m's blocks, each after the work queued before on every queue. */
 void px__cuda_gmem_free(px__cuda_gmem *m);
 
@@ -124,7 +123,7 @@ bool px__cuda_queue_unref(px__cuda_queue *q);
    A queue being captured into a graph cannot be waited for this way (its earlier work is
    not covered; an event recorded there would join target to the capture): *capturing
    counts those. */
-px_status px__cuda_order_after(cudaStream_t target, int a, int b, int *capturing, const char *func);
+px_status px__cuda_order_after(cudaStream_t target, int a, int b, int *capturing);
 
 /* Memory release ordered after every queue's work: orders `device`'s release stream after
    all live queues and then calls then(ptr, bytes, device, release stream), or, while a

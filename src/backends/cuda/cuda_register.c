@@ -28,56 +28,55 @@ px_space px__cuda_pointer_space(const void *ptr)
 }
 
 /* Registration errors in the caller's terms. */
-static px_status register_fail(cudaError_t e, const char *func, const char *call, const void *ptr,
-                               size_t bytes)
+static px_status register_fail(cudaError_t e, const char *call, const void *ptr, size_t bytes)
 {
     (void)cudaGetLastError();
     switch (e) {
     case cudaErrorHostMemoryAlreadyRegistered:
         return px__error(
-            PX_ERR_INVALID_ARGUMENT, func,
+            PX_ERR_INVALID_ARGUMENT,
             "%p (%zu bytes) overlaps memory that is already page-locked (registered, or "
             "allocated pinned)",
             ptr, bytes);
     case cudaErrorHostMemoryNotRegistered:
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "%p was not registered (pass the pointer given to px_host_register)", ptr);
     case cudaErrorInvalidValue:
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s: %s: %s (%p, %zu bytes)", call,
+        return px__error(PX_ERR_INVALID_ARGUMENT, "%s: %s: %s (%p, %zu bytes)", call,
                          cudaGetErrorName(e), cudaGetErrorString(e), ptr, bytes);
     case cudaErrorNotSupported:
-        return px__error(PX_ERR_UNSUPPORTED, func, "%s: %s: %s", call, cudaGetErrorName(e),
+        return px__error(PX_ERR_UNSUPPORTED, "%s: %s: %s", call, cudaGetErrorName(e),
                          cudaGetErrorString(e));
     default: {
         const px__cuda_ctx ctx = px__cuda_ctx_alloc(px_host_pinned(), bytes);
-        return px__cuda_fail(e, func, call, e == cudaErrorMemoryAllocation ? &ctx : NULL);
+        return px__cuda_fail(e, call, e == cudaErrorMemoryAllocation ? &ctx : NULL);
     }
     }
 }
 
 /* cudaHostRegisterDefault: with unified addressing the pages are also mapped and usable by
    every device. Locking costs about 58 ms per GiB (H200 machine), paid here once. */
-px_status px__cuda_host_register(void *ptr, size_t bytes, const char *func)
+px_status px__cuda_host_register(void *ptr, size_t bytes)
 {
     int count;
-    PX__TRY(px__cuda_count(&count, func));
+    PX__TRY(px__cuda_count(&count));
     const enum cudaStreamCaptureMode mode = px__cuda_relax();
     const cudaError_t e = cudaHostRegister(ptr, bytes, cudaHostRegisterDefault);
     px__cuda_unrelax(mode);
     if (e != cudaSuccess)
-        return register_fail(e, func, "cudaHostRegister(ptr, bytes, cudaHostRegisterDefault)", ptr,
+        return register_fail(e, "cudaHostRegister(ptr, bytes, cudaHostRegisterDefault)", ptr,
                              bytes);
     return PX_OK;
 }
 
-px_status px__cuda_host_unregister(void *ptr, const char *func)
+px_status px__cuda_host_unregister(void *ptr)
 {
     int count;
-    PX__TRY(px__cuda_count(&count, func));
+    PX__TRY(px__cuda_count(&count));
     const enum cudaStreamCaptureMode mode = px__cuda_relax();
     const cudaError_t e = cudaHostUnregister(ptr);
     px__cuda_unrelax(mode);
-    if (e != cudaSuccess) return register_fail(e, func, "cudaHostUnregister(ptr)", ptr, 0);
+    if (e != cudaSuccess) return register_fail(e, "cudaHostUnregister(ptr)", ptr, 0);
     return PX_OK;
 }
 
@@ -91,16 +90,16 @@ const char *px__cuda_default_stream_name(cudaStream_t s)
     return NULL;
 }
 
-px_status px__cuda_stream_device(void *stream, int *device, const char *func)
+px_status px__cuda_stream_device(void *stream, int *device)
 {
     int count;
-    PX__TRY(px__cuda_count(&count, func));
+    PX__TRY(px__cuda_count(&count));
     /* A default stream belongs to the current device. */
     const cudaError_t e = px__cuda_default_stream_name((cudaStream_t)stream) != NULL
                               ? cudaGetDevice(device)
                               : cudaStreamGetDevice((cudaStream_t)stream, device);
     if (e != cudaSuccess)
-        return px__cuda_fail(e, func, "cudaStreamGetDevice(stream) (is the stream alive?)", NULL);
+        return px__cuda_fail(e, "cudaStreamGetDevice(stream) (is the stream alive?)", NULL);
     return PX_OK;
 }
 

@@ -66,7 +66,7 @@ static void driver_resolve(void)
 
 /* What a copy needs before it starts: the configuration, the driver call, the buffer
    slots and the threads. False where staging cannot run on `device`. */
-static bool engine_ready(int device, const char *func)
+static bool engine_ready(int device)
 {
     config_load();
     driver_resolve();
@@ -79,16 +79,15 @@ static bool engine_ready(int device, const char *func)
         px__stg.cap = px__stg.cfg.buffers;
         pthread_mutex_unlock(&px__stg.lock);
     }
-    if (px__stg_workers_start(device, func) != PX_OK) {
+    if (px__stg_workers_start(device) != PX_OK) {
         px_clear_error();
         return false;
     }
     return true;
 }
 
-px_status px__cuda_staging_get(px_staging_config *out, const char *func)
+px_status px__cuda_staging_get(px_staging_config *out)
 {
-    (void)func;
     pthread_mutex_lock(&px__stg.setup);
     config_load();
     *out = px__stg.cfg;
@@ -97,13 +96,13 @@ px_status px__cuda_staging_get(px_staging_config *out, const char *func)
 }
 
 /* Stops the threads and lets the buffers go (setup held; nothing in flight). */
-static void engine_teardown(bool final, const char *func)
+static void engine_teardown(bool final)
 {
     px__stg_workers_stop();
-    px__stg_buffers_release(final, func);
+    px__stg_buffers_release(final);
 }
 
-px_status px__cuda_staging_set(const px_staging_config *config, const char *func)
+px_status px__cuda_staging_set(const px_staging_config *config)
 {
     pthread_mutex_lock(&px__stg.setup);
     config_load();
@@ -114,7 +113,7 @@ px_status px__cuda_staging_set(const px_staging_config *config, const char *func
     size_t total;
     px_status st = PX_OK;
     if (px__mul_overflows(c.chunk_bytes, (size_t)c.buffers, &total))
-        st = px__error(PX_ERR_OVERFLOW, func, "%d buffers of %zu bytes overflow size_t", c.buffers,
+        st = px__error(PX_ERR_OVERFLOW, "%d buffers of %zu bytes overflow size_t", c.buffers,
                        c.chunk_bytes);
     pthread_mutex_lock(&px__stg.lock);
     const int jobs = px__stg.njobs;
@@ -123,7 +122,7 @@ px_status px__cuda_staging_set(const px_staging_config *config, const char *func
     /* Never waits: the buffers may be in use by queued DMAs the caller has not fenced. */
     if (st == PX_OK && !idle)
         st = px__error(
-            PX_ERR_BUSY, func,
+            PX_ERR_BUSY,
             "staged copies are in flight (%d not yet done on the host, or DMAs queued); fence the "
             "instances and try again",
             jobs);
@@ -131,7 +130,7 @@ px_status px__cuda_staging_set(const px_staging_config *config, const char *func
         const bool changed = c.chunk_bytes != px__stg.cfg.chunk_bytes ||
                              c.buffers != px__stg.cfg.buffers || c.threads != px__stg.cfg.threads;
         /* The next staged copy builds the engine again with the new shape. */
-        if (changed) engine_teardown(false, func);
+        if (changed) engine_teardown(false);
         px__stg.cfg = c;
     }
     pthread_mutex_unlock(&px__stg.setup);
@@ -151,11 +150,11 @@ uint64_t px__cuda_staging_lane(void)
 /* The driver's own copy, where staging cannot run: it may return before it has read a
    pageable source, and fills a pageable destination only by the end, so the stream is
    waited for before the caller may touch the buffer again. */
-static px_status driver_copy(cudaStream_t s, px__copy_op *op, const char *func)
+static px_status driver_copy(cudaStream_t s, px__copy_op *op)
 {
     op->path = PX_COPY_CUDA_PAGEABLE;
-    PX__CU_TRY(func, cudaMemcpyAsync(op->dst.data, op->src.data, op->bytes, cudaMemcpyDefault, s));
-    return PX__CU(func, cudaStreamSynchronize(s));
+    PX__CU_TRY(cudaMemcpyAsync(op->dst.data, op->src.data, op->bytes, cudaMemcpyDefault, s));
+    return PX__CU(cudaStreamSynchronize(s));
 }
 
 /* Chunks small enough that the copy's buffers each get about two (a small copy is still
@@ -183,6 +182,7 @@ static px__stg_job *job_new(px__cuda_queue *q, px__copy_op *op, int want)
     job->bytes = op->bytes;
     job->chunk = chunk;
     job->nchunks = n;
+    job->caller = px__caller();
     return job;
 }
 
@@ -209,12 +209,12 @@ typedef struct batch {
     unsigned int n;
 } batch;
 
-static px_status batch_flush(cudaStream_t s, batch *b, const char *func)
+static px_status batch_flush(cudaStream_t s, batch *b)
 {
     if (b->n == 0) return PX_OK;
     const CUresult r = px__stg.batch((CUstream)s, b->n, b->ops, 0);
     b->n = 0;
-    return px__cu_check(r, func, "cuStreamBatchMemOp(staging flags)");
+    return px__cu_check(r, "cuStreamBatchMemOp(staging flags)");
 }
 
 static px__stg_buffer *buf_of(const px__stg_job *job, size_t k)
@@ -224,7 +224,7 @@ static px__stg_buffer *buf_of(const px__stg_job *job, size_t k)
 
 /* Every GPU-side step of the copy on s (cuda_staging_state.h); *queued tells whether any
    was queued before a failure. */
-static px_status enqueue(cudaStream_t s, const px__stg_job *job, bool *queued, const char *func)
+static px_status enqueue(cudaStream_t s, const px__stg_job *job, bool *queued)
 {
     int bufs[PX__STG_PER_COPY];
     uint32_t last[PX__STG_PER_COPY];
@@ -243,14 +243,12 @@ static px_status enqueue(cudaStream_t s, const px__stg_job *job, bool *queued, c
             op_wait(&b.ops[b.n++], px__stg_flag_dev(buf, PX__STG_FULL), c->use);
         else
             op_wait(&b.ops[b.n++], px__stg_flag_dev(buf, PX__STG_FREE), c->use - 1);
-        PX__TRY(batch_flush(s, &b, func));
+        PX__TRY(batch_flush(s, &b));
         *queued = true;
         if (job->to_device)
-            PX__CU_TRY(func,
-                       cudaMemcpyAsync(job->dev + off, buf->data, len, cudaMemcpyHostToDevice, s));
+            PX__CU_TRY(cudaMemcpyAsync(job->dev + off, buf->data, len, cudaMemcpyHostToDevice, s));
         else
-            PX__CU_TRY(func,
-                       cudaMemcpyAsync(buf->data, job->dev + off, len, cudaMemcpyDeviceToHost, s));
+            PX__CU_TRY(cudaMemcpyAsync(buf->data, job->dev + off, len, cudaMemcpyDeviceToHost, s));
         op_write(&b.ops[b.n++], px__stg_flag_dev(buf, job->to_device ? PX__STG_FREE : PX__STG_FULL),
                  c->use);
     }
@@ -258,7 +256,7 @@ static px_status enqueue(cudaStream_t s, const px__stg_job *job, bool *queued, c
     if (!job->to_device)
         for (int i = 0; i < nb; ++i)
             op_wait(&b.ops[b.n++], px__stg_flag_dev(&px__stg.bufs[bufs[i]], PX__STG_FREE), last[i]);
-    return batch_flush(s, &b, func);
+    return batch_flush(s, &b);
 }
 
 /* Queueing failed half-way: wait for what was queued (or learn that the stream is dead),
@@ -274,20 +272,20 @@ static void enqueue_failed(px__cuda_queue *q)
     px__error_restore(&saved);
 }
 
-px_status px__cuda_staged_copy(px__cuda_queue *q, px__copy_op *op, const char *func)
+px_status px__cuda_staged_copy(px__cuda_queue *q, px__copy_op *op)
 {
     px__copy_side *host = op->dst.space.kind == PX_SPACE_DEVICE ? &op->src : &op->dst;
     px__stg_job *job = NULL;
     int want = 0;
     pthread_mutex_lock(&px__stg.setup);
-    if (engine_ready(q->device, func)) {
+    if (engine_ready(q->device)) {
         want = px__stg.cap < PX__STG_PER_COPY ? px__stg.cap : PX__STG_PER_COPY;
         job = job_new(q, op, want);
         if (job != NULL && (size_t)want > job->nchunks) want = (int)job->nchunks;
-        if (job != NULL) px__stg_buffers_grow(q->lane, want, func);
+        if (job != NULL) px__stg_buffers_grow(q->lane, want);
     }
     pthread_mutex_unlock(&px__stg.setup);
-    if (job == NULL) return driver_copy(q->stream, op, func);
+    if (job == NULL) return driver_copy(q->stream, op);
     /* The pageable memory stays alive until the threads are done with it. */
     job->hold = host->hold;
     host->hold = (px__hold){NULL, NULL};
@@ -297,12 +295,12 @@ px_status px__cuda_staged_copy(px__cuda_queue *q, px__copy_op *op, const char *f
            the driver's copy rather than a wait for another instance. */
         pthread_mutex_unlock(&q->staging);
         px__stg_job_retire(job);
-        return driver_copy(q->stream, op, func);
+        return driver_copy(q->stream, op);
     }
     /* Published before anything is queued: a thread of the program may hold the driver's
        lock while the device waits for a chunk already queued. */
     bool queued = false;
-    const px_status st = enqueue(q->stream, job, &queued, func);
+    const px_status st = enqueue(q->stream, job, &queued);
     px__stg_job_queued(job); /* from here on the threads may retire it */
     /* On failure the queue's lock is kept while the stream drains: that wait ends with the
        work already queued on this stream (or at once, with the error, on a dead one), and
@@ -316,7 +314,7 @@ px_status px__cuda_staged_copy(px__cuda_queue *q, px__copy_op *op, const char *f
             px__stg.no_memops[q->device] = true;
             pthread_mutex_unlock(&px__stg.setup);
             px_clear_error();
-            return driver_copy(q->stream, op, func);
+            return driver_copy(q->stream, op);
         }
         return st;
     }
@@ -337,6 +335,6 @@ void px__cuda_staging_settle(const px__cuda_queue *q, bool stream_dead)
 void px__cuda_staging_shutdown(void)
 {
     pthread_mutex_lock(&px__stg.setup);
-    engine_teardown(true, "px_finalize");
+    engine_teardown(true);
     pthread_mutex_unlock(&px__stg.setup);
 }

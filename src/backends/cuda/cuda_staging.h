@@ -16,7 +16,7 @@
    the driver's own copy and waits for it, and says so in op->path (CUDA_PAGEABLE). The
    pageable side's hold moves into the copy until its host part is done. With q's device
    current; q's stream is not being captured. */
-px_status px__cuda_staged_copy(px__cuda_queue *q, px__copy_op *op, const char *func);
+px_status px__cuda_staged_copy(px__cuda_queue *q, px__copy_op *op);
 
 /* A new lane: what marks a queue's uses of the staging buffers. */
 uint64_t px__cuda_staging_lane(void);

@@ -19,7 +19,7 @@ static size_t made_bytes(const px__stg_buffer *b)
 
 /* One buffer of `bytes`, its flags (all 0) on the page after it. Portable: every device
    uses it. Mapped: the GPU reads and writes the flags. No lock held: this calls CUDA. */
-static px_status buffer_make(size_t bytes, px__stg_buffer *b, const char *func)
+static px_status buffer_make(size_t bytes, px__stg_buffer *b)
 {
     memset(b, 0, sizeof *b);
     b->bytes = bytes;
@@ -32,13 +32,12 @@ static px_status buffer_make(size_t bytes, px__stg_buffer *b, const char *func)
                         : cudaHostAlloc(&p, total, cudaHostAllocPortable | cudaHostAllocMapped);
     px__cuda_unrelax(mode);
     PX__TRY(px__cuda_check(
-        e, func, "cudaHostAlloc(staging buffer, cudaHostAllocPortable | cudaHostAllocMapped)",
-        &ctx));
+        e, "cudaHostAlloc(staging buffer, cudaHostAllocPortable | cudaHostAllocMapped)", &ctx));
     char *flags = (char *)p + (total - PAGE);
     memset(flags, 0, PAGE);
     void *dptr = NULL;
     /* With unified addressing this is the host address itself; asked all the same. */
-    const px_status st = PX__CU(func, cudaHostGetDevicePointer(&dptr, flags, 0));
+    const px_status st = PX__CU(cudaHostGetDevicePointer(&dptr, flags, 0));
     if (st != PX_OK) {
         (void)cudaFreeHost(p);
         return st;
@@ -55,7 +54,7 @@ bool px__stg_buffer_usable(const px__stg_buffer *b, uint64_t lane)
     return b->lane == lane || px__stg_idle(b);
 }
 
-void px__stg_buffers_grow(uint64_t lane, int want, const char *func)
+void px__stg_buffers_grow(uint64_t lane, int want)
 {
     pthread_mutex_lock(&px__stg.lock);
     int usable = 0;
@@ -67,7 +66,7 @@ void px__stg_buffers_grow(uint64_t lane, int want, const char *func)
     /* Only `setup`'s holder adds buffers, so the count read above stays right. */
     for (; usable < want && have < cap; ++usable, ++have) {
         px__stg_buffer b;
-        if (buffer_make(bytes, &b, func) != PX_OK) {
+        if (buffer_make(bytes, &b) != PX_OK) {
             px_clear_error(); /* fewer buffers, or the driver's copy: not an error */
             return;
         }
@@ -100,20 +99,20 @@ bool px__stg_buffers_idle(void)
 static px__stg_buffer *g_retired;
 static int g_nretired;
 
-static void free_buffers(px__stg_buffer *bufs, int n, const char *func)
+static void free_buffers(px__stg_buffer *bufs, int n)
 {
     const enum cudaStreamCaptureMode mode = px__cuda_relax();
     for (int i = 0; i < n; ++i) {
         /* Every lane is settled by now; a buffer still in use (unreachable) is left alone
            rather than freed under a copy. */
         if (!px__stg_idle(&bufs[i])) continue;
-        (void)PX__CU(func, cudaFreeHost(bufs[i].data));
+        (void)PX__CU(cudaFreeHost(bufs[i].data));
         px__memory_account_library(px_host_pinned(), made_bytes(&bufs[i]), false);
     }
     px__cuda_unrelax(mode);
 }
 
-void px__stg_buffers_release(bool final, const char *func)
+void px__stg_buffers_release(bool final)
 {
     pthread_mutex_lock(&px__stg.lock);
     px__stg_buffer *bufs = px__stg.bufs;
@@ -128,12 +127,12 @@ void px__stg_buffers_release(bool final, const char *func)
             g_retired = all;
             g_nretired += n;
         } else {
-            free_buffers(bufs, n, func); /* no memory to keep them: give them back now */
+            free_buffers(bufs, n); /* no memory to keep them: give them back now */
         }
     }
     free(bufs);
     if (final) {
-        free_buffers(g_retired, g_nretired, func);
+        free_buffers(g_retired, g_nretired);
         free(g_retired);
         g_retired = NULL;
         g_nretired = 0;

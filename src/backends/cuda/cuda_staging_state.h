@@ -142,7 +142,9 @@ typedef struct px__stg_job {
                                      on the host first (a copy to the device), not retire */
     bool retiring;   /* (lock) taken for retiring (px__stg_job_retire) */
     struct px__stg_job *retire_next;
-    px__hold hold; /* the pageable memory, until the job retires */
+    px__hold hold;      /* the pageable memory, until the job retires */
+    const char *caller; /* the public call that queued the copy: a staging thread that
+                           retires the job (and lets the memory go) works in its name */
 } px__stg_job;
 
 typedef CUresult (*px__stg_batch_fn)(CUstream, unsigned int, CUstreamBatchMemOpParams *,
@@ -185,7 +187,7 @@ extern px__stg_state px__stg;
 
 /* Grows the pool (up to its bound) until `want` buffers are idle or the lane's own, or
    no more can be had; allocation failures leave the pool as it was. */
-void px__stg_buffers_grow(uint64_t lane, int want, const char *func);
+void px__stg_buffers_grow(uint64_t lane, int want);
 /* Whether the lane may use buffer b now: idle, or its outstanding uses are the lane's. (lock) */
 bool px__stg_buffer_usable(const px__stg_buffer *b, uint64_t lane);
 /* The lane's buffers with uses outstanding become idle: their flags are written from the
@@ -196,7 +198,7 @@ bool px__stg_buffers_idle(void);
 /* The pool forgets its buffers (none in use; takes the lock itself). They are given back
    to CUDA at px_finalize (`final`): cudaFreeHost waits for the whole device, which
    px_staging_set must not do. */
-void px__stg_buffers_release(bool final, const char *func);
+void px__stg_buffers_release(bool final);
 
 /* ---- cuda_staging_jobs.c (lock held unless said) -------------------------------------------- */
 
@@ -234,7 +236,7 @@ int px__stg_job_last_uses(const px__stg_job *job, int *buf, uint32_t *use);
 
 /* Starts the configured number of threads if none runs, placed near `device`; fewer
    than asked when the system refuses more, none is an error. */
-px_status px__stg_workers_start(int device, const char *func);
+px_status px__stg_workers_start(int device);
 /* Stops and joins them (no job in flight). */
 void px__stg_workers_stop(void);
 

@@ -93,7 +93,10 @@ static void *worker_main(void *arg)
             px__stg_job *done = px__stg_slice_done(&s);
             if (done != NULL) {
                 pthread_mutex_unlock(&px__stg.lock);
-                px__stg_job_retire(done);
+                {
+                    PX__ENTER_AS(done->caller);
+                    px__stg_job_retire(done);
+                }
                 pthread_mutex_lock(&px__stg.lock);
             }
             continue;
@@ -140,14 +143,14 @@ static hwloc_bitmap_t near_cpus(int device)
     return set;
 }
 
-px_status px__stg_workers_start(int device, const char *func)
+px_status px__stg_workers_start(int device)
 {
     if (px__stg.nthreads > 0) return PX_OK;
     pthread_once(&g_cond_once, cond_init);
     const int n = px__stg.cfg.threads;
     px__stg.threads = px__calloc((size_t)n, sizeof *px__stg.threads);
     if (px__stg.threads == NULL)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "no memory for the staging threads");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "no memory for the staging threads");
     /* Every signal blocked: the application's handlers keep running on its own threads. */
     sigset_t all, old;
     sigfillset(&all);
@@ -163,7 +166,7 @@ px_status px__stg_workers_start(int device, const char *func)
     if (started == 0) {
         free(px__stg.threads);
         px__stg.threads = NULL;
-        return px__error(PX_ERR_SYSTEM, func, "pthread_create failed for the staging threads: %s",
+        return px__error(PX_ERR_SYSTEM, "pthread_create failed for the staging threads: %s",
                          strerror(err));
     }
     /* Near the GPU: pageable memory there is closest to its PCIe root, and the threads stay

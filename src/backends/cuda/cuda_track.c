@@ -94,13 +94,13 @@ bool px__cuda_queue_unref(px__cuda_queue *q)
 /* One queue: record its mark and make target wait for it, unless it is being captured
    (before the record, or from then on: the record may belong to the capture, and
    waiting for it would pull target into the user's graph). g_lock held. */
-static px_status order_one(cudaStream_t target, px__cuda_queue *q, int *capturing, const char *func)
+static px_status order_one(cudaStream_t target, px__cuda_queue *q, int *capturing)
 {
     if (px__cuda_capturing(q->stream)) {
         ++*capturing;
         return PX_OK;
     }
-    PX__CU_TRY(func, cudaEventRecord(q->mark, q->stream));
+    PX__CU_TRY(cudaEventRecord(q->mark, q->stream));
     if (px__cuda_capturing(q->stream)) {
         ++*capturing;
         return PX_OK;
@@ -112,25 +112,24 @@ static px_status order_one(cudaStream_t target, px__cuda_queue *q, int *capturin
         ++*capturing;
         return PX_OK;
     }
-    return px__cuda_check(e, func, "cudaStreamWaitEvent(target, mark of a live queue)", NULL);
+    return px__cuda_check(e, "cudaStreamWaitEvent(target, mark of a live queue)", NULL);
 }
 
-static px_status order_after_locked(cudaStream_t target, int a, int b, int *capturing,
-                                    const char *func)
+static px_status order_after_locked(cudaStream_t target, int a, int b, int *capturing)
 {
     px_status st = PX_OK;
     for (px__cuda_queue *q = g_head; q != NULL && st == PX_OK; q = q->next) {
         if (q->stream == target) continue;
         if (a >= 0 && q->device != a && q->device != b) continue;
-        st = order_one(target, q, capturing, func);
+        st = order_one(target, q, capturing);
     }
     return st;
 }
 
-px_status px__cuda_order_after(cudaStream_t target, int a, int b, int *capturing, const char *func)
+px_status px__cuda_order_after(cudaStream_t target, int a, int b, int *capturing)
 {
     pthread_mutex_lock(&g_lock);
-    const px_status st = order_after_locked(target, a, b, capturing, func);
+    const px_status st = order_after_locked(target, a, b, capturing);
     pthread_mutex_unlock(&g_lock);
     return st;
 }
@@ -142,7 +141,7 @@ static bool ordered(px__cuda_device *d)
 {
     int capturing = 0;
     pthread_mutex_lock(&g_lock);
-    px_status st = order_after_locked(d->release, -1, -1, &capturing, "px_view_release");
+    px_status st = order_after_locked(d->release, -1, -1, &capturing);
     pthread_mutex_unlock(&g_lock);
     if (capturing > 0) return false;
     if (st != PX_OK && cudaDeviceSynchronize() != cudaSuccess) (void)cudaGetLastError();
@@ -166,7 +165,7 @@ static bool try_release(void *ptr, size_t bytes, int device, px__cuda_release_fn
 {
     px__cuda_device *d = px__cuda_device_if_ready(device);
     int saved;
-    if (d == NULL || px__cuda_enter(device, &saved, "px_view_release") != PX_OK) {
+    if (d == NULL || px__cuda_enter(device, &saved) != PX_OK) {
         then(ptr, bytes, device, NULL); /* the device is gone: nothing can use the memory */
         return true;
     }

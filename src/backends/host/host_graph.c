@@ -107,11 +107,10 @@ PX_API void px__host_cond_set(uint64_t handle, unsigned value)
 
 /* ---- Graphs ------------------------------------------------------------------------------- */
 
-static px_status host_graph_create(const px__backend *be, int device, px__bgraph **out,
-                                   const char *func)
+static px_status host_graph_create(const px__backend *be, int device, px__bgraph **out)
 {
     px__bgraph *g = px__calloc(1, sizeof *g);
-    if (g == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the graph");
+    if (g == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the graph");
     g->be = be;
     g->device = device;
     *out = g;
@@ -138,13 +137,12 @@ static void node_free(px__bnode *n)
 }
 
 /* A copy of `bytes` at src into *out (NULL for none). */
-static px_status copy_bytes(const void *src, size_t bytes, void **out, const char *func)
+static px_status copy_bytes(const void *src, size_t bytes, void **out)
 {
     *out = NULL;
     if (src == NULL || bytes == 0) return PX_OK;
     *out = px__malloc(bytes);
-    if (*out == NULL)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
+    if (*out == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a graph node");
     memcpy(*out, src, bytes);
     return PX_OK;
 }
@@ -152,13 +150,13 @@ static px_status copy_bytes(const void *src, size_t bytes, void **out, const cha
 /* The parameters of desc into n's fields (d, args, op, value, fn, data), copying what the
    node keeps; on failure n is unchanged. */
 static px_status take_params(px__dispatch *d, void **args, px__copy_op *op, void **value,
-                             const px__gnode_desc *desc, const char *func)
+                             const px__gnode_desc *desc)
 {
     void *a = NULL, *v = NULL;
     if (desc->kind == PX__GNODE_KERNEL)
-        PX__TRY(copy_bytes(desc->dispatch.args, desc->dispatch.kernel->args_size, &a, func));
+        PX__TRY(copy_bytes(desc->dispatch.args, desc->dispatch.kernel->args_size, &a));
     if (desc->kind == PX__GNODE_FILL) {
-        const px_status st = copy_bytes(desc->op.value, desc->op.elem_size, &v, func);
+        const px_status st = copy_bytes(desc->op.value, desc->op.elem_size, &v);
         if (st != PX_OK) {
             free(a);
             return st;
@@ -180,20 +178,18 @@ static px_status take_params(px__dispatch *d, void **args, px__copy_op *op, void
 }
 
 static px_status host_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps,
-                                int ndeps, px__bnode **out, px__bgraph **body, uint64_t *cond,
-                                const char *func)
+                                int ndeps, px__bnode **out, px__bgraph **body, uint64_t *cond)
 {
     (void)deps; /* nodes run in the order they were added, which satisfies every dependency */
     (void)ndeps;
     px__bnode **nodes = px__grow(g->nodes, g->n, &g->cap, 8, sizeof *nodes);
     if (nodes == NULL)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a graph node");
     g->nodes = nodes;
     px__bnode *n = px__calloc(1, sizeof *n);
-    if (n == NULL)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a graph node");
+    if (n == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a graph node");
     n->kind = desc->kind;
-    px_status st = take_params(&n->d, &n->args, &n->op, &n->value, desc, func);
+    px_status st = take_params(&n->d, &n->args, &n->op, &n->value, desc);
     if (st == PX_OK && desc->kind == PX__GNODE_HOST) {
         n->fn = desc->fn;
         n->data = desc->data;
@@ -205,8 +201,8 @@ static px_status host_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__b
     if (st == PX_OK && (desc->kind == PX__GNODE_WHILE || desc->kind == PX__GNODE_IF)) {
         n->cond = px__calloc(1, sizeof *n->cond);
         if (n->cond == NULL)
-            st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a condition");
-        if (st == PX_OK) st = host_graph_create(g->be, g->device, &n->body, func);
+            st = px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a condition");
+        if (st == PX_OK) st = host_graph_create(g->be, g->device, &n->body);
         if (st == PX_OK) {
             n->cond->initial = desc->initial;
             *body = n->body;
@@ -239,19 +235,19 @@ static void exec_free(px__bexec *e)
 }
 
 /* The first n nodes of g as an executable graph. */
-static px_status exec_build(const px__bgraph *g, int n, px__bexec **out, const char *func)
+static px_status exec_build(const px__bgraph *g, int n, px__bexec **out)
 {
     *out = NULL;
     px__bexec *e = px__calloc(1, sizeof *e);
     if (e == NULL)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the executable graph");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the executable graph");
     e->be = g->be;
     int nslots = 0;
     for (int i = 0; i < n; ++i) nslots += g->nodes[i]->cond != NULL;
     e->nodes = px__calloc(n > 0 ? (size_t)n : 1, sizeof *e->nodes);
     e->slots = px__calloc(nslots > 0 ? (size_t)nslots : 1, sizeof *e->slots);
     px_status st = e->nodes && e->slots ? PX_OK
-                                        : px__error(PX_ERR_OUT_OF_MEMORY, func,
+                                        : px__error(PX_ERR_OUT_OF_MEMORY,
                                                     "out of host memory for the executable graph");
     for (int i = 0; i < n && st == PX_OK; ++i) {
         const px__bnode *src = g->nodes[i];
@@ -262,13 +258,13 @@ static px_status exec_build(const px__bgraph *g, int n, px__bexec **out, const c
         x->data = src->data;
         x->slot = -1;
         px__gnode_desc desc = {.kind = src->kind, .dispatch = src->d, .op = src->op};
-        st = take_params(&x->d, &x->args, &x->op, &x->value, &desc, func);
+        st = take_params(&x->d, &x->args, &x->op, &x->value, &desc);
         if (st == PX_OK && src->kind == PX__GNODE_CHILD)
-            st = exec_build(src->child, src->child_n, &x->sub, func);
+            st = exec_build(src->child, src->child_n, &x->sub);
         if (st == PX_OK && src->cond != NULL) {
             x->slot = e->nslots++;
             e->slots[x->slot].cond = src->cond;
-            st = exec_build(src->body, src->body->n, &x->sub, func);
+            st = exec_build(src->body, src->body->n, &x->sub);
         }
     }
     if (st != PX_OK) {
@@ -279,72 +275,66 @@ static px_status exec_build(const px__bgraph *g, int n, px__bexec **out, const c
     return PX_OK;
 }
 
-static px_status host_graph_instantiate(px__bgraph *g, px__bexec **out, const char *func)
+static px_status host_graph_instantiate(px__bgraph *g, px__bexec **out)
 {
-    return exec_build(g, g->n, out, func);
+    return exec_build(g, g->n, out);
 }
 
-static px_status host_exec_destroy(px__bexec *e, const char *func)
+static px_status host_exec_destroy(px__bexec *e)
 {
-    (void)func; /* host launches are finished when they return */
+    /* Nothing to wait for: host launches are finished when they return. */
     exec_free(e);
     return PX_OK;
 }
 
-static px_status host_upload(px__bexec *e, px__queue *q, const char *func)
+static px_status host_upload(px__bexec *e, px__queue *q)
 {
     (void)e;
     (void)q;
-    (void)func;
     return PX_OK;
 }
 
-static px_status run_exec(px__bexec *e, px__queue *q, const frame *up, const char *func);
+static px_status run_exec(px__bexec *e, px__queue *q, const frame *up);
 
-static px_status run_node(exec_node *x, px__bexec *e, px__queue *q, const frame *self,
-                          const char *func)
+static px_status run_node(exec_node *x, px__bexec *e, px__queue *q, const frame *self)
 {
     switch (x->kind) {
-    case PX__GNODE_KERNEL: return e->be->launch(q, &x->d, func);
+    case PX__GNODE_KERNEL: return e->be->launch(q, &x->d);
     case PX__GNODE_COPY: {
         px__copy_op op = x->op;
-        return e->be->copy(q, &op, func);
+        return e->be->copy(q, &op);
     }
     case PX__GNODE_FILL: {
         px__copy_op op = x->op;
-        return e->be->fill(q, &op, func);
+        return e->be->fill(q, &op);
     }
     case PX__GNODE_HOST: x->fn(x->data); return PX_OK;
     case PX__GNODE_EMPTY: return PX_OK;
-    case PX__GNODE_CHILD: return run_exec(x->sub, q, self, func);
+    case PX__GNODE_CHILD: return run_exec(x->sub, q, self);
     case PX__GNODE_WHILE:
-        while (e->slots[x->slot].value != 0) PX__TRY(run_exec(x->sub, q, self, func));
+        while (e->slots[x->slot].value != 0) PX__TRY(run_exec(x->sub, q, self));
         return PX_OK;
-    case PX__GNODE_IF:
-        return e->slots[x->slot].value != 0 ? run_exec(x->sub, q, self, func) : PX_OK;
+    case PX__GNODE_IF: return e->slots[x->slot].value != 0 ? run_exec(x->sub, q, self) : PX_OK;
     case PX__GNODE_KIND_COUNT: break;
     }
-    return px__error(PX_ERR_INVALID_ARGUMENT, func, "unknown graph node kind %d", (int)x->kind);
+    return px__error(PX_ERR_INVALID_ARGUMENT, "unknown graph node kind %d", (int)x->kind);
 }
 
 /* Runs e's nodes in order; `up` is the graph e runs inside (NULL for a launch). Every
    condition of e starts at its initial value. */
-static px_status run_exec(px__bexec *e, px__queue *q, const frame *up, const char *func)
+static px_status run_exec(px__bexec *e, px__queue *q, const frame *up)
 {
     frame self = {e, up};
     const frame *saved = current;
     current = &self;
     for (int i = 0; i < e->nslots; ++i) e->slots[i].value = e->slots[i].cond->initial;
     px_status st = PX_OK;
-    for (int i = 0; i < e->n && st == PX_OK; ++i) st = run_node(&e->nodes[i], e, q, &self, func);
+    for (int i = 0; i < e->n && st == PX_OK; ++i) st = run_node(&e->nodes[i], e, q, &self);
     current = saved;
     return st;
 }
 
-static px_status host_launch(px__bexec *e, px__queue *q, const char *func)
-{
-    return run_exec(e, q, NULL, func);
-}
+static px_status host_launch(px__bexec *e, px__queue *q) { return run_exec(e, q, NULL); }
 
 static double now_us(void)
 {
@@ -353,8 +343,7 @@ static double now_us(void)
     return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
 }
 
-static px_status host_profile(px__bexec *e, px__queue *q, double *us, int n, double *total,
-                              const char *func)
+static px_status host_profile(px__bexec *e, px__queue *q, double *us, int n, double *total)
 {
     const double start = now_us();
     frame self = {e, NULL};
@@ -364,7 +353,7 @@ static px_status host_profile(px__bexec *e, px__queue *q, double *us, int n, dou
     px_status st = PX_OK;
     for (int i = 0; i < e->n && i < n && st == PX_OK; ++i) {
         const double t0 = now_us();
-        st = run_node(&e->nodes[i], e, q, &self, func);
+        st = run_node(&e->nodes[i], e, q, &self);
         us[i] = now_us() - t0;
     }
     current = saved;
@@ -372,16 +361,15 @@ static px_status host_profile(px__bexec *e, px__queue *q, double *us, int n, dou
     return st;
 }
 
-static px_status host_set(px__bexec *e, px__bnode *n, const px__gnode_desc *desc, const char *func)
+static px_status host_set(px__bexec *e, px__bnode *n, const px__gnode_desc *desc)
 {
     exec_node *x = &e->nodes[n->index];
-    return take_params(&x->d, &x->args, &x->op, &x->value, desc, func);
+    return take_params(&x->d, &x->args, &x->op, &x->value, desc);
 }
 
 /* The node's copy of the arguments takes the new ones in place. */
-static px_status host_set_args(px__bexec *e, px__bnode *n, const px__dispatch *d, const char *func)
+static px_status host_set_args(px__bexec *e, px__bnode *n, const px__dispatch *d)
 {
-    (void)func;
     exec_node *x = &e->nodes[n->index];
     if (x->args) memcpy(x->args, d->args, d->kernel->args_size);
     x->d = *d;
@@ -420,15 +408,14 @@ static bool same_shape(const px__bexec *a, const px__bexec *b, int top, px__grap
 }
 
 /* A new executable graph from `from`, swapped into e when it has e's shape. */
-static px_status host_update(px__bexec *e, px__bgraph *from, px__graph_update_error *why,
-                             const char *func)
+static px_status host_update(px__bexec *e, px__bgraph *from, px__graph_update_error *why)
 {
     px__bexec *fresh = NULL;
-    PX__TRY(exec_build(from, from->n, &fresh, func));
+    PX__TRY(exec_build(from, from->n, &fresh));
     if (!same_shape(e, fresh, -1, why)) {
         exec_free(fresh);
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "the graphs differ at node %d: %s",
-                         why->node, why->reason);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "the graphs differ at node %d: %s", why->node,
+                         why->reason);
     }
     const px__bexec old = *e;
     *e = *fresh;

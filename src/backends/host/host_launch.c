@@ -227,12 +227,12 @@ static void pass_scan_final(void *vc, int part)
    result does not depend on the thread count except for the grouping of a reduction). */
 static void pass_team(void *vc, int part) { px__host_team_part(vc, part); }
 
-px_status px__host_launch(const px__host_runner *r, const px__dispatch *d, const char *func)
+px_status px__host_launch(const px__host_runner *r, const px__dispatch *d)
 {
     const px_kernel *k = d->kernel;
     if (k->team) {
         px__host_team t;
-        PX__TRY(px__host_team_begin(&t, d, r->nthreads, func));
+        PX__TRY(px__host_team_begin(&t, d, r->nthreads));
         r->run(r->team, &(px__host_job){.nparts = t.parts, .pass = {pass_team, NULL}, .ctx = &t});
         px__host_team_end(&t);
         return PX_OK;
@@ -250,11 +250,10 @@ px_status px__host_launch(const px__host_runner *r, const px__dispatch *d, const
     _Alignas(LINE) unsigned char stack[PARTIALS_ON_STACK];
     size_t bytes;
     if (px__mul_overflows(slots, c.stride, &bytes))
-        return px__error(PX_ERR_OVERFLOW, func, "the partial results of kernel '%s' overflow",
-                         k->name);
+        return px__error(PX_ERR_OVERFLOW, "the partial results of kernel '%s' overflow", k->name);
     unsigned char *heap = bytes > sizeof stack ? px__aligned_alloc(LINE, bytes) : NULL;
     if (bytes > sizeof stack && !heap)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func,
+        return px__error(PX_ERR_OUT_OF_MEMORY,
                          "out of host memory for the %d partial results of kernel '%s'", c.nparts,
                          k->name);
     c.partial = heap ? heap : stack;

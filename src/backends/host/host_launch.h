@@ -8,7 +8,7 @@
 #include "backends/host/host_job.h"
 
 /* Runs d on r's team and returns once it has finished (a reduction's or scan's result
-   written). Fails only when memory for partials or team scratch runs out, naming func. */
-px_status px__host_launch(const px__host_runner *r, const px__dispatch *d, const char *func);
+   written). Fails only when memory for partials or team scratch runs out. */
+px_status px__host_launch(const px__host_runner *r, const px__dispatch *d);
 
 #endif /* PX_BACKENDS_HOST_LAUNCH_H */

@@ -7,17 +7,16 @@
 
 #include "base/util.h"
 
-static px_status host_available(px_space space, const char *func)
+static px_status host_available(px_space space)
 {
     (void)space;
-    (void)func;
     return PX_OK;
 }
 
-static px_status host_alloc(px_space space, size_t bytes, void **out, const char *func)
+static px_status host_alloc(px_space space, size_t bytes, void **out)
 {
     (void)space;
-    (void)func; /* the caller words the message: it knows the view */
+    /* No message: the caller words it, knowing the view. */
     void *p = px__aligned_alloc(PX__HOST_ALIGNMENT, bytes);
     if (!p) return PX_ERR_OUT_OF_MEMORY;
     *out = p;
@@ -31,10 +30,9 @@ static void host_free(px_space space, void *ptr, size_t bytes)
     free(ptr);
 }
 
-static px_status host_zero(px_space space, void *ptr, size_t bytes, const char *func)
+static px_status host_zero(px_space space, void *ptr, size_t bytes)
 {
     (void)space;
-    (void)func;
     memset(ptr, 0, bytes);
     return PX_OK;
 }

@@ -38,10 +38,10 @@ static hwloc_bitmap_t process_cpus(hwloc_topology_t t)
     return set;
 }
 
-px_status px__host_cpu_count(hwloc_topology_t t, int *cores, int *pus, const char *func)
+px_status px__host_cpu_count(hwloc_topology_t t, int *cores, int *pus)
 {
     hwloc_bitmap_t set = process_cpus(t);
-    if (!set) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
+    if (!set) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a CPU set");
     const int n = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, HWLOC_OBJ_CORE);
     *cores = n > 0 ? n : 0;
     if (pus) {
@@ -52,26 +52,24 @@ px_status px__host_cpu_count(hwloc_topology_t t, int *cores, int *pus, const cha
     return PX_OK;
 }
 
-px_status px__host_places_find(px__host_places *p, hwloc_topology_t t, int threads,
-                               const char *func)
+px_status px__host_places_find(px__host_places *p, hwloc_topology_t t, int threads)
 {
     *p = (px__host_places){.topo = t, .kind = "core"};
     hwloc_bitmap_t set = process_cpus(t);
-    if (!set) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
+    if (!set) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a CPU set");
     const int ncores = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, HWLOC_OBJ_CORE);
     const hwloc_obj_type_t type = ncores >= threads || ncores <= 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
     const int n = hwloc_get_nbobjs_inside_cpuset_by_type(t, set, type);
     px_status st = PX_OK;
     if (n > 0) {
         p->set = px__calloc((size_t)n, sizeof *p->set);
-        if (!p->set)
-            st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for thread places");
+        if (!p->set) st = px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for thread places");
     }
     for (int i = 0; st == PX_OK && i < n; ++i) {
         const hwloc_obj_t o = hwloc_get_obj_inside_cpuset_by_type(t, set, type, (unsigned)i);
         p->set[i] = o ? hwloc_bitmap_dup(o->cpuset) : NULL;
         if (!p->set[i])
-            st = px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a CPU set");
+            st = px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a CPU set");
         else
             hwloc_bitmap_and(p->set[i], p->set[i], set);
         p->n = i + 1;

@@ -22,11 +22,10 @@ typedef struct px__host_places {
 
 /* The cores and hardware threads of the process's CPU set (0 when hwloc finds none); pus
    may be NULL. */
-px_status px__host_cpu_count(hwloc_topology_t t, int *cores, int *pus, const char *func);
+px_status px__host_cpu_count(hwloc_topology_t t, int *cores, int *pus);
 /* The places for a team of `threads` threads; p->n is 0 when hwloc finds no cores. On
-   failure (out of memory, named func) p is left empty. */
-px_status px__host_places_find(px__host_places *p, hwloc_topology_t t, int threads,
-                               const char *func);
+   failure (out of memory) p is left empty. */
+px_status px__host_places_find(px__host_places *p, hwloc_topology_t t, int threads);
 /* Frees p's sets; p is empty (n 0) after, and may be found again. */
 void px__host_places_free(px__host_places *p);
 /* Binds the calling thread to place `place` mod p->n (nothing when p is empty). A thread

@@ -99,22 +99,20 @@ void px__host_split_zero(const px__host_runner *r, void *ptr, size_t bytes, size
     px__host_split(r, &op, true);
 }
 
-px_status px__host_split_copy(const px__host_runner *r, px__copy_op *op, const char *backend,
-                              const char *func)
+px_status px__host_split_copy(const px__host_runner *r, px__copy_op *op, const char *backend)
 {
     if (op->path != PX_COPY_HOST_MEMCPY && op->path != PX_COPY_HOST_STRIDED)
-        return px__error(PX_ERR_UNSUPPORTED, func, "the %s backend cannot run copy path %s",
-                         backend, px_copy_path_string(op->path));
+        return px__error(PX_ERR_UNSUPPORTED, "the %s backend cannot run copy path %s", backend,
+                         px_copy_path_string(op->path));
     px__host_split(r, op, false);
     return PX_OK;
 }
 
-px_status px__host_split_fill(const px__host_runner *r, px__copy_op *op, const char *backend,
-                              const char *func)
+px_status px__host_split_fill(const px__host_runner *r, px__copy_op *op, const char *backend)
 {
     if (op->path != PX_COPY_HOST_FILL)
-        return px__error(PX_ERR_UNSUPPORTED, func, "the %s backend cannot run fill path %s",
-                         backend, px_copy_path_string(op->path));
+        return px__error(PX_ERR_UNSUPPORTED, "the %s backend cannot run fill path %s", backend,
+                         px_copy_path_string(op->path));
     px__host_split(r, op, true);
     return PX_OK;
 }

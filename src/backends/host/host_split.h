@@ -13,12 +13,9 @@
    when it returns. */
 void px__host_split(const px__host_runner *r, const px__copy_op *op, bool fill);
 /* The copy and fill hooks of such a backend (`backend` its name for the messages): the
-   above after checking that op's path is one of the host's, else PX_ERR_UNSUPPORTED naming
-   func. */
-px_status px__host_split_copy(const px__host_runner *r, px__copy_op *op, const char *backend,
-                              const char *func);
-px_status px__host_split_fill(const px__host_runner *r, px__copy_op *op, const char *backend,
-                              const char *func);
+   above after checking that op's path is one of the host's, else PX_ERR_UNSUPPORTED. */
+px_status px__host_split_copy(const px__host_runner *r, px__copy_op *op, const char *backend);
+px_status px__host_split_fill(const px__host_runner *r, px__copy_op *op, const char *backend);
 /* Zeroes `bytes` of new host memory (elements of elem_size bytes) on r's team, each thread
    the share of the elements a 1-D loop over them gives it (first touch). */
 void px__host_split_zero(const px__host_runner *r, void *ptr, size_t bytes, size_t elem_size);

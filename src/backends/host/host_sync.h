@@ -8,15 +8,15 @@
 #include "backends/backend.h"
 
 px_status px__host_device_count(int *count);
-px_status px__host_fence(px__queue *q, const char *func);
-px_status px__host_fence_all(const char *func);
+px_status px__host_fence(px__queue *q);
+px_status px__host_fence_all(void);
 
-px_status px__host_event_create(int device, unsigned flags, void **out, const char *func);
+px_status px__host_event_create(int device, unsigned flags, void **out);
 void px__host_event_destroy(void *ev);
-px_status px__host_event_record(void *ev, px__queue *q, const char *func);
-px_status px__host_event_wait(px__queue *q, void *ev, const char *func);
-px_status px__host_event_query(void *ev, bool *done, const char *func);
-px_status px__host_event_synchronize(void *ev, const char *func);
-px_status px__host_event_elapsed(void *start, void *end, float *ms, const char *func);
+px_status px__host_event_record(void *ev, px__queue *q);
+px_status px__host_event_wait(px__queue *q, void *ev);
+px_status px__host_event_query(void *ev, bool *done);
+px_status px__host_event_synchronize(void *ev);
+px_status px__host_event_elapsed(void *start, void *end, float *ms);
 
 #endif /* PX_BACKENDS_HOST_SYNC_H */

@@ -14,7 +14,7 @@
    that handing them out (one atomic add each) costs nothing next to a chunk's teams. */
 #define CHUNKS_PER_PART 64
 
-px_status px__host_team_begin(px__host_team *t, const px__dispatch *d, int parts, const char *func)
+px_status px__host_team_begin(px__host_team *t, const px__dispatch *d, int parts)
 {
     memset(t, 0, sizeof *t);
     t->d = d;
@@ -30,11 +30,10 @@ px_status px__host_team_begin(px__host_team *t, const px__dispatch *d, int parts
     size_t total = 0;
     if (slot > 0) {
         if (px__mul_overflows(slot, (size_t)t->parts, &total))
-            return px__error(PX_ERR_OVERFLOW, func, "the scratch of kernel '%s' overflows",
-                             k->name);
+            return px__error(PX_ERR_OVERFLOW, "the scratch of kernel '%s' overflows", k->name);
         t->scratch = px__aligned_alloc(LINE, total);
         if (t->scratch == NULL)
-            return px__error(PX_ERR_OUT_OF_MEMORY, func,
+            return px__error(PX_ERR_OUT_OF_MEMORY,
                              "out of host memory for the scratch of kernel '%s': %zu bytes (%d "
                              "threads, %zu each)",
                              k->name, total, t->parts, slot);
@@ -52,7 +51,7 @@ px_status px__host_team_begin(px__host_team *t, const px__dispatch *d, int parts
         if (t->partial == NULL) {
             free(t->scratch);
             t->scratch = NULL;
-            return px__error(PX_ERR_OUT_OF_MEMORY, func,
+            return px__error(PX_ERR_OUT_OF_MEMORY,
                              "out of host memory for the %d partial results of kernel '%s'",
                              t->parts, k->name);
         }

@@ -27,7 +27,7 @@ typedef struct px__host_team {
 /* Plans d over `parts` and allocates what its parts need: every level's scratch for one
    team per part (per_team + per_thread bytes each, rounded to 16), and a reduction's
    partials. PX_ERR_OUT_OF_MEMORY naming the kernel and the bytes when it cannot. */
-px_status px__host_team_begin(px__host_team *t, const px__dispatch *d, int parts, const char *func);
+px_status px__host_team_begin(px__host_team *t, const px__dispatch *d, int parts);
 /* Runs part `part`'s share of the league (any thread; one call per part). */
 void px__host_team_part(px__host_team *t, int part);
 /* Joins the partials into d->result (reductions) and frees what begin allocated. */

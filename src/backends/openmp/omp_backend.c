@@ -15,31 +15,27 @@
 #include "base/error.h"
 #include "base/util.h"
 
-static px_status omp_init(const px_init_options *opts, const char *func)
-{
-    return px__omp_config_init(opts, func);
-}
+static px_status omp_init(const px_init_options *opts) { return px__omp_config_init(opts); }
 
 static void omp_finalize(void) { px__omp_config_finalize(); }
 
-static px_status queue_new(px__queue team, px__queue **out, const char *func)
+static px_status queue_new(px__queue team, px__queue **out)
 {
     px__queue *q = px__calloc(1, sizeof *q);
-    if (!q) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the instance");
+    if (!q) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the instance");
     *q = team;
     *out = q;
     return PX_OK;
 }
 
-static px_status omp_queue_create(const px__queue_desc *desc, px__queue **out, const char *func)
+static px_status omp_queue_create(const px__queue_desc *desc, px__queue **out)
 {
     (void)desc;
-    return queue_new(px__omp_whole_team(), out, func);
+    return queue_new(px__omp_whole_team(), out);
 }
 
-static px_status omp_queue_destroy(px__queue *q, bool *released, const char *func)
+static px_status omp_queue_destroy(px__queue *q, bool *released)
 {
-    (void)func;
     free(q);
     *released = true;
     return PX_OK;
@@ -49,19 +45,19 @@ static px_status omp_queue_destroy(px__queue *q, bool *released, const char *fun
    sets are disjoint while the parent has a thread per partition, and wrap round its
    threads when it has fewer. */
 static px_status omp_partition(px__queue *parent, const px__partition_request *req,
-                               const px__queue_desc *descs, px__queue **children, const char *func)
+                               const px__queue_desc *descs, px__queue **children)
 {
     (void)descs;
     const int total = parent->nthreads, n = req->n;
     int *share = px__calloc((size_t)n, sizeof *share);
-    if (!share) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    if (!share) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     px__host_shares(total, n, req->weights, share);
     px_status st = PX_OK;
     int first = 0;
     for (int i = 0; i < n && st == PX_OK; ++i) {
         const px__queue part = {
             .nthreads = share[i], .first = parent->first + first % total, .bind_caller = true};
-        st = queue_new(part, &children[i], func);
+        st = queue_new(part, &children[i]);
         first += share[i];
     }
     if (st != PX_OK)

@@ -14,27 +14,26 @@ static px__host_runner runner(const px__queue *q)
     return (px__host_runner){.run = run_on_team, .team = (void *)q, .nthreads = q->nthreads};
 }
 
-px_status px__omp_launch(px__queue *q, const px__dispatch *d, const char *func)
+px_status px__omp_launch(px__queue *q, const px__dispatch *d)
 {
     const px__host_runner r = runner(q);
-    return px__host_launch(&r, d, func);
+    return px__host_launch(&r, d);
 }
 
-px_status px__omp_copy(px__queue *q, px__copy_op *op, const char *func)
+px_status px__omp_copy(px__queue *q, px__copy_op *op)
 {
     const px__host_runner r = runner(q);
-    return px__host_split_copy(&r, op, "OpenMP", func);
+    return px__host_split_copy(&r, op, "OpenMP");
 }
 
-px_status px__omp_fill(px__queue *q, px__copy_op *op, const char *func)
+px_status px__omp_fill(px__queue *q, px__copy_op *op)
 {
     const px__host_runner r = runner(q);
-    return px__host_split_fill(&r, op, "OpenMP", func);
+    return px__host_split_fill(&r, op, "OpenMP");
 }
 
-px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size, const char *func)
+px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size)
 {
-    (void)func;
     /* The default instance's team, whose 1-D loops the shares match. */
     const px__queue team = px__omp_whole_team();
     const px__host_runner r = runner(&team);

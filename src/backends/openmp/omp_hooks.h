@@ -6,9 +6,9 @@
 
 #include "backends/backend.h"
 
-px_status px__omp_launch(px__queue *q, const px__dispatch *d, const char *func);
-px_status px__omp_copy(px__queue *q, px__copy_op *op, const char *func);
-px_status px__omp_fill(px__queue *q, px__copy_op *op, const char *func);
-px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size, const char *func);
+px_status px__omp_launch(px__queue *q, const px__dispatch *d);
+px_status px__omp_copy(px__queue *q, px__copy_op *op);
+px_status px__omp_fill(px__queue *q, px__copy_op *op);
+px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size);
 
 #endif /* PX_BACKENDS_OPENMP_OMP_HOOKS_H */

@@ -43,7 +43,7 @@ static struct {
 /* ---- Configuration ------------------------------------------------------------------------ */
 
 /* A positive thread count from the environment variable `name`: 0 when unset. */
-static px_status env_threads(const char *name, int *out, const char *func)
+static px_status env_threads(const char *name, int *out)
 {
     const char *v = getenv(name);
     *out = 0;
@@ -51,7 +51,7 @@ static px_status env_threads(const char *name, int *out, const char *func)
     char *end = NULL;
     const long n = strtol(v, &end, 10);
     if (end == v || *end != '\0' || n < 1 || n > OMP_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "%s is '%s'; expected a thread count from 1 to %d", name, v,
                          OMP_MAX_THREADS);
     *out = (int)n;
@@ -64,34 +64,33 @@ static bool env_set(const char *name)
     return v && *v;
 }
 
-px_status px__omp_config_init(const px_init_options *opts, const char *func)
+px_status px__omp_config_init(const px_init_options *opts)
 {
     px__host_places_free(&cfg.places);
     cfg.topo = px__topology_handle();
 
     int n = opts ? opts->num_threads : 0;
     if (n < 0 || n > OMP_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "opts->num_threads is %d; expected 0 (choose) or 1 to %d", n,
                          OMP_MAX_THREADS);
     cfg.threads_from = "px_init_options.num_threads";
     if (n == 0) {
-        PX__TRY(env_threads("PX_NUM_THREADS", &n, func));
+        PX__TRY(env_threads("PX_NUM_THREADS", &n));
         cfg.threads_from = "PX_NUM_THREADS";
     }
     /* Read at every px_init that has a topology, so that the first one records the CPU set
        the process had before portex bound anything (host_places.h). */
     int cores = 0;
-    if (cfg.topo) PX__TRY(px__host_cpu_count(cfg.topo, &cores, NULL, func));
+    if (cfg.topo) PX__TRY(px__host_cpu_count(cfg.topo, &cores, NULL));
     const bool omp_places = env_set("OMP_PROC_BIND") || env_set("OMP_PLACES");
     if (n == 0 && (env_set("OMP_NUM_THREADS") || omp_places || !cfg.topo)) {
         /* OpenMP's count: it read OMP_NUM_THREADS, or the CPUs it found before binding. */
         n = omp_get_max_threads();
         cfg.threads_from = env_set("OMP_NUM_THREADS") ? "OMP_NUM_THREADS" : "OpenMP's default";
         if (n > OMP_MAX_THREADS)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "%s gives %d threads; portex takes 1 to %d", cfg.threads_from, n,
-                             OMP_MAX_THREADS);
+            return px__error(PX_ERR_INVALID_ARGUMENT, "%s gives %d threads; portex takes 1 to %d",
+                             cfg.threads_from, n, OMP_MAX_THREADS);
     }
     if (n == 0) {
         n = cores > OMP_MAX_THREADS ? OMP_MAX_THREADS : cores;
@@ -113,7 +112,7 @@ px_status px__omp_config_init(const px_init_options *opts, const char *func)
     else if (!cfg.topo)
         cfg.bind_why = "the topology was not loaded (px_init_options.skip_topology)";
     else {
-        st = px__host_places_find(&cfg.places, cfg.topo, cfg.threads, func);
+        st = px__host_places_find(&cfg.places, cfg.topo, cfg.threads);
         if (st == PX_OK && cfg.places.n > 0)
             cfg.mode = BIND_HWLOC;
         else if (st == PX_OK)
@@ -200,12 +199,15 @@ void px__omp_run(const px__queue *q, const px__host_job *job)
         return;
     }
     /* What the other threads must see as the calling thread does: the graphs it runs
-       (px_cond_set), and what they bring back: the first bounds violation. */
+       (px_cond_set) and the public call whose work they do (the name its messages carry),
+       and what they bring back: the first bounds violation. */
     const void *graphs = px__host_graph_context();
+    const char *caller = px__caller();
     bool hit = false;
     char msg[PX__BOUNDS_MSG];
 #pragma omp parallel num_threads(q->nthreads)
     {
+        PX__ENTER_AS(caller);
         const int tid = omp_get_thread_num(), team = omp_get_num_threads();
         if (tid || q->bind_caller) bind_to(q->first + tid);
         const void *own = tid && graphs ? px__host_graph_adopt(graphs) : NULL;

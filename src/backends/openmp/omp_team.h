@@ -22,7 +22,7 @@ struct px__queue {
 void px__omp_run(const px__queue *q, const px__host_job *job);
 
 /* The configuration px_init chooses (portex/core.h): threads and binding. */
-px_status px__omp_config_init(const px_init_options *opts, const char *func);
+px_status px__omp_config_init(const px_init_options *opts);
 void px__omp_config_finalize(void);
 /* Threads of the default instance. */
 int px__omp_threads(void);

@@ -13,28 +13,26 @@
 static char serial_queue;
 #define SERIAL_QUEUE ((px__queue *)(void *)&serial_queue)
 
-static px_status serial_queue_create(const px__queue_desc *desc, px__queue **out, const char *func)
+static px_status serial_queue_create(const px__queue_desc *desc, px__queue **out)
 {
     (void)desc;
-    (void)func;
     *out = SERIAL_QUEUE;
     return PX_OK;
 }
 
-static px_status serial_queue_destroy(px__queue *q, bool *released, const char *func)
+static px_status serial_queue_destroy(px__queue *q, bool *released)
 {
     (void)q;
-    (void)func;
     *released = true;
     return PX_OK;
 }
 
-static px_status serial_launch(px__queue *q, const px__dispatch *d, const char *func)
+static px_status serial_launch(px__queue *q, const px__dispatch *d)
 {
     (void)q;
     if (d->kernel->team) {
         px__host_team t;
-        PX__TRY(px__host_team_begin(&t, d, 1, func));
+        PX__TRY(px__host_team_begin(&t, d, 1));
         px__host_team_part(&t, 0);
         px__host_team_end(&t);
         return PX_OK;
@@ -44,21 +42,21 @@ static px_status serial_launch(px__queue *q, const px__dispatch *d, const char *
 }
 
 /* Only host paths reach the serial backend (it owns HOST memory alone). */
-static px_status serial_copy(px__queue *q, px__copy_op *op, const char *func)
+static px_status serial_copy(px__queue *q, px__copy_op *op)
 {
     (void)q;
     if (op->path != PX_COPY_HOST_MEMCPY && op->path != PX_COPY_HOST_STRIDED)
-        return px__error(PX_ERR_UNSUPPORTED, func, "the serial backend cannot run copy path %s",
+        return px__error(PX_ERR_UNSUPPORTED, "the serial backend cannot run copy path %s",
                          px_copy_path_string(op->path));
     px__host_copy(op);
     return PX_OK;
 }
 
-static px_status serial_fill(px__queue *q, px__copy_op *op, const char *func)
+static px_status serial_fill(px__queue *q, px__copy_op *op)
 {
     (void)q;
     if (op->path != PX_COPY_HOST_FILL)
-        return px__error(PX_ERR_UNSUPPORTED, func, "the serial backend cannot run fill path %s",
+        return px__error(PX_ERR_UNSUPPORTED, "the serial backend cannot run fill path %s",
                          px_copy_path_string(op->path));
     px__host_fill(op);
     return PX_OK;
@@ -66,12 +64,10 @@ static px_status serial_fill(px__queue *q, px__copy_op *op, const char *func)
 
 /* Serial partitions are more serial queues. */
 static px_status serial_partition(px__queue *parent, const px__partition_request *req,
-                                  const px__queue_desc *descs, px__queue **children,
-                                  const char *func)
+                                  const px__queue_desc *descs, px__queue **children)
 {
     (void)parent;
     (void)descs;
-    (void)func;
     for (int i = 0; i < req->n; ++i) children[i] = SERIAL_QUEUE;
     return PX_OK;
 }

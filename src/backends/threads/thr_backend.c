@@ -31,10 +31,10 @@ struct px__queue {
 /* Every thread, from px_init to the last px_finalize. */
 static px__thr_team *whole;
 
-static px_status thr_init(const px_init_options *opts, const char *func)
+static px_status thr_init(const px_init_options *opts)
 {
-    PX__TRY(px__thr_config_init(opts, func));
-    const px_status st = px__thr_team_create(px__thr_threads(), 0, false, &whole, func);
+    PX__TRY(px__thr_config_init(opts));
+    const px_status st = px__thr_team_create(px__thr_threads(), 0, false, &whole);
     if (st != PX_OK) px__thr_config_finalize();
     return st;
 }
@@ -47,25 +47,24 @@ static void thr_finalize(void)
     px__thr_config_finalize();
 }
 
-static px_status queue_new(px__thr_team *team, bool owns, px__queue **out, const char *func)
+static px_status queue_new(px__thr_team *team, bool owns, px__queue **out)
 {
     px__queue *q = px__calloc(1, sizeof *q);
-    if (!q) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the instance");
+    if (!q) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the instance");
     q->team = team;
     q->owns_team = owns;
     *out = q;
     return PX_OK;
 }
 
-static px_status thr_queue_create(const px__queue_desc *desc, px__queue **out, const char *func)
+static px_status thr_queue_create(const px__queue_desc *desc, px__queue **out)
 {
     (void)desc;
-    return queue_new(whole, false, out, func);
+    return queue_new(whole, false, out);
 }
 
-static px_status thr_queue_destroy(px__queue *q, bool *released, const char *func)
+static px_status thr_queue_destroy(px__queue *q, bool *released)
 {
-    (void)func;
     if (q->owns_team) px__thr_team_destroy(q->team);
     free(q);
     *released = true;
@@ -76,20 +75,20 @@ static px_status thr_queue_destroy(px__queue *q, bool *released, const char *fun
    of the parent's; the sets are disjoint while the parent has a thread per partition, and
    wrap round its places when it has fewer. */
 static px_status thr_partition(px__queue *parent, const px__partition_request *req,
-                               const px__queue_desc *descs, px__queue **children, const char *func)
+                               const px__queue_desc *descs, px__queue **children)
 {
     (void)descs;
     const int total = px__thr_team_size(parent->team), n = req->n;
     const int base = px__thr_team_first(parent->team);
     int *share = px__calloc((size_t)n, sizeof *share);
-    if (!share) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    if (!share) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     px__host_shares(total, n, req->weights, share);
     px_status st = PX_OK;
     int first = 0;
     for (int i = 0; i < n && st == PX_OK; ++i) {
         px__thr_team *t = NULL;
-        st = px__thr_team_create(share[i], base + first % total, true, &t, func);
-        if (st == PX_OK) st = queue_new(t, true, &children[i], func);
+        st = px__thr_team_create(share[i], base + first % total, true, &t);
+        if (st == PX_OK) st = queue_new(t, true, &children[i]);
         if (st != PX_OK) px__thr_team_destroy(t);
         first += share[i];
     }
@@ -124,28 +123,27 @@ static px__host_runner runner(px__thr_team *t)
     return (px__host_runner){.run = run_on_team, .team = t, .nthreads = px__thr_team_size(t)};
 }
 
-static px_status thr_launch(px__queue *q, const px__dispatch *d, const char *func)
+static px_status thr_launch(px__queue *q, const px__dispatch *d)
 {
     const px__host_runner r = runner(q->team);
-    return px__host_launch(&r, d, func);
+    return px__host_launch(&r, d);
 }
 
-static px_status thr_copy(px__queue *q, px__copy_op *op, const char *func)
+static px_status thr_copy(px__queue *q, px__copy_op *op)
 {
     const px__host_runner r = runner(q->team);
-    return px__host_split_copy(&r, op, "threads", func);
+    return px__host_split_copy(&r, op, "threads");
 }
 
-static px_status thr_fill(px__queue *q, px__copy_op *op, const char *func)
+static px_status thr_fill(px__queue *q, px__copy_op *op)
 {
     const px__host_runner r = runner(q->team);
-    return px__host_split_fill(&r, op, "threads", func);
+    return px__host_split_fill(&r, op, "threads");
 }
 
 /* On the default instance's team: each thread touches first the pages its 1-D loops use. */
-static px_status thr_zero_host(void *ptr, size_t bytes, size_t elem_size, const char *func)
+static px_status thr_zero_host(void *ptr, size_t bytes, size_t elem_size)
 {
-    (void)func;
     const px__host_runner r = runner(whole);
     px__host_split_zero(&r, ptr, bytes, elem_size);
     return PX_OK;

@@ -38,7 +38,7 @@ static struct {
 } cfg;
 
 /* A positive thread count from the environment variable `name`: 0 when unset. */
-static px_status env_threads(const char *name, int *out, const char *func)
+static px_status env_threads(const char *name, int *out)
 {
     const char *v = getenv(name);
     *out = 0;
@@ -46,7 +46,7 @@ static px_status env_threads(const char *name, int *out, const char *func)
     char *end = NULL;
     const long n = strtol(v, &end, 10);
     if (end == v || *end != '\0' || n < 1 || n > THR_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "%s is '%s'; expected a thread count from 1 to %d", name, v,
                          THR_MAX_THREADS);
     *out = (int)n;
@@ -54,7 +54,7 @@ static px_status env_threads(const char *name, int *out, const char *func)
 }
 
 /* PX_THREADS_BIND: unset or "cores" binds, "none" does not; anything else is a mistake. */
-static px_status env_bind(bool *bind, const char *func)
+static px_status env_bind(bool *bind)
 {
     const char *v = getenv("PX_THREADS_BIND");
     *bind = true;
@@ -63,11 +63,11 @@ static px_status env_bind(bool *bind, const char *func)
         *bind = false;
         return PX_OK;
     }
-    return px__error(PX_ERR_INVALID_ARGUMENT, func,
+    return px__error(PX_ERR_INVALID_ARGUMENT,
                      "PX_THREADS_BIND is '%s'; expected \"cores\" (the default) or \"none\"", v);
 }
 
-px_status px__thr_config_init(const px_init_options *opts, const char *func)
+px_status px__thr_config_init(const px_init_options *opts)
 {
     px__host_places_free(&cfg.places);
     cfg.threads = 0;
@@ -75,20 +75,20 @@ px_status px__thr_config_init(const px_init_options *opts, const char *func)
 
     int n = opts ? opts->num_threads : 0;
     if (n < 0 || n > THR_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "opts->num_threads is %d; expected 0 (choose) or 1 to %d", n,
                          THR_MAX_THREADS);
     cfg.threads_from = "px_init_options.num_threads";
     if (n == 0) {
-        PX__TRY(env_threads("PX_NUM_THREADS", &n, func));
+        PX__TRY(env_threads("PX_NUM_THREADS", &n));
         cfg.threads_from = "PX_NUM_THREADS";
     }
     bool bind;
-    PX__TRY(env_bind(&bind, func));
+    PX__TRY(env_bind(&bind));
     /* Read at every px_init that has a topology, so that the first one records the CPU set
        the process had before portex bound anything (host_places.h). */
     int cores = 0, pus = 0;
-    if (topo) PX__TRY(px__host_cpu_count(topo, &cores, &pus, func));
+    if (topo) PX__TRY(px__host_cpu_count(topo, &cores, &pus));
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
     cfg.cpus = pus > 0      ? pus
                : online > 0 ? (int)(online < THR_MAX_THREADS ? online : THR_MAX_THREADS)
@@ -109,7 +109,7 @@ px_status px__thr_config_init(const px_init_options *opts, const char *func)
     else if (!topo)
         cfg.bind_why = "the topology was not loaded (px_init_options.skip_topology)";
     else {
-        st = px__host_places_find(&cfg.places, topo, n, func);
+        st = px__host_places_find(&cfg.places, topo, n);
         cfg.bind = st == PX_OK && cfg.places.n > 0;
         if (st == PX_OK && !cfg.bind) cfg.bind_why = "hwloc found no cores";
     }

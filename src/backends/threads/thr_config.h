@@ -14,7 +14,7 @@
    core of the process's CPU set), the binding (hwloc places unless
    px_init_options.no_thread_binding, PX_THREADS_BIND=none or no topology) and the spin. A
    bad count or PX_THREADS_BIND value fails, naming it. */
-px_status px__thr_config_init(const px_init_options *opts, const char *func);
+px_status px__thr_config_init(const px_init_options *opts);
 void px__thr_config_finalize(void);
 
 /* Threads of the default instance (0 before px_init). */

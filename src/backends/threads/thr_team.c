@@ -9,7 +9,9 @@
  * (`sleepers` for workers, `waiting` for the dispatcher) and looks at the word again, and
  * the other side changes the word before it looks at that count, all sequentially
  * consistent: either the sleeper sees the change, or the waker sees the sleeper and wakes
- * it. No lock, no allocation and no system call per dispatch while the workers spin.
+ * it. No lock, no allocation and no system call per dispatch while the workers spin. A
+ * worker runs its parts as the dispatcher would: with its graph context (px_cond_set) and
+ * in the name of its public call, which a message recorded there carries (base/error.h).
  *
  * A team runs one job at a time: `busy` is taken with one atomic exchange; a dispatch
  * that finds it taken runs its parts on its own thread instead of waiting, so that
@@ -53,6 +55,8 @@ struct px__thr_team {
     int width;          /* threads running the pass: workers started + the dispatcher */
     bool stop;          /* the workers end */
     const void *graphs; /* the dispatcher's graph context (px_cond_set from workers) */
+    const char *caller; /* the public call whose work the pass is: the name a worker's
+                           messages carry, as the dispatcher's do */
     int64_t spin_ns;
 
     _Alignas(LINE) atomic_uint sleepers; /* workers asleep on epoch */
@@ -165,9 +169,12 @@ static void *worker_main(void *arg)
         if (t->stop) return NULL;
         const px__host_job *job = t->job;
         const int pass = t->pass, width = t->width;
-        px__host_graph_adopt(t->graphs);
-        for (int p = w->tid; p < job->nparts; p += width) job->pass[pass](job->ctx, p);
-        px__host_graph_adopt(NULL);
+        {
+            PX__ENTER_AS(t->caller);
+            px__host_graph_adopt(t->graphs);
+            for (int p = w->tid; p < job->nparts; p += width) job->pass[pass](job->ctx, p);
+            px__host_graph_adopt(NULL);
+        }
         char mine[PX__BOUNDS_MSG];
         if (px__bounds_take(mine) && !atomic_exchange_explicit(&t->hit, true, memory_order_relaxed))
             memcpy(t->msg, mine, sizeof mine);
@@ -213,13 +220,12 @@ static bool workers_ready(px__thr_team *t)
 
 /* ---- Teams -------------------------------------------------------------------------------- */
 
-px_status px__thr_team_create(int nthreads, int first, bool bind_caller, px__thr_team **out,
-                              const char *func)
+px_status px__thr_team_create(int nthreads, int first, bool bind_caller, px__thr_team **out)
 {
     *out = NULL;
     (void)pthread_once(&fork_once, watch_forks);
     px__thr_team *t = px__aligned_alloc(LINE, sizeof *t);
-    if (!t) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for a team");
+    if (!t) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a team");
     memset(t, 0, sizeof *t);
     t->nthreads = nthreads < 1 ? 1 : nthreads;
     t->first = first;
@@ -237,8 +243,8 @@ px_status px__thr_team_create(int nthreads, int first, bool bind_caller, px__thr
         t->workers = px__calloc((size_t)t->nthreads - 1, sizeof *t->workers);
         if (!t->threads || !t->workers) {
             px__thr_team_destroy(t);
-            return px__error(PX_ERR_OUT_OF_MEMORY, func,
-                             "out of host memory for a team of %d threads", nthreads);
+            return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a team of %d threads",
+                             nthreads);
         }
     }
     *out = t;
@@ -278,6 +284,7 @@ static void run_on_team(px__thr_team *t, const px__host_job *job)
     if (t->bind_caller) px__thr_bind(t->first);
     t->job = job;
     t->graphs = px__host_graph_context();
+    t->caller = px__caller();
     t->width = t->started + 1;
     for (int pass = 0; pass < 2 && job->pass[pass]; ++pass) {
         if (pass == 1) job->between(job->ctx);

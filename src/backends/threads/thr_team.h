@@ -15,9 +15,8 @@ typedef struct px__thr_team px__thr_team;
 /* A team of nthreads threads whose places start at `first`: the dispatching thread and
    nthreads - 1 workers, started by the first job that needs them. bind_caller: the
    dispatching thread is bound to place `first` (a partition's). Fails only when memory
-   runs out (PX_ERR_OUT_OF_MEMORY, naming func). */
-px_status px__thr_team_create(int nthreads, int first, bool bind_caller, px__thr_team **out,
-                              const char *func);
+   runs out (PX_ERR_OUT_OF_MEMORY). */
+px_status px__thr_team_create(int nthreads, int first, bool bind_caller, px__thr_team **out);
 /* Stops and joins the workers and frees the team (NULL: nothing). No job may be running on
    it. */
 void px__thr_team_destroy(px__thr_team *t);
