@@ -12,8 +12,8 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "core/graph.h"
-#include "core/instance.h"
+#include "graphs/graph.h"
+#include "runtime/instance.h"
 
 struct px__capture {
     px_capture_mode mode;

@@ -5,8 +5,8 @@
 #include "backends/backends.h"
 #include "base/error.h"
 #include "base/util.h"
-#include "core/graph.h"
-#include "core/graph_cond_kernel.h"
+#include "graphs/cond_kernel.h"
+#include "graphs/graph.h"
 
 static const char *const cmp_names[] = {"<", "<=", ">", ">=", "==", "!="};
 

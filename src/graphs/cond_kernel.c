@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The kernel behind px_graph_cond_from_view: one index sets the condition from a scalar
  * in memory the graph's kernels reach. */
-#include "core/graph_cond_kernel.h"
+#include "graphs/cond_kernel.h"
 
 #include "portex/graph.h"
 

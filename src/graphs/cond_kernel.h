@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the kernel behind px_graph_cond_from_view. Its file is a kernel file (compiled
  * as CUDA where CUDA is on), so it holds nothing else. */
-#ifndef PX_CORE_GRAPH_COND_KERNEL_H
-#define PX_CORE_GRAPH_COND_KERNEL_H
+#ifndef PX_GRAPHS_COND_KERNEL_H
+#define PX_GRAPHS_COND_KERNEL_H
 
 #include "portex/kernel.h"
 
@@ -15,4 +15,4 @@ typedef struct px__cond_from_scalar_args {
 
 PX_DECLARE_KERNEL(px__cond_from_scalar);
 
-#endif /* PX_CORE_GRAPH_COND_KERNEL_H */
+#endif /* PX_GRAPHS_COND_KERNEL_H */

@@ -10,10 +10,10 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "core/dispatch.h"
-#include "core/graph.h"
-#include "core/instance.h"
-#include "core/profile.h"
+#include "graphs/graph.h"
+#include "observability/profile.h"
+#include "runtime/dispatch.h"
+#include "runtime/instance.h"
 
 static px_status exec_check(const px_graph_exec *e)
 {

@@ -5,8 +5,8 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "core/graph.h"
-#include "core/instance.h"
+#include "graphs/graph.h"
+#include "runtime/instance.h"
 
 /* s as the inside of a quoted DOT or JSON string. */
 static void put_escaped(FILE *out, const char *s)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Graphs: making them, their nodes' bookkeeping (labels, dependencies, held memory), and
- * their lifetime. The nodes of each kind are added in graph_nodes.c. */
-#include "core/graph.h"
+ * their lifetime. The nodes of each kind are added in nodes.c. */
+#include "graphs/graph.h"
 
 #include <stdlib.h>
 #include <string.h>

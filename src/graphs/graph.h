@@ -12,8 +12,8 @@
  * its node (no count of its own; its nodes' holds go with it). Counting works because no
  * graph ever holds itself: px_graph_add_child refuses the link that would close a circle,
  * looking at every node each graph holds now, not only those a child node copied. */
-#ifndef PX_CORE_GRAPH_H
-#define PX_CORE_GRAPH_H
+#ifndef PX_GRAPHS_GRAPH_H
+#define PX_GRAPHS_GRAPH_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -177,7 +177,7 @@ bool px__graph_has_conditionals(const px_graph *g, int count);
 /* A node's kind in words ("kernel", "copy", ...; a kernel by its kind: "for", "reduce"). */
 const char *px__graph_node_kind_name(const px_graph_node *n);
 
-/* ---- Capture (graph_capture.c) -------------------------------------------------------- */
+/* ---- Capture (capture.c) ---------------------------------------------------------------- */
 
 /* Whether a dispatch, copy or fill given to inst is to be recorded instead of run (a host
    backend's capture), and the recording of each; a native capture runs them (the backend
@@ -191,4 +191,4 @@ px_status px__capture_copy(px_instance *inst, const px__copy_op *op, px_view *ds
 px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_view *a,
                            const px_view *b);
 
-#endif /* PX_CORE_GRAPH_H */
+#endif /* PX_GRAPHS_GRAPH_H */

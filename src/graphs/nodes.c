@@ -7,8 +7,8 @@
 #include "backends/backends.h"
 #include "base/error.h"
 #include "base/util.h"
-#include "core/dispatch.h"
-#include "core/graph.h"
+#include "graphs/graph.h"
+#include "runtime/dispatch.h"
 #include "spaces/copy_plan.h"
 
 /* A graph that takes new nodes. */

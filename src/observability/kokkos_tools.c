@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "base/error.h"
-#include "base/kokkos_tools.h"
-#include "base/profiling.h"
 #include "base/util.h"
+#include "observability/kokkos_tools.h"
+#include "observability/profiling.h"
 
 /* The interface version portex implements (Kokkos 4's KOKKOSP_INTERFACE_VERSION). */
 #define KP_INTERFACE_VERSION 20211015u

@@ -2,8 +2,8 @@
 /* Internal: a Kokkos Tools library (kokkos-tools' connectors, or any library exporting the
  * kokkosp_* entry points of Kokkos' C profiling interface), loaded with dlopen and called
  * as Kokkos calls it. Every call here is a no-op when no library is loaded. */
-#ifndef PX_BASE_KOKKOS_TOOLS_H
-#define PX_BASE_KOKKOS_TOOLS_H
+#ifndef PX_OBSERVABILITY_KOKKOS_TOOLS_H
+#define PX_OBSERVABILITY_KOKKOS_TOOLS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -60,4 +60,4 @@ void px__kp_destroy_section(uint32_t id);
 void px__kp_event(const char *name);
 void px__kp_metadata(const char *key, const char *value);
 
-#endif /* PX_BASE_KOKKOS_TOOLS_H */
+#endif /* PX_OBSERVABILITY_KOKKOS_TOOLS_H */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* NVTX ranges in portex's own domain (base/nvtx.h). NVTX itself costs almost nothing
+/* NVTX ranges in portex's own domain (observability/nvtx.h). NVTX itself costs almost nothing
  * without a tool attached; portex still makes no call unless asked (px__prof_mask). */
 #include <stddef.h>
 
-#include "base/nvtx.h"
-#include "base/profiling.h"
+#include "observability/nvtx.h"
+#include "observability/profiling.h"
 #include "px_config.h"
 
 #if PX_HAVE_CUDA

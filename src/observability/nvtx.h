@@ -3,8 +3,8 @@
  * copy and fence, in a domain named "portex", coloured by kind. Only in CUDA builds (the
  * header-only NVTX 3 of the CUDA toolkit); elsewhere, and until px__nvtx_start, no call
  * reaches NVTX. */
-#ifndef PX_BASE_NVTX_H
-#define PX_BASE_NVTX_H
+#ifndef PX_OBSERVABILITY_NVTX_H
+#define PX_OBSERVABILITY_NVTX_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,4 +26,4 @@ void px__nvtx_push(px__nvtx_kind kind, const char *message);
 void px__nvtx_pop(void);
 void px__nvtx_mark(const char *message);
 
-#endif /* PX_BASE_NVTX_H */
+#endif /* PX_OBSERVABILITY_NVTX_H */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* The observers of portex's operations (core/profile.h): which are on, and what each is
+/* The observers of portex's operations (observability/profile.h): which are on, and what each is
  * told at the begin and end of a dispatch, copy, fill, fence and graph launch. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,11 +7,11 @@
 
 #include "backends/backends.h"
 #include "base/error.h"
-#include "base/kokkos_tools.h"
-#include "base/nvtx.h"
-#include "core/graph.h"
-#include "core/instance.h"
-#include "core/profile.h"
+#include "graphs/graph.h"
+#include "observability/kokkos_tools.h"
+#include "observability/nvtx.h"
+#include "observability/profile.h"
+#include "runtime/instance.h"
 #include "spaces/view.h"
 
 /* ---- Which observers, from the options and the environment ------------------------- */

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the one place core's entry points tell the observers what they do: a Kokkos
- * Tools library (base/kokkos_tools.h), NVTX (base/nvtx.h) and the timeline
- * (core/timeline.h). Call sites test px__prof_on() first, so that with no observer on the
+ * Tools library (observability/kokkos_tools.h), NVTX (observability/nvtx.h) and the timeline
+ * (observability/timeline.h). Call sites test px__prof_on() first, so that with no observer on the
  * cost is one load and a branch. Nothing here makes the user's call fail, except the
  * fence a Kokkos Tools library asked for after each operation (its error is the
  * operation's: the work failed). */
-#ifndef PX_CORE_PROFILE_H
-#define PX_CORE_PROFILE_H
+#ifndef PX_OBSERVABILITY_PROFILE_H
+#define PX_OBSERVABILITY_PROFILE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base/profiling.h"
-#include "core/timeline.h"
+#include "observability/profiling.h"
+#include "observability/timeline.h"
 #include "portex.h"
 
 /* Unlikely: the dispatch path is laid out for no observer. */
@@ -48,4 +48,4 @@ void px__prof_fence_end(px__prof *p);
 void px__prof_graph_begin(px__prof *p, px_instance *inst, const char *label);
 void px__prof_graph_end(px__prof *p, px_instance *inst);
 
-#endif /* PX_CORE_PROFILE_H */
+#endif /* PX_OBSERVABILITY_PROFILE_H */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* The timeline (core/timeline.h): records of every dispatch, copy, fill, fence, graph
+/* The timeline (observability/timeline.h): records of every dispatch, copy, fill, fence, graph
  * launch and region, written as Chrome trace JSON at the last px_finalize.
  *
  * Times. Every time is the host's CLOCK_MONOTONIC in nanoseconds. A backend whose work
@@ -52,7 +52,7 @@
  *     being resolved, and a 1 MiB buffer for writing the file. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
-#include "core/timeline.h"
+#include "observability/timeline.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -67,9 +67,9 @@
 #include "backends/backend.h"
 #include "base/error.h"
 #include "base/limits.h"
-#include "base/profiling.h"
 #include "base/util.h"
-#include "core/instance.h"
+#include "observability/profiling.h"
+#include "runtime/instance.h"
 
 /* Records kept by default, and the most PX_TIMELINE_MAX may ask for. */
 #define TL_DEFAULT_MAX 1000000
@@ -883,7 +883,7 @@ static void write_trace(FILE *f, uint64_t written, uint64_t unresolved)
         fputs("}}", f);
     }
     fputs("\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"portex_version\":", f);
-    json_str(f, PX_VERSION_STRING); /* not px_version_string: core/init calls this file */
+    json_str(f, PX_VERSION_STRING); /* not px_version_string: runtime/init calls this file */
     fprintf(f,
             ",\"clock\":\"CLOCK_MONOTONIC\",\"origin_ns\":%" PRId64 ",\"records\":%" PRIu64
             ",\"dropped\":%" PRIu64 ",\"unresolved\":%" PRIu64 ",\"max_records\":%" PRId64 "}\n}\n",

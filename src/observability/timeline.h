@@ -18,9 +18,9 @@
  *
  * Bounded: at most PX_TIMELINE_MAX records (default 1,000,000; more are counted, not
  * kept), and at most a fixed number of GPU events pending at once (older records are
- * resolved as their events complete). core/timeline.c says what it allocates. */
-#ifndef PX_CORE_TIMELINE_H
-#define PX_CORE_TIMELINE_H
+ * resolved as their events complete). observability/timeline.c says what it allocates. */
+#ifndef PX_OBSERVABILITY_TIMELINE_H
+#define PX_OBSERVABILITY_TIMELINE_H
 
 #include <stdint.h>
 
@@ -55,4 +55,4 @@ typedef struct px__tl_mark {
 void px__timeline_begin(px__tl_mark *m, px_instance *inst, const char *kind, const char *label);
 void px__timeline_end(px__tl_mark *m, px_instance *inst, px_copy_path path, uint64_t bytes);
 
-#endif /* PX_CORE_TIMELINE_H */
+#endif /* PX_OBSERVABILITY_TIMELINE_H */

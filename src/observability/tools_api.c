@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "base/error.h"
-#include "base/kokkos_tools.h"
-#include "base/nvtx.h"
 #include "base/state.h"
 #include "base/util.h"
-#include "core/profile.h"
-#include "core/tools_api.h"
+#include "observability/kokkos_tools.h"
+#include "observability/nvtx.h"
+#include "observability/profile.h"
+#include "observability/tools_api.h"
 
 /* ---- Regions: a stack per thread ----------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* How often each copy path was taken. */
-#include "core/copy_path.h"
+#include "runtime/copy_path.h"
 
 #include <stdatomic.h>
 

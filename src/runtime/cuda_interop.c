@@ -6,7 +6,7 @@
 #include "backends/cuda/cuda_api.h"
 #include "base/error.h"
 #include "base/state.h"
-#include "core/instance.h"
+#include "runtime/instance.h"
 
 PX_API px_status px_instance_from_cuda_stream(px_instance **out, cudaStream_t stream,
                                               const char *label)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: validating a kernel dispatch, shared by instances and graphs. */
-#ifndef PX_CORE_DISPATCH_H
-#define PX_CORE_DISPATCH_H
+#ifndef PX_RUNTIME_DISPATCH_H
+#define PX_RUNTIME_DISPATCH_H
 
 #include "portex.h"
 #include "backends/backend.h"
@@ -33,4 +33,4 @@ px_status px__dispatch_result_view(px__dispatch *d, const px__backend *be, int d
    the dispatch (PX_BOUNDS_CHECK builds of kernel files); PX_OK when none. */
 px_status px__take_bounds_violation(const char *label);
 
-#endif /* PX_CORE_DISPATCH_H */
+#endif /* PX_RUNTIME_DISPATCH_H */

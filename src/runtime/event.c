@@ -4,7 +4,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "core/instance.h"
+#include "runtime/instance.h"
 
 static px_status event_check(const px_event *ev, const char *what)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Execution spaces: device counts, availability, and the default execution space. */
-#include "core/exec_space.h"
+#include "runtime/exec_space.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -11,7 +11,7 @@
 #include "backends/backends.h"
 #include "base/error.h"
 #include "base/state.h"
-#include "core/instance.h"
+#include "runtime/instance.h"
 
 static px_status device_count(px_exec_space exec, int *count)
 {

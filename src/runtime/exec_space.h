@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the default execution space, chosen by px_init. */
-#ifndef PX_CORE_EXEC_SPACE_H
-#define PX_CORE_EXEC_SPACE_H
+#ifndef PX_RUNTIME_EXEC_SPACE_H
+#define PX_RUNTIME_EXEC_SPACE_H
 
 #include <stdbool.h>
 
@@ -18,4 +18,4 @@
    or an opts->device (use_device) other than the device in effect, is an error. */
 px_status px__default_exec_init(const px_init_options *opts, bool first);
 
-#endif /* PX_CORE_EXEC_SPACE_H */
+#endif /* PX_RUNTIME_EXEC_SPACE_H */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Fences, the public ones and the core's fence of every instance, told to the observers
- * (core/profile.h) as they wait. */
+ * (observability/profile.h) as they wait. */
 #include <stdio.h>
 
 #include "base/error.h"
-#include "core/instance.h"
-#include "core/profile.h"
+#include "observability/profile.h"
+#include "runtime/instance.h"
 
 px_status px_instance_fence(px_instance *inst)
 {

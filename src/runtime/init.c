@@ -7,11 +7,11 @@
 #include "base/registry.h"
 #include "base/state.h"
 #include "base/topology.h"
-#include "core/copy_path.h"
-#include "core/exec_space.h"
-#include "core/instance.h"
-#include "core/profile.h"
-#include "core/tools_api.h"
+#include "observability/profile.h"
+#include "observability/tools_api.h"
+#include "runtime/copy_path.h"
+#include "runtime/exec_space.h"
+#include "runtime/instance.h"
 #include "px_config.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Instances: ordered queues of work, one backend each. */
-#include "core/instance.h"
+#include "runtime/instance.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

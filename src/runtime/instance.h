@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the objects behind px_instance and px_event handles. */
-#ifndef PX_CORE_INSTANCE_H
-#define PX_CORE_INSTANCE_H
+#ifndef PX_RUNTIME_INSTANCE_H
+#define PX_RUNTIME_INSTANCE_H
 
 #include <stdbool.h>
 
@@ -12,7 +12,7 @@
 #define PX__INSTANCE_MAGIC 0x494e5354u /* "INST" */
 #define PX__EVENT_MAGIC 0x45564e54u    /* "EVNT" */
 
-/* A capture in progress on an instance (core/graph_capture.c). */
+/* A capture in progress on an instance (graphs/capture.c). */
 typedef struct px__capture px__capture;
 
 struct px_instance {
@@ -67,7 +67,7 @@ px_status px__instance_wrap(px_instance **out, px_exec_space exec, int device, v
                             const char *label);
 /* The default instance of (exec, device), made on first use. */
 px_status px__instance_default(px_exec_space exec, int device, px_instance **out);
-/* Every instance of every execution space idle. Told to the observers (core/profile.h)
+/* Every instance of every execution space idle. Told to the observers (observability/profile.h)
    as a fence of every instance, named after the public call; the _quiet form is not. */
 px_status px__fence_all(void);
 px_status px__fence_all_quiet(void);
@@ -75,4 +75,4 @@ px_status px__fence_all_quiet(void);
    one was released (one whose queue is being captured refuses and stays). */
 px_status px__instances_finalize(bool *all_released);
 
-#endif /* PX_CORE_INSTANCE_H */
+#endif /* PX_RUNTIME_INSTANCE_H */

@@ -4,15 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/dispatch.h"
+#include "runtime/dispatch.h"
 
 #include "backends/backends.h"
 #include "base/bounds.h"
 #include "base/error.h"
 #include "base/util.h"
-#include "core/graph.h"
-#include "core/instance.h"
-#include "core/profile.h"
+#include "graphs/graph.h"
+#include "observability/profile.h"
+#include "runtime/instance.h"
 #include "spaces/view.h"
 
 static const char *kind_name(px_kernel_kind kind)

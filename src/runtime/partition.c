@@ -7,7 +7,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "core/instance.h"
+#include "runtime/instance.h"
 
 /* Upper bound on n: more queues than this only adds scheduling overhead. */
 #define PX__MAX_PARTITIONS 1024

@@ -23,8 +23,8 @@
 #include "backends/cuda/cuda_queue.h"
 #include "backends/cuda/cuda_staging.h"
 #include "base/memstats.h"
-#include "base/profiling.h"
 #include "base/util.h"
+#include "observability/profiling.h"
 
 /* With NVTX on, Nsight shows the stream under the instance's label. Streams portex wraps
    keep the name their owner gave them. */
