@@ -15,7 +15,7 @@
 #include "spaces/copy_plan.h"
 #include "spaces/view.h"
 #if PX_HAVE_CUDA
-#include "backends/cuda/cuda_api.h"
+#include "backends/cuda/api.h"
 #endif
 
 /* The side of op a backend of its own must move (the one the CPU cannot reach). */

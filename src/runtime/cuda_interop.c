@@ -3,7 +3,7 @@
  * stream behind an instance. Compiled only with the CUDA backend. */
 #include "portex/cuda.h"
 
-#include "backends/cuda/cuda_api.h"
+#include "backends/cuda/api.h"
 #include "base/error.h"
 #include "base/state.h"
 #include "runtime/instance.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "backends/backends.h"
-#include "backends/host/host_copy.h"
+#include "backends/host/copy.h"
 #include "base/error.h"
 #include "base/memstats.h"
 #include "base/state.h"

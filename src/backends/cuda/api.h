@@ -3,8 +3,8 @@
  * the CUDA-only services that have no place in the shared ops table (pointer queries,
  * pinning, the staging pool's configuration, streams for interop). Included only where
  * PX_HAVE_CUDA is 1. */
-#ifndef PX_CUDA_API_H
-#define PX_CUDA_API_H
+#ifndef PX_BACKENDS_CUDA_API_H
+#define PX_BACKENDS_CUDA_API_H
 
 #include <stddef.h>
 
@@ -24,4 +24,4 @@ px_status px__cuda_stream_device(void *stream, int *device);
 /* The cudaStream_t of a CUDA queue. */
 void *px__cuda_queue_stream(px__queue *q);
 
-#endif /* PX_CUDA_API_H */
+#endif /* PX_BACKENDS_CUDA_API_H */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The CUDA backend's table: what the core calls for PX_EXEC_CUDA. */
-#include "backends/cuda/cuda_backend.h"
+#include "backends/cuda/backend.h"
 
-#include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_graph.h"
-#include "backends/cuda/cuda_hooks.h"
-#include "backends/cuda/cuda_pinned.h"
-#include "backends/cuda/cuda_queue.h"
-#include "backends/cuda/cuda_staging.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/graph/graph.h"
+#include "backends/cuda/hooks.h"
+#include "backends/cuda/memory/pinned.h"
+#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/staging/staging.h"
 
 /* No GPU is an answer (0), not a failure: the core names the caller when it needs one,
    and px_space_check and px_print_configuration give CUDA's reason. */

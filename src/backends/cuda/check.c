@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* CUDA errors to portex statuses: the checkpoint behind PX__CU (cuda_check.h). */
-#include "backends/cuda/cuda_check.h"
+/* CUDA errors to portex statuses: the checkpoint behind PX__CU (check.h). */
+#include "backends/cuda/check.h"
 
 /* Errors that come from a kernel (at its launch, or surfacing at a later call on the
    stream): they become PX_ERR_LAUNCH. Most of them are sticky and poison the context. */

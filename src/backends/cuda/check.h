@@ -9,8 +9,8 @@
  * public function the user called (base/error.h), as the thread's last error and clears
  * the runtime's pending error, so that the caller's next CUDA call does not inherit it
  * (sticky errors, which poison the context, stay). */
-#ifndef PX_CUDA_CHECK_H
-#define PX_CUDA_CHECK_H
+#ifndef PX_BACKENDS_CUDA_CHECK_H
+#define PX_BACKENDS_CUDA_CHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,4 +57,4 @@ static inline px__cuda_ctx px__cuda_ctx_kernel(const char *label)
     return c;
 }
 
-#endif /* PX_CUDA_CHECK_H */
+#endif /* PX_BACKENDS_CUDA_CHECK_H */

@@ -4,9 +4,9 @@
 
 #include "px_config.h"
 
-#include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_hooks.h"
-#include "backends/cuda/cuda_pinned.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/hooks.h"
+#include "backends/cuda/memory/pinned.h"
 
 static void print_version(FILE *out, const char *what, int v)
 {

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Devices: lazy discovery, per-device state, the current-device bracket. */
-#include "backends/cuda/cuda_device.h"
+#include "backends/cuda/device.h"
 
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "backends/cuda/cuda_check.h"
+#include "backends/cuda/check.h"
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool g_counted;

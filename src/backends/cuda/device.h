@@ -5,8 +5,8 @@
  * initialises CUDA (so that Check can fork before it). Each device used gets, once:
  * its properties, two internal non-blocking streams (one for allocation and zeroing, one
  * for frees ordered after queued work) and portex's own stream-ordered memory pool. */
-#ifndef PX_CUDA_DEVICE_H
-#define PX_CUDA_DEVICE_H
+#ifndef PX_BACKENDS_CUDA_DEVICE_H
+#define PX_BACKENDS_CUDA_DEVICE_H
 
 #include <stdbool.h>
 
@@ -26,7 +26,7 @@ typedef struct px__cuda_device {
     cudaMemPool_t pool;    /* NULL when the device lacks stream-ordered allocation */
     /* Internal non-blocking streams. Allocations and zeroing run on `alloc` and wait for
        nothing else, so creating a view never waits for unrelated work; frees run on
-       `release` after waiting for every live queue's work (cuda_track.c). */
+       `release` after waiting for every live queue's work (queue/track.c). */
     cudaStream_t alloc;
     cudaStream_t release;
 } px__cuda_device;
@@ -71,4 +71,4 @@ void px__cuda_unlock(void);
 /* Releases every device's stream and pool (px_finalize); devices start over lazily. */
 void px__cuda_devices_release(void);
 
-#endif /* PX_CUDA_DEVICE_H */
+#endif /* PX_BACKENDS_CUDA_DEVICE_H */

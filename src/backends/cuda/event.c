@@ -3,10 +3,10 @@
  * to its device. */
 #include <stdlib.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_hooks.h"
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/hooks.h"
+#include "backends/cuda/queue/queue.h"
 #include "base/util.h"
 
 typedef struct px__cuda_event {

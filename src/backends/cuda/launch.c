@@ -3,12 +3,12 @@
  * portex/kernel_cuda.h read, scratch on demand, and results that go to host memory. */
 #include <string.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_hooks.h"
-#include "backends/cuda/cuda_memory.h"
-#include "backends/cuda/cuda_pinned.h"
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/hooks.h"
+#include "backends/cuda/memory/memory.h"
+#include "backends/cuda/memory/pinned.h"
+#include "backends/cuda/queue/queue.h"
 #include "base/memstats.h"
 
 /* Scratch grows to at least this, in these steps: few regrowths, little waste. */

@@ -13,19 +13,19 @@
  * before), every group is handed out by the weights (at least one group each), and the
  * SMs left over by the split, fewer than one group, go to the child with the largest
  * weight. The queue's SM count is the partition's, so kernels size their grids to it
- * (cuda_launch.c) and px_instance_sm_count reports it.
+ * (launch.c) and px_instance_sm_count reports it.
  *
  * docs/cuda.md, "Partitions", has the rules and the reasons. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_green.h"
-#include "backends/cuda/cuda_hooks.h"
-#include "backends/cuda/cuda_instance.h"
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/driver/green.h"
+#include "backends/cuda/hooks.h"
+#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/setup.h"
 #include "base/util.h"
 
 /* Ends the first `made` children (new queues: their streams are idle), keeping the

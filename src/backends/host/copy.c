@@ -2,7 +2,7 @@
 /* Host copies and fills: memcpy where memory is contiguous, else an odometer over the
  * outer dimensions with a tight loop over the innermost one (the destination's smallest
  * stride, so that writes stream). */
-#include "backends/host/host_copy.h"
+#include "backends/host/copy.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 /* Host fences and events: nothing to wait for; an event is a timestamp from the
  * monotonic clock. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include "backends/host/host_sync.h"
+#include "backends/host/event.h"
 
 #include <stdlib.h>
 #include <time.h>

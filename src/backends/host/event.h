@@ -2,8 +2,8 @@
 /* Internal: what the host backends share because their work has finished when the call
  * that issued it returns: one device, fences with nothing to wait for, and events that
  * are complete once recorded and hold the time they were. */
-#ifndef PX_BACKENDS_HOST_SYNC_H
-#define PX_BACKENDS_HOST_SYNC_H
+#ifndef PX_BACKENDS_HOST_EVENT_H
+#define PX_BACKENDS_HOST_EVENT_H
 
 #include "backends/backend.h"
 
@@ -19,4 +19,4 @@ px_status px__host_event_query(void *ev, bool *done);
 px_status px__host_event_synchronize(void *ev);
 px_status px__host_event_elapsed(void *start, void *end, float *ms);
 
-#endif /* PX_BACKENDS_HOST_SYNC_H */
+#endif /* PX_BACKENDS_HOST_EVENT_H */

@@ -11,7 +11,7 @@
  * share it. px_cond_set finds the value through the thread's chain of running executable
  * graphs (a body runs inside its node's graph), which the launch keeps in a thread-local
  * frame; a backend running a kernel on several threads hands them that chain. */
-#include "backends/host/host_graph.h"
+#include "backends/host/graph.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * threads actually runs them: a reduction joins its parts' partials in part order and a
  * scan offsets each part by the parts before it, so results depend on the thread count
  * alone, never on which thread ran which part. A runner is what a backend hands the
- * shared code (host_launch.h, host_split.h) to run jobs on one of its teams. */
+ * shared code (launch.h, split.h) to run jobs on one of its teams. */
 #ifndef PX_BACKENDS_HOST_JOB_H
 #define PX_BACKENDS_HOST_JOB_H
 

@@ -11,14 +11,14 @@
  *   - scans: two passes, each part's total first (final false), then each part again from
  *     the exclusive prefix of the totals before it (final true).
  * Parts are as many as the team's threads, whatever number of threads runs them
- * (host_job.h), so a result is the same run to run for a given thread count, and the same
+ * (job.h), so a result is the same run to run for a given thread count, and the same
  * on every backend that cuts with this file. */
-#include "backends/host/host_launch.h"
+#include "backends/host/launch.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/host/host_team.h"
+#include "backends/host/team.h"
 #include "base/error.h"
 #include "base/util.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The HOST space: pageable memory from the C library, aligned to a cache line. */
-#include "backends/host/host_memory.h"
+#include "backends/host/memory.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Thread places for the host backends with teams: the process's CPU set as it was at the
  * first px_init, cut into cores (or hardware threads), and binding to them. */
-#include "backends/host/host_places.h"
+#include "backends/host/places.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Shares of a team by weight: largest remainders, at least one thread each. */
-#include "backends/host/host_shares.h"
+#include "backends/host/shares.h"
 
 void px__host_shares(int total, int n, const double *weights, int *share)
 {

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Host copies and fills on a team of host threads (the OpenMP and threads backends): the
  * op is cut into slices, one per thread, each run by the host backends' own copy and fill.
- * Contiguous ops are cut by elements, as a 1-D loop over them is (host_launch.c: part p of
+ * Contiguous ops are cut by elements, as a 1-D loop over them is (launch.c: part p of
  * the team's parts to thread p); strided ones along the destination's outermost dimension,
  * so that every slice still walks memory in order. Small ops stay on the calling thread: a
  * team costs more than it saves below a few hundred kilobytes. A new view's zero-fill is
  * such a fill, on the team of the default instance: the threads that will loop over the
  * view touch its pages first. */
-#include "backends/host/host_split.h"
+#include "backends/host/split.h"
 
-#include "backends/host/host_copy.h"
+#include "backends/host/copy.h"
 #include "base/error.h"
 
 #define PARALLEL_BYTES (256 * 1024)

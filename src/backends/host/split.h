@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Internal: host copies and fills split among a team of host threads (host_split.c says
+/* Internal: host copies and fills split among a team of host threads (split.c says
  * how), for the backends that have teams: OpenMP and threads. */
 #ifndef PX_BACKENDS_HOST_SPLIT_H
 #define PX_BACKENDS_HOST_SPLIT_H
@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "backends/backend.h"
-#include "backends/host/host_job.h"
+#include "backends/host/job.h"
 
 /* A HOST_MEMCPY or HOST_STRIDED copy (fill false), or a HOST_FILL, on r's team; finished
    when it returns. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Team kernels on the host backends: scratch per running thread, the league in shares. */
-#include "backends/host/host_team.h"
+#include "backends/host/team.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,16 +2,16 @@
 /* The OpenMP backend: kernels, copies and fills run on a team of host threads, the
  * calling thread among them, and have finished when the call returns; a queue is in
  * order because every call is. Events and graphs are the host backends'. A partition is
- * a queue with a share of its parent's threads (omp_team.h). */
-#include "backends/openmp/omp_backend.h"
+ * a queue with a share of its parent's threads (config.h). */
+#include "backends/openmp/backend.h"
 
 #include <stdlib.h>
 
-#include "backends/host/host_sync.h"
-#include "backends/host/host_graph.h"
-#include "backends/host/host_shares.h"
-#include "backends/openmp/omp_hooks.h"
-#include "backends/openmp/omp_team.h"
+#include "backends/host/event.h"
+#include "backends/host/graph.h"
+#include "backends/host/shares.h"
+#include "backends/openmp/config.h"
+#include "backends/openmp/pool.h"
 #include "base/error.h"
 #include "base/util.h"
 

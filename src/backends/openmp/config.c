@@ -13,15 +13,15 @@
  * another partition slows both teams at every barrier. When the user set
  * OMP_PROC_BIND or OMP_PLACES, OpenMP places the threads instead. A thread remembers its
  * place, so binding costs one system call the first time only. */
-#include "backends/openmp/omp_team.h"
+#include "backends/openmp/config.h"
 
 #include <hwloc.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/host/host_graph.h"
-#include "backends/host/host_places.h"
+#include "backends/host/graph.h"
+#include "backends/host/places.h"
 #include "base/bounds.h"
 #include "base/error.h"
 #include "base/topology.h"
@@ -80,7 +80,7 @@ px_status px__omp_config_init(const px_init_options *opts)
         cfg.threads_from = "PX_NUM_THREADS";
     }
     /* Read at every px_init that has a topology, so that the first one records the CPU set
-       the process had before portex bound anything (host_places.h). */
+       the process had before portex bound anything (host/places.h). */
     int cores = 0;
     if (cfg.topo) PX__TRY(px__host_cpu_count(cfg.topo, &cores, NULL));
     const bool omp_places = env_set("OMP_PROC_BIND") || env_set("OMP_PLACES");

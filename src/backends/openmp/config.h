@@ -2,15 +2,15 @@
 /* Internal: the OpenMP backend's teams. A queue is a set of thread places (the first and
  * how many in the binding order); work issued to it runs at once, on the calling thread
  * and the threads of an OpenMP team of that size, and has finished when the call
- * returns, as on the serial backend. A job (host_job.h) has a fixed number of parts, the
+ * returns, as on the serial backend. A job (host/job.h) has a fixed number of parts, the
  * same whatever team OpenMP actually gives, so that results do not depend on it. */
-#ifndef PX_BACKENDS_OPENMP_OMP_TEAM_H
-#define PX_BACKENDS_OPENMP_OMP_TEAM_H
+#ifndef PX_BACKENDS_OPENMP_CONFIG_H
+#define PX_BACKENDS_OPENMP_CONFIG_H
 
 #include <stdio.h>
 
 #include "backends/backend.h"
-#include "backends/host/host_job.h"
+#include "backends/host/job.h"
 
 struct px__queue {
     int nthreads;     /* the team's size */
@@ -37,4 +37,4 @@ static inline px__queue px__omp_whole_team(void)
 void px__omp_allow_nesting(void);
 void px__omp_config_print(FILE *out);
 
-#endif /* PX_BACKENDS_OPENMP_OMP_TEAM_H */
+#endif /* PX_BACKENDS_OPENMP_CONFIG_H */

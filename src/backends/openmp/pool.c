@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The OpenMP backend's kernels, copies and fills: the host backends' cutting into parts
- * (host_launch.c, host_split.c) run on the queue's OpenMP team (px__omp_run). */
-#include "backends/openmp/omp_hooks.h"
+ * (host/launch.c, host/split.c) run on the queue's OpenMP team (px__omp_run). */
+#include "backends/openmp/pool.h"
 
-#include "backends/host/host_launch.h"
-#include "backends/host/host_split.h"
-#include "backends/openmp/omp_team.h"
+#include "backends/host/launch.h"
+#include "backends/host/split.h"
+#include "backends/openmp/config.h"
 
 static void run_on_team(void *team, const px__host_job *job) { px__omp_run(team, job); }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Internal: the OpenMP backend's kernel, copy and fill hooks (omp_hooks.c), for its table
- * in omp_backend.c. */
-#ifndef PX_BACKENDS_OPENMP_OMP_HOOKS_H
-#define PX_BACKENDS_OPENMP_OMP_HOOKS_H
+/* Internal: the OpenMP backend's kernel, copy and fill hooks (pool.c), for its table
+ * in backend.c. */
+#ifndef PX_BACKENDS_OPENMP_POOL_H
+#define PX_BACKENDS_OPENMP_POOL_H
 
 #include "backends/backend.h"
 
@@ -11,4 +11,4 @@ px_status px__omp_copy(px__queue *q, px__copy_op *op);
 px_status px__omp_fill(px__queue *q, px__copy_op *op);
 px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size);
 
-#endif /* PX_BACKENDS_OPENMP_OMP_HOOKS_H */
+#endif /* PX_BACKENDS_OPENMP_POOL_H */

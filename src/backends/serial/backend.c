@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The serial backend: work runs on the calling thread the moment it is issued, so a
  * queue is always drained and events are complete as soon as they are recorded. */
-#include "backends/serial/serial.h"
+#include "backends/serial/backend.h"
 
-#include "backends/host/host_copy.h"
-#include "backends/host/host_sync.h"
-#include "backends/host/host_graph.h"
-#include "backends/host/host_team.h"
+#include "backends/host/copy.h"
+#include "backends/host/event.h"
+#include "backends/host/graph.h"
+#include "backends/host/team.h"
 #include "base/error.h"
 
 /* Serial queues hold nothing: every one is this object. */

@@ -1,25 +1,25 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The threads backend: kernels, copies and fills run on a team of host threads, the
  * calling thread among them, and have finished when the call returns; a queue is in order
- * because every call is. Work is cut into parts as on the OpenMP backend (host_launch.c,
- * host_split.c), so results are the same bits for the same thread count. Events and graphs
+ * because every call is. Work is cut into parts as on the OpenMP backend (host/launch.c,
+ * host/split.c), so results are the same bits for the same thread count. Events and graphs
  * are the host backends'.
  *
  * Teams. The backend's own team has every thread (px_init's count) and serves the default
  * instance, every instance px_instance_create makes and the zero-fill of new host views,
  * so that the threads that first touch a view's pages are the ones whose loops use them.
  * A partition has a team of its own, with its share of its parent's threads and places. */
-#include "backends/threads/thr_backend.h"
+#include "backends/threads/backend.h"
 
 #include <stdlib.h>
 
-#include "backends/host/host_graph.h"
-#include "backends/host/host_launch.h"
-#include "backends/host/host_shares.h"
-#include "backends/host/host_split.h"
-#include "backends/host/host_sync.h"
-#include "backends/threads/thr_config.h"
-#include "backends/threads/thr_team.h"
+#include "backends/host/event.h"
+#include "backends/host/graph.h"
+#include "backends/host/launch.h"
+#include "backends/host/shares.h"
+#include "backends/host/split.h"
+#include "backends/threads/config.h"
+#include "backends/threads/pool.h"
 #include "base/error.h"
 #include "base/util.h"
 
@@ -71,7 +71,7 @@ static px_status thr_queue_destroy(px__queue *q, bool *released)
     return PX_OK;
 }
 
-/* Shares of the parent's threads by weight (host_shares.h), each a team on the next places
+/* Shares of the parent's threads by weight (host/shares.h), each a team on the next places
    of the parent's; the sets are disjoint while the parent has a thread per partition, and
    wrap round its places when it has fewer. */
 static px_status thr_partition(px__queue *parent, const px__partition_request *req,

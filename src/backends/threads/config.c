@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The threads backend's configuration: the thread count, the places threads are bound to
- * (the host backends' places, host_places.h: the cores of the process's CPU set at the
+ * (the host backends' places, host/places.h: the cores of the process's CPU set at the
  * first px_init), and the spin before sleeping.
  *
  * Binding. Worker i of a team whose places start at `first` binds itself to place
@@ -10,14 +10,14 @@
  * later, and other processes' main threads, off one core; a partition's driver on another
  * partition's core slows both. */
 #define _POSIX_C_SOURCE 200809L /* sysconf */
-#include "backends/threads/thr_config.h"
+#include "backends/threads/config.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "backends/host/host_places.h"
-#include "backends/threads/thr_wait.h"
+#include "backends/host/places.h"
+#include "backends/threads/wait.h"
 #include "base/error.h"
 #include "base/topology.h"
 
@@ -86,7 +86,7 @@ px_status px__thr_config_init(const px_init_options *opts)
     bool bind;
     PX__TRY(env_bind(&bind));
     /* Read at every px_init that has a topology, so that the first one records the CPU set
-       the process had before portex bound anything (host_places.h). */
+       the process had before portex bound anything (host/places.h). */
     int cores = 0, pus = 0;
     if (topo) PX__TRY(px__host_cpu_count(topo, &cores, &pus));
     const long online = sysconf(_SC_NPROCESSORS_ONLN);

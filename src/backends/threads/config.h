@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the threads backend's configuration, chosen at px_init: how many threads the
  * default instance has, where they run, and how long a waiting thread spins. */
-#ifndef PX_BACKENDS_THREADS_THR_CONFIG_H
-#define PX_BACKENDS_THREADS_THR_CONFIG_H
+#ifndef PX_BACKENDS_THREADS_CONFIG_H
+#define PX_BACKENDS_THREADS_CONFIG_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,4 +27,4 @@ void px__thr_bind(int place);
 int64_t px__thr_spin_ns(int nthreads);
 void px__thr_config_print(FILE *out);
 
-#endif /* PX_BACKENDS_THREADS_THR_CONFIG_H */
+#endif /* PX_BACKENDS_THREADS_CONFIG_H */

@@ -5,7 +5,7 @@
  * incrementing `epoch`; each worker, which saw the previous epoch, notices the change, runs
  * its parts and decrements `pending`; the dispatcher runs part 0 (and every `width`-th
  * after it) meanwhile, then waits for `pending` to reach 0. Both waits poll first (the
- * spin, thr_config.h) and then sleep on the word (thr_wait.h). A sleeper says so first
+ * spin, config.h) and then sleep on the word (wait.h). A sleeper says so first
  * (`sleepers` for workers, `waiting` for the dispatcher) and looks at the word again, and
  * the other side changes the word before it looks at that count, all sequentially
  * consistent: either the sleeper sees the change, or the waker sees the sleeper and wakes
@@ -22,7 +22,7 @@
  * destroyed. A child of fork has none of its parent's workers: teams notice (a count of
  * forks) and start new ones. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, pthread_sigmask */
-#include "backends/threads/thr_team.h"
+#include "backends/threads/pool.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -32,9 +32,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "backends/host/host_graph.h"
-#include "backends/threads/thr_config.h"
-#include "backends/threads/thr_wait.h"
+#include "backends/host/graph.h"
+#include "backends/threads/config.h"
+#include "backends/threads/wait.h"
 #include "base/bounds.h"
 #include "base/error.h"
 #include "base/util.h"

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: a team of the threads backend: the thread that dispatches and a pool of worker
- * threads of its own, which run the parts of jobs (host_job.h) with it. thr_team.c says
+ * threads of its own, which run the parts of jobs (host/job.h) with it. pool.c says
  * how the work is handed off. */
-#ifndef PX_BACKENDS_THREADS_THR_TEAM_H
-#define PX_BACKENDS_THREADS_THR_TEAM_H
+#ifndef PX_BACKENDS_THREADS_POOL_H
+#define PX_BACKENDS_THREADS_POOL_H
 
 #include <stdbool.h>
 
-#include "backends/host/host_job.h"
+#include "backends/host/job.h"
 #include "portex/core.h"
 
 typedef struct px__thr_team px__thr_team;
@@ -30,4 +30,4 @@ int px__thr_team_first(const px__thr_team *t);
    so the results, are the same. */
 void px__thr_team_run(px__thr_team *t, const px__host_job *job);
 
-#endif /* PX_BACKENDS_THREADS_THR_TEAM_H */
+#endif /* PX_BACKENDS_THREADS_POOL_H */

@@ -3,7 +3,7 @@
  * for every word, whose wakers broadcast (a sleeper woken for another word checks its own
  * and sleeps again). */
 #define _GNU_SOURCE /* syscall */
-#include "backends/threads/thr_wait.h"
+#include "backends/threads/wait.h"
 
 #if defined(__linux__) && !defined(PX_THREADS_NO_FUTEX)
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: sleeping on a 32-bit word until another thread changes it, the slow half of
- * the threads backend's hand-off (thr_team.c spins first): a futex on Linux, a condition
+ * the threads backend's hand-off (pool.c spins first): a futex on Linux, a condition
  * variable elsewhere. The word itself carries the news; these only put a thread to sleep
  * and wake it, so every check of the word is an atomic load by the caller. */
-#ifndef PX_BACKENDS_THREADS_THR_WAIT_H
-#define PX_BACKENDS_THREADS_THR_WAIT_H
+#ifndef PX_BACKENDS_THREADS_WAIT_H
+#define PX_BACKENDS_THREADS_WAIT_H
 
 #include <stdatomic.h>
 
@@ -30,4 +30,4 @@ static inline void px__thr_relax(void)
 #endif
 }
 
-#endif /* PX_BACKENDS_THREADS_THR_WAIT_H */
+#endif /* PX_BACKENDS_THREADS_WAIT_H */

@@ -11,18 +11,18 @@
  *   fill of DEVICE         CUDA_FILL */
 #include <string.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_fill.h"
-#include "backends/cuda/cuda_hooks.h"
-#include "backends/cuda/cuda_peer.h"
-#include "backends/cuda/cuda_pinned.h"
-#include "backends/cuda/cuda_queue.h"
-#include "backends/cuda/cuda_staging.h"
-#include "backends/cuda/cuda_strided.h"
-#include "backends/host/host_copy.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/copy/fill.h"
+#include "backends/cuda/copy/peer.h"
+#include "backends/cuda/copy/strided.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/hooks.h"
+#include "backends/cuda/memory/pinned.h"
+#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/staging/staging.h"
+#include "backends/host/copy.h"
 
-_Static_assert(PX__CUDA_STRIDED_MAX_RANK == PX_MAX_RANK, "cuda_strided.h must cover every rank");
+_Static_assert(PX__CUDA_STRIDED_MAX_RANK == PX_MAX_RANK, "copy/strided.h must cover every rank");
 
 px_status px__cuda_copy_path(const px__copy_op *op, px_copy_path *path)
 {
@@ -78,7 +78,7 @@ static px__cuda_strided strided_desc(const px__copy_op *op, void *dst, const voi
 }
 
 /* Memory of another GPU is written or read: order after the pending work of both GPUs, as
-   a flat copy between GPUs is (cuda_peer.c). Not during a capture: the graph's edges
+   a flat copy between GPUs is (copy/peer.c). Not during a capture: the graph's edges
    order its nodes. */
 static px_status order_for_peers(px__cuda_queue *q, const px__copy_op *op, bool capturing)
 {
@@ -241,7 +241,7 @@ px_status px__cuda_fill(px__queue *queue, px__copy_op *op)
     const unsigned char *v = op->value;
     const px__cuda_ctx ctx = px__cuda_ctx_kernel(px__caller());
     if (st == PX_OK && !op->flat) {
-        /* Strided: the fill kernels of cuda_strided.cu, any rank and element size. */
+        /* Strided: the fill kernels of copy/strided.cu, any rank and element size. */
         const px__cuda_strided k = strided_desc(op, dst, NULL);
         st = PX__CU_AT(px__cuda_strided_fill_launch(q->stream, q->device, &k), &ctx);
     } else if (st == PX_OK && local && q->gmem == NULL && all_bytes_equal(v, op->elem_size)) {

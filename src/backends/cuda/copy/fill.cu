@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Fill kernels for px_fill on device memory when the value's bytes differ (equal bytes
- * go to cudaMemsetAsync, see cuda_copy.c), and for every fill portex records into a graph
+ * go to cudaMemsetAsync, see copy/copy.c), and for every fill portex records into a graph
  * (so that another value changes a node's parameters, never its type).
  *
  * The buffer is seen as words U, the widest of 8, 4, 2, 1 bytes that divides both the
@@ -8,7 +8,7 @@
  * wider element repeats a pattern of W words, which travels as a kernel parameter
  * (PATTERN_BYTES at a time: longer elements take one launch per slice). Word k of the
  * slice is element k / len, word k % len, with 32-bit arithmetic when the count allows. */
-#include "backends/cuda/cuda_fill.h"
+#include "backends/cuda/copy/fill.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Internal: the fill kernels (cuda_fill.cu), callable from C. */
-#ifndef PX_CUDA_FILL_H
-#define PX_CUDA_FILL_H
+/* Internal: the fill kernels (copy/fill.cu), callable from C. */
+#ifndef PX_BACKENDS_CUDA_COPY_FILL_H
+#define PX_BACKENDS_CUDA_COPY_FILL_H
 
 #include <stddef.h>
 
@@ -21,4 +21,4 @@ cudaError_t px__cuda_fill_launch(cudaStream_t stream, int device, void *dst, siz
 }
 #endif
 
-#endif /* PX_CUDA_FILL_H */
+#endif /* PX_BACKENDS_CUDA_COPY_FILL_H */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Copies between GPUs and peer access: see cuda_peer.h. */
-#include "backends/cuda/cuda_peer.h"
+/* Copies between GPUs and peer access: see copy/peer.h. */
+#include "backends/cuda/copy/peer.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
 
 enum { PEER_UNKNOWN = 0, PEER_ON = 1, PEER_OFF = 2 };
 

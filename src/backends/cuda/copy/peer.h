@@ -3,17 +3,17 @@
  *
  * Peer access is enabled once per pair of devices, both ways, where
  * cudaDeviceCanAccessPeer says the hardware allows it (portex's pools grant their peers
- * access on their own, cuda_device.c; enabling peer access covers memory the caller
+ * access on their own, device.c; enabling peer access covers memory the caller
  * allocated with cudaMalloc and wrapped). A copy between two GPUs is ordered after the
  * work queued so far on every live portex queue of both devices (events, no host wait),
  * so that a copy issued on one GPU's instance never reads data a kernel on the other GPU
  * is still writing. */
-#ifndef PX_CUDA_PEER_H
-#define PX_CUDA_PEER_H
+#ifndef PX_BACKENDS_CUDA_COPY_PEER_H
+#define PX_BACKENDS_CUDA_COPY_PEER_H
 
 #include <stdbool.h>
 
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/queue/queue.h"
 
 /* Whether kernels and copies on device `a` reach device `b`'s memory directly (true for
    a == b). The first ask for (a, b) tries to enable a's access to b (that way only); never fails
@@ -33,4 +33,4 @@ px_status px__cuda_reach(const px__cuda_queue *q, const px__copy_side *side, boo
    pending work of both devices. Called with q->device current. */
 px_status px__cuda_copy_peer(px__cuda_queue *q, const px__copy_op *op);
 
-#endif /* PX_CUDA_PEER_H */
+#endif /* PX_BACKENDS_CUDA_COPY_PEER_H */

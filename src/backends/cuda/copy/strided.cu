@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Copies and fills of non-contiguous memory on the device (path CUDA_STRIDED, and fills of
- * strided DEVICE views). cuda_strided.h says what comes in.
+ * strided DEVICE views). copy/strided.h says what comes in.
  *
  * From the views to words. Each side's strides become bytes, and the element itself one
  * more, innermost dimension (elem_size bytes of stride 1). Dimensions of extent 1 go; a
@@ -28,7 +28,7 @@
  *
  * Grids are sized from the occupancy API (once per kernel and device) to at most four
  * waves of resident blocks, walked grid-stride. */
-#include "backends/cuda/cuda_strided.h"
+#include "backends/cuda/copy/strided.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Internal: copies and fills of non-contiguous memory on the device (cuda_strided.cu),
+/* Internal: copies and fills of non-contiguous memory on the device (copy/strided.cu),
  * callable from C.
  *
  * The views are described by their extents and each side's strides in elements (>= 0);
@@ -11,8 +11,8 @@
  * change, RIGHT <-> LEFT) go through 32 x 32 tiles in shared memory, so that loads
  * coalesce as well as stores. Indices are 32-bit when the word count allows, 64-bit
  * otherwise. */
-#ifndef PX_CUDA_STRIDED_H
-#define PX_CUDA_STRIDED_H
+#ifndef PX_BACKENDS_CUDA_COPY_STRIDED_H
+#define PX_BACKENDS_CUDA_COPY_STRIDED_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-/* PX_MAX_RANK (portex/view.h); cuda_copy.c checks that they agree. */
+/* PX_MAX_RANK (portex/view.h); copy/copy.c checks that they agree. */
 #define PX__CUDA_STRIDED_MAX_RANK 8
 
 /* One strided copy (src) or fill (value). Pointers are addresses the current device can
@@ -55,4 +55,4 @@ cudaError_t px__cuda_strided_fill_launch(cudaStream_t stream, int device,
 }
 #endif
 
-#endif /* PX_CUDA_STRIDED_H */
+#endif /* PX_BACKENDS_CUDA_COPY_STRIDED_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* The driver API through the runtime, and the CUresult checkpoint; see cuda_driver.h. */
-#include "backends/cuda/cuda_driver.h"
+/* The driver API through the runtime, and the CUresult checkpoint; see driver/driver.h. */
+#include "backends/cuda/driver/driver.h"
 
 #include <pthread.h>
 #include <stdio.h>

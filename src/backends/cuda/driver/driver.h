@@ -4,8 +4,8 @@
  * with the NVIDIA driver, so a library linked against it would not even load on a
  * machine without one, where portex must still run on the serial backend. Also the
  * checkpoint that turns a CUresult into a portex status, beside PX__CU for the runtime. */
-#ifndef PX_CUDA_DRIVER_H
-#define PX_CUDA_DRIVER_H
+#ifndef PX_BACKENDS_CUDA_DRIVER_DRIVER_H
+#define PX_BACKENDS_CUDA_DRIVER_DRIVER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,4 +31,4 @@ static inline px_status px__cu_check(CUresult res, const char *call)
     return res == CUDA_SUCCESS ? PX_OK : px__cu_fail(res, call);
 }
 
-#endif /* PX_CUDA_DRIVER_H */
+#endif /* PX_BACKENDS_CUDA_DRIVER_DRIVER_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The driver API behind SM partitions: entry points looked up through the runtime, and
- * the CUresult checkpoint. See cuda_green.h. */
-#include "backends/cuda/cuda_green.h"
+ * the CUresult checkpoint. See driver/green.h. */
+#include "backends/cuda/driver/green.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -10,8 +10,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_driver.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/driver/driver.h"
 
 #if CUDA_VERSION < 12050 || CUDART_VERSION < 12050
 #error "SM partitions (green contexts) need the CUDA 12.5 toolkit or later"

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the CUDA driver API calls behind SM partitions (green contexts).
  *
- * The driver functions are looked up at run time (cuda_driver.h). A driver too old for green contexts
+ * The driver functions are looked up at run time (driver/driver.h). A driver too old for green contexts
  * (they need CUDA 12.5 for cuGreenCtxStreamCreate) gives PX_ERR_UNSUPPORTED, with the
  * versions in the message. */
-#ifndef PX_CUDA_GREEN_H
-#define PX_CUDA_GREEN_H
+#ifndef PX_BACKENDS_CUDA_DRIVER_GREEN_H
+#define PX_BACKENDS_CUDA_DRIVER_GREEN_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
 
 #include <cuda.h>
 
-#include "backends/cuda/cuda_driver.h"
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/driver/driver.h"
+#include "backends/cuda/queue/queue.h"
 
 /* Driver calls, filled by px__cuda_green_load. */
 typedef struct px__cuda_driver {
@@ -49,7 +49,7 @@ static inline px__cuda_green *px__cuda_green_of(const px__cuda_queue *q)
 
 /* Destroys a queue's stream (a green context's, through the driver) and drops its
    reference to the green context, destroying the context with the last one. Called
-   with the last reference to the queue (cuda_instance.c). Returns the first error. */
+   with the last reference to the queue (queue/queue.c). Returns the first error. */
 px_status px__cuda_green_release(px__cuda_queue *q);
 
-#endif /* PX_CUDA_GREEN_H */
+#endif /* PX_BACKENDS_CUDA_DRIVER_GREEN_H */

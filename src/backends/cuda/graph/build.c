@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Building CUDA graphs node by node (cuda_graph.h says how each kind is made). */
-#include "backends/cuda/cuda_graph.h"
+/* Building CUDA graphs node by node (graph/graph.h says how each kind is made). */
+#include "backends/cuda/graph/graph.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -8,10 +8,10 @@
 
 #include <cuda.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_driver.h"
-#include "backends/cuda/cuda_hooks.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/driver/driver.h"
+#include "backends/cuda/hooks.h"
 #include "base/util.h"
 
 px_status px__cuda_graph_create(const struct px__backend *be, int device, px__bgraph **out)

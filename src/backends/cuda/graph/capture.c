@@ -3,12 +3,12 @@
  * instance's stream, portex's work and other libraries' alike. While it lasts, reductions
  * and scans on the queue take scratch the graph keeps (no allocation nodes), so that a
  * captured graph can be a child of an explicit graph and be instantiated more than once. */
-#include "backends/cuda/cuda_graph.h"
+#include "backends/cuda/graph/graph.h"
 
 #include <stdlib.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
 
 static enum cudaStreamCaptureMode mode_of(int mode)
 {

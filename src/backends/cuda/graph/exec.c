@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Executable CUDA graphs: instantiating, launching in order on a stream, changing
  * parameters in place, and a profiling launch. */
-#include "backends/cuda/cuda_graph.h"
+#include "backends/cuda/graph/graph.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
 #include "base/util.h"
 
 static const char *const instantiate_results[] = {

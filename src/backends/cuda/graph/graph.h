@@ -19,8 +19,8 @@
  * A graph's builder stream and scratch list are used by px_graph_add_* and by
  * px_graph_exec_set_* of its executable graphs: the graph.h rule "a handle from one
  * thread at a time" covers a graph and its executable graphs together. */
-#ifndef PX_CUDA_GRAPH_H
-#define PX_CUDA_GRAPH_H
+#ifndef PX_BACKENDS_CUDA_GRAPH_GRAPH_H
+#define PX_BACKENDS_CUDA_GRAPH_GRAPH_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -28,7 +28,7 @@
 #include <cuda_runtime_api.h>
 
 #include "backends/backend.h"
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/queue/queue.h"
 
 struct px__bnode {
     px__gnode_kind kind;
@@ -78,7 +78,7 @@ struct px__bexec {
     px__bgraph *current; /* the graph of the last update, or NULL: what profiling runs */
 };
 
-/* cuda_graph_build.c */
+/* graph/build.c */
 px_status px__cuda_graph_create(const struct px__backend *be, int device, px__bgraph **out);
 void px__cuda_graph_destroy(px__bgraph *g);
 px_status px__cuda_graph_add(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps,
@@ -94,10 +94,10 @@ bool px__cuda_graph_has_conditionals(const px__bgraph *g);
    each once, in address order, in a new array (*out, *n; free it). */
 px_status px__cuda_graph_owners(const px__bgraph *g, px__bgraph ***out, int *n);
 
-/* cuda_graph_capture.c */
+/* graph/capture.c */
 px_status px__cuda_capture_begin(px__queue *q, int mode, px__bgraph **out);
 px_status px__cuda_capture_end(px__queue *q, px__bgraph *g);
 
 extern const px__graph_ops px__cuda_graph_ops;
 
-#endif /* PX_CUDA_GRAPH_H */
+#endif /* PX_BACKENDS_CUDA_GRAPH_GRAPH_H */

@@ -3,10 +3,10 @@
  * as long as the graph, so that every launch of every executable graph finds them. */
 #include <stdlib.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_memory.h"
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/memory/memory.h"
+#include "backends/cuda/queue/queue.h"
 #include "base/memstats.h"
 #include "base/util.h"
 

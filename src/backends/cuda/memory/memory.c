@@ -6,16 +6,16 @@
  * synchronised before it returns, so the memory is usable from any stream at once and
  * creating a view never waits for unrelated work. A free cannot know which streams still
  * use the memory, so it orders itself after everything queued so far on every live queue
- * (events, no host wait) and frees on the release stream (cuda_track.c): releasing a view
+ * (events, no host wait) and frees on the release stream (queue/track.c): releasing a view
  * with work still queued is safe, and the call returns at once. The pool reuses only
  * memory whose free has run (no internal dependencies), so an allocation never inherits
  * the release stream's waits; only when memory runs out does it wait for pending frees. */
-#include "backends/cuda/cuda_memory.h"
+#include "backends/cuda/memory/memory.h"
 
 #include <stdint.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
 #include "base/memstats.h"
 
 /* Without creating a context: asking must stay cheap. */

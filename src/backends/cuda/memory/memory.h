@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: device memory. The DEVICE space's hooks, and the library's own device
  * buffers (scratch, the reduction counter), which live in stream order on a queue. */
-#ifndef PX_CUDA_MEMORY_H
-#define PX_CUDA_MEMORY_H
+#ifndef PX_BACKENDS_CUDA_MEMORY_MEMORY_H
+#define PX_BACKENDS_CUDA_MEMORY_MEMORY_H
 
 #include <stddef.h>
 
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/queue/queue.h"
 
 /* PX_SPACE_DEVICE: portex's stream-ordered pool per GPU. */
 extern const px__space_ops px__space_ops_cuda_device;
@@ -18,4 +18,4 @@ px_status px__cuda_buffer_alloc(px__cuda_queue *q, size_t bytes, void **out);
 /* Frees a library buffer after the work queued on q so far. */
 void px__cuda_buffer_free(px__cuda_queue *q, void *ptr, size_t bytes);
 
-#endif /* PX_CUDA_MEMORY_H */
+#endif /* PX_BACKENDS_CUDA_MEMORY_MEMORY_H */

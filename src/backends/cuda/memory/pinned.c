@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The HOST_PINNED memory space: cudaHostAlloc behind a bounded size-class cache
- * (cuda_pinned.h says why and how much). */
-#include "backends/cuda/cuda_pinned.h"
+ * (memory/pinned.h says why and how much). */
+#include "backends/cuda/memory/pinned.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -10,9 +10,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/queue/queue.h"
 #include "base/memstats.h"
 #include "base/util.h"
 
@@ -145,7 +145,7 @@ px_status px__cuda_pinned_alloc(size_t bytes, void **out)
     /* Portable: usable from every device's context. Mapped: kernels may write results
        straight into it (implied with unified addressing; said explicitly). */
     const unsigned flags = cudaHostAllocPortable | cudaHostAllocMapped;
-    /* In the home device's context (cuda_device.h), not whichever is current: the calling
+    /* In the home device's context (device.h), not whichever is current: the calling
        thread's current device is 0 unless it chose one. */
     int saved;
     PX__TRY(px__cuda_enter(px__cuda_home_device(), &saved));
@@ -203,7 +203,7 @@ void px__cuda_pinned_free(void *ptr, size_t bytes)
 {
     if (ptr == NULL) return;
     /* The home device's release stream orders the free (any device's would do: the
-       waits cross devices; cuda_device.h says why not device 0's); pinned memory exists,
+       waits cross devices; device.h says why not device 0's); pinned memory exists,
        so CUDA is initialised. */
     const int home = px__cuda_home_device();
     px__cuda_device *d;

@@ -8,8 +8,8 @@
  * blocks (default 2048; 0 disables the cache), least recently freed evicted first.
  * A freed block is reused only once the work queued before its free has run; an
  * allocation never waits for that: it takes a block whose work is done, or a new one. */
-#ifndef PX_CUDA_PINNED_H
-#define PX_CUDA_PINNED_H
+#ifndef PX_BACKENDS_CUDA_MEMORY_PINNED_H
+#define PX_BACKENDS_CUDA_MEMORY_PINNED_H
 
 #include <stddef.h>
 
@@ -30,4 +30,4 @@ void px__cuda_pinned_trim(void);
 /* The cache's bound in bytes, for the configuration report. */
 size_t px__cuda_pinned_cache_limit(void);
 
-#endif /* PX_CUDA_PINNED_H */
+#endif /* PX_BACKENDS_CUDA_MEMORY_PINNED_H */

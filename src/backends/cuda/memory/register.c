@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* What memory a pointer is (px_pointer_space), page-locking memory the caller already has
  * (px_host_register / px_host_unregister), and the streams of interop. */
-#include "backends/cuda/cuda_api.h"
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/api.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/queue/queue.h"
 
 /* DEVICE(n), HOST_PINNED (allocated pinned or registered: the driver DMAs from it) or
    HOST (pageable, managed, or unknown to CUDA). Never an error: without a GPU, or when CUDA

@@ -8,12 +8,12 @@
  * memory.
  *
  * A queue is used by one host thread at a time (its scratch is reused in stream order).
- * The list of live queues (cuda_track.c) lets a free wait for work still queued anywhere
+ * The list of live queues (queue/track.c) lets a free wait for work still queued anywhere
  * and px_fence_all reach every stream; it holds a reference to each queue, and so does a
  * px_fence_all that is synchronising it, so that a queue destroyed meanwhile keeps its
  * stream until the last reference goes. */
-#ifndef PX_CUDA_QUEUE_H
-#define PX_CUDA_QUEUE_H
+#ifndef PX_BACKENDS_CUDA_QUEUE_QUEUE_H
+#define PX_BACKENDS_CUDA_QUEUE_QUEUE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,7 +45,7 @@ typedef struct px__cuda_queue {
        step, even from several threads (px_deep_copy uses the default instances from any
        thread): a wait queued before the steps it waits for would never end. */
     pthread_mutex_t staging;
-    void *green; /* px__cuda_green of an SM partition (cuda_green.h), or NULL */
+    void *green; /* px__cuda_green of an SM partition (driver/green.h), or NULL */
 
     void *scratch; /* device, stream-ordered on `stream` */
     size_t scratch_bytes;
@@ -60,7 +60,7 @@ typedef struct px__cuda_queue {
     /* Set while portex builds or captures a graph of its own on this queue: captured
        launches take plain blocks the graph keeps until it is destroyed, and no
        allocation node, so that the graph can be a child, a conditional body, and
-       instantiated more than once (cuda_graph.h). */
+       instantiated more than once (graph/graph.h). */
     struct px__cuda_gmem *gmem;
 
     unsigned char *aux; /* device, PX__CUDA_AUX_BYTES or more */
@@ -75,7 +75,7 @@ static inline px__cuda_queue *px__cuda_queue_of(px__queue *q)
     return (px__cuda_queue *)(void *)q;
 }
 
-/* Graph-owned scratch blocks (cuda_graph_mem.c). */
+/* Graph-owned scratch blocks (graph/mem.c). */
 typedef struct px__cuda_gmem_block {
     void *ptr;
     size_t bytes;
@@ -105,7 +105,7 @@ const char *px__cuda_default_stream_name(cudaStream_t s);
    capture counts: it still belongs to the capture). */
 bool px__cuda_capturing(cudaStream_t s);
 
-/* ---- cuda_track.c -------------------------------------------------------------------- */
+/* ---- queue/track.c -------------------------------------------------------------------- */
 
 /* Adds q to the list of live queues with the list's reference. */
 void px__cuda_track_add(px__cuda_queue *q);
@@ -135,4 +135,4 @@ void px__cuda_release_after_work(void *ptr, size_t bytes, int device, px__cuda_r
 /* Retries kept releases; `all` (px_finalize, no queue left): runs every one. */
 void px__cuda_release_retry(bool all);
 
-#endif /* PX_CUDA_QUEUE_H */
+#endif /* PX_BACKENDS_CUDA_QUEUE_QUEUE_H */

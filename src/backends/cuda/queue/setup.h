@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Internal: setting up and closing the queues that partitions make (cuda_partition.c)
- * beside those of cuda_instance.c. */
-#ifndef PX_CUDA_INSTANCE_H
-#define PX_CUDA_INSTANCE_H
+/* Internal: setting up and closing the queues that partitions make (partition.c)
+ * beside those of queue/queue.c. */
+#ifndef PX_BACKENDS_CUDA_QUEUE_SETUP_H
+#define PX_BACKENDS_CUDA_QUEUE_SETUP_H
 
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/queue/queue.h"
 
 /* Sets up a queue whose stream, device, SM count and label are set: its event and device
    buffer, its staging lane, its place among the live queues. Called with q's device
@@ -15,4 +15,4 @@ px_status px__cuda_queue_setup(px__cuda_queue *q);
    reference. */
 void px__cuda_queue_close(px__cuda_queue *q, bool stream_dead);
 
-#endif /* PX_CUDA_INSTANCE_H */
+#endif /* PX_BACKENDS_CUDA_QUEUE_SETUP_H */

@@ -4,13 +4,13 @@
  *
  * One lock guards the list, the queues' references and their mark events; nothing done
  * under it waits for the GPU (event records and stream waits only queue work). */
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/queue/queue.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
 #include "base/util.h"
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The staging buffers: pinned memory with three flags each, made on demand up to the
- * pool's bound (cuda_staging_state.h). */
+ * pool's bound (staging/state.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_staging_state.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/staging/state.h"
 #include "base/memstats.h"
 #include "base/util.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Staged copies in flight: buffers and uses for a new one, the slices the threads claim
- * and finish, and retiring them (cuda_staging_state.h). */
+ * and finish, and retiring them (staging/state.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/cuda/cuda_staging_state.h"
+#include "backends/cuda/staging/state.h"
 
 /* ---- Starting a job ------------------------------------------------------------------------ */
 

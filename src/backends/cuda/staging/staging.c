@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Staged copies (path CUDA_STAGED): the copy call, which queues every GPU-side step on
  * the instance's stream and returns; settling a queue's copies when its stream has
- * finished or failed; configuration and teardown. cuda_staging_state.h has the whole
+ * finished or failed; configuration and teardown. staging/state.h has the whole
  * picture. */
-#include "backends/cuda/cuda_staging.h"
+#include "backends/cuda/staging/staging.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/cuda/cuda_api.h"
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_device.h"
-#include "backends/cuda/cuda_driver.h"
-#include "backends/cuda/cuda_staging_state.h"
+#include "backends/cuda/api.h"
+#include "backends/cuda/check.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/driver/driver.h"
+#include "backends/cuda/staging/state.h"
 #include "base/limits.h"
 #include "base/topology.h"
 #include "base/util.h"
@@ -222,7 +222,7 @@ static px__stg_buffer *buf_of(const px__stg_job *job, size_t k)
     return &px__stg.bufs[job->chunks[k].buf];
 }
 
-/* Every GPU-side step of the copy on s (cuda_staging_state.h); *queued tells whether any
+/* Every GPU-side step of the copy on s (staging/state.h); *queued tells whether any
    was queued before a failure. */
 static px_status enqueue(cudaStream_t s, const px__stg_job *job, bool *queued)
 {

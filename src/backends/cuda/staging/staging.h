@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: staged copies of pageable host memory (path CUDA_STAGED), as the rest of the
  * CUDA backend uses them. docs/cuda.md ("Staging pageable memory") describes what users
- * see; cuda_staging_state.h how it works. */
-#ifndef PX_CUDA_STAGING_H
-#define PX_CUDA_STAGING_H
+ * see; staging/state.h how it works. */
+#ifndef PX_BACKENDS_CUDA_STAGING_STAGING_H
+#define PX_BACKENDS_CUDA_STAGING_STAGING_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backends/cuda/cuda_queue.h"
+#include "backends/cuda/queue/queue.h"
 
 /* A contiguous copy between DEVICE and pageable HOST memory in the same element order,
    ordered on q: returns once it is queued, the host part done by portex's threads. Where
@@ -30,4 +30,4 @@ void px__cuda_staging_settle(const px__cuda_queue *q, bool stream_dead);
 /* px_finalize, after every queue is gone: stops the threads and frees the buffers. */
 void px__cuda_staging_shutdown(void);
 
-#endif /* PX_CUDA_STAGING_H */
+#endif /* PX_BACKENDS_CUDA_STAGING_STAGING_H */

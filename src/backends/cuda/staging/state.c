@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* The staging engine's one object (cuda_staging_state.h). */
-#include "backends/cuda/cuda_staging_state.h"
+/* The staging engine's one object (staging/state.h). */
+#include "backends/cuda/staging/state.h"
 
 #include "base/limits.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: the staging engine behind CUDA_STAGED, shared by its files:
  *
- *   cuda_staging_buffers.c  the pinned buffers and their flags; which buffers a copy uses
- *   cuda_staging_jobs.c     the copies in flight: claiming, finishing and retiring them
- *   cuda_staging_workers.c  the host threads that do the host part
- *   cuda_staging.c          the copy call, settling a queue's copies, configuration
+ *   buffers.c  the pinned buffers and their flags; which buffers a copy uses
+ *   jobs.c     the copies in flight: claiming, finishing and retiring them
+ *   workers.c  the host threads that do the host part
+ *   staging.c  the copy call, settling a queue's copies, configuration
  *
  * How a copy moves. The calling thread queues every GPU-side step on the instance's own
  * stream and returns; the worker threads only memcpy between the pageable memory and
@@ -51,8 +51,8 @@
  * or unmakes the engine (threads, buffer allocation, configuration) and may call CUDA;
  * workers never take it, so a CUDA call under it that waits for the device cannot wait
  * for them. Order: setup before lock. */
-#ifndef PX_CUDA_STAGING_STATE_H
-#define PX_CUDA_STAGING_STATE_H
+#ifndef PX_BACKENDS_CUDA_STAGING_STATE_H
+#define PX_BACKENDS_CUDA_STAGING_STATE_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -183,7 +183,7 @@ typedef struct px__stg_state {
 
 extern px__stg_state px__stg;
 
-/* ---- cuda_staging_buffers.c (setup held unless said) -------------------------------------- */
+/* ---- staging/buffers.c (setup held unless said) -------------------------------------- */
 
 /* Grows the pool (up to its bound) until `want` buffers are idle or the lane's own, or
    no more can be had; allocation failures leave the pool as it was. */
@@ -200,7 +200,7 @@ bool px__stg_buffers_idle(void);
    px_staging_set must not do. */
 void px__stg_buffers_release(bool final);
 
-/* ---- cuda_staging_jobs.c (lock held unless said) -------------------------------------------- */
+/* ---- staging/jobs.c (lock held unless said) -------------------------------------------- */
 
 /* Takes up to `want` usable buffers for the job, hands out a use for each chunk (round
    robin) and publishes it to the threads; returns how many buffers it took (0: none
@@ -232,7 +232,7 @@ void px__stg_job_retire(px__stg_job *job);
 /* The job's last use of each buffer it took: n pairs, at most PX__STG_PER_COPY. */
 int px__stg_job_last_uses(const px__stg_job *job, int *buf, uint32_t *use);
 
-/* ---- cuda_staging_workers.c (setup held) --------------------------------------------------- */
+/* ---- staging/workers.c (setup held) --------------------------------------------------- */
 
 /* Starts the configured number of threads if none runs, placed near `device`; fewer
    than asked when the system refuses more, none is an error. */
@@ -240,4 +240,4 @@ px_status px__stg_workers_start(int device);
 /* Stops and joins them (no job in flight). */
 void px__stg_workers_stop(void);
 
-#endif /* PX_CUDA_STAGING_STATE_H */
+#endif /* PX_BACKENDS_CUDA_STAGING_STATE_H */

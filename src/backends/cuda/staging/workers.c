@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The staging threads: each claims a slice of a ready chunk, copies it, and finishes it;
- * they make no CUDA call (cuda_staging_state.h says why).
+ * they make no CUDA call (staging/state.h says why).
  *
  * Idle threads sleep on a condition variable. While copies are in flight but none of
  * their chunks is ready (the GPU has not written the flags yet), one thread polls the
@@ -17,7 +17,7 @@
 #include <hwloc.h>
 #include <hwloc/cudart.h>
 
-#include "backends/cuda/cuda_staging_state.h"
+#include "backends/cuda/staging/state.h"
 #include "base/error.h"
 #include "base/topology.h"
 #include "base/util.h"
