@@ -2,7 +2,7 @@
 /* The OpenMP backend: kernels, copies and fills run on a team of host threads, the
  * calling thread among them, and have finished when the call returns; a queue is in
  * order because every call is. Events and graphs are the host backends'. A partition is
- * a queue with a share of its parent's threads (config.h). */
+ * a queue with a share of its parent's threads (pool.h). */
 #include "backends/openmp/backend.h"
 
 #include <stdlib.h>

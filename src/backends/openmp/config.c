@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* The OpenMP backend's threads: how many, where they run, and running a job on a team.
+/* The OpenMP backend's configuration: how many threads, and where they run (pool.c runs
+ * the work on them).
  *
  * Binding. Unless told otherwise, each thread OpenMP adds to a team binds itself with
  * hwloc to the core of its place (places are the cores of the process's CPU set, in
@@ -20,9 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/host/graph.h"
 #include "backends/host/places.h"
-#include "base/bounds.h"
 #include "base/error.h"
 #include "base/topology.h"
 
@@ -131,6 +130,11 @@ void px__omp_config_finalize(void)
 
 int px__omp_threads(void) { return cfg.threads; }
 
+void px__omp_bind(int place)
+{
+    if (cfg.mode == BIND_HWLOC) px__host_places_bind(&cfg.places, place);
+}
+
 void px__omp_allow_nesting(void)
 {
     if (omp_get_max_active_levels() < 2) omp_set_max_active_levels(2);
@@ -173,62 +177,4 @@ void px__omp_config_print(FILE *out)
         break;
     case BIND_NONE: fprintf(out, "    binding: none (%s)\n", cfg.bind_why); break;
     }
-}
-
-/* ---- Running a job ----------------------------------------------------------------------- */
-
-static void bind_to(int place)
-{
-    if (cfg.mode == BIND_HWLOC) px__host_places_bind(&cfg.places, place);
-}
-
-static void run_pass(const px__host_job *job, int pass, int tid, int team)
-{
-    for (int p = tid; p < job->nparts; p += team) job->pass[pass](job->ctx, p);
-}
-
-void px__omp_run(const px__queue *q, const px__host_job *job)
-{
-    if (q->nthreads <= 1 || job->nparts <= 1) {
-        if (q->bind_caller) bind_to(q->first);
-        run_pass(job, 0, 0, 1);
-        if (job->pass[1]) {
-            job->between(job->ctx);
-            run_pass(job, 1, 0, 1);
-        }
-        return;
-    }
-    /* What the other threads must see as the calling thread does: the graphs it runs
-       (px_cond_set) and the public call whose work they do (the name its messages carry),
-       and what they bring back: the first bounds violation. */
-    const void *graphs = px__host_graph_context();
-    const char *caller = px__caller();
-    bool hit = false;
-    char msg[PX__BOUNDS_MSG];
-#pragma omp parallel num_threads(q->nthreads)
-    {
-        PX__ENTER_AS(caller);
-        const int tid = omp_get_thread_num(), team = omp_get_num_threads();
-        if (tid || q->bind_caller) bind_to(q->first + tid);
-        const void *own = tid && graphs ? px__host_graph_adopt(graphs) : NULL;
-        run_pass(job, 0, tid, team);
-        if (job->pass[1]) {
-#pragma omp barrier
-#pragma omp single
-            job->between(job->ctx);
-            run_pass(job, 1, tid, team);
-        }
-        if (tid) {
-            if (graphs) px__host_graph_adopt(own);
-            char mine[PX__BOUNDS_MSG];
-            if (px__bounds_take(mine)) {
-#pragma omp critical(px_omp_bounds)
-                if (!hit) {
-                    hit = true;
-                    memcpy(msg, mine, sizeof msg);
-                }
-            }
-        }
-    }
-    if (hit) px__bounds_put(msg);
 }

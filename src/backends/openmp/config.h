@@ -1,38 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Internal: the OpenMP backend's teams. A queue is a set of thread places (the first and
- * how many in the binding order); work issued to it runs at once, on the calling thread
- * and the threads of an OpenMP team of that size, and has finished when the call
- * returns, as on the serial backend. A job (host/job.h) has a fixed number of parts, the
- * same whatever team OpenMP actually gives, so that results do not depend on it. */
+/* Internal: the OpenMP backend's configuration, chosen at px_init: how many threads the
+ * default instance has, and where its threads run (the binding). */
 #ifndef PX_BACKENDS_OPENMP_CONFIG_H
 #define PX_BACKENDS_OPENMP_CONFIG_H
 
 #include <stdio.h>
 
-#include "backends/backend.h"
-#include "backends/host/job.h"
-
-struct px__queue {
-    int nthreads;     /* the team's size */
-    int first;        /* its first thread's place in the binding order */
-    bool bind_caller; /* a partition: the calling thread takes place `first` too */
-};
-
-/* Runs job on q's team; the calling thread takes part. */
-void px__omp_run(const px__queue *q, const px__host_job *job);
+#include "portex/core.h"
 
 /* The configuration px_init chooses (portex/core.h): threads and binding. */
 px_status px__omp_config_init(const px_init_options *opts);
 void px__omp_config_finalize(void);
 /* Threads of the default instance. */
 int px__omp_threads(void);
-/* The team of the default instance, and of every instance px_instance_create makes: all
-   px__omp_threads() threads from place 0, the calling thread not bound (partitions take
-   shares of it). */
-static inline px__queue px__omp_whole_team(void)
-{
-    return (px__queue){.nthreads = px__omp_threads(), .first = 0, .bind_caller = false};
-}
+/* Binds the calling thread to place `place` of the binding order, when portex binds
+   (hwloc places); nothing otherwise. */
+void px__omp_bind(int place);
 /* Partitions may be used from inside an OpenMP parallel region: nested teams allowed. */
 void px__omp_allow_nesting(void);
 void px__omp_config_print(FILE *out);
