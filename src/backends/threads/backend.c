@@ -24,17 +24,17 @@
 #include "base/util.h"
 
 struct px__queue {
-    px__thr_team *team;
+    px__thr_pool *team;
     bool owns_team; /* a partition's; the others share the backend's */
 };
 
 /* Every thread, from px_init to the last px_finalize. */
-static px__thr_team *whole;
+static px__thr_pool *whole;
 
 static px_status thr_init(const px_init_options *opts)
 {
     PX__TRY(px__thr_config_init(opts));
-    const px_status st = px__thr_team_create(px__thr_threads(), 0, false, &whole);
+    const px_status st = px__thr_pool_create(px__thr_threads(), 0, false, &whole);
     if (st != PX_OK) px__thr_config_finalize();
     return st;
 }
@@ -42,12 +42,12 @@ static px_status thr_init(const px_init_options *opts)
 /* After every queue is gone: the workers stop before their places go. */
 static void thr_finalize(void)
 {
-    px__thr_team_destroy(whole);
+    px__thr_pool_destroy(whole);
     whole = NULL;
     px__thr_config_finalize();
 }
 
-static px_status queue_new(px__thr_team *team, bool owns, px__queue **out)
+static px_status queue_new(px__thr_pool *team, bool owns, px__queue **out)
 {
     px__queue *q = px__calloc(1, sizeof *q);
     if (!q) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the instance");
@@ -65,7 +65,7 @@ static px_status thr_queue_create(const px__queue_desc *desc, px__queue **out)
 
 static px_status thr_queue_destroy(px__queue *q, bool *released)
 {
-    if (q->owns_team) px__thr_team_destroy(q->team);
+    if (q->owns_team) px__thr_pool_destroy(q->team);
     free(q);
     *released = true;
     return PX_OK;
@@ -78,23 +78,23 @@ static px_status thr_partition(px__queue *parent, const px__partition_request *r
                                const px__queue_desc *descs, px__queue **children)
 {
     (void)descs;
-    const int total = px__thr_team_size(parent->team), n = req->n;
-    const int base = px__thr_team_first(parent->team);
+    const int total = px__thr_pool_size(parent->team), n = req->n;
+    const int base = px__thr_pool_first(parent->team);
     int *share = px__calloc((size_t)n, sizeof *share);
     if (!share) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     px__host_shares(total, n, req->weights, share);
     px_status st = PX_OK;
     int first = 0;
     for (int i = 0; i < n && st == PX_OK; ++i) {
-        px__thr_team *t = NULL;
-        st = px__thr_team_create(share[i], base + first % total, true, &t);
+        px__thr_pool *t = NULL;
+        st = px__thr_pool_create(share[i], base + first % total, true, &t);
         if (st == PX_OK) st = queue_new(t, true, &children[i]);
-        if (st != PX_OK) px__thr_team_destroy(t);
+        if (st != PX_OK) px__thr_pool_destroy(t);
         first += share[i];
     }
     if (st != PX_OK)
         for (int i = 0; i < n; ++i) {
-            if (children[i]) px__thr_team_destroy(children[i]->team);
+            if (children[i]) px__thr_pool_destroy(children[i]->team);
             free(children[i]);
             children[i] = NULL;
         }
@@ -104,7 +104,7 @@ static px_status thr_partition(px__queue *parent, const px__partition_request *r
 
 static px_status thr_concurrency(px__queue *q, int *count)
 {
-    *count = px__thr_team_size(q->team);
+    *count = px__thr_pool_size(q->team);
     return PX_OK;
 }
 
@@ -116,11 +116,11 @@ static px_status thr_print_configuration(FILE *out)
 
 /* ---- Kernels, copies, fills: the host backends' parts, run by a team ----------------------- */
 
-static void run_on_team(void *team, const px__host_job *job) { px__thr_team_run(team, job); }
+static void run_on_team(void *team, const px__host_job *job) { px__thr_pool_run(team, job); }
 
-static px__host_runner runner(px__thr_team *t)
+static px__host_runner runner(px__thr_pool *t)
 {
-    return (px__host_runner){.run = run_on_team, .team = t, .nthreads = px__thr_team_size(t)};
+    return (px__host_runner){.run = run_on_team, .team = t, .nthreads = px__thr_pool_size(t)};
 }
 
 static px_status thr_launch(px__queue *q, const px__dispatch *d)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Teams of the threads backend: a pool of workers per team and the hand-off of a job.
+/* Pools of the threads backend: the workers of each team and the hand-off of a job.
  *
  * Hand-off. The dispatching thread publishes a pass of a job by writing it to the team and
  * incrementing `epoch`; each worker, which saw the previous epoch, notices the change, runs
@@ -42,12 +42,12 @@
 #define LINE 64
 
 typedef struct worker {
-    px__thr_team *team;
+    px__thr_pool *team;
     int tid;         /* 1 .. nthreads - 1; the dispatcher is 0 */
     unsigned epoch0; /* the epoch when it started: the first pass is the next one */
 } worker;
 
-struct px__thr_team {
+struct px__thr_pool {
     /* The pass to run, written by the dispatcher before it increments epoch. */
     _Alignas(LINE) atomic_uint epoch;
     const px__host_job *job;
@@ -114,7 +114,7 @@ static bool spin(atomic_uint *word, unsigned value, bool want_other, int64_t spi
 }
 
 /* A worker: the next epoch after `seen`. */
-static unsigned wait_epoch(px__thr_team *t, unsigned seen)
+static unsigned wait_epoch(px__thr_pool *t, unsigned seen)
 {
     if (!spin(&t->epoch, seen, true, t->spin_ns)) {
         for (;;) {
@@ -129,14 +129,14 @@ static unsigned wait_epoch(px__thr_team *t, unsigned seen)
 }
 
 /* The dispatcher: the next pass (or the end) is on the team. */
-static void publish(px__thr_team *t)
+static void publish(px__thr_pool *t)
 {
     atomic_fetch_add_explicit(&t->epoch, 1, memory_order_seq_cst);
     if (atomic_load_explicit(&t->sleepers, memory_order_seq_cst) > 0) px__thr_wake_all(&t->epoch);
 }
 
 /* A worker: its parts of the pass are done. */
-static void finish(px__thr_team *t)
+static void finish(px__thr_pool *t)
 {
     if (atomic_fetch_sub_explicit(&t->pending, 1, memory_order_seq_cst) == 1 &&
         atomic_load_explicit(&t->waiting, memory_order_seq_cst))
@@ -144,7 +144,7 @@ static void finish(px__thr_team *t)
 }
 
 /* The dispatcher: every worker has finished the pass. */
-static void wait_pending(px__thr_team *t)
+static void wait_pending(px__thr_pool *t)
 {
     if (spin(&t->pending, 0, false, t->spin_ns)) return;
     for (;;) {
@@ -161,7 +161,7 @@ static void wait_pending(px__thr_team *t)
 static void *worker_main(void *arg)
 {
     const worker *w = arg;
-    px__thr_team *t = w->team;
+    px__thr_pool *t = w->team;
     px__thr_bind(t->first + w->tid);
     unsigned seen = w->epoch0;
     for (;;) {
@@ -184,7 +184,7 @@ static void *worker_main(void *arg)
 
 /* Starts the workers, as many as pthread_create gives; signals blocked while they start so
    that they inherit a mask with every signal blocked. */
-static void start_workers(px__thr_team *t)
+static void start_workers(px__thr_pool *t)
 {
     sigset_t all, old;
     sigfillset(&all);
@@ -202,7 +202,7 @@ static void start_workers(px__thr_team *t)
 }
 
 /* With busy held: the workers, started now if need be; false when there are none. */
-static bool workers_ready(px__thr_team *t)
+static bool workers_ready(px__thr_pool *t)
 {
     const unsigned forks = atomic_load_explicit(&fork_count, memory_order_relaxed);
     if (t->forks != forks) {
@@ -220,11 +220,11 @@ static bool workers_ready(px__thr_team *t)
 
 /* ---- Teams -------------------------------------------------------------------------------- */
 
-px_status px__thr_team_create(int nthreads, int first, bool bind_caller, px__thr_team **out)
+px_status px__thr_pool_create(int nthreads, int first, bool bind_caller, px__thr_pool **out)
 {
     *out = NULL;
     (void)pthread_once(&fork_once, watch_forks);
-    px__thr_team *t = px__aligned_alloc(LINE, sizeof *t);
+    px__thr_pool *t = px__aligned_alloc(LINE, sizeof *t);
     if (!t) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a team");
     memset(t, 0, sizeof *t);
     t->nthreads = nthreads < 1 ? 1 : nthreads;
@@ -242,7 +242,7 @@ px_status px__thr_team_create(int nthreads, int first, bool bind_caller, px__thr
         t->threads = px__calloc((size_t)t->nthreads - 1, sizeof *t->threads);
         t->workers = px__calloc((size_t)t->nthreads - 1, sizeof *t->workers);
         if (!t->threads || !t->workers) {
-            px__thr_team_destroy(t);
+            px__thr_pool_destroy(t);
             return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for a team of %d threads",
                              nthreads);
         }
@@ -251,7 +251,7 @@ px_status px__thr_team_create(int nthreads, int first, bool bind_caller, px__thr
     return PX_OK;
 }
 
-void px__thr_team_destroy(px__thr_team *t)
+void px__thr_pool_destroy(px__thr_pool *t)
 {
     if (!t) return;
     if (t->started > 0 && t->forks == atomic_load(&fork_count)) {
@@ -264,13 +264,13 @@ void px__thr_team_destroy(px__thr_team *t)
     free(t);
 }
 
-int px__thr_team_size(const px__thr_team *t) { return t->nthreads; }
+int px__thr_pool_size(const px__thr_pool *t) { return t->nthreads; }
 
-int px__thr_team_first(const px__thr_team *t) { return t->first; }
+int px__thr_pool_first(const px__thr_pool *t) { return t->first; }
 
 /* ---- Running a job ------------------------------------------------------------------------ */
 
-static void run_alone(const px__thr_team *t, const px__host_job *job)
+static void run_alone(const px__thr_pool *t, const px__host_job *job)
 {
     if (t->bind_caller) px__thr_bind(t->first);
     for (int pass = 0; pass < 2 && job->pass[pass]; ++pass) {
@@ -279,7 +279,7 @@ static void run_alone(const px__thr_team *t, const px__host_job *job)
     }
 }
 
-static void run_on_team(px__thr_team *t, const px__host_job *job)
+static void run_on_team(px__thr_pool *t, const px__host_job *job)
 {
     if (t->bind_caller) px__thr_bind(t->first);
     t->job = job;
@@ -301,7 +301,7 @@ static void run_on_team(px__thr_team *t, const px__host_job *job)
     }
 }
 
-void px__thr_team_run(px__thr_team *t, const px__host_job *job)
+void px__thr_pool_run(px__thr_pool *t, const px__host_job *job)
 {
     if (t->nthreads > 1 && job->nparts > 1 &&
         !atomic_exchange_explicit(&t->busy, true, memory_order_acquire)) {
