@@ -32,6 +32,10 @@ typedef struct px__queue_desc {
     int device;
     int priority;
     const char *label; /* the instance's label; outlives the queue */
+    /* Give the label to the tools that show queues by name (NVTX names a CUDA stream):
+       the core says so when such a tool is on, so that no backend asks which observers
+       are on. */
+    bool tools_name;
 } px__queue_desc;
 
 /* ---- Memory ------------------------------------------------------------------------- */

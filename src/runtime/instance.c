@@ -12,6 +12,7 @@
 #include "base/limits.h"
 #include "base/state.h"
 #include "base/util.h"
+#include "observability/profiling.h"
 
 /* The default instance of every (execution space, device), made on first use. */
 static pthread_mutex_t defaults_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -71,6 +72,14 @@ px_status px__instance_alloc(px_instance **out, const px__backend *be, int devic
     return PX_OK;
 }
 
+px__queue_desc px__instance_queue_desc(const px_instance *inst)
+{
+    return (px__queue_desc){.device = inst->device,
+                            .priority = inst->priority,
+                            .label = inst->label,
+                            .tools_name = (px__prof_mask & PX__PROF_NVTX) != 0};
+}
+
 void px__instance_register(px_instance *inst)
 {
     if (!inst->is_default) px__live_add(&inst->live, PX__OBJ_INSTANCE, inst->label);
@@ -90,7 +99,7 @@ static px_status instance_new(px_instance **out, const px__backend *be, int devi
 {
     px_instance *inst = NULL;
     PX__TRY(px__instance_alloc(&inst, be, device, priority, label, is_default));
-    const px__queue_desc desc = {device, priority, inst->label};
+    const px__queue_desc desc = px__instance_queue_desc(inst);
     px_status st;
     if (native)
         st = be->queue_wrap

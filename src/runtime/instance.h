@@ -49,6 +49,9 @@ px_status px__instance_check(const px_instance *inst);
    the label (or "<exec>:<device>" when NULL) set, not registered, no queue yet. */
 px_status px__instance_alloc(px_instance **out, const px__backend *be, int device, int priority,
                              const char *label, bool is_default);
+/* What the backend makes inst's queue with: its device, priority and label, and whether
+   a tool that shows queues by name is on. */
+px__queue_desc px__instance_queue_desc(const px_instance *inst);
 /* Registers a handle whose queue is made (px_finalize counts it from now on). */
 void px__instance_register(px_instance *inst);
 /* Frees a handle whose queue is released (or was never made). */

@@ -57,7 +57,7 @@ static px_status partition(px_instance *parent, int n, const double *weights,
         st = label ? px__instance_alloc(&kids[i], be, parent->device, prio, label, false)
                    : px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
         free(label);
-        if (st == PX_OK) descs[i] = (px__queue_desc){parent->device, prio, kids[i]->label};
+        if (st == PX_OK) descs[i] = px__instance_queue_desc(kids[i]);
     }
     if (st == PX_OK) {
         const px__partition_request req = {

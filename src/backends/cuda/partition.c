@@ -25,7 +25,6 @@
 #include "backends/cuda/driver/green.h"
 #include "backends/cuda/hooks.h"
 #include "backends/cuda/queue/queue.h"
-#include "backends/cuda/queue/setup.h"
 #include "base/util.h"
 
 /* Ends the first `made` children (new queues: their streams are idle), keeping the
@@ -72,6 +71,7 @@ static px_status green_queue(const px__cuda_driver *drv, const px__cuda_device *
         q->stream = (cudaStream_t)s;
         q->green = g;
         q->label = desc->label;
+        q->tools_name = desc->tools_name;
         st = px__cuda_queue_setup(q);
     }
     if (st != PX_OK) {

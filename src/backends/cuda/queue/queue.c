@@ -20,17 +20,15 @@
 #include "backends/cuda/memory/memory.h"
 #include "backends/cuda/memory/pinned.h"
 #include "backends/cuda/queue/queue.h"
-#include "backends/cuda/queue/setup.h"
 #include "backends/cuda/staging/staging.h"
 #include "base/memstats.h"
 #include "base/util.h"
-#include "observability/profiling.h"
 
-/* With NVTX on, Nsight shows the stream under the instance's label. Streams portex wraps
-   keep the name their owner gave them. */
+/* With NVTX on (the core sets tools_name), Nsight shows the stream under the instance's
+   label. Streams portex wraps keep the name their owner gave them. */
 static void queue_name(const px__cuda_queue *q)
 {
-    if ((px__prof_mask & PX__PROF_NVTX) && q->label) nvtxNameCudaStreamA(q->stream, q->label);
+    if (q->tools_name && q->label) nvtxNameCudaStreamA(q->stream, q->label);
 }
 
 /* The event cross-queue ordering records, and the counter/result buffer. The buffer
@@ -116,6 +114,7 @@ static px_status queue_new(const px__queue_desc *desc, bool owned, px__cuda_devi
     q->shared_optin = (*d)->shared_optin;
     q->owned = owned;
     q->label = desc->label;
+    q->tools_name = desc->tools_name;
     *out = q;
     return PX_OK;
 }

@@ -40,6 +40,7 @@ typedef struct px__cuda_queue {
     size_t shared_optin; /* the device's (px__cuda_device): team launches */
     bool owned;
     const char *label; /* the instance's */
+    bool tools_name;   /* px__queue_desc's: NVTX names the stream after the label */
     uint64_t lane;     /* staging: which buffers' uses are this queue's */
     /* Staged copies on one queue hand out buffer uses and queue their stream steps as one
        step, even from several threads (px_deep_copy uses the default instances from any
@@ -96,6 +97,18 @@ typedef struct px__cuda_gmem {
 px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out);
 /* Returns m's blocks, each after the work queued before on every queue. */
 void px__cuda_gmem_free(px__cuda_gmem *m);
+
+/* ---- queue/queue.c ------------------------------------------------------------------- */
+
+/* Sets up a queue whose stream, device, SM count and label are set: its event and device
+   buffer, its staging lane, its place among the live queues. Called with q's device
+   current; on failure nothing is left behind (the stream stays the caller's). The queues
+   that partitions make (partition.c) are set up and closed as those of queue.c are. */
+px_status px__cuda_queue_setup(px__cuda_queue *q);
+/* Ends a set-up queue whose stream is idle (or dead: stream_dead): its staged copies
+   settled, its buffers released, off the list; the stream and q go with the last
+   reference. */
+void px__cuda_queue_close(px__cuda_queue *q, bool stream_dead);
 
 /* How a default stream is named in messages ("0 (the legacy default stream)",
    "cudaStreamLegacy", "cudaStreamPerThread"); NULL for any other stream. */
