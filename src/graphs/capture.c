@@ -6,33 +6,35 @@
  * the core notes what portex issued (labels for DOT, counts) and holds the memory it
  * reaches. On a host backend the core itself records: each dispatch, copy and fill
  * becomes a node of an explicit graph, after the one before (an instance is in order).
- * Either way the result is a graph that takes no new nodes. */
+ * Either way the result is a graph that takes no new nodes. The runtime reaches the
+ * recorder through the hooks of runtime/capture.h only. */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "base/error.h"
 #include "base/util.h"
 #include "graphs/graph.h"
+#include "runtime/capture.h"
 #include "runtime/instance.h"
 
-struct px__capture {
+typedef struct recorder {
+    px__capture base; /* first: what the runtime sees (runtime/capture.h) */
     px_capture_mode mode;
     pthread_t thread;
     px_graph *graph;
     px_graph_node *last; /* the node the next one follows */
-};
+} recorder;
 
-bool px__capture_active(const px_instance *inst) { return inst->capture != NULL; }
+_Static_assert(offsetof(recorder, base) == 0, "the runtime's view of a recorder is its start");
 
-bool px__capture_records(const px_instance *inst)
-{
-    return inst->capture != NULL && !inst->capture->graph->native;
-}
+static recorder *recorder_of(px__capture *c) { return (recorder *)(void *)c; }
 
 /* Appends desc after the last node recorded. */
-static px_status record(px_instance *inst, const px__gnode_desc *desc, const px__gnode_views *views)
+static px_status record(px__capture *capture, const px__gnode_desc *desc,
+                        const px__gnode_views *views)
 {
-    px__capture *c = inst->capture;
+    recorder *c = recorder_of(capture);
     px_graph_node *n = NULL;
     PX__TRY(
         px__graph_append(c->graph, desc, c->last ? &c->last : NULL, c->last ? 1 : 0, views, &n));
@@ -40,26 +42,26 @@ static px_status record(px_instance *inst, const px__gnode_desc *desc, const px_
     return PX_OK;
 }
 
-px_status px__capture_kernel(px_instance *inst, const px__dispatch *d, px_view *result)
+static px_status record_kernel(px__capture *c, const px__dispatch *d, px_view *result)
 {
     const px__gnode_desc desc = {.kind = PX__GNODE_KERNEL, .label = d->label, .dispatch = *d};
     const px__gnode_views views = {.result = result};
-    return record(inst, &desc, &views);
+    return record(c, &desc, &views);
 }
 
-px_status px__capture_copy(px_instance *inst, const px__copy_op *op, px_view *dst,
-                           const px_view *src)
+static px_status record_copy(px__capture *c, const px__copy_op *op, px_view *dst,
+                             const px_view *src)
 {
     char label[96];
     snprintf(label, sizeof label, "%s %s", src ? "copy" : "fill", px_copy_path_string(op->path));
     const px__gnode_desc desc = {
         .kind = src ? PX__GNODE_COPY : PX__GNODE_FILL, .label = label, .op = *op};
     const px__gnode_views views = {.dst = dst, .src = src};
-    return record(inst, &desc, &views);
+    return record(c, &desc, &views);
 }
 
-px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_view *a,
-                           const px_view *b)
+static px_status record_note(px__capture *c, const px__gnode_desc *desc, px_view *a,
+                             const px_view *b)
 {
     px__gnode_views views = {0};
     if (desc->kind == PX__GNODE_KERNEL) {
@@ -68,8 +70,14 @@ px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_vie
         views.dst = a;
         views.src = b;
     }
-    return record(inst, desc, &views);
+    return record(c, desc, &views);
 }
+
+static const px__capture_ops recorder_ops = {
+    .kernel = record_kernel,
+    .copy = record_copy,
+    .note = record_note,
+};
 
 static px_status capture_begin(px_instance *inst, px_capture_mode mode)
 {
@@ -81,7 +89,7 @@ static px_status capture_begin(px_instance *inst, px_capture_mode mode)
     if (ops == NULL)
         return px__error(PX_ERR_UNSUPPORTED, "the %s backend has no graphs", inst->be->name);
 
-    px__capture *c = px__calloc(1, sizeof *c);
+    recorder *c = px__calloc(1, sizeof *c);
     if (c == NULL) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the capture");
     char *label = px__concat("capture of ", inst->label);
     px__bgraph *bg = NULL;
@@ -101,15 +109,17 @@ static px_status capture_begin(px_instance *inst, px_capture_mode mode)
         free(c);
         return st;
     }
+    c->base.ops = &recorder_ops;
+    c->base.records = !c->graph->native;
     c->mode = mode;
     c->thread = pthread_self();
-    inst->capture = c;
+    inst->capture = &c->base;
     return PX_OK;
 }
 
 static px_status capture_end(px_instance *inst, px_graph **out)
 {
-    px__capture *c = inst->capture;
+    recorder *c = inst->capture ? recorder_of(inst->capture) : NULL;
     if (c == NULL)
         return px__error(PX_ERR_INVALID_ARGUMENT,
                          "no capture is in progress on instance '%s' (px_graph_capture_begin)",

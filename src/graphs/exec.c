@@ -126,9 +126,10 @@ px_status px_graph_launch(px_graph_exec *exec, px_instance *inst)
     PX__TRY(check_instance(exec, inst));
     if (px__prof_on()) {
         px__prof p;
-        px__prof_graph_begin(&p, inst, exec->graph->label);
+        const px__observed on = px__instance_observed(inst);
+        px__prof_graph_begin(&p, &on, exec->graph->label);
         const px_status st = exec->graph->be->graph->launch(exec->bexec, inst->queue);
-        px__prof_graph_end(&p, inst);
+        px__prof_graph_end(&p, &on);
         PX__TRY(st);
     } else {
         PX__TRY(exec->graph->be->graph->launch(exec->bexec, inst->queue));

@@ -177,18 +177,4 @@ bool px__graph_has_conditionals(const px_graph *g, int count);
 /* A node's kind in words ("kernel", "copy", ...; a kernel by its kind: "for", "reduce"). */
 const char *px__graph_node_kind_name(const px_graph_node *n);
 
-/* ---- Capture (capture.c) ---------------------------------------------------------------- */
-
-/* Whether a dispatch, copy or fill given to inst is to be recorded instead of run (a host
-   backend's capture), and the recording of each; a native capture runs them (the backend
-   records) and notes them with px__capture_note. */
-bool px__capture_records(const px_instance *inst);
-bool px__capture_active(const px_instance *inst);
-px_status px__capture_kernel(px_instance *inst, const px__dispatch *d, px_view *result);
-px_status px__capture_copy(px_instance *inst, const px__copy_op *op, px_view *dst,
-                           const px_view *src);
-/* What a native capture ran: noted for DOT and counts, its memory held by the graph. */
-px_status px__capture_note(px_instance *inst, const px__gnode_desc *desc, px_view *a,
-                           const px_view *b);
-
 #endif /* PX_GRAPHS_GRAPH_H */

@@ -7,12 +7,9 @@
 
 #include "backends/backends.h"
 #include "base/error.h"
-#include "graphs/graph.h"
 #include "observability/kokkos_tools.h"
 #include "observability/nvtx.h"
 #include "observability/profile.h"
-#include "runtime/instance.h"
-#include "spaces/view.h"
 
 /* ---- Which observers, from the options and the environment ------------------------- */
 
@@ -25,6 +22,9 @@ static const char *setting(const char *option, const char *env1, const char *env
     return v;
 }
 
+/* The runtime's fence of every instance, told to no observer (px__profile_init). */
+static px_status (*fence_everything)(void);
+
 /* A Kokkos Tools library's fence (its programming interface): every instance, told to no
    observer (the library asked for it itself). */
 static void tool_fence(uint32_t devid)
@@ -32,7 +32,7 @@ static void tool_fence(uint32_t devid)
     /* Called from the tool's code, within a portex call or outside any. */
     PX__ENTER_AS("a fence the Kokkos Tools library asked for");
     (void)devid;
-    px__fence_all_quiet();
+    if (fence_everything) (void)fence_everything();
 }
 
 static uint32_t device_count(void)
@@ -43,8 +43,9 @@ static uint32_t device_count(void)
     return n > 0 ? (uint32_t)n : 0;
 }
 
-px_status px__profile_init(const px_init_options *opts)
+px_status px__profile_init(const px_init_options *opts, px_status (*fence_all)(void))
 {
+    fence_everything = fence_all;
     const char *libs =
         setting(opts ? opts->tools_libs : NULL, "PX_TOOLS_LIBS", "KOKKOS_TOOLS_LIBS");
     const char *timeline = setting(opts ? opts->timeline : NULL, "PX_TIMELINE", NULL);
@@ -70,19 +71,20 @@ px_status px__profile_finalize(void)
 {
     px__nvtx_stop();
     px__kp_unload();
+    fence_everything = NULL;
     return px__timeline_path() ? px__timeline_finish() : PX_OK;
 }
 
 /* ---- Names ---------------------------------------------------------------------------- */
 
 /* Kokkos' device id of an instance (type, device, instance number). */
-static uint32_t device_id(const px_instance *inst)
+static uint32_t device_id(const px__observed *on)
 {
-    const int type = inst->exec == PX_EXEC_CUDA      ? PX__KP_DEVICE_CUDA
-                     : inst->exec == PX_EXEC_OPENMP  ? PX__KP_DEVICE_OPENMP
-                     : inst->exec == PX_EXEC_THREADS ? PX__KP_DEVICE_THREADS
-                                                     : PX__KP_DEVICE_SERIAL;
-    return px__kp_device_id(type, inst->device, inst->number);
+    const int type = on->exec == PX_EXEC_CUDA      ? PX__KP_DEVICE_CUDA
+                     : on->exec == PX_EXEC_OPENMP  ? PX__KP_DEVICE_OPENMP
+                     : on->exec == PX_EXEC_THREADS ? PX__KP_DEVICE_THREADS
+                                                   : PX__KP_DEVICE_SERIAL;
+    return px__kp_device_id(type, on->device, on->number);
 }
 
 static const char *kernel_kind_name(px_kernel_kind kind)
@@ -97,135 +99,138 @@ static const char *kernel_kind_name(px_kernel_kind kind)
 /* Kokkos fences every instance after each operation for such a library; portex fences the
    instance the operation ran on, which is enough for the operation's time to be its own,
    and leaves other instances running. Not while capturing: nothing ran. */
-static px_status tool_requested_fence(px_instance *inst, const char *what)
+static px_status tool_requested_fence(const px__observed *on, const char *what)
 {
-    if (!(px__prof_mask & PX__PROF_KOKKOS) || !px__kp_wants_fences() || px__capture_active(inst))
-        return PX_OK;
+    if (!(px__prof_mask & PX__PROF_KOKKOS) || !px__kp_wants_fences() || on->captured) return PX_OK;
     char name[192];
     snprintf(name, sizeof name, "portex: fence of '%s' after '%s' (the tool asks for fences)",
-             inst->label, what);
+             on->label, what);
     uint64_t id = 0;
-    px__kp_begin_fence(name, device_id(inst), &id);
-    const px_status st = inst->be->fence(inst->queue);
+    px__kp_begin_fence(name, device_id(on), &id);
+    const px_status st = on->be->fence(on->queue);
     px__kp_end_fence(id);
     return st;
 }
 
 /* ---- Kernels ---------------------------------------------------------------------------- */
 
-void px__prof_kernel_begin(px__prof *p, px_instance *inst, px_kernel_kind kind, const char *label)
+/* Every operation starts so: nothing told yet; `live`: the observers are to hear of it. */
+static void begin(px__prof *p, bool live)
 {
     p->kp = 0;
     p->tl.rec = -1;
-    /* A capture runs nothing now: its launches are reported when the graph runs. */
-    p->live = !px__capture_active(inst);
-    if (!p->live) return;
-    const unsigned on = px__prof_mask;
-    if (on & PX__PROF_KOKKOS) px__kp_begin_kernel(kind, label, device_id(inst), &p->kp);
-    if (on & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_KERNEL, label);
-    if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, inst, kernel_kind_name(kind), label);
+    p->live = live;
+    p->label = NULL;
+    p->bytes = 0;
 }
 
-px_status px__prof_kernel_end(px__prof *p, px_instance *inst, px_kernel_kind kind,
+void px__prof_kernel_begin(px__prof *p, const px__observed *on, px_kernel_kind kind,
+                           const char *label)
+{
+    /* A capture runs nothing now: its launches are reported when the graph runs. */
+    begin(p, !on->captured);
+    if (!p->live) return;
+    const unsigned mask = px__prof_mask;
+    if (mask & PX__PROF_KOKKOS) px__kp_begin_kernel(kind, label, device_id(on), &p->kp);
+    if (mask & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_KERNEL, label);
+    if (mask & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, on, kernel_kind_name(kind), label);
+}
+
+px_status px__prof_kernel_end(px__prof *p, const px__observed *on, px_kernel_kind kind,
                               const char *label)
 {
     if (!p->live) return PX_OK;
-    const unsigned on = px__prof_mask;
-    if (on & PX__PROF_TIMELINE) px__timeline_end(&p->tl, inst, PX_COPY_NONE, 0);
-    const px_status st = tool_requested_fence(inst, label);
-    if (on & PX__PROF_NVTX) px__nvtx_pop();
-    if (on & PX__PROF_KOKKOS) px__kp_end_kernel(kind, p->kp);
+    const unsigned mask = px__prof_mask;
+    if (mask & PX__PROF_TIMELINE) px__timeline_end(&p->tl, on, PX_COPY_NONE, 0);
+    const px_status st = tool_requested_fence(on, label);
+    if (mask & PX__PROF_NVTX) px__nvtx_pop();
+    if (mask & PX__PROF_KOKKOS) px__kp_end_kernel(kind, p->kp);
     return st;
 }
 
 /* ---- Copies and fills ------------------------------------------------------------------ */
 
-static uint64_t view_bytes(const px_view *v) { return (uint64_t)px__view_size(v) * v->elem_size; }
-
 /* The timeline's kind of a copy: its direction (host memory is what the CPU reaches), so
    that pictures colour host-to-device and device-to-host copies apart. */
-static const char *copy_kind(const px_view *dst, const px_view *src)
+static const char *copy_kind(const px__prof_side *dst, const px__prof_side *src)
 {
     if (!src) return "fill";
-    const bool dst_host = px__space_ops_get(dst->alloc->space.kind)->host_access;
-    const bool src_host = px__space_ops_get(src->alloc->space.kind)->host_access;
+    const bool dst_host = px__space_ops_get(dst->space.kind)->host_access;
+    const bool src_host = px__space_ops_get(src->space.kind)->host_access;
     return src_host ? (dst_host ? "deep_copy_h2h" : "deep_copy_h2d")
                     : (dst_host ? "deep_copy_d2h" : "deep_copy_d2d");
 }
 
-void px__prof_copy_begin(px__prof *p, px_instance *inst, const px_view *dst, const px_view *src,
-                         const void *value, px_copy_path path)
+void px__prof_copy_begin(px__prof *p, const px__observed *on, const px__prof_side *dst,
+                         const px__prof_side *src, const void *value, uint64_t bytes,
+                         px_copy_path path)
 {
-    p->kp = 0;
-    p->tl.rec = -1;
-    p->live = !px__capture_active(inst);
+    begin(p, !on->captured);
     if (!p->live) return;
-    const unsigned on = px__prof_mask;
-    if (on & PX__PROF_KOKKOS) {
+    p->label = dst->label;
+    p->bytes = bytes;
+    const unsigned mask = px__prof_mask;
+    if (mask & PX__PROF_KOKKOS) {
         if (src)
-            px__kp_begin_deep_copy(dst->alloc->space, dst->label, dst->data, src->alloc->space,
-                                   src->label, src->data, view_bytes(dst));
+            px__kp_begin_deep_copy(dst->space, dst->label, dst->data, src->space, src->label,
+                                   src->data, bytes);
         else
-            px__kp_begin_deep_copy(dst->alloc->space, dst->label, dst->data, px_host(), "Scalar",
-                                   value, view_bytes(dst));
+            px__kp_begin_deep_copy(dst->space, dst->label, dst->data, px_host(), "Scalar", value,
+                                   bytes);
     }
-    if (on & (PX__PROF_NVTX | PX__PROF_TIMELINE)) {
+    if (mask & (PX__PROF_NVTX | PX__PROF_TIMELINE)) {
         char label[256];
         if (src)
             snprintf(label, sizeof label, "deep_copy '%s' <- '%s' (%s)", dst->label, src->label,
                      px_copy_path_string(path));
         else
             snprintf(label, sizeof label, "fill '%s' (%s)", dst->label, px_copy_path_string(path));
-        if (on & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_COPY, label);
-        if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, inst, copy_kind(dst, src), label);
+        if (mask & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_COPY, label);
+        if (mask & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, on, copy_kind(dst, src), label);
     }
 }
 
-px_status px__prof_copy_end(px__prof *p, px_instance *inst, const px_view *dst, px_copy_path path)
+px_status px__prof_copy_end(px__prof *p, const px__observed *on, px_copy_path path)
 {
     if (!p->live) return PX_OK;
-    const unsigned on = px__prof_mask;
-    if (on & PX__PROF_TIMELINE) px__timeline_end(&p->tl, inst, path, view_bytes(dst));
-    const px_status st = tool_requested_fence(inst, dst->label);
-    if (on & PX__PROF_NVTX) px__nvtx_pop();
-    if (on & PX__PROF_KOKKOS) px__kp_end_deep_copy();
+    const unsigned mask = px__prof_mask;
+    if (mask & PX__PROF_TIMELINE) px__timeline_end(&p->tl, on, path, p->bytes);
+    const px_status st = tool_requested_fence(on, p->label);
+    if (mask & PX__PROF_NVTX) px__nvtx_pop();
+    if (mask & PX__PROF_KOKKOS) px__kp_end_deep_copy();
     return st;
 }
 
 /* ---- Fences and graph launches ---------------------------------------------------------- */
 
-void px__prof_fence_begin(px__prof *p, px_instance *inst, const char *name)
+void px__prof_fence_begin(px__prof *p, const px__observed *on, const char *name)
 {
-    p->kp = 0;
-    p->tl.rec = -1;
-    p->live = true;
-    const unsigned on = px__prof_mask;
-    if (on & PX__PROF_KOKKOS) px__kp_begin_fence(name, inst ? device_id(inst) : 0, &p->kp);
-    if (on & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_FENCE, name);
-    if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, NULL, "fence", name);
+    begin(p, true);
+    const unsigned mask = px__prof_mask;
+    if (mask & PX__PROF_KOKKOS) px__kp_begin_fence(name, on ? device_id(on) : 0, &p->kp);
+    if (mask & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_FENCE, name);
+    if (mask & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, NULL, "fence", name);
 }
 
 void px__prof_fence_end(px__prof *p)
 {
-    const unsigned on = px__prof_mask;
-    if (on & PX__PROF_TIMELINE) px__timeline_end(&p->tl, NULL, PX_COPY_NONE, 0);
-    if (on & PX__PROF_NVTX) px__nvtx_pop();
-    if (on & PX__PROF_KOKKOS) px__kp_end_fence(p->kp);
+    const unsigned mask = px__prof_mask;
+    if (mask & PX__PROF_TIMELINE) px__timeline_end(&p->tl, NULL, PX_COPY_NONE, 0);
+    if (mask & PX__PROF_NVTX) px__nvtx_pop();
+    if (mask & PX__PROF_KOKKOS) px__kp_end_fence(p->kp);
 }
 
-void px__prof_graph_begin(px__prof *p, px_instance *inst, const char *label)
+void px__prof_graph_begin(px__prof *p, const px__observed *on, const char *label)
 {
-    p->kp = 0;
-    p->tl.rec = -1;
-    p->live = true;
-    const unsigned on = px__prof_mask;
-    if (on & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_GRAPH, label);
-    if (on & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, inst, "graph_launch", label);
+    begin(p, true);
+    const unsigned mask = px__prof_mask;
+    if (mask & PX__PROF_NVTX) px__nvtx_push(PX__NVTX_GRAPH, label);
+    if (mask & PX__PROF_TIMELINE) px__timeline_begin(&p->tl, on, "graph_launch", label);
 }
 
-void px__prof_graph_end(px__prof *p, px_instance *inst)
+void px__prof_graph_end(px__prof *p, const px__observed *on)
 {
-    const unsigned on = px__prof_mask;
-    if (on & PX__PROF_TIMELINE) px__timeline_end(&p->tl, inst, PX_COPY_NONE, 0);
-    if (on & PX__PROF_NVTX) px__nvtx_pop();
+    const unsigned mask = px__prof_mask;
+    if (mask & PX__PROF_TIMELINE) px__timeline_end(&p->tl, on, PX_COPY_NONE, 0);
+    if (mask & PX__PROF_NVTX) px__nvtx_pop();
 }

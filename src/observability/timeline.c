@@ -69,7 +69,6 @@
 #include "base/limits.h"
 #include "base/util.h"
 #include "observability/profiling.h"
-#include "runtime/instance.h"
 
 /* Records kept by default, and the most PX_TIMELINE_MAX may ask for. */
 #define TL_DEFAULT_MAX 1000000
@@ -116,11 +115,11 @@ _Static_assert(sizeof(tl_rec) <= 40,
                "a record is 40 bytes (the memory the header comment promises)");
 
 typedef struct tl_lane {
-    char *name;              /* "solver (cuda:0)", "host thread 2" */
-    char *instance;          /* the instance's label; NULL for a host thread */
-    char *space;             /* "cuda:0", "openmp", "serial"; "host" for a host thread */
-    const px_instance *inst; /* the key; NULL for a host thread */
-    uint32_t number;         /* the instance's creation number: its identity, and its order */
+    char *name;      /* "solver (cuda:0)", "host thread 2" */
+    char *instance;  /* the instance's label; NULL for a host thread */
+    char *space;     /* "cuda:0", "openmp", "serial"; "host" for a host thread */
+    const void *key; /* the instance's (px__observed); NULL for a host thread */
+    uint32_t number; /* the instance's creation number: its identity, and its order */
     bool host;
 } tl_lane;
 
@@ -264,7 +263,7 @@ static bool intern(const char *s, uint64_t h, uint32_t *out)
 
 /* ---- Lanes (under lock) ------------------------------------------------------------------- */
 
-static bool lane_map_put(const px_instance *inst, int lane)
+static bool lane_map_put(const px__observed *on, int lane)
 {
     if ((tl.nlanes + 1) * 2 > tl.lane_slots) {
         const int slots = tl.lane_slots ? 2 * tl.lane_slots : 64;
@@ -273,7 +272,7 @@ static bool lane_map_put(const px_instance *inst, int lane)
         for (int i = 0; i < tl.lane_slots; ++i) {
             if (!tl.lane_slot[i]) continue;
             const tl_lane *l = &tl.lanes[tl.lane_slot[i] - 1];
-            int j = (int)(hash_ptr(l->inst) & (uint64_t)(slots - 1));
+            int j = (int)(hash_ptr(l->key) & (uint64_t)(slots - 1));
             while (s[j]) j = (j + 1) & (slots - 1);
             s[j] = tl.lane_slot[i];
         }
@@ -281,9 +280,9 @@ static bool lane_map_put(const px_instance *inst, int lane)
         tl.lane_slot = s;
         tl.lane_slots = slots;
     }
-    int j = (int)(hash_ptr(inst) & (uint64_t)(tl.lane_slots - 1));
+    int j = (int)(hash_ptr(on->key) & (uint64_t)(tl.lane_slots - 1));
     for (; tl.lane_slot[j]; j = (j + 1) & (tl.lane_slots - 1)) {
-        if (tl.lanes[tl.lane_slot[j] - 1].inst == inst)
+        if (tl.lanes[tl.lane_slot[j] - 1].key == on->key)
             break; /* a new instance at an old address */
     }
     tl.lane_slot[j] = lane + 1;
@@ -298,14 +297,14 @@ static void lane_free(tl_lane *l)
 }
 
 /* "cuda:0" for a backend off the host, "openmp" or "serial" for one on it. */
-static void space_name(const px_instance *inst, char *buf, size_t size)
+static void space_name(const px__observed *on, char *buf, size_t size)
 {
-    const char *e = px_exec_space_string(inst->exec);
+    const char *e = px_exec_space_string(on->exec);
     size_t k = 0;
     for (; e[k] && k + 1 < size; ++k)
         buf[k] = (char)(e[k] >= 'A' && e[k] <= 'Z' ? e[k] - 'A' + 'a' : e[k]);
     buf[k] = '\0';
-    if (!inst->be->runs_on_host) snprintf(buf + k, size - k, ":%d", inst->device);
+    if (!on->be->runs_on_host) snprintf(buf + k, size - k, ":%d", on->device);
 }
 
 static bool starts_with_ci(const char *s, const char *prefix)
@@ -317,18 +316,19 @@ static bool starts_with_ci(const char *s, const char *prefix)
     return true;
 }
 
-/* The lane of inst, or of the calling thread (inst NULL); -1 when memory runs out. */
-static int lane_of(const px_instance *inst)
+/* The lane of the instance `on`, or of the calling thread (on NULL); -1 when memory runs
+   out. */
+static int lane_of(const px__observed *on)
 {
-    if (!inst) {
+    if (!on) {
         if (tl_thread.generation == tl.generation) return tl_thread.lane;
     } else if (tl.lane_slots) {
-        int j = (int)(hash_ptr(inst) & (uint64_t)(tl.lane_slots - 1));
+        int j = (int)(hash_ptr(on->key) & (uint64_t)(tl.lane_slots - 1));
         for (; tl.lane_slot[j]; j = (j + 1) & (tl.lane_slots - 1)) {
             const int lane = tl.lane_slot[j] - 1;
             const tl_lane *l = &tl.lanes[lane];
-            if (l->inst != inst) continue;
-            if (l->number == inst->number) return lane;
+            if (l->key != on->key) continue;
+            if (l->number == on->number) return lane;
             break; /* a new instance at the address of a destroyed one */
         }
     }
@@ -337,31 +337,31 @@ static int lane_of(const px_instance *inst)
     tl.lanes = a;
     tl_lane l = {0};
     char space[32], name[64];
-    if (!inst) {
+    if (!on) {
         snprintf(name, sizeof name, "host thread %d", tl.host_threads + 1);
         l.name = px__strdup(name);
         l.space = px__strdup("host");
         l.host = true;
         if (!l.name || !l.space) goto oom;
     } else {
-        space_name(inst, space, sizeof space);
-        l.inst = inst;
-        l.number = inst->number;
-        l.instance = px__strdup(inst->label);
+        space_name(on, space, sizeof space);
+        l.key = on->key;
+        l.number = on->number;
+        l.instance = px__strdup(on->label);
         l.space = px__strdup(space);
         /* The default label is "<EXEC>:<device>" already. */
         char *suffix = px__concat(" (", space);
         char *tail = suffix ? px__concat(suffix, ")") : NULL;
-        l.name = tail && !starts_with_ci(inst->label, space) ? px__concat(inst->label, tail)
-                                                             : px__strdup(inst->label);
+        l.name = tail && !starts_with_ci(on->label, space) ? px__concat(on->label, tail)
+                                                           : px__strdup(on->label);
         free(suffix);
         free(tail);
         if (!l.instance || !l.space || !l.name) goto oom;
-        if (!lane_map_put(inst, tl.nlanes)) goto oom;
+        if (!lane_map_put(on, tl.nlanes)) goto oom;
     }
     const int lane = tl.nlanes++;
     tl.lanes[lane] = l;
-    if (!inst) {
+    if (!on) {
         tl.host_threads++;
         tl_thread.generation = tl.generation;
         tl_thread.lane = lane;
@@ -403,23 +403,24 @@ static void drop_gpu_record(tl_dev *d, tl_rec *r)
     tl.dropped++;
 }
 
-/* The device entry of inst, set up on first use; NULL when out of range. */
-static tl_dev *dev_of(const px_instance *inst, int *index)
+/* The device entry of the instance `on`, set up on first use; NULL when out of range. */
+static tl_dev *dev_of(const px__observed *on, int *index)
 {
-    if ((int)inst->exec < 0 || inst->exec >= PX_EXEC_COUNT || inst->device < 0 ||
-        inst->device >= PX__MAX_DEVICES)
+    if ((int)on->exec < 0 || on->exec >= PX_EXEC_COUNT || on->device < 0 ||
+        on->device >= PX__MAX_DEVICES)
         return NULL;
-    *index = (int)inst->exec * PX__MAX_DEVICES + inst->device;
+    *index = (int)on->exec * PX__MAX_DEVICES + on->device;
     tl_dev *d = &tl.dev[*index];
     if (!d->be) {
-        d->be = inst->be;
-        d->device = inst->device;
+        d->be = on->be;
+        d->device = on->device;
     }
-    return d->be == inst->be ? d : NULL;
+    return d->be == on->be ? d : NULL;
 }
 
-/* Makes device d's reference on inst's queue unless another thread did; false on failure. */
-static bool make_reference(int d, const px_instance *inst)
+/* Makes device d's reference on the queue of `on` unless another thread did; false on
+   failure. */
+static bool make_reference(int d, const px__observed *on)
 {
     pthread_mutex_lock(&tl_slow);
     pthread_mutex_lock(&tl_lock);
@@ -427,10 +428,10 @@ static bool make_reference(int d, const px_instance *inst)
     pthread_mutex_unlock(&tl_lock);
     bool ok = ready;
     if (!ready) {
-        const px__backend *be = inst->be;
+        const px__backend *be = on->be;
         void *ref = NULL;
-        ok = be->event_create(inst->device, PX_EVENT_TIMING, &ref) == PX_OK;
-        if (ok) ok = be->event_record(ref, inst->queue) == PX_OK;
+        ok = be->event_create(on->device, PX_EVENT_TIMING, &ref) == PX_OK;
+        if (ok) ok = be->event_record(ref, on->queue) == PX_OK;
         if (ok) ok = be->event_synchronize(ref) == PX_OK;
         const int64_t t = now_ns();
         if (ok) {
@@ -523,12 +524,12 @@ static int resolve_oldest(bool all)
 
 /* ---- Recording -------------------------------------------------------------------------------- */
 
-void px__timeline_begin(px__tl_mark *m, px_instance *inst, const char *kind, const char *label)
+void px__timeline_begin(px__tl_mark *m, const px__observed *on, const char *kind, const char *label)
 {
     m->rec = -1;
     if (!atomic_load_explicit(&tl_on, memory_order_acquire)) return;
-    if (inst && inst->capture) return; /* recorded into a graph, not run now */
-    const px__backend *be = inst ? inst->be : NULL;
+    if (on && on->captured) return; /* recorded into a graph, not run now */
+    const px__backend *be = on ? on->be : NULL;
     const bool gpu = be && !be->runs_on_host;
     const uint64_t hl = hash_str(label ? label : ""), hk = hash_str(kind ? kind : "");
 
@@ -542,11 +543,11 @@ void px__timeline_begin(px__tl_mark *m, px_instance *inst, const char *kind, con
     tl_dev *d = NULL;
     bool ok = tl.n < tl.max;
     if (ok && gpu) {
-        ok = inst->queue && be->event_create && be->event_destroy && be->event_record &&
+        ok = on->queue && be->event_create && be->event_destroy && be->event_record &&
              be->event_synchronize && be->event_elapsed;
-        if (ok) ok = (d = dev_of(inst, &dix)) != NULL;
+        if (ok) ok = (d = dev_of(on, &dix)) != NULL;
     }
-    const int lane = ok ? lane_of(inst) : -1;
+    const int lane = ok ? lane_of(on) : -1;
     ok = ok && lane >= 0 && intern(label, hl, &il) && intern(kind, hk, &ik);
     const int64_t idx = tl.n;
     if (ok && (idx & (TL_CHUNK - 1)) == 0 && (idx >> TL_CHUNK_SHIFT) >= tl.nchunks) {
@@ -592,12 +593,12 @@ void px__timeline_begin(px__tl_mark *m, px_instance *inst, const char *kind, con
     /* The backend records its failures as the thread's last error: the caller's stays. */
     px__saved_error saved;
     px__error_save(&saved);
-    ok = ready || make_reference(dix, inst);
+    ok = ready || make_reference(dix, on);
     if (ok && !r->u.ev.ev0)
-        ok = be->event_create(inst->device, PX_EVENT_TIMING, &r->u.ev.ev0) == PX_OK;
+        ok = be->event_create(on->device, PX_EVENT_TIMING, &r->u.ev.ev0) == PX_OK;
     if (ok && !r->u.ev.ev1)
-        ok = be->event_create(inst->device, PX_EVENT_TIMING, &r->u.ev.ev1) == PX_OK;
-    if (ok) ok = be->event_record(r->u.ev.ev0, inst->queue) == PX_OK;
+        ok = be->event_create(on->device, PX_EVENT_TIMING, &r->u.ev.ev1) == PX_OK;
+    if (ok) ok = be->event_record(r->u.ev.ev0, on->queue) == PX_OK;
     if (ok) {
         m->rec = idx;
         return;
@@ -608,7 +609,7 @@ void px__timeline_begin(px__tl_mark *m, px_instance *inst, const char *kind, con
     pthread_mutex_unlock(&tl_lock);
 }
 
-void px__timeline_end(px__tl_mark *m, px_instance *inst, px_copy_path path, uint64_t bytes)
+void px__timeline_end(px__tl_mark *m, const px__observed *on, px_copy_path path, uint64_t bytes)
 {
     if (!m || m->rec < 0) return;
     const int64_t t1 = now_ns();
@@ -636,12 +637,11 @@ void px__timeline_end(px__tl_mark *m, px_instance *inst, px_copy_path path, uint
     pthread_mutex_unlock(&tl_lock);
 
     /* The end event goes on the queue the operation went to (not into a graph). */
-    bool ok =
-        inst && inst->be == d->be && inst->device == d->device && inst->queue && !inst->capture;
+    bool ok = on && on->be == d->be && on->device == d->device && on->queue && !on->captured;
     if (ok) {
         px__saved_error saved;
         px__error_save(&saved);
-        ok = d->be->event_record(r->u.ev.ev1, inst->queue) == PX_OK;
+        ok = d->be->event_record(r->u.ev.ev1, on->queue) == PX_OK;
         if (!ok) px__error_restore(&saved);
     }
     bool resolve = false;

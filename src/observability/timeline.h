@@ -24,6 +24,7 @@
 
 #include <stdint.h>
 
+#include "observability/observed.h"
 #include "portex.h"
 
 /* Starts recording into memory; the trace goes to `path` at px__timeline_finish. The file
@@ -42,7 +43,7 @@ px_status px__timeline_finish(void);
 const char *px__timeline_path(void);
 
 /* One operation being recorded: begin before it is issued, end after, with the same
-   instance. inst NULL: a span of the calling host thread (a region, a fence), timed by
+   instance (`on`). on NULL: a span of the calling host thread (a region, a fence), timed by
    the host's clock. Work on an instance being captured runs later, as a graph: it is not
    recorded. kind and label are copied. Any thread may call these at any time while
    recording; they never fail, never print and leave the thread's last error as it was.
@@ -52,7 +53,8 @@ const char *px__timeline_path(void);
 typedef struct px__tl_mark {
     int64_t rec;
 } px__tl_mark;
-void px__timeline_begin(px__tl_mark *m, px_instance *inst, const char *kind, const char *label);
-void px__timeline_end(px__tl_mark *m, px_instance *inst, px_copy_path path, uint64_t bytes);
+void px__timeline_begin(px__tl_mark *m, const px__observed *on, const char *kind,
+                        const char *label);
+void px__timeline_end(px__tl_mark *m, const px__observed *on, px_copy_path path, uint64_t bytes);
 
 #endif /* PX_OBSERVABILITY_TIMELINE_H */

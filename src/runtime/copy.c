@@ -7,11 +7,11 @@
 
 #include "backends/backends.h"
 #include "base/error.h"
-#include "graphs/graph.h"
 #include "observability/profile.h"
+#include "px_config.h"
+#include "runtime/capture.h"
 #include "runtime/copy_path.h"
 #include "runtime/instance.h"
-#include "px_config.h"
 #include "spaces/copy_plan.h"
 #include "spaces/view.h"
 #if PX_HAVE_CUDA
@@ -107,6 +107,12 @@ static px_status run_copy(px_instance *inst, px__copy_op *op, const px__copy_pla
     return st;
 }
 
+/* A view's side of a copy or fill, as the observers see it. */
+static px__prof_side observed_side(const px_view *v)
+{
+    return (px__prof_side){.label = v->label, .data = v->data, .space = v->alloc->space};
+}
+
 /* A copy (run_copy) or a fill (src NULL, value its value), told to the observers. */
 static px_status run_observed(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info,
                               px_view *dst, const px_view *src, const void *value,
@@ -117,11 +123,15 @@ static px_status run_observed(px_instance *inst, px__copy_op *op, const px__copy
         return fill ? run_or_record(inst, op, info, dst, NULL, path)
                     : run_copy(inst, op, info, dst, src, path);
     const px_copy_path planned = op->path;
+    const px__observed on = px__instance_observed(inst);
+    const px__prof_side dst_side = observed_side(dst);
+    const px__prof_side src_side = src ? observed_side(src) : (px__prof_side){0};
     px__prof p;
-    px__prof_copy_begin(&p, inst, dst, src, value, planned);
+    px__prof_copy_begin(&p, &on, &dst_side, src ? &src_side : NULL, value,
+                        (uint64_t)px__view_size(dst) * dst->elem_size, planned);
     px_status st = fill ? run_or_record(inst, op, info, dst, NULL, path)
                         : run_copy(inst, op, info, dst, src, path);
-    const px_status end = px__prof_copy_end(&p, inst, dst, st == PX_OK ? *path : planned);
+    const px_status end = px__prof_copy_end(&p, &on, st == PX_OK ? *path : planned);
     return st == PX_OK ? end : st;
 }
 

@@ -16,7 +16,8 @@ px_status px_instance_fence(px_instance *inst)
     char name[160];
     snprintf(name, sizeof name, "px_instance_fence: '%s'", inst->label);
     px__prof p;
-    px__prof_fence_begin(&p, inst, name);
+    const px__observed on = px__instance_observed(inst);
+    px__prof_fence_begin(&p, &on, name);
     const px_status st = inst->be->fence(inst->queue);
     px__prof_fence_end(&p);
     return st;

@@ -31,7 +31,7 @@ px_status px_init(const px_init_options *opts)
         if (st == PX_OK) {
             st = px__backends_init(opts);
             /* Observers last: a tool library is told of the devices the backends see. */
-            if (st == PX_OK) st = px__profile_init(opts);
+            if (st == PX_OK) st = px__profile_init(opts, px__fence_all_quiet);
             if (st != PX_OK) {
                 px__backends_finalize();
                 px__topology_unload();

@@ -8,6 +8,7 @@
 #include "portex.h"
 #include "backends/backend.h"
 #include "base/registry.h"
+#include "observability/observed.h"
 
 #define PX__INSTANCE_MAGIC 0x494e5354u /* "INST" */
 #define PX__EVENT_MAGIC 0x45564e54u    /* "EVNT" */
@@ -44,6 +45,20 @@ struct px_event {
 };
 
 px_status px__instance_check(const px_instance *inst);
+
+/* inst as the observers see it (observability/observed.h), for the begin and end of an
+   operation told to them. */
+static inline px__observed px__instance_observed(const px_instance *inst)
+{
+    return (px__observed){.key = inst,
+                          .number = inst->number,
+                          .label = inst->label,
+                          .be = inst->be,
+                          .exec = inst->exec,
+                          .device = inst->device,
+                          .queue = inst->queue,
+                          .captured = inst->capture != NULL};
+}
 
 /* A handle for a queue the backend is about to make: exec, device, priority and a copy of
    the label (or "<exec>:<device>" when NULL) set, not registered, no queue yet. */

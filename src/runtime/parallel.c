@@ -10,8 +10,8 @@
 #include "base/bounds.h"
 #include "base/error.h"
 #include "base/util.h"
-#include "graphs/graph.h"
 #include "observability/profile.h"
+#include "runtime/capture.h"
 #include "runtime/instance.h"
 #include "spaces/view.h"
 
@@ -257,9 +257,10 @@ static px_status launch(px_instance *inst, const px__dispatch *d, px_view *resul
     px_status st;
     if (px__prof_on()) {
         px__prof p;
-        px__prof_kernel_begin(&p, inst, d->kernel->kind, d->label);
+        const px__observed on = px__instance_observed(inst);
+        px__prof_kernel_begin(&p, &on, d->kernel->kind, d->label);
         st = inst->be->launch(inst->queue, d);
-        const px_status end = px__prof_kernel_end(&p, inst, d->kernel->kind, d->label);
+        const px_status end = px__prof_kernel_end(&p, &on, d->kernel->kind, d->label);
         if (st == PX_OK) st = end;
     } else {
         st = inst->be->launch(inst->queue, d);
