@@ -22,7 +22,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "portex.h"
+/* Of the public API, what a backend may use: the types of what it is handed. Not the
+   entry points that orchestrate (parallel.h, graph.h, tools.h), which call backends. */
+#include "portex/copy.h"
+#include "portex/core.h"
+#include "portex/instance.h"
+#include "portex/kernel.h"
+#include "portex/policy.h"
+#include "portex/space.h"
+#include "portex/team.h"
+#include "portex/view.h"
 
 /* A backend's in-order queue of work; each backend defines the struct. */
 typedef struct px__queue px__queue;

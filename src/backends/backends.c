@@ -7,7 +7,7 @@
 #include "px_config.h"
 #include "backends/host/memory.h"
 #include "backends/serial/backend.h"
-#include "base/error.h"
+#include "backends/services.h"
 #if PX_HAVE_OPENMP
 #include "backends/openmp/backend.h"
 #endif

@@ -2,6 +2,8 @@
 /* px_print_configuration: what this build is and what it found on this machine. */
 #include <hwloc.h>
 
+#include "portex.h"
+
 #include "backends/backends.h"
 #include "base/error.h"
 #include "base/topology.h"

@@ -18,7 +18,7 @@
 #include <cuda_runtime_api.h>
 
 #include "backends/backend.h"
-#include "base/error.h"
+#include "backends/services.h"
 
 /* What a failing call was doing, for the status and the message. */
 typedef struct px__cuda_ctx {

@@ -13,7 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "backends/backend.h"
-#include "base/limits.h"
+#include "backends/services.h"
 
 typedef struct px__cuda_device {
     bool ready;

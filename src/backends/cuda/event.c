@@ -7,7 +7,7 @@
 #include "backends/cuda/device.h"
 #include "backends/cuda/hooks.h"
 #include "backends/cuda/queue/queue.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 typedef struct px__cuda_event {
     cudaEvent_t ev;

@@ -9,7 +9,7 @@
 #include "backends/cuda/memory/memory.h"
 #include "backends/cuda/memory/pinned.h"
 #include "backends/cuda/queue/queue.h"
-#include "base/memstats.h"
+#include "backends/services.h"
 
 /* Scratch grows to at least this, in these steps: few regrowths, little waste. */
 #define SCRATCH_GRAIN ((size_t)64 * 1024)

@@ -25,7 +25,7 @@
 #include "backends/cuda/driver/green.h"
 #include "backends/cuda/hooks.h"
 #include "backends/cuda/queue/queue.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 /* Ends the first `made` children (new queues: their streams are idle), keeping the
    error that made the partition fail. */

@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "base/error.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 px_status px__host_device_count(int *count)
 {

@@ -18,8 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "base/error.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 typedef struct host_cond {
     unsigned initial;

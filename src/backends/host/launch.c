@@ -19,8 +19,7 @@
 #include <string.h>
 
 #include "backends/host/team.h"
-#include "base/error.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 /* Partial results on the stack up to this size; more (many threads, big values) are
    allocated. A partial per cache line, so that threads do not share lines. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/util.h"
+#include "backends/services.h"
 
 static px_status host_available(px_space space)
 {

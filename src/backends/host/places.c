@@ -6,8 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "base/error.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 /* The CPUs the process could run on when portex first looked (OS indices): later looks
    would see the binding portex made itself. Written at px_init only (serialised). */

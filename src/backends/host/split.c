@@ -10,7 +10,7 @@
 #include "backends/host/split.h"
 
 #include "backends/host/copy.h"
-#include "base/error.h"
+#include "backends/services.h"
 
 #define PARALLEL_BYTES (256 * 1024)
 

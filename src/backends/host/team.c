@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/error.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 #define LINE 64
 /* Chunks of a PX_TEAM_FOR's league per part: enough that uneven teams balance, few enough

@@ -12,8 +12,7 @@
 #include "backends/host/shares.h"
 #include "backends/openmp/config.h"
 #include "backends/openmp/pool.h"
-#include "base/error.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 static px_status omp_init(const px_init_options *opts) { return px__omp_config_init(opts); }
 

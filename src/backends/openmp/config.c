@@ -22,8 +22,7 @@
 #include <string.h>
 
 #include "backends/host/places.h"
-#include "base/error.h"
-#include "base/topology.h"
+#include "backends/services.h"
 
 /* More threads than this is a mistake in the option or the environment. */
 #define OMP_MAX_THREADS 4096

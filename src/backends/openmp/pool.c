@@ -11,8 +11,7 @@
 #include "backends/host/launch.h"
 #include "backends/host/split.h"
 #include "backends/openmp/config.h"
-#include "base/bounds.h"
-#include "base/error.h"
+#include "backends/services.h"
 
 /* ---- Running a job ----------------------------------------------------------------------- */
 

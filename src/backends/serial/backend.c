@@ -7,7 +7,7 @@
 #include "backends/host/event.h"
 #include "backends/host/graph.h"
 #include "backends/host/team.h"
-#include "base/error.h"
+#include "backends/services.h"
 
 /* Serial queues hold nothing: every one is this object. */
 static char serial_queue;

@@ -18,10 +18,9 @@
 #include "backends/host/launch.h"
 #include "backends/host/shares.h"
 #include "backends/host/split.h"
+#include "backends/services.h"
 #include "backends/threads/config.h"
 #include "backends/threads/pool.h"
-#include "base/error.h"
-#include "base/util.h"
 
 struct px__queue {
     px__thr_pool *team;

@@ -17,9 +17,8 @@
 #include <unistd.h>
 
 #include "backends/host/places.h"
+#include "backends/services.h"
 #include "backends/threads/wait.h"
-#include "base/error.h"
-#include "base/topology.h"
 
 /* More threads than this is a mistake in the option or the environment. */
 #define THR_MAX_THREADS 4096

@@ -33,11 +33,9 @@
 #include <time.h>
 
 #include "backends/host/graph.h"
+#include "backends/services.h"
 #include "backends/threads/config.h"
 #include "backends/threads/wait.h"
-#include "base/bounds.h"
-#include "base/error.h"
-#include "base/util.h"
 
 #define LINE 64
 

@@ -8,7 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "base/error.h"
+#include "backends/services.h"
 
 bool px__cuda_driver_symbol(const char *symbol, unsigned int version, void *slot, size_t slot_size,
                             char *why, size_t why_size)

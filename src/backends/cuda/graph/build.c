@@ -12,7 +12,7 @@
 #include "backends/cuda/device.h"
 #include "backends/cuda/driver/driver.h"
 #include "backends/cuda/hooks.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 px_status px__cuda_graph_create(const struct px__backend *be, int device, px__bgraph **out)
 {

@@ -9,7 +9,7 @@
 
 #include "backends/cuda/check.h"
 #include "backends/cuda/device.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 static const char *const instantiate_results[] = {
     [cudaGraphInstantiateSuccess] = "success",

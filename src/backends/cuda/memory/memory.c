@@ -16,7 +16,7 @@
 
 #include "backends/cuda/check.h"
 #include "backends/cuda/device.h"
-#include "base/memstats.h"
+#include "backends/services.h"
 
 /* Without creating a context: asking must stay cheap. */
 static px_status device_available(px_space space)

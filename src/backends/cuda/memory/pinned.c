@@ -13,8 +13,7 @@
 #include "backends/cuda/check.h"
 #include "backends/cuda/device.h"
 #include "backends/cuda/queue/queue.h"
-#include "base/memstats.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 typedef struct pinned_block {
     void *ptr;

@@ -21,8 +21,7 @@
 #include "backends/cuda/memory/pinned.h"
 #include "backends/cuda/queue/queue.h"
 #include "backends/cuda/staging/staging.h"
-#include "base/memstats.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 /* With NVTX on (the core sets tools_name), Nsight shows the stream under the instance's
    label. Streams portex wraps keep the name their owner gave them. */

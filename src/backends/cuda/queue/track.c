@@ -11,7 +11,7 @@
 
 #include "backends/cuda/check.h"
 #include "backends/cuda/device.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static px__cuda_queue *g_head;

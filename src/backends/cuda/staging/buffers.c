@@ -7,8 +7,7 @@
 #include "backends/cuda/check.h"
 #include "backends/cuda/device.h"
 #include "backends/cuda/staging/state.h"
-#include "base/memstats.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 #define PAGE ((size_t)4096)
 

@@ -14,9 +14,7 @@
 #include "backends/cuda/device.h"
 #include "backends/cuda/driver/driver.h"
 #include "backends/cuda/staging/state.h"
-#include "base/limits.h"
-#include "base/topology.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 /* ---- Configuration (setup held) ------------------------------------------------------------ */
 

@@ -2,7 +2,7 @@
 /* The staging engine's one object (staging/state.h). */
 #include "backends/cuda/staging/state.h"
 
-#include "base/limits.h"
+#include "backends/services.h"
 
 px__stg_state px__stg = {
     .lock = PTHREAD_MUTEX_INITIALIZER,

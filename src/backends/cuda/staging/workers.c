@@ -18,9 +18,7 @@
 #include <hwloc/cudart.h>
 
 #include "backends/cuda/staging/state.h"
-#include "base/error.h"
-#include "base/topology.h"
-#include "base/util.h"
+#include "backends/services.h"
 
 #define SPIN_POLLS 64
 #define POLL_MIN_US 2
