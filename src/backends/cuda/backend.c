@@ -6,7 +6,7 @@
 #include "backends/cuda/graph/graph.h"
 #include "backends/cuda/hooks.h"
 #include "backends/cuda/memory/pinned.h"
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 #include "backends/cuda/staging/staging.h"
 
 /* No GPU is an answer (0), not a failure: the core names the caller when it needs one,

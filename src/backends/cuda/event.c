@@ -6,7 +6,7 @@
 #include "backends/cuda/check.h"
 #include "backends/cuda/device.h"
 #include "backends/cuda/hooks.h"
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 #include "backends/services.h"
 
 typedef struct px__cuda_event {

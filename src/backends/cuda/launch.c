@@ -8,7 +8,7 @@
 #include "backends/cuda/hooks.h"
 #include "backends/cuda/memory/memory.h"
 #include "backends/cuda/memory/pinned.h"
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 #include "backends/services.h"
 
 /* Scratch grows to at least this, in these steps: few regrowths, little waste. */

@@ -18,7 +18,7 @@
 #include "backends/cuda/device.h"
 #include "backends/cuda/hooks.h"
 #include "backends/cuda/memory/pinned.h"
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 #include "backends/cuda/staging/staging.h"
 #include "backends/host/copy.h"
 

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 
 /* Whether kernels and copies on device `a` reach device `b`'s memory directly (true for
    a == b). The first ask for (a, b) tries to enable a's access to b (that way only); never fails

@@ -13,7 +13,7 @@
 #include <cuda.h>
 
 #include "backends/cuda/driver/driver.h"
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 
 /* Driver calls, filled by px__cuda_green_load. */
 typedef struct px__cuda_driver {

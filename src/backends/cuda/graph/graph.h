@@ -28,7 +28,7 @@
 #include <cuda_runtime_api.h>
 
 #include "backends/backend.h"
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 
 struct px__bnode {
     px__gnode_kind kind;

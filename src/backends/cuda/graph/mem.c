@@ -6,7 +6,7 @@
 #include "backends/cuda/check.h"
 #include "backends/cuda/device.h"
 #include "backends/cuda/memory/memory.h"
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 #include "backends/services.h"
 
 px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out)

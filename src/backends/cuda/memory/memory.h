@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 
 /* PX_SPACE_DEVICE: portex's stream-ordered pool per GPU. */
 extern const px__space_ops px__space_ops_cuda_device;

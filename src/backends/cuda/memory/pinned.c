@@ -12,7 +12,7 @@
 
 #include "backends/cuda/check.h"
 #include "backends/cuda/device.h"
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 #include "backends/services.h"
 
 typedef struct pinned_block {

@@ -4,7 +4,7 @@
 #include "backends/cuda/api.h"
 #include "backends/cuda/check.h"
 #include "backends/cuda/device.h"
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 
 /* DEVICE(n), HOST_PINNED (allocated pinned or registered: the driver DMAs from it) or
    HOST (pageable, managed, or unknown to CUDA). Never an error: without a GPU, or when CUDA

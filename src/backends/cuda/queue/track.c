@@ -4,7 +4,7 @@
  *
  * One lock guards the list, the queues' references and their mark events; nothing done
  * under it waits for the GPU (event records and stream waits only queue work). */
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Internal: a CUDA queue (what a CUDA instance holds), and the list of live queues.
+/* Internal: a CUDA queue (what a CUDA instance holds), and the list of live queues
+ * (track.c). Every part of the backend uses the queue object; creating and closing a
+ * queue is queue.c's (queue.h).
  *
  * Every queue is one stream: owned (non-blocking, created with the instance's priority)
  * or wrapped (the caller's; never destroyed). Beside it, the resources its dispatches
@@ -12,8 +14,8 @@
  * and px_fence_all reach every stream; it holds a reference to each queue, and so does a
  * px_fence_all that is synchronising it, so that a queue destroyed meanwhile keeps its
  * stream until the last reference goes. */
-#ifndef PX_BACKENDS_CUDA_QUEUE_QUEUE_H
-#define PX_BACKENDS_CUDA_QUEUE_QUEUE_H
+#ifndef PX_BACKENDS_CUDA_QUEUE_TRACK_H
+#define PX_BACKENDS_CUDA_QUEUE_TRACK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -98,18 +100,6 @@ px_status px__cuda_gmem_alloc(px__cuda_gmem *m, size_t bytes, void **out);
 /* Returns m's blocks, each after the work queued before on every queue. */
 void px__cuda_gmem_free(px__cuda_gmem *m);
 
-/* ---- queue/queue.c ------------------------------------------------------------------- */
-
-/* Sets up a queue whose stream, device, SM count and label are set: its event and device
-   buffer, its staging lane, its place among the live queues. Called with q's device
-   current; on failure nothing is left behind (the stream stays the caller's). The queues
-   that partitions make (partition.c) are set up and closed as those of queue.c are. */
-px_status px__cuda_queue_setup(px__cuda_queue *q);
-/* Ends a set-up queue whose stream is idle (or dead: stream_dead): its staged copies
-   settled, its buffers released, off the list; the stream and q go with the last
-   reference. */
-void px__cuda_queue_close(px__cuda_queue *q, bool stream_dead);
-
 /* How a default stream is named in messages ("0 (the legacy default stream)",
    "cudaStreamLegacy", "cudaStreamPerThread"); NULL for any other stream. */
 const char *px__cuda_default_stream_name(cudaStream_t s);
@@ -118,7 +108,7 @@ const char *px__cuda_default_stream_name(cudaStream_t s);
    capture counts: it still belongs to the capture). */
 bool px__cuda_capturing(cudaStream_t s);
 
-/* ---- queue/track.c -------------------------------------------------------------------- */
+/* ---- The live queues ------------------------------------------------------------------ */
 
 /* Adds q to the list of live queues with the list's reference. */
 void px__cuda_track_add(px__cuda_queue *q);
@@ -148,4 +138,4 @@ void px__cuda_release_after_work(void *ptr, size_t bytes, int device, px__cuda_r
 /* Retries kept releases; `all` (px_finalize, no queue left): runs every one. */
 void px__cuda_release_retry(bool all);
 
-#endif /* PX_BACKENDS_CUDA_QUEUE_QUEUE_H */
+#endif /* PX_BACKENDS_CUDA_QUEUE_TRACK_H */

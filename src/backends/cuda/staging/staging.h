@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backends/cuda/queue/queue.h"
+#include "backends/cuda/queue/track.h"
 
 /* A contiguous copy between DEVICE and pageable HOST memory in the same element order,
    ordered on q: returns once it is queued, the host part done by portex's threads. Where
