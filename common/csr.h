@@ -3,8 +3,8 @@
  * a power-law matrix, the plain C product and the check of a computed y. Plain C, used by
  * main files only (never by kernel files). 32-bit offsets and indices (nnz < 2^31), the
  * form cuSPARSE's CUSPARSE_INDEX_32I takes, so both sides read the same bytes. */
-#ifndef PORTEX_EXAMPLE_CSR_H
-#define PORTEX_EXAMPLE_CSR_H
+#ifndef PX_CSR_H
+#define PX_CSR_H
 
 #include <math.h>
 #include <stdint.h>
@@ -175,4 +175,4 @@ static inline double csr_max_rel_diff(const csr *m, const double *x, const doubl
     return worst;
 }
 
-#endif /* PORTEX_EXAMPLE_CSR_H */
+#endif /* PX_CSR_H */
