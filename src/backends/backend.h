@@ -2,18 +2,21 @@
 /* Internal: what every backend implements, and what the layers above hand it.
  *
  * Layers, each using only itself and those below it (docs/design.md):
- *   core/      the public entry points that orchestrate: init, instances, events,
- *              partitions, dispatch, copies and fills
- *   spaces/    memory spaces, views, choosing a copy's path
- *   backends/  this interface, the tables compiled in (backends.h), host memory, copies,
- *              events and graphs, the serial, OpenMP and CUDA backends
- *   base/      errors, library state, allocation, accounting, live objects, topology
+ *   graphs/         graphs, capture, executable graphs
+ *   runtime/        init, instances, events, fences, partitions, dispatch, copies, fills
+ *   spaces/         memory spaces, views, choosing a copy's path
+ *   observability/  the observers: Kokkos Tools, NVTX, the timeline
+ *   backends/       this interface, the tables compiled in (backends.h), a folder per
+ *                   backend (host/: what the host backends share)
+ *   base/           errors, library state, allocation, accounting, live objects, topology
  *
  * A backend exports one constant px__backend table (queues, events, launches, the copies
  * and fills it runs) and a px__space_ops table for each memory space it owns, filled with
  * designated initializers. A NULL hook means "not supported": callers say so, never follow
  * it. A hook's messages name the public function the user called without being told it
- * (base/error.h); backends never learn about instances, views or the core's handles. */
+ * (base/error.h). Backends get their own queues (px__queue) and a validated description of
+ * each call; they never see instances, views, graphs or the other handles of the layers
+ * above, nor which observers are on, and they reach base/ through services.h only. */
 #ifndef PX_BACKENDS_BACKEND_H
 #define PX_BACKENDS_BACKEND_H
 
@@ -22,7 +25,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "portex.h"
+/* Of the public API, what a backend may use: the types of what it is handed. Not the
+   entry points that orchestrate (parallel.h, graph.h, tools.h), which call backends. */
+#include "portex/copy.h"
+#include "portex/core.h"
+#include "portex/instance.h"
+#include "portex/kernel.h"
+#include "portex/policy.h"
+#include "portex/space.h"
+#include "portex/team.h"
+#include "portex/view.h"
 
 /* A backend's in-order queue of work; each backend defines the struct. */
 typedef struct px__queue px__queue;
@@ -32,6 +44,10 @@ typedef struct px__queue_desc {
     int device;
     int priority;
     const char *label; /* the instance's label; outlives the queue */
+    /* Give the label to the tools that show queues by name (NVTX names a CUDA stream):
+       the core says so when such a tool is on, so that no backend asks which observers
+       are on. */
+    bool tools_name;
 } px__queue_desc;
 
 /* ---- Memory ------------------------------------------------------------------------- */

@@ -8,7 +8,7 @@
 #include "base/state.h"
 #include "spaces/space.h"
 #if PX_HAVE_CUDA
-#include "backends/cuda/cuda_api.h"
+#include "backends/cuda/api.h"
 #endif
 
 px_space px__pointer_space(const void *ptr)

@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "backends/backends.h"
-#include "backends/host/host_copy.h"
+#include "backends/host/copy.h"
 #include "base/error.h"
-#include "base/kokkos_tools.h"
 #include "base/memstats.h"
-#include "base/profiling.h"
 #include "base/state.h"
 #include "base/util.h"
+#include "observability/kokkos_tools.h"
+#include "observability/profiling.h"
 #include "spaces/space.h"
 
 static const size_t dtype_sizes[PX_DTYPE_COUNT] = {

@@ -155,8 +155,8 @@ START_TEST(team_reduce_reproducible)
 }
 END_TEST
 
-/* Both backends cut work alike (host_launch.c): with the same thread count, a reduction and
-   a scan give the same bits on OpenMP as on threads. */
+/* Both backends cut work alike (src/backends/host/launch.c): with the same thread count, a
+   reduction and a scan give the same bits on OpenMP as on threads. */
 START_TEST(team_backends_agree)
 {
     if (!px_exec_space_available(PX_EXEC_OPENMP) || !px_exec_space_available(PX_EXEC_THREADS))
