@@ -5,7 +5,7 @@
  *
  *   bench_team_openmp [--quick] [--reps N]
  *
- * Matrices (examples/csr.h; --quick: a 512 x 512 grid and 2^18 rows): the 5-point
+ * Matrices (common/csr.h; --quick: a 512 x 512 grid and 2^18 rows): the 5-point
  * Laplacian of a 4096 x 4096 grid (16M rows, 80M entries) and 16M rows of power-law
  * lengths (mean about 7.5, up to 4096, random columns), the matrices of
  * bench/cuda/bench_team. The plain side runs each twice, with schedule(static) and with
@@ -35,7 +35,7 @@
 #include <omp.h>
 
 #include "bench_util.h"
-#include "csr.h"
+#include "../common/csr.h"
 #include "spmv_kernels.h"
 
 /* One matrix's product, both ways. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csr.h"
+#include "../common/csr.h"
 #include "example.h"
 #include "spmv_kernels.h"
 

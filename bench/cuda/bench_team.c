@@ -11,7 +11,7 @@
  *                   then the lane sweep: spmv_policy_lanes with teams of 256 x 1,
  *                   128 x 2, ..., 16 x 16 threads x lanes, each against cuSPARSE
  *   spmv powerlaw   the same on 16M rows of power-law lengths (mean about 7.5, up to 4096;
- *                   examples/csr.h), random columns; rows past 32 lane-steps go to
+ *                   common/csr.h), random columns; rows past 32 lane-steps go to
  *                   spmv_long, a team per row (found once, like cuSPARSE's preprocessing)
  *   stencil tiled   one heat step on an 8192 x 8192 grid: examples/stencil_tiled_kernels.c
  *                   (8 x 32 tiles staged in level-0 scratch) against the same hand-tiled

@@ -5,7 +5,7 @@
 //
 //   spmv_kokkos [--quick] [--reps N]
 //
-// Matrices (examples/csr.h, as bench_team builds them; --quick: 512 x 512 and 256K rows):
+// Matrices (common/csr.h, as bench_team builds them; --quick: 512 x 512 and 256K rows):
 //   spmv laplace    the 5-point Laplacian of a 4096 x 4096 grid (16M rows, 80M entries)
 //   spmv powerlaw   16M rows of power-law lengths (seed 42, rows up to 4096 long)
 // x: csr_random from seed 3, as in bench_team.

@@ -2,18 +2,21 @@
 /* Internal: what every backend implements, and what the layers above hand it.
  *
  * Layers, each using only itself and those below it (docs/design.md):
- *   core/      the public entry points that orchestrate: init, instances, events,
- *              partitions, dispatch, copies and fills
- *   spaces/    memory spaces, views, choosing a copy's path
- *   backends/  this interface, the tables compiled in (backends.h), host memory, copies,
- *              events and graphs, the serial, OpenMP and CUDA backends
- *   base/      errors, library state, allocation, accounting, live objects, topology
+ *   graphs/         graphs, capture, executable graphs
+ *   runtime/        init, instances, events, fences, partitions, dispatch, copies, fills
+ *   spaces/         memory spaces, views, choosing a copy's path
+ *   observability/  the observers: Kokkos Tools, NVTX, the timeline
+ *   backends/       this interface, the tables compiled in (backends.h), a folder per
+ *                   backend (host/: what the host backends share)
+ *   base/           errors, library state, allocation, accounting, live objects, topology
  *
  * A backend exports one constant px__backend table (queues, events, launches, the copies
  * and fills it runs) and a px__space_ops table for each memory space it owns, filled with
  * designated initializers. A NULL hook means "not supported": callers say so, never follow
- * it. Every hook that can fail takes `func`, the public function the user called, and names
- * it in its messages; backends never learn about instances, views or the core's handles. */
+ * it. A hook's messages name the public function the user called without being told it
+ * (base/error.h). Backends get their own queues (px__queue) and a validated description of
+ * each call; they never see instances, views, graphs or the other handles of the layers
+ * above, nor which observers are on, and they reach base/ through services.h only. */
 #ifndef PX_BACKENDS_BACKEND_H
 #define PX_BACKENDS_BACKEND_H
 
@@ -22,7 +25,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "portex.h"
+/* Of the public API, what a backend may use: the types of what it is handed. Not the
+   entry points that orchestrate (parallel.h, graph.h, tools.h), which call backends. */
+#include "portex/copy.h"
+#include "portex/core.h"
+#include "portex/instance.h"
+#include "portex/kernel.h"
+#include "portex/policy.h"
+#include "portex/space.h"
+#include "portex/team.h"
+#include "portex/view.h"
 
 /* A backend's in-order queue of work; each backend defines the struct. */
 typedef struct px__queue px__queue;
@@ -32,6 +44,10 @@ typedef struct px__queue_desc {
     int device;
     int priority;
     const char *label; /* the instance's label; outlives the queue */
+    /* Give the label to the tools that show queues by name (NVTX names a CUDA stream):
+       the core says so when such a tool is on, so that no backend asks which observers
+       are on. */
+    bool tools_name;
 } px__queue_desc;
 
 /* ---- Memory ------------------------------------------------------------------------- */
@@ -43,12 +59,12 @@ typedef struct px__space_ops {
     /* The backend whose copy and fill hooks move this memory off the host paths. */
     px_exec_space owner;
     /* PX_OK or why not (no device, ...); `space` is in range. */
-    px_status (*available)(px_space space, const char *func);
-    px_status (*alloc)(px_space space, size_t bytes, void **out, const char *func);
+    px_status (*available)(px_space space);
+    px_status (*alloc)(px_space space, size_t bytes, void **out);
     /* May be called from any thread, also a backend's own worker threads. */
     void (*free)(px_space space, void *ptr, size_t bytes);
     /* Zeroes `bytes` at ptr, finished when it returns. */
-    px_status (*zero)(px_space space, void *ptr, size_t bytes, const char *func);
+    px_status (*zero)(px_space space, void *ptr, size_t bytes);
 } px__space_ops;
 
 /* ---- Kernels -------------------------------------------------------------------------- */
@@ -178,38 +194,35 @@ typedef struct px__graph_update_error {
 } px__graph_update_error;
 
 /* The graph capability of a backend. Nodes are added in a topological order (a node
-   depends only on nodes added before it). Every function that can fail names `func`. */
+   depends only on nodes added before it). */
 typedef struct px__graph_ops {
     /* An empty graph for `device` (the backend's table comes along for host graphs). */
-    px_status (*create)(const struct px__backend *be, int device, px__bgraph **out,
-                        const char *func);
+    px_status (*create)(const struct px__backend *be, int device, px__bgraph **out);
     /* Called once the graph, every graph that holds it as a child and every executable
        graph made from them are gone. Bodies go with their node's graph. */
     void (*destroy)(px__bgraph *g);
     /* Adds desc after deps. WHILE and IF also give the body graph (*body, owned by the
        node) and the handle kernels pass to px_cond_set (*cond). */
     px_status (*add)(px__bgraph *g, const px__gnode_desc *desc, px__bnode *const *deps, int ndeps,
-                     px__bnode **out, px__bgraph **body, uint64_t *cond, const char *func);
-    px_status (*instantiate)(px__bgraph *g, px__bexec **out, const char *func);
+                     px__bnode **out, px__bgraph **body, uint64_t *cond);
+    px_status (*instantiate)(px__bgraph *g, px__bexec **out);
     /* Waits for the launches of e, then frees it. */
-    px_status (*exec_destroy)(px__bexec *e, const char *func);
-    px_status (*upload)(px__bexec *e, px__queue *q, const char *func);
-    px_status (*launch)(px__bexec *e, px__queue *q, const char *func);
+    px_status (*exec_destroy)(px__bexec *e);
+    px_status (*upload)(px__bexec *e, px__queue *q);
+    px_status (*launch)(px__bexec *e, px__queue *q);
     /* New parameters for node n of the graph e was made from (same kind; the core checked
        what must not change). */
-    px_status (*set)(px__bexec *e, px__bnode *n, const px__gnode_desc *desc, const char *func);
+    px_status (*set)(px__bexec *e, px__bnode *n, const px__gnode_desc *desc);
     /* As set for a kernel node whose arguments alone change (d: what the node runs now,
        with the new args): px_graph_exec_set_args, kept to a few hundred nanoseconds. */
-    px_status (*set_args)(px__bexec *e, px__bnode *n, const px__dispatch *d, const char *func);
+    px_status (*set_args)(px__bexec *e, px__bnode *n, const px__dispatch *d);
     /* Every node's parameters from `from` (the core checked the shape it knows); on
        refusal e is unchanged and *why says where. */
-    px_status (*update)(px__bexec *e, px__bgraph *from, px__graph_update_error *why,
-                        const char *func);
+    px_status (*update)(px__bexec *e, px__bgraph *from, px__graph_update_error *why);
     /* Launches e on q with its top-level nodes one after another, waits, and gives each
        node's time in microseconds (us[n], n the number of top-level nodes; a node left
        at -1 was not timed alone) and the whole run's (*total). */
-    px_status (*profile)(px__bexec *e, px__queue *q, double *us, int n, double *total,
-                         const char *func);
+    px_status (*profile)(px__bexec *e, px__queue *q, double *us, int n, double *total);
 
     /* Stream capture, for backends whose queues record work natively (NULL for the host
        backends, whose captures the core records node by node). begin refuses a queue that
@@ -217,8 +230,8 @@ typedef struct px__graph_ops {
        gives the graph the capture fills; end completes it, or answers PX_ERR_CAPTURING
        with the backend's reason, the capture ended either way (the caller destroys the
        graph then). */
-    px_status (*capture_begin)(px__queue *q, int mode, px__bgraph **out, const char *func);
-    px_status (*capture_end)(px__queue *q, px__bgraph *g, const char *func);
+    px_status (*capture_begin)(px__queue *q, int mode, px__bgraph **out);
+    px_status (*capture_end)(px__queue *q, px__bgraph *g);
 } px__graph_ops;
 
 /* ---- The table --------------------------------------------------------------------------- */
@@ -233,55 +246,54 @@ typedef struct px__backend {
 
     /* At px_init (the first reference), with the user's options; NULL when there is
        nothing to set up. */
-    px_status (*init)(const px_init_options *opts, const char *func);
+    px_status (*init)(const px_init_options *opts);
     /* Devices of this execution space; 0 is an answer, not a failure. */
     px_status (*device_count)(int *count);
     /* The last px_finalize, after every queue is gone: release the backend's own state. */
     void (*finalize)(void);
 
-    px_status (*queue_create)(const px__queue_desc *desc, px__queue **out, const char *func);
+    px_status (*queue_create)(const px__queue_desc *desc, px__queue **out);
     /* A queue over a native one the caller owns (a cudaStream_t for CUDA). */
-    px_status (*queue_wrap)(const px__queue_desc *desc, void *native, px__queue **out,
-                            const char *func);
+    px_status (*queue_wrap)(const px__queue_desc *desc, void *native, px__queue **out);
     /* Waits for the queue's work and frees it. Either it refuses and changes nothing
        (*released false: the queue still works; for example while it is being captured),
        or it releases everything (*released true), returning the error the wait met, if
        any: never half of each. */
-    px_status (*queue_destroy)(px__queue *q, bool *released, const char *func);
-    px_status (*fence)(px__queue *q, const char *func);
-    px_status (*fence_all)(const char *func);
+    px_status (*queue_destroy)(px__queue *q, bool *released);
+    px_status (*fence)(px__queue *q);
+    px_status (*fence_all)(void);
 
-    px_status (*event_create)(int device, unsigned flags, void **out, const char *func);
+    px_status (*event_create)(int device, unsigned flags, void **out);
     void (*event_destroy)(void *ev);
-    px_status (*event_record)(void *ev, px__queue *q, const char *func);
-    px_status (*event_wait)(px__queue *q, void *ev, const char *func);
-    px_status (*event_query)(void *ev, bool *done, const char *func);
-    px_status (*event_synchronize)(void *ev, const char *func);
-    px_status (*event_elapsed)(void *start, void *end, float *ms, const char *func);
+    px_status (*event_record)(void *ev, px__queue *q);
+    px_status (*event_wait)(px__queue *q, void *ev);
+    px_status (*event_query)(void *ev, bool *done);
+    px_status (*event_synchronize)(void *ev);
+    px_status (*event_elapsed)(void *start, void *end, float *ms);
 
-    px_status (*launch)(px__queue *q, const px__dispatch *d, const char *func);
+    px_status (*launch)(px__queue *q, const px__dispatch *d);
     /* The most scratch bytes a team may have at `level` (0 or 1) on `device`; NULL: the
        host backends' limits (PX_TEAM_SCRATCH0_HOST_MAX, PX_TEAM_SCRATCH1_MAX). */
-    px_status (*team_scratch_max)(int device, int level, size_t *bytes, const char *func);
+    px_status (*team_scratch_max)(int device, int level, size_t *bytes);
 
     /* The path of a copy (or, with op->value set, a fill) that involves memory this backend
        owns and the CPU cannot reach (op->path is unset). */
-    px_status (*copy_path)(const px__copy_op *op, px_copy_path *path, const char *func);
+    px_status (*copy_path)(const px__copy_op *op, px_copy_path *path);
     /* Runs op->path on q: host paths (HOST_*) after q's earlier work, the backend's own
        paths ordered on q. A backend that falls back to another path says so in op->path. */
-    px_status (*copy)(px__queue *q, px__copy_op *op, const char *func);
+    px_status (*copy)(px__queue *q, px__copy_op *op);
     /* HOST_FILL after q's earlier work, or the backend's own fill ordered on q. */
-    px_status (*fill)(px__queue *q, px__copy_op *op, const char *func);
+    px_status (*fill)(px__queue *q, px__copy_op *op);
     /* Zeroes `bytes` of new host memory (a view's allocation, elements of elem_size bytes)
        on the threads of this backend's default queue, each its share of the elements as
        the backend's 1-D loops over them would give it, so that first touch puts each page
        near the thread that will use it; finished when it returns. NULL: the backend has no
        threads of its own (the space's zero runs on the calling thread). */
-    px_status (*zero_host)(void *ptr, size_t bytes, size_t elem_size, const char *func);
+    px_status (*zero_host)(void *ptr, size_t bytes, size_t elem_size);
 
     /* req->n new queues of parent's device, described by descs; on failure none is left. */
     px_status (*partition)(px__queue *parent, const px__partition_request *req,
-                           const px__queue_desc *descs, px__queue **children, const char *func);
+                           const px__queue_desc *descs, px__queue **children);
     /* SMs the queue's kernels may use. */
     px_status (*sm_count)(px__queue *q, int *count);
     /* Threads the queue's kernels may run on at once; NULL: one. */

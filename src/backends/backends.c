@@ -5,19 +5,19 @@
 #include <stdatomic.h>
 
 #include "px_config.h"
-#include "base/error.h"
-#include "backends/host/host_memory.h"
-#include "backends/serial/serial.h"
+#include "backends/host/memory.h"
+#include "backends/serial/backend.h"
+#include "backends/services.h"
 #if PX_HAVE_OPENMP
-#include "backends/openmp/omp_backend.h"
+#include "backends/openmp/backend.h"
 #endif
 #if PX_HAVE_THREADS
-#include "backends/threads/thr_backend.h"
+#include "backends/threads/backend.h"
 #endif
 #if PX_HAVE_CUDA
-#include "backends/cuda/cuda_backend.h"
-#include "backends/cuda/cuda_memory.h"
-#include "backends/cuda/cuda_pinned.h"
+#include "backends/cuda/backend.h"
+#include "backends/cuda/memory/memory.h"
+#include "backends/cuda/memory/pinned.h"
 #endif
 
 static const px__backend *const backends[PX_EXEC_COUNT] = {
@@ -87,10 +87,10 @@ const px__backend *px__backend_host_team(void)
     return backends[PX_EXEC_SERIAL];
 }
 
-px_status px__backends_init(const px_init_options *opts, const char *func)
+px_status px__backends_init(const px_init_options *opts)
 {
     for (int e = 0; e < PX_EXEC_COUNT; ++e)
-        if (backends[e] && backends[e]->init) PX__TRY(backends[e]->init(opts, func));
+        if (backends[e] && backends[e]->init) PX__TRY(backends[e]->init(opts));
     return PX_OK;
 }
 

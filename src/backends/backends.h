@@ -21,7 +21,7 @@ void px__backends_named_default(px_exec_space exec);
    the threads backend's, else serial's. */
 const px__backend *px__backend_host_team(void);
 /* Every compiled-in backend's init hook (the first px_init); stops at the first refusal. */
-px_status px__backends_init(const px_init_options *opts, const char *func);
+px_status px__backends_init(const px_init_options *opts);
 /* Every compiled-in backend's finalize hook (the last px_finalize). */
 void px__backends_finalize(void);
 

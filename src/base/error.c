@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Status strings (generated from PX_STATUS_MAP) and the thread-local last error. */
+/* Status strings (generated from PX_STATUS_MAP), the thread-local last error and the public
+ * call it names. */
 #include "base/error.h"
 
 #include <stdarg.h>
@@ -10,6 +11,8 @@
 #define PX__ERROR_CAPACITY 1024
 
 static _Thread_local char last_error[PX__ERROR_CAPACITY];
+
+__thread const char *px__caller_name;
 
 _Static_assert(sizeof(((px__saved_error *)0)->text) == PX__ERROR_CAPACITY,
                "a saved error holds a whole one");
@@ -40,9 +43,9 @@ const char *px_last_error(void) { return last_error; }
 
 void px_clear_error(void) { last_error[0] = '\0'; }
 
-px_status px__error(px_status status, const char *func, const char *fmt, ...)
+px_status px__error(px_status status, const char *fmt, ...)
 {
-    int n = snprintf(last_error, sizeof last_error, "%s: ", func ? func : "portex");
+    int n = snprintf(last_error, sizeof last_error, "%s: ", px__caller());
     if (n < 0 || (size_t)n >= sizeof last_error) return status;
     va_list ap;
     va_start(ap, fmt);

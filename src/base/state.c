@@ -12,8 +12,8 @@ bool px__initialized(void) { return atomic_load_explicit(&initialized, memory_or
 
 void px__set_initialized(bool on) { atomic_store_explicit(&initialized, on, memory_order_release); }
 
-px_status px__require_init(const char *func)
+px_status px__require_init(void)
 {
     if (px__initialized()) return PX_OK;
-    return px__error(PX_ERR_NOT_INITIALIZED, func, "portex is not initialized; call px_init first");
+    return px__error(PX_ERR_NOT_INITIALIZED, "portex is not initialized; call px_init first");
 }

@@ -10,7 +10,7 @@
 
 bool px__initialized(void);
 void px__set_initialized(bool on);
-/* PX_OK, or PX_ERR_NOT_INITIALIZED in the name of func. */
-px_status px__require_init(const char *func);
+/* PX_OK, or PX_ERR_NOT_INITIALIZED. */
+px_status px__require_init(void);
 
 #endif /* PX_BASE_STATE_H */

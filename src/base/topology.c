@@ -21,17 +21,17 @@ static pthread_mutex_t topo_lock = PTHREAD_MUTEX_INITIALIZER;
 static hwloc_topology_t topology;
 static px__topology_summary summary;
 
-px_status px__topology_load(const char *func)
+px_status px__topology_load(void)
 {
     pthread_mutex_lock(&topo_lock);
     px_status st = PX_OK;
     if (!topology) {
         hwloc_topology_t t;
         if (hwloc_topology_init(&t) != 0) {
-            st = px__error(PX_ERR_SYSTEM, func, "hwloc_topology_init failed");
+            st = px__error(PX_ERR_SYSTEM, "hwloc_topology_init failed");
         } else if (hwloc_topology_load(t) != 0) {
             hwloc_topology_destroy(t);
-            st = px__error(PX_ERR_SYSTEM, func, "hwloc_topology_load failed");
+            st = px__error(PX_ERR_SYSTEM, "hwloc_topology_load failed");
         } else {
             topology = t;
             summary.packages = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);

@@ -10,9 +10,9 @@
 
 struct hwloc_topology;
 
-/* Loads it once; func names the caller in messages. hwloc itself aborts the process when
+/* Loads it once. hwloc itself aborts the process when
    memory runs out while it loads (a limit of hwloc, documented in portex/core.h). */
-px_status px__topology_load(const char *func);
+px_status px__topology_load(void);
 void px__topology_unload(void);
 /* Cores of the machine, 0 when the topology is not loaded. */
 int px__topology_cores(void);

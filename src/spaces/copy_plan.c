@@ -13,22 +13,21 @@
 #include "base/error.h"
 #include "spaces/view.h"
 
-static px_status check_pair(const px_view *dst, const px_view *src, const char *func)
+static px_status check_pair(const px_view *dst, const px_view *src)
 {
-    PX__TRY(px__view_check(dst, func, "dst"));
-    PX__TRY(px__view_check(src, func, "src"));
+    PX__TRY(px__view_check(dst, "dst"));
+    PX__TRY(px__view_check(src, "src"));
     if (dst->rank != src->rank)
-        return px__error(PX_ERR_EXTENTS_MISMATCH, func, "ranks differ: dst '%s' %d, src '%s' %d",
+        return px__error(PX_ERR_EXTENTS_MISMATCH, "ranks differ: dst '%s' %d, src '%s' %d",
                          dst->label, dst->rank, src->label, src->rank);
     for (int d = 0; d < dst->rank; ++d)
         if (dst->extent[d] != src->extent[d])
-            return px__error(PX_ERR_EXTENTS_MISMATCH, func,
-                             "extents differ: dst '%s'[%d] = %lld, src '%s'[%d] = %lld", dst->label,
-                             d, (long long)dst->extent[d], src->label, d,
-                             (long long)src->extent[d]);
+            return px__error(
+                PX_ERR_EXTENTS_MISMATCH, "extents differ: dst '%s'[%d] = %lld, src '%s'[%d] = %lld",
+                dst->label, d, (long long)dst->extent[d], src->label, d, (long long)src->extent[d]);
     /* Element sizes must agree; the types may differ (a byte copy, as documented). */
     if (dst->elem_size != src->elem_size)
-        return px__error(PX_ERR_TYPE_MISMATCH, func,
+        return px__error(PX_ERR_TYPE_MISMATCH,
                          "element sizes differ: dst '%s' %s (%zu bytes), src '%s' %s (%zu bytes)",
                          dst->label, px_dtype_string(dst->dtype), dst->elem_size, src->label,
                          px_dtype_string(src->dtype), src->elem_size);
@@ -98,8 +97,7 @@ void px__copy_op_release(px__copy_op *op)
 
 /* The backend that owns memory the CPU cannot reach, or PX_EXEC_COUNT when it reaches
    both sides. */
-static px_status device_owner(const px__copy_op *op, bool with_src, px_exec_space *owner,
-                              const char *func)
+static px_status device_owner(const px__copy_op *op, bool with_src, px_exec_space *owner)
 {
     const px__space_ops *d = px__space_ops_get(op->dst.space.kind);
     const px__space_ops *s = with_src ? px__space_ops_get(op->src.space.kind) : d;
@@ -107,20 +105,19 @@ static px_status device_owner(const px__copy_op *op, bool with_src, px_exec_spac
     if (!d->host_access) *owner = d->owner;
     if (!s->host_access) {
         if (*owner != PX_EXEC_COUNT && *owner != s->owner)
-            return px__error(PX_ERR_UNSUPPORTED, func, "no backend copies between %s and %s memory",
+            return px__error(PX_ERR_UNSUPPORTED, "no backend copies between %s and %s memory",
                              d->name, s->name);
         *owner = s->owner;
     }
     return PX_OK;
 }
 
-px_status px__copy_plan(px__copy_op *op, px__copy_plan_info *info, px_view *dst, const px_view *src,
-                        const char *func)
+px_status px__copy_plan(px__copy_op *op, px__copy_plan_info *info, px_view *dst, const px_view *src)
 {
-    PX__TRY(check_pair(dst, src, func));
+    PX__TRY(check_pair(dst, src));
     make_op(op, dst, src, NULL);
     info->overlap = false;
-    px_status st = device_owner(op, true, &info->owner, func);
+    px_status st = device_owner(op, true, &info->owner);
     if (st == PX_OK) {
         if (op->count == 0 || (dst->data == src->data && op->flat)) {
             op->path = PX_COPY_NONE;
@@ -128,7 +125,7 @@ px_status px__copy_plan(px__copy_op *op, px__copy_plan_info *info, px_view *dst,
             op->path = op->flat ? PX_COPY_HOST_MEMCPY : PX_COPY_HOST_STRIDED;
         } else {
             const px__backend *be = px__backend_get(info->owner);
-            st = be->copy_path(op, &op->path, func);
+            st = be->copy_path(op, &op->path);
         }
         if (st == PX_OK && op->path != PX_COPY_NONE) info->overlap = overlap(dst, src, op->flat);
     }
@@ -136,21 +133,20 @@ px_status px__copy_plan(px__copy_op *op, px__copy_plan_info *info, px_view *dst,
     return st;
 }
 
-px_status px__fill_plan(px__copy_op *op, px__copy_plan_info *info, px_view *dst, const void *value,
-                        const char *func)
+px_status px__fill_plan(px__copy_op *op, px__copy_plan_info *info, px_view *dst, const void *value)
 {
-    PX__TRY(px__view_check(dst, func, "dst"));
-    if (!value) return px__error(PX_ERR_INVALID_ARGUMENT, func, "value must not be NULL");
+    PX__TRY(px__view_check(dst, "dst"));
+    if (!value) return px__error(PX_ERR_INVALID_ARGUMENT, "value must not be NULL");
     make_op(op, dst, NULL, value);
     info->overlap = false;
-    px_status st = device_owner(op, false, &info->owner, func);
+    px_status st = device_owner(op, false, &info->owner);
     if (st == PX_OK) {
         if (op->count == 0)
             op->path = PX_COPY_NONE;
         else if (info->owner == PX_EXEC_COUNT)
             op->path = PX_COPY_HOST_FILL;
         else
-            st = px__backend_get(info->owner)->copy_path(op, &op->path, func);
+            st = px__backend_get(info->owner)->copy_path(op, &op->path);
     }
     if (st != PX_OK) px__copy_op_release(op);
     return st;

@@ -23,11 +23,10 @@ typedef struct px__copy_plan_info {
 
 /* dst and src validated (live, same rank, extents and element size), op filled and its
    path chosen. On success the caller must px__copy_op_release(op). */
-px_status px__copy_plan(px__copy_op *op, px__copy_plan_info *info, px_view *dst, const px_view *src,
-                        const char *func);
+px_status px__copy_plan(px__copy_op *op, px__copy_plan_info *info, px_view *dst,
+                        const px_view *src);
 /* As px__copy_plan for a fill of dst with *value (one element of dst's size). */
-px_status px__fill_plan(px__copy_op *op, px__copy_plan_info *info, px_view *dst, const void *value,
-                        const char *func);
+px_status px__fill_plan(px__copy_op *op, px__copy_plan_info *info, px_view *dst, const void *value);
 /* Drops the holds the backend did not keep. */
 void px__copy_op_release(px__copy_op *op);
 

@@ -84,38 +84,44 @@ static px_dtype dtype_of(DLDataType t)
     }
 }
 
-/* What the last release of a lent tensor's memory calls. */
+/* What the last release of a lent tensor's memory calls. The deleter is its producer's
+   code, which may call portex (a tensor portex exported comes back): those calls name
+   themselves, not the call that released the memory. */
 static void release_managed(void *ctx)
 {
     DLManagedTensor *t = (DLManagedTensor *)ctx;
+    const char *caller = px__caller_suspend();
     if (t->deleter) t->deleter(t);
+    px__caller_resume(caller);
 }
 
 static void release_versioned(void *ctx)
 {
     DLManagedTensorVersioned *t = (DLManagedTensorVersioned *)ctx;
+    const char *caller = px__caller_suspend();
     if (t->deleter) t->deleter(t);
+    px__caller_resume(caller);
 }
 
 /* Wraps the DLTensor's memory in a view whose last release calls release(ctx). */
 static px_status wrap_tensor(px_view **out, const char *label, const DLTensor *t,
-                             void (*release)(void *), void *ctx, const char *func)
+                             void (*release)(void *), void *ctx)
 {
-    PX__TRY(px__require_init(func));
+    PX__TRY(px__require_init());
     char dev_buf[32];
     const char *dev = device_name((int32_t)t->device.device_type, dev_buf, sizeof dev_buf);
 
     /* Shape and strides. */
     if (t->ndim < 0)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "tensor->dl_tensor.ndim is %d; expected >= 0", (int)t->ndim);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "tensor->dl_tensor.ndim is %d; expected >= 0",
+                         (int)t->ndim);
     if (t->ndim > PX_MAX_RANK)
-        return px__error(PX_ERR_UNSUPPORTED, func,
+        return px__error(PX_ERR_UNSUPPORTED,
                          "the tensor has %d dimensions; portex views have at most %d", (int)t->ndim,
                          PX_MAX_RANK);
     if (t->ndim > 0 && !t->shape)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "tensor->dl_tensor.shape is NULL but ndim is %d", (int)t->ndim);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "tensor->dl_tensor.shape is NULL but ndim is %d",
+                         (int)t->ndim);
     px_view_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.label = label;
@@ -124,12 +130,12 @@ static px_status wrap_tensor(px_view **out, const char *label, const DLTensor *t
     bool empty = false;
     for (int d = 0; d < t->ndim; ++d) {
         if (t->shape[d] < 0)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+            return px__error(PX_ERR_INVALID_ARGUMENT,
                              "tensor->dl_tensor.shape[%d] is %lld; expected >= 0", d,
                              (long long)t->shape[d]);
         if (t->strides && t->strides[d] < 0)
             return px__error(
-                PX_ERR_UNSUPPORTED, func,
+                PX_ERR_UNSUPPORTED,
                 "tensor->dl_tensor.strides[%d] is %lld; portex views need strides >= 0 (copy "
                 "the tensor, or flip it, first)",
                 d, (long long)t->strides[d]);
@@ -143,7 +149,7 @@ static px_status wrap_tensor(px_view **out, const char *label, const DLTensor *t
     if (desc.dtype == PX_DTYPE_COUNT) {
         char tn[96];
         return px__error(
-            PX_ERR_UNSUPPORTED, func,
+            PX_ERR_UNSUPPORTED,
             "the tensor's elements are %s (DLDataType code %u, bits %u, lanes %u); portex takes "
             "int32, int64, uint8, uint32, uint64, float32 and float64 with one lane",
             type_name(t->dtype, tn, sizeof tn), (unsigned)t->dtype.code, (unsigned)t->dtype.bits,
@@ -153,7 +159,7 @@ static px_status wrap_tensor(px_view **out, const char *label, const DLTensor *t
     /* The farthest element fits (the messages of px__view_validate_shape say why not). */
     size_t es, bytes;
     int64_t stride[PX_MAX_RANK];
-    PX__TRY(px__view_validate_shape(&desc, func, &es, stride, &bytes));
+    PX__TRY(px__view_validate_shape(&desc, &es, stride, &bytes));
     if (desc.layout == PX_LAYOUT_STRIDE) {
         /* The compact layouts keep their name (and the spans that need them). */
         const px_layout compact = px__layout_of(desc.rank, desc.extent, desc.stride);
@@ -166,45 +172,45 @@ static px_status wrap_tensor(px_view **out, const char *label, const DLTensor *t
     case kDLCUDAHost: desc.space = px_host_pinned(); break;
     case kDLCUDA:
         if (t->device.device_id < 0)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+            return px__error(PX_ERR_INVALID_ARGUMENT,
                              "tensor->dl_tensor.device is kDLCUDA with device_id %d",
                              (int)t->device.device_id);
         desc.space = px_device(t->device.device_id);
         break;
     case kDLCUDAManaged:
         return px__error(
-            PX_ERR_UNSUPPORTED, func,
+            PX_ERR_UNSUPPORTED,
             "the tensor is in CUDA managed memory (kDLCUDAManaged), which portex does not take: "
             "it has no managed space (copy the tensor to a kDLCUDA or kDLCPU one)");
     default:
         return px__error(
-            PX_ERR_UNSUPPORTED, func,
+            PX_ERR_UNSUPPORTED,
             "the tensor is on %s; portex takes kDLCPU (HOST), kDLCUDAHost (HOST_PINNED) and "
             "kDLCUDA (DEVICE)",
             dev);
     }
     if ((t->device.device_type == kDLCPU || t->device.device_type == kDLCUDAHost) &&
         t->device.device_id != 0)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "tensor->dl_tensor.device is %s with device_id %d; expected 0", dev,
                          (int)t->device.device_id);
-    PX__TRY(px__space_check(desc.space, NULL, func));
+    PX__TRY(px__space_check(desc.space, NULL));
 
     /* The first element: data + byte_offset, aligned for the element type, in the memory
        the device says. A tensor without elements needs no memory: its view has none. */
     void *data = NULL;
     if (!empty) {
         if (!t->data)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+            return px__error(PX_ERR_INVALID_ARGUMENT,
                              "tensor->dl_tensor.data is NULL but the tensor has elements");
         const uintptr_t base = (uintptr_t)t->data;
         if (t->byte_offset > (uint64_t)(UINTPTR_MAX - base))
-            return px__error(PX_ERR_OVERFLOW, func,
+            return px__error(PX_ERR_OVERFLOW,
                              "tensor->dl_tensor.data %p + byte_offset %llu overflows", t->data,
                              (unsigned long long)t->byte_offset);
         data = (char *)t->data + t->byte_offset;
         if ((uintptr_t)data % es != 0)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+            return px__error(PX_ERR_INVALID_ARGUMENT,
                              "the tensor's first element (data %p + byte_offset %llu) is not "
                              "aligned to %zu bytes, "
                              "as %zu-byte elements need",
@@ -215,29 +221,31 @@ static px_status wrap_tensor(px_view **out, const char *label, const DLTensor *t
         if (host_claimed != host_real || (!host_real && real.device != desc.space.device)) {
             if (host_real)
                 return px__error(
-                    PX_ERR_INVALID_ARGUMENT, func,
+                    PX_ERR_INVALID_ARGUMENT,
                     "the tensor is on kDLCUDA:%d but its data %p is not that GPU's memory (CUDA "
                     "says %s memory)",
                     (int)t->device.device_id, data, px_space_kind_string(real.kind));
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+            return px__error(PX_ERR_INVALID_ARGUMENT,
                              "the tensor is on %s:%d but its data %p is DEVICE(%d) memory", dev,
                              (int)t->device.device_id, data, real.device);
         }
     }
-    return px__view_wrap_lent(out, &desc, data, release, ctx, func);
+    return px__view_wrap_lent(out, &desc, data, release, ctx);
 }
 
 px_status px_view_from_dlpack(px_view **out, const char *label, DLManagedTensor *tensor)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     PX__ARG(tensor, "tensor must not be NULL");
-    return wrap_tensor(out, label, &tensor->dl_tensor, release_managed, tensor, __func__);
+    return wrap_tensor(out, label, &tensor->dl_tensor, release_managed, tensor);
 }
 
 px_status px_view_from_dlpack_versioned(px_view **out, const char *label,
                                         DLManagedTensorVersioned *tensor)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     PX__ARG(tensor, "tensor must not be NULL");
@@ -254,7 +262,7 @@ px_status px_view_from_dlpack_versioned(px_view **out, const char *label,
                         "the tensor is read-only (DLPACK_FLAG_BITMASK_READ_ONLY) and portex views "
                         "are writable: "
                         "export a writable tensor, or a copy");
-    return wrap_tensor(out, label, &tensor->dl_tensor, release_versioned, tensor, __func__);
+    return wrap_tensor(out, label, &tensor->dl_tensor, release_versioned, tensor);
 }
 
 /* ---- Views as tensors ------------------------------------------------------------------- */
@@ -277,34 +285,38 @@ static void export_release(exported *e)
     free(e);
 }
 
+/* The deleters are called by the tensor's consumer, outside any portex call: what goes
+   wrong while the view's memory is freed is worded as px_view_release would word it. */
 static void delete_managed(DLManagedTensor *self)
 {
+    PX__ENTER_AS("px_view_release");
     if (self) export_release((exported *)self->manager_ctx);
 }
 
 static void delete_versioned(DLManagedTensorVersioned *self)
 {
+    PX__ENTER_AS("px_view_release");
     if (self) export_release((exported *)self->manager_ctx);
 }
 
 /* A block describing `view`, holding one more reference to it, and its DLTensor. */
-static px_status export_view(px_view *view, exported **out, DLTensor *tensor, const char *func)
+static px_status export_view(px_view *view, exported **out, DLTensor *tensor)
 {
     static const DLDataType types[PX_USER] = {
         [PX_U8] = {kDLUInt, 8, 1},    [PX_I32] = {kDLInt, 32, 1},  [PX_I64] = {kDLInt, 64, 1},
         [PX_U32] = {kDLUInt, 32, 1},  [PX_U64] = {kDLUInt, 64, 1}, [PX_F32] = {kDLFloat, 32, 1},
         [PX_F64] = {kDLFloat, 64, 1},
     };
-    PX__TRY(px__view_check(view, func, "view"));
+    PX__TRY(px__view_check(view, "view"));
     if (view->dtype == PX_USER)
         return px__error(
-            PX_ERR_UNSUPPORTED, func,
+            PX_ERR_UNSUPPORTED,
             "view '%s' holds PX_USER elements (%zu bytes each), which DLPack has no type for",
             view->label, view->elem_size);
     exported *e = px__calloc(1, sizeof *e);
     if (!e)
-        return px__error(PX_ERR_OUT_OF_MEMORY, func,
-                         "out of host memory for the tensor of view '%s'", view->label);
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the tensor of view '%s'",
+                         view->label);
     memset(tensor, 0, sizeof *tensor);
     const px_space space = view->alloc->space;
     switch (space.kind) {
@@ -336,11 +348,12 @@ static px_status export_view(px_view *view, exported **out, DLTensor *tensor, co
 
 px_status px_view_to_dlpack(px_view *view, DLManagedTensor **out)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     exported *e;
     DLTensor t;
-    PX__TRY(export_view(view, &e, &t, __func__));
+    PX__TRY(export_view(view, &e, &t));
     e->t.managed.dl_tensor = t;
     e->t.managed.manager_ctx = e;
     e->t.managed.deleter = delete_managed;
@@ -350,11 +363,12 @@ px_status px_view_to_dlpack(px_view *view, DLManagedTensor **out)
 
 px_status px_view_to_dlpack_versioned(px_view *view, DLManagedTensorVersioned **out)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     exported *e;
     DLTensor t;
-    PX__TRY(export_view(view, &e, &t, __func__));
+    PX__TRY(export_view(view, &e, &t));
     e->t.versioned.version.major = PX_DLPACK_MAJOR_VERSION;
     e->t.versioned.version.minor = PX_DLPACK_MINOR_VERSION;
     e->t.versioned.manager_ctx = e;

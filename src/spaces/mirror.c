@@ -7,10 +7,10 @@
 #include "spaces/space.h"
 #include "spaces/view.h"
 
-static px_status mirror(px_view **out, px_space space, const px_view *src, const char *func)
+static px_status mirror(px_view **out, px_space space, const px_view *src)
 {
     char *label = px__concat(src->label, "_mirror");
-    if (!label) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    if (!label) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     px_view_desc desc = {
         .label = label,
         .space = space,
@@ -20,31 +20,33 @@ static px_status mirror(px_view **out, px_space space, const px_view *src, const
         .layout = src->layout == PX_LAYOUT_LEFT ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT,
     };
     for (int d = 0; d < src->rank; ++d) desc.extent[d] = src->extent[d];
-    const px_status st = px__view_create(out, &desc, func);
+    const px_status st = px__view_create(out, &desc);
     free(label);
     return st;
 }
 
 px_status px_view_create_mirror(px_view **out, px_space space, const px_view *src)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
-    PX__TRY(px__view_check(src, __func__, "src"));
-    PX__TRY(px__space_check(space, NULL, __func__));
-    return mirror(out, space, src, __func__);
+    PX__TRY(px__view_check(src, "src"));
+    PX__TRY(px__space_check(space, NULL));
+    return mirror(out, space, src);
 }
 
 px_status px_view_create_mirror_view(px_view **out, px_space space, px_view *src)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
-    PX__TRY(px__view_check(src, __func__, "src"));
-    PX__TRY(px__space_check(space, NULL, __func__));
+    PX__TRY(px__view_check(src, "src"));
+    PX__TRY(px__space_check(space, NULL));
     const px_space have = src->alloc->space;
     if (have.kind == space.kind && have.device == space.device) {
         PX__TRY(px_view_retain(src));
         *out = src;
         return PX_OK;
     }
-    return mirror(out, space, src, __func__);
+    return mirror(out, space, src);
 }

@@ -8,7 +8,7 @@
 
 /* Validates space (kind in range, device ordinal in range, its backend compiled in, the
    space available here); on success *ops is its table (ops may be NULL). */
-px_status px__space_check(px_space space, const px__space_ops **ops, const char *func);
+px_status px__space_check(px_space space, const px__space_ops **ops);
 
 /* The space ptr's memory belongs to (px_pointer_space without the argument checks). */
 px_space px__pointer_space(const void *ptr);

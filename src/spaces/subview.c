@@ -24,9 +24,10 @@ px_layout px__layout_of(int rank, const int64_t *extent, const int64_t *stride)
 
 px_status px_view_subview(px_view **out, px_view *src, const px_slice *slices, int nslices)
 {
+    PX__ENTER;
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
-    PX__TRY(px__view_check(src, __func__, "src"));
+    PX__TRY(px__view_check(src, "src"));
     PX__ARG(slices || src->rank == 0, "slices must not be NULL");
     PX__ARG(nslices == src->rank, "nslices is %d but view '%s' has rank %d", nslices, src->label,
             src->rank);
@@ -62,7 +63,7 @@ px_status px_view_subview(px_view **out, px_view *src, const px_slice *slices, i
     char *data = empty ? src->data : src->data + offset * (int64_t)src->elem_size;
     px__alloc_retain(src->alloc);
     px_status st = px__view_new(out, label, src->alloc, data, src->dtype, src->elem_size, rank,
-                                extent, stride, px__layout_of(rank, extent, stride), __func__);
+                                extent, stride, px__layout_of(rank, extent, stride));
     if (st != PX_OK) px__alloc_release(src->alloc);
     free(label);
     return st;

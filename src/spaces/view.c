@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "backends/backends.h"
-#include "backends/host/host_copy.h"
+#include "backends/host/copy.h"
 #include "base/error.h"
-#include "base/kokkos_tools.h"
 #include "base/memstats.h"
-#include "base/profiling.h"
 #include "base/state.h"
 #include "base/util.h"
+#include "observability/kokkos_tools.h"
+#include "observability/profiling.h"
 #include "spaces/space.h"
 
 static const size_t dtype_sizes[PX_DTYPE_COUNT] = {
@@ -49,11 +49,11 @@ const char *px_layout_string(px_layout layout)
     return "unknown";
 }
 
-px_status px__view_check(const px_view *v, const char *func, const char *what)
+px_status px__view_check(const px_view *v, const char *what)
 {
-    if (!v) return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is NULL (a released view?)", what);
+    if (!v) return px__error(PX_ERR_INVALID_ARGUMENT, "%s is NULL (a released view?)", what);
     if (v->magic != PX__VIEW_MAGIC)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "%s is not a live view", what);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "%s is not a live view", what);
     return PX_OK;
 }
 
@@ -84,41 +84,40 @@ bool px__view_contiguous(const px_view *v)
     return true;
 }
 
-px_status px__view_validate_shape(const px_view_desc *desc, const char *func, size_t *elem_size,
+px_status px__view_validate_shape(const px_view_desc *desc, size_t *elem_size,
                                   int64_t stride[PX_MAX_RANK], size_t *span_bytes)
 {
     if (desc->rank < 0 || desc->rank > PX_MAX_RANK)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc->rank is %d; expected 0 to %d",
-                         desc->rank, PX_MAX_RANK);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "desc->rank is %d; expected 0 to %d", desc->rank,
+                         PX_MAX_RANK);
     if ((int)desc->dtype < 0 || desc->dtype >= PX_DTYPE_COUNT)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc->dtype is %d; expected a px_dtype",
+        return px__error(PX_ERR_INVALID_ARGUMENT, "desc->dtype is %d; expected a px_dtype",
                          (int)desc->dtype);
     size_t es = dtype_sizes[desc->dtype];
     if (desc->dtype == PX_USER) {
         if (desc->elem_size == 0)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+            return px__error(PX_ERR_INVALID_ARGUMENT,
                              "desc->elem_size is 0; PX_USER needs the element size in bytes");
         es = desc->elem_size;
     } else if (desc->elem_size != 0 && desc->elem_size != es) {
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "desc->elem_size is %zu but %s elements have %zu bytes (leave it 0)",
                          desc->elem_size, dtype_names[desc->dtype], es);
     }
     if ((int)desc->layout < 0 || desc->layout > PX_LAYOUT_STRIDE)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc->layout is %d; expected a px_layout",
+        return px__error(PX_ERR_INVALID_ARGUMENT, "desc->layout is %d; expected a px_layout",
                          (int)desc->layout);
     for (int d = 0; d < desc->rank; ++d) {
         if (desc->extent[d] < 0)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                             "desc->extent[%d] is %lld; expected >= 0", d,
+            return px__error(PX_ERR_INVALID_ARGUMENT, "desc->extent[%d] is %lld; expected >= 0", d,
                              (long long)desc->extent[d]);
         if (desc->layout == PX_LAYOUT_STRIDE && desc->stride[d] < 0)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+            return px__error(PX_ERR_INVALID_ARGUMENT,
                              "desc->stride[%d] is %lld; LAYOUT_STRIDE needs strides >= 0", d,
                              (long long)desc->stride[d]);
     }
     if (desc->flags & ~(unsigned)PX_VIEW_NO_INIT)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "desc->flags 0x%x holds unknown bits (known: PX_VIEW_NO_INIT)",
                          desc->flags);
     /* The extents' product (zeros left out) and every element's offset in bytes must fit
@@ -131,7 +130,7 @@ px_status px__view_validate_shape(const px_view_desc *desc, const char *func, si
         const size_t e = (size_t)desc->extent[d];
         if (e == 0) empty = true;
         if (px__mul_overflows(count, e ? e : 1, &count) || count > limit)
-            return px__error(PX_ERR_OVERFLOW, func, "the extents' product overflows");
+            return px__error(PX_ERR_OVERFLOW, "the extents' product overflows");
     }
     if (desc->layout == PX_LAYOUT_STRIDE) {
         for (int d = 0; d < desc->rank; ++d) {
@@ -141,7 +140,7 @@ px_status px__view_validate_shape(const px_view_desc *desc, const char *func, si
             if (e == 0) continue;
             if (px__mul_overflows(e - 1, (size_t)desc->stride[d], &reach) ||
                 px__add_overflows(last, reach, &last) || last >= limit)
-                return px__error(PX_ERR_OVERFLOW, func, "the strided extents overflow");
+                return px__error(PX_ERR_OVERFLOW, "the strided extents overflow");
         }
     } else {
         int64_t s = 1;
@@ -155,7 +154,7 @@ px_status px__view_validate_shape(const px_view_desc *desc, const char *func, si
     for (int d = desc->rank; d < PX_MAX_RANK; ++d) stride[d] = 0;
     size_t bytes = 0;
     if (px__mul_overflows(last + 1, es, &bytes) || bytes > limit)
-        return px__error(PX_ERR_OVERFLOW, func, "%zu elements of %zu bytes overflow", last + 1, es);
+        return px__error(PX_ERR_OVERFLOW, "%zu elements of %zu bytes overflow", last + 1, es);
     if (empty) bytes = 0;
     *elem_size = es;
     *span_bytes = bytes;
@@ -165,14 +164,14 @@ px_status px__view_validate_shape(const px_view_desc *desc, const char *func, si
 /* A view handle over `alloc` (whose reference the view takes over). */
 px_status px__view_new(px_view **out, const char *label, px__alloc *alloc, char *data,
                        px_dtype dtype, size_t elem_size, int rank, const int64_t *extent,
-                       const int64_t *stride, px_layout layout, const char *func)
+                       const int64_t *stride, px_layout layout)
 {
     px_view *v = px__calloc(1, sizeof *v);
     char *lab = px__strdup(label);
     if (!v || !lab) {
         free(v);
         free(lab);
-        return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for the view handle");
+        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the view handle");
     }
     v->magic = PX__VIEW_MAGIC;
     atomic_init(&v->refs, 1);
@@ -195,14 +194,13 @@ px_status px__view_new(px_view **out, const char *label, px__alloc *alloc, char 
 /* A wrapped view takes the space its memory really has: pinned-ness is a property of the
    memory (the caller may not know it), so HOST and HOST_PINNED follow the pointer; a
    claim of host memory for device memory, or the reverse, is an error. */
-static px_status classify_wrapped(const void *data, px_space *space, const char *func)
+static px_status classify_wrapped(const void *data, px_space *space)
 {
     const px_space real = px__pointer_space(data);
     const bool claims_host = px__space_ops_get(space->kind)->host_access;
     const bool is_host = px__space_ops_get(real.kind)->host_access;
     if (claims_host != is_host || (!is_host && real.device != space->device))
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
-                         "data is %s(%d) memory but desc->space is %s(%d)",
+        return px__error(PX_ERR_INVALID_ARGUMENT, "data is %s(%d) memory but desc->space is %s(%d)",
                          px_space_kind_string(real.kind), real.device,
                          px_space_kind_string(space->kind), space->device);
     *space = real;
@@ -225,28 +223,27 @@ static size_t natural_alignment(size_t es)
    puts every page on the NUMA node of the thread whose loops will use it (docs/views.md);
    else, and in a GPU's memory, by the space's own zero. */
 static px_status zero_new(const px__space_ops *ops, px_space space, void *ptr, size_t bytes,
-                          size_t elem_size, const char *func)
+                          size_t elem_size)
 {
     const px__backend *team = ops->host_access ? px__backend_host_team() : NULL;
-    if (team && team->zero_host) return team->zero_host(ptr, bytes, elem_size, func);
-    return ops->zero(space, ptr, bytes, func);
+    if (team && team->zero_host) return team->zero_host(ptr, bytes, elem_size);
+    return ops->zero(space, ptr, bytes);
 }
 
 static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *user_data, bool wrap,
-                                void (*lender_release)(void *ctx), void *lender_ctx,
-                                const char *func)
+                                void (*lender_release)(void *ctx), void *lender_ctx)
 {
-    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
+    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, "out must not be NULL");
     *out = NULL;
-    if (!desc) return px__error(PX_ERR_INVALID_ARGUMENT, func, "desc must not be NULL");
-    PX__TRY(px__require_init(func));
+    if (!desc) return px__error(PX_ERR_INVALID_ARGUMENT, "desc must not be NULL");
+    PX__TRY(px__require_init());
     size_t es, bytes;
     int64_t stride[PX_MAX_RANK];
-    PX__TRY(px__view_validate_shape(desc, func, &es, stride, &bytes));
+    PX__TRY(px__view_validate_shape(desc, &es, stride, &bytes));
     const px__space_ops *ops = NULL;
-    PX__TRY(px__space_check(desc->space, &ops, func));
+    PX__TRY(px__space_check(desc->space, &ops));
     if (wrap && !user_data && bytes)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "data is NULL but the view has elements");
+        return px__error(PX_ERR_INVALID_ARGUMENT, "data is NULL but the view has elements");
     px_space space = desc->space;
     if (wrap && user_data) {
         /* Kernels load built-in elements by their type: on a GPU a misaligned pointer is a
@@ -254,14 +251,14 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
            bytes to portex (its copies work at any alignment); their type is the caller's. */
         const size_t align = desc->dtype == PX_USER ? 1 : natural_alignment(es);
         if ((uintptr_t)user_data % align != 0)
-            return px__error(PX_ERR_INVALID_ARGUMENT, func,
+            return px__error(PX_ERR_INVALID_ARGUMENT,
                              "data %p is not aligned to %zu bytes, as %zu-byte elements need",
                              user_data, align, es);
-        PX__TRY(classify_wrapped(user_data, &space, func));
+        PX__TRY(classify_wrapped(user_data, &space));
     }
 
     px__alloc *alloc = px__calloc(1, sizeof *alloc);
-    if (!alloc) return px__error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
+    if (!alloc) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
     atomic_init(&alloc->refs, 1);
     alloc->space = space;
     alloc->bytes = bytes;
@@ -270,16 +267,16 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
         alloc->ptr = user_data;
     } else if (bytes) {
         px_clear_error(); /* so that only the backend's own reason is quoted below */
-        px_status st = ops->alloc(desc->space, bytes, &alloc->ptr, func);
+        px_status st = ops->alloc(desc->space, bytes, &alloc->ptr);
         if (st == PX_OK && !(desc->flags & PX_VIEW_NO_INIT)) {
-            st = zero_new(ops, desc->space, alloc->ptr, bytes, es, func);
+            st = zero_new(ops, desc->space, alloc->ptr, bytes, es);
             if (st != PX_OK) ops->free(desc->space, alloc->ptr, bytes);
         }
         if (st != PX_OK) {
             free(alloc);
             char why[512];
             snprintf(why, sizeof why, "%s", px_last_error());
-            return px__error(st, func, "allocating view '%s': %zu bytes in %s(%d) failed (%s)%s%s",
+            return px__error(st, "allocating view '%s': %zu bytes in %s(%d) failed (%s)%s%s",
                              desc->label ? desc->label : "", bytes,
                              px_space_kind_string(desc->space.kind), desc->space.device,
                              px_status_string(st), why[0] ? ": " : "", why);
@@ -293,7 +290,7 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
         }
     }
     px_status st = px__view_new(out, desc->label, alloc, alloc->ptr, desc->dtype, es, desc->rank,
-                                desc->extent, stride, desc->layout, func);
+                                desc->extent, stride, desc->layout);
     if (st != PX_OK) {
         px__alloc_release(alloc);
         return st;
@@ -305,31 +302,31 @@ static px_status create_or_wrap(px_view **out, const px_view_desc *desc, void *u
     return PX_OK;
 }
 
-px_status px__view_create(px_view **out, const px_view_desc *desc, const char *func)
+px_status px__view_create(px_view **out, const px_view_desc *desc)
 {
-    return create_or_wrap(out, desc, NULL, false, NULL, NULL, func);
+    return create_or_wrap(out, desc, NULL, false, NULL, NULL);
 }
 
 px_status px_view_create(px_view **out, const px_view_desc *desc)
 {
-    return create_or_wrap(out, desc, NULL, false, NULL, NULL, __func__);
+    PX__ENTER;
+    return create_or_wrap(out, desc, NULL, false, NULL, NULL);
 }
 
 static px_status create_1d(px_view **out, const char *label, px_space space, px_dtype dtype,
-                           int64_t n, unsigned flags, const char *func)
+                           int64_t n, unsigned flags)
 {
-    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
+    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, "out must not be NULL");
     *out = NULL;
     if (dtype == PX_USER)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "dtype is PX_USER, which needs an element size: use px_view_create");
     if ((int)dtype < 0 || dtype > PX_USER)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "dtype is %d; expected a built-in px_dtype (PX_U8 to PX_F64)", (int)dtype);
-    if (n < 0)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "n is %lld; expected >= 0", (long long)n);
+    if (n < 0) return px__error(PX_ERR_INVALID_ARGUMENT, "n is %lld; expected >= 0", (long long)n);
     if (flags & ~(unsigned)PX_VIEW_NO_INIT)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "flags 0x%x holds unknown bits (known: PX_VIEW_NO_INIT)", flags);
     px_view_desc desc;
     memset(&desc, 0, sizeof desc);
@@ -339,30 +336,33 @@ static px_status create_1d(px_view **out, const char *label, px_space space, px_
     desc.rank = 1;
     desc.extent[0] = n;
     desc.flags = flags;
-    return create_or_wrap(out, &desc, NULL, false, NULL, NULL, func);
+    return create_or_wrap(out, &desc, NULL, false, NULL, NULL);
 }
 
 px_status px_view_create_1d(px_view **out, const char *label, px_space space, px_dtype dtype,
                             int64_t n)
 {
-    return create_1d(out, label, space, dtype, n, 0, __func__);
+    PX__ENTER;
+    return create_1d(out, label, space, dtype, n, 0);
 }
 
 px_status px_view_create_1d_ex(px_view **out, const char *label, px_space space, px_dtype dtype,
                                int64_t n, unsigned flags)
 {
-    return create_1d(out, label, space, dtype, n, flags, __func__);
+    PX__ENTER;
+    return create_1d(out, label, space, dtype, n, flags);
 }
 
 px_status px_view_wrap(px_view **out, const px_view_desc *desc, void *data)
 {
-    return create_or_wrap(out, desc, data, true, NULL, NULL, __func__);
+    PX__ENTER;
+    return create_or_wrap(out, desc, data, true, NULL, NULL);
 }
 
 px_status px__view_wrap_lent(px_view **out, const px_view_desc *desc, void *data,
-                             void (*release)(void *ctx), void *ctx, const char *func)
+                             void (*release)(void *ctx), void *ctx)
 {
-    return create_or_wrap(out, desc, data, true, release, ctx, func);
+    return create_or_wrap(out, desc, data, true, release, ctx);
 }
 
 void px__alloc_retain(px__alloc *alloc)
@@ -386,7 +386,8 @@ void px__alloc_release(px__alloc *alloc)
 
 px_status px_view_retain(px_view *view)
 {
-    PX__TRY(px__view_check(view, __func__, "view"));
+    PX__ENTER;
+    PX__TRY(px__view_check(view, "view"));
     atomic_fetch_add_explicit(&view->refs, 1, memory_order_relaxed);
     return PX_OK;
 }
@@ -403,8 +404,9 @@ void px__view_release(px_view *v)
 
 px_status px_view_release(px_view **view)
 {
+    PX__ENTER;
     PX__ARG(view, "view must not be NULL (pass the address of your handle)");
-    PX__TRY(px__view_check(*view, __func__, "*view"));
+    PX__TRY(px__view_check(*view, "*view"));
     px_view *v = *view;
     *view = NULL;
     px__view_release(v);
@@ -413,7 +415,8 @@ px_status px_view_release(px_view **view)
 
 px_status px_view_info_get(const px_view *view, px_view_info *out)
 {
-    PX__TRY(px__view_check(view, __func__, "view"));
+    PX__ENTER;
+    PX__TRY(px__view_check(view, "view"));
     PX__ARG(out, "out must not be NULL");
     memset(out, 0, sizeof *out);
     out->label = view->label;
@@ -435,14 +438,14 @@ px_status px_view_info_get(const px_view *view, px_view_info *out)
 
 /* ---- Spans ---------------------------------------------------------------------------- */
 
-static px_status fill_span(const px_view *view, px_dtype want, px_span *out, const char *func)
+static px_status fill_span(const px_view *view, px_dtype want, px_span *out)
 {
-    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
+    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, "out must not be NULL");
     memset(out, 0, sizeof *out);
-    PX__TRY(px__view_check(view, func, "view"));
+    PX__TRY(px__view_check(view, "view"));
     if (want != PX_DTYPE_COUNT && view->dtype != want)
-        return px__error(PX_ERR_TYPE_MISMATCH, func, "view '%s' holds %s elements, not %s",
-                         view->label, dtype_names[view->dtype], dtype_names[want]);
+        return px__error(PX_ERR_TYPE_MISMATCH, "view '%s' holds %s elements, not %s", view->label,
+                         dtype_names[view->dtype], dtype_names[want]);
     out->data = view->data;
     out->rank = view->rank;
     for (int d = 0; d < view->rank; ++d) {
@@ -454,15 +457,17 @@ static px_status fill_span(const px_view *view, px_dtype want, px_span *out, con
 
 px_status px_view_span(const px_view *view, px_span *out)
 {
-    return fill_span(view, PX_DTYPE_COUNT, out, __func__);
+    PX__ENTER;
+    return fill_span(view, PX_DTYPE_COUNT, out);
 }
 
 /* The typed spans share px_span's layout (same fields, a different pointer type). */
 #define PX__TYPED_SPAN(suffix, DT)                                              \
     px_status px_view_span_##suffix(const px_view *view, px_span_##suffix *out) \
     {                                                                           \
+        PX__ENTER;                                                              \
         px_span s;                                                              \
-        px_status st = fill_span(view, DT, out ? &s : NULL, __func__);          \
+        px_status st = fill_span(view, DT, out ? &s : NULL);                    \
         if (!out) return st;                                                    \
         memset(out, 0, sizeof *out);                                            \
         if (st != PX_OK) return st;                                             \
@@ -491,7 +496,7 @@ typedef struct span_1d {
 
 /* The dimension that `layout` indexes without its stride (-1: none), after checking that
    the view has stride 1 there (or extent 0 or 1, where every stride is 1). */
-static px_status unit_dimension(const px_view *view, int layout, int *dim, const char *func)
+static px_status unit_dimension(const px_view *view, int layout, int *dim)
 {
     static const char *const what[] = {[PX__SPAN_RIGHT] = "a right span needs its last",
                                        [PX__SPAN_LEFT] = "a left span needs its first",
@@ -499,13 +504,13 @@ static px_status unit_dimension(const px_view *view, int layout, int *dim, const
     *dim = -1;
     if (layout == PX__SPAN_1D && view->rank != 1)
         return px__error(
-            PX_ERR_INVALID_ARGUMENT, func,
+            PX_ERR_INVALID_ARGUMENT,
             "view '%s' has rank %d; a 1-D span needs rank 1 (use a right or left span)",
             view->label, view->rank);
     if (layout == PX__SPAN_STRIDED || view->rank == 0) return PX_OK;
     const int d = layout == PX__SPAN_RIGHT ? view->rank - 1 : 0;
     if (view->extent[d] > 1 && view->stride[d] != 1)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func,
+        return px__error(PX_ERR_INVALID_ARGUMENT,
                          "view '%s' has stride %lld in dimension %d; %s dimension contiguous "
                          "(stride 1): use a strided span (px_span_%s) for this view",
                          view->label, (long long)view->stride[d], d, what[layout],
@@ -516,10 +521,10 @@ static px_status unit_dimension(const px_view *view, int layout, int *dim, const
 
 px_status px__view_get_span(const px_view *view, px_dtype dtype, int layout, void *out)
 {
-    static const char func[] = "px_view_get_span";
-    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, func, "out must not be NULL");
+    PX__ENTER_AS("px_view_get_span");
+    if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, "out must not be NULL");
     if (layout < PX__SPAN_STRIDED || layout > PX__SPAN_1D)
-        return px__error(PX_ERR_INVALID_ARGUMENT, func, "out is not a portex span (layout tag %d)",
+        return px__error(PX_ERR_INVALID_ARGUMENT, "out is not a portex span (layout tag %d)",
                          layout);
     const bool one = layout == PX__SPAN_1D;
     const size_t bytes =
@@ -527,8 +532,8 @@ px_status px__view_get_span(const px_view *view, px_dtype dtype, int layout, voi
     memset(out, 0, bytes);
     px_span s;
     int dim;
-    PX__TRY(fill_span(view, dtype, &s, func));
-    PX__TRY(unit_dimension(view, layout, &dim, func));
+    PX__TRY(fill_span(view, dtype, &s));
+    PX__TRY(unit_dimension(view, layout, &dim));
     if (dim >= 0) s.stride[dim] = 1;
     if (one) {
         span_1d v = {s.data, {s.extent[0]}, {s.stride[0]}, s.rank};

@@ -43,8 +43,8 @@ struct px_view {
     px__live live;
 };
 
-/* PX_OK, or PX_ERR_INVALID_ARGUMENT naming func and `what` ("dst", "src"). */
-px_status px__view_check(const px_view *v, const char *func, const char *what);
+/* PX_OK, or PX_ERR_INVALID_ARGUMENT naming `what` ("dst", "src"). */
+px_status px__view_check(const px_view *v, const char *what);
 /* Number of elements (the extents are validated: the product fits). */
 int64_t px__view_size(const px_view *v);
 /* The elements fill one block of memory (in some dimension order). */
@@ -52,19 +52,19 @@ bool px__view_contiguous(const px_view *v);
 
 /* Checks rank, dtype, layout, extents, strides and flags; gives the element size, the
    strides (computed for RIGHT/LEFT) and the bytes the memory must span. */
-px_status px__view_validate_shape(const px_view_desc *desc, const char *func, size_t *elem_size,
+px_status px__view_validate_shape(const px_view_desc *desc, size_t *elem_size,
                                   int64_t stride[PX_MAX_RANK], size_t *span_bytes);
 
 /* A new handle over alloc, taking over the caller's reference to alloc. */
 px_status px__view_new(px_view **out, const char *label, px__alloc *alloc, char *data,
                        px_dtype dtype, size_t elem_size, int rank, const int64_t *extent,
-                       const int64_t *stride, px_layout layout, const char *func);
+                       const int64_t *stride, px_layout layout);
 
-/* A view over memory another owner lends, with px_view_wrap's checks and messages in
-   the name of func: the last release of the memory calls release(ctx), once, on the
-   thread that drops it, and frees nothing. On failure release is not called. */
+/* A view over memory another owner lends, with px_view_wrap's checks and messages: the
+   last release of the memory calls release(ctx), once, on the thread that drops it, and
+   frees nothing. On failure release is not called. */
 px_status px__view_wrap_lent(px_view **out, const px_view_desc *desc, void *data,
-                             void (*release)(void *ctx), void *ctx, const char *func);
+                             void (*release)(void *ctx), void *ctx);
 
 /* The layout whose strides these are: RIGHT or LEFT when they match (dimensions of
    extent 0 or 1 have any stride), else STRIDE. */
@@ -74,8 +74,8 @@ px_layout px__layout_of(int rank, const int64_t *extent, const int64_t *stride);
    `layout` (PX__SPAN_*) with elements of `dtype`, checked against the view. */
 px_status px__view_get_span(const px_view *view, px_dtype dtype, int layout, void *out);
 
-/* px_view_create in the name of func. */
-px_status px__view_create(px_view **out, const px_view_desc *desc, const char *func);
+/* px_view_create, for the library's own views. */
+px_status px__view_create(px_view **out, const px_view_desc *desc);
 /* Drops one reference to a live view. */
 void px__view_release(px_view *v);
 

@@ -2,7 +2,8 @@
 /* The backends with teams of host threads, OpenMP and threads, held to the promises they
  * share (docs/openmp.md, docs/threads.md): results equal the serial backend's (integers bit
  * for bit, doubles within 1e-12 relative), the same run to run and the same on both
- * backends; thread counts, partitions with their own threads (and their drivers bound),
+ * backends; thread counts, the public call every thread of a team names in messages,
+ * partitions with their own threads (and their drivers bound),
  * used from several host threads at once and from inside an OpenMP team; one instance
  * used from several host threads at once; large host copies; the configuration each
  * reports. Registered for the OpenMP and threads runs (1, 2 and 3 threads:
@@ -154,8 +155,8 @@ START_TEST(team_reduce_reproducible)
 }
 END_TEST
 
-/* Both backends cut work alike (host_launch.c): with the same thread count, a reduction and
-   a scan give the same bits on OpenMP as on threads. */
+/* Both backends cut work alike (src/backends/host/launch.c): with the same thread count, a
+   reduction and a scan give the same bits on OpenMP as on threads. */
 START_TEST(team_backends_agree)
 {
     if (!px_exec_space_available(PX_EXEC_OPENMP) || !px_exec_space_available(PX_EXEC_THREADS))
@@ -321,6 +322,37 @@ START_TEST(team_threads_and_shares)
                   i, a, T);
     }
     tk_destroy_all(p, 3);
+}
+END_TEST
+
+/* The team's threads (OpenMP's, or the threads backend's workers) work in the name of the
+   public call: a failing portex call a kernel makes (nested in the dispatch, as the
+   library's own calls are) names px_parallel_for on whichever thread runs the index, not
+   only on the dispatching one. */
+START_TEST(team_threads_name_the_call)
+{
+    const int T = configured_threads();
+    const int64_t n = 3000;
+    px_view *named = tk_view1("named", px_host(), PX_I32, n);
+    px_view *off = tk_view1("off_caller", px_host(), PX_I32, n);
+    host_caller_args a = {.caller_error = (uint64_t)(uintptr_t)px_last_error()};
+    TK_OK(px_view_span_i32(named, &a.named));
+    TK_OK(px_view_span_i32(off, &a.off_caller));
+    TK_OK(px_parallel_for(tk_inst(), "probe", px_range(0, n), PX_KERNEL(host_caller_probe), &a));
+    const int32_t *nm = tk_data(named), *of = tk_data(off);
+    int64_t elsewhere = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        TK_ASSERT(nm[i] == 1, "index %lld (on %s thread): the message does not name the dispatch",
+                  (long long)i, of[i] ? "a team" : "the calling");
+        elsewhere += of[i];
+    }
+    /* With more than one thread the team shares the range: the hop is what is tested. */
+    TK_ASSERT(T == 1 ? elsewhere == 0 : elsewhere > 0,
+              "%lld of %lld indices off the calling "
+              "thread with %d threads",
+              (long long)elsewhere, (long long)n, T);
+    px_view_release(&named);
+    px_view_release(&off);
 }
 END_TEST
 
@@ -584,7 +616,8 @@ int main(void)
            team_reduce_reproducible, team_backends_agree, team_reduce_md_matches_serial,
            team_scan_matches_serial);
     TK_ADD(tk_case("host_team_backend", "threads"), team_threads_and_shares,
-           team_partitions_from_threads, team_instance_from_threads, team_configuration);
+           team_threads_name_the_call, team_partitions_from_threads, team_instance_from_threads,
+           team_configuration);
 #ifdef _OPENMP
     TK_ADD(tk_case("host_team_backend", "nested"), team_partitions_nested);
 #endif

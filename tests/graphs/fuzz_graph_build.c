@@ -146,7 +146,7 @@ static px_status captured_fn(px_instance *inst, void *data)
     return PX_OK;
 }
 
-/* Why body t cannot hold child (graph_nodes.c's body_refuses), or NULL. */
+/* Why body t cannot hold child (src/graphs/nodes.c's body_refuses), or NULL. */
 static const char *body_refuses(const mgraph *child)
 {
     if (child->kind == G_CAPTURED) return "a captured graph in a body";
@@ -241,7 +241,7 @@ static void add_node(int which)
         p.kind = M_CHILD;
         child = chance(92) ? pick_graph(false) : pick_body();
         if (child == NULL) return;
-        /* graph_nodes.c's order: the graph, the child, what a body takes, circles,
+        /* src/graphs/nodes.c's order: the graph, the child, what a body takes, circles,
            conditionals. */
         const char *refused = t->kind == G_BODY ? body_refuses(child) : NULL;
         fz.stamp++;
@@ -300,7 +300,7 @@ void op_child(void) { add_node(8); }
 /* A WHILE node (its counter filled before it, a body that counts and sets its condition)
    or an IF node with an empty body. Refused in a graph (or a body of one) that child nodes
    still copy: CUDA does not instantiate a graph holding conditional nodes while a copy of
-   it exists (graph_nodes.c's add_cond, in this order: a captured graph, copies, then the
+   it exists (src/graphs/nodes.c's add_cond, in this order: a captured graph, copies, then the
    dependencies). */
 void op_loop(void)
 {

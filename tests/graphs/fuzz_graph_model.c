@@ -256,7 +256,7 @@ static bool moves_nothing(const pnode *x)
     return (x->kind == M_FILL || x->kind == M_COPY) && x->noop;
 }
 
-/* graph_exec.c's same_shape: kinds, kernels, no-op copies, dependencies, children as
+/* src/graphs/exec.c's same_shape: kinds, kernels, no-op copies, dependencies, children as
    copied and bodies whole, recursively. */
 bool core_same(const mgraph *was, int wn, const mgraph *now, int nn)
 {

@@ -39,6 +39,16 @@ typedef struct host_only_args {
 } host_only_args;
 PX_DECLARE_KERNEL(host_only_set); /* y[i] = v; no CUDA entry in any build */
 
+/* named[i] = 1 when px_view_span(NULL, ...) called at index i names px_parallel_for (the
+   dispatch it runs in); off_caller[i] = 1 when index i ran on another thread than the
+   dispatching one (px_last_error's buffer is per thread: caller_error is the address it
+   gives the dispatching thread). */
+typedef struct host_caller_args {
+    px_span_i32 named, off_caller;
+    uint64_t caller_error;
+} host_caller_args;
+PX_DECLARE_KERNEL(host_caller_probe);
+
 /* ---- parallel_reduce (k_reduce.c) ----------------------------------------------------------- */
 
 typedef struct red_args_float {

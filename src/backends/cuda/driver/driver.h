@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* Internal: the CUDA driver API without linking libcuda. Entry points are looked up at
+ * run time through the runtime (cudaGetDriverEntryPointByVersion): libcuda.so.1 comes
+ * with the NVIDIA driver, so a library linked against it would not even load on a
+ * machine without one, where portex must still run on the serial backend. Also the
+ * checkpoint that turns a CUresult into a portex status, beside PX__CU for the runtime. */
+#ifndef PX_BACKENDS_CUDA_DRIVER_DRIVER_H
+#define PX_BACKENDS_CUDA_DRIVER_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cuda.h>
+
+#include "backends/backend.h"
+
+/* Stores driver function `symbol` (of at least `version`, e.g. 12000 for 12.0) at `slot`
+   (the address of a function pointer of `slot_size` bytes); false with the reason in
+   `why` when the driver has none. Leaves no CUDA error pending. */
+bool px__cuda_driver_symbol(const char *symbol, unsigned int version, void *slot, size_t slot_size,
+                            char *why, size_t why_size);
+
+/* Records the failure of driver call `call` ("func: call: CUDA_ERROR_X: description",
+   func the public function called) and returns the status it maps to:
+   PX_ERR_OUT_OF_MEMORY, PX_ERR_NO_DEVICE, PX_ERR_UNSUPPORTED (not supported, a resource
+   configuration the device refuses), PX_ERR_LAUNCH (a kernel fault) or PX_ERR_BACKEND. */
+px_status px__cu_fail(CUresult res, const char *call);
+
+static inline px_status px__cu_check(CUresult res, const char *call)
+{
+    return res == CUDA_SUCCESS ? PX_OK : px__cu_fail(res, call);
+}
+
+#endif /* PX_BACKENDS_CUDA_DRIVER_DRIVER_H */
