@@ -25,6 +25,7 @@ px_status px__kabi_view_get_span(const px_view *view, int dtype, int layout, voi
     /* The element type comes from the span's data pointer (PX_DTYPE_COUNT: void); any
        other value is no span's. */
     if (dtype < 0 || dtype > PX_DTYPE_COUNT)
-        return px__error(PX_ERR_INVALID_ARGUMENT, "out is not a portex span (element type %d)", dtype);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "out is not a portex span (element type %d)",
+                         dtype);
     return px__view_get_span(view, (px_dtype)dtype, layout, out);
 }
