@@ -181,15 +181,42 @@ def backend_problems(src, edges):
     return problems
 
 
+# What a public header declares: a macro, a type, an enumerator or an exported function.
+PUBLIC_DECLS = [
+    re.compile(r"#\s*define\s+((?:px|PX)__\w+)"),
+    re.compile(r"\b(?:struct|enum|union)\s+((?:px|PX)__\w+)"),
+    re.compile(r"}\s*((?:px|PX)__\w+)\s*;"),
+    re.compile(r"typedef[^;{]*?\(?\s*\*?\s*((?:px|PX)__\w+)\)?\s*(?:;|\()"),
+    re.compile(r"^\s*((?:px|PX)__\w+)\s*(?:=[^,\n]*)?,", re.M),
+    re.compile(r"PX_API[^;{]*?\b((?:px|PX)__\w+)\s*\("),
+]
+
+
+def without_comments(text):
+    return re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
+
+
 def public_header_problems(root, src):
-    """px__/PX__ names that a public header uses and a header of src/ declares."""
+    """px__/PX__ names that a public header uses and a header of src/ declares: names in
+    src/'s headers (comments aside) that no public header declares itself. The kernel ABI
+    (include/portex/impl/abi.h) is the public headers' own: the library defines it, under
+    the names those headers declare."""
+    include = os.path.join(root, "include")
+    public = set()
+    for dirpath, _, files in os.walk(include):
+        for name in files:
+            if name.endswith((".h", ".h.in")):
+                with open(os.path.join(dirpath, name), encoding="utf-8") as f:
+                    text = without_comments(f.read())
+                for pattern in PUBLIC_DECLS:
+                    public.update(pattern.findall(text))
     internal = collections.defaultdict(set)
     for path, text in sources(src):
         if path.endswith(".h"):
-            for name in re.findall(r"\b((?:px|PX)__\w+)\b", text):
-                internal[name].add(path)
+            for name in re.findall(r"\b((?:px|PX)__\w+)\b", without_comments(text)):
+                if name not in public:
+                    internal[name].add(path)
     problems = []
-    include = os.path.join(root, "include")
     for dirpath, _, files in os.walk(include):
         for name in sorted(files):
             if not name.endswith((".h", ".h.in")):

@@ -131,26 +131,7 @@ typedef struct px_team {
     void *reduce_slots;            /**< library internal (CUDA: shared memory of team reductions) */
 } px_team;
 
-/** What the library hands a team kernel's entry for one run (library internal; the
- * kernel macros read it). */
-typedef struct px_team_run {
-    int64_t league_begin;   /**< first team this call runs (host entries) */
-    int64_t league_end;     /**< one past the last (host entries) */
-    int64_t league_size;    /**< the league */
-    int32_t team_size;      /**< host: 1; CUDA: the request (0: auto), the size used on return */
-    int32_t vector_length;  /**< host: 1; CUDA: the request (0: auto), the length used on return */
-    size_t scratch_team[2]; /**< per-team bytes by level, rounded to 16 */
-    size_t scratch_thread[2]; /**< per-thread bytes by level, rounded to 16 */
-    void *scratch[2];         /**< host: the calling thread's buffers, one team's worth */
-    size_t shared_limit;      /**< CUDA: dynamic shared memory a block may have (opt-in) */
-    int32_t refused;          /**< CUDA, on return: PX__TEAM_REFUSED_* or 0 */
-    int64_t refused_limit;    /**< CUDA, on return: the limit that refused the launch */
-} px_team_run;
-
 /** @cond PX_INTERNAL */
-#define PX__TEAM_REFUSED_THREADS 1   /* team_size * vector_length above the kernel's limit */
-#define PX__TEAM_REFUSED_SHARED 2    /* level 0 and reduction slots above the shared memory */
-#define PX__TEAM_REFUSED_OCCUPANCY 3 /* no block of that shape fits an SM */
 /* Shared memory of CUDA team reductions and scans: one slot per warp. */
 #define PX__TEAM_REDUCE_BYTES ((size_t)32 * PX_TEAM_VALUE_MAX)
 #define PX__TEAM_ROUND16(b) (((b) + 15) / 16 * 16)
@@ -224,39 +205,11 @@ PX_EXTERN_C_END
 
 /* ---- Team-level operations inside kernel bodies -------------------------------------------- */
 
-/** @cond PX_INTERNAL */
-/* Which threads a nested reduction or scan spans. */
-#define PX__TEAM_THREAD 0
-#define PX__THREAD_VECTOR 1
-#define PX__TEAM_VECTOR 2
-
-#ifdef __CUDACC__
-#include "portex/team_cuda.h"
-/* Folds v (T) over the threads `unit` names; every one of them gets the total. */
-#define PX__TEAM_COMBINE(team, T, op, unit, v) \
-    px_cuda::team::combine<T, PX__CUDA_JOIN(T, op), unit>(team, v)
-/* A nested scan's pass `pass` (0: totals, device only; 1: final; 2: after): whether the
-   pass loops, over [lo, hi) of [0, n); sv[0] runs, sv[1] is the total after pass 2. */
-#define PX__TEAM_SCAN_STAGE(team, T, op, unit, pass, sv, n, lo, hi) \
-    px_cuda::team::scan_stage<T, PX__CUDA_JOIN(T, op), unit>(team, (int)(pass), sv, n, &(lo), &(hi))
-#define PX__TEAM_BARRIER_IMPL(team) px_cuda::team::barrier(team)
-#else
-/* One thread runs the team: its loops cover every index, so there is nothing to fold. */
-#define PX__TEAM_COMBINE(team, T, op, unit, v) ((void)(team), (void)(v))
-#define PX__TEAM_SCAN_STAGE(team, T, op, unit, pass, sv, n, lo, hi)                            \
-    ((void)(team), (pass) == 1   ? (px_identity_##op##_##T(&(sv)[0]), (lo) = 0, (hi) = (n), 1) \
-                   : (pass) == 2 ? ((sv)[1] = (sv)[0], 0)                                      \
-                                 : 0)
-#define PX__TEAM_BARRIER_IMPL(team) ((void)(team))
-#endif
-
-/* The first pass of a nested scan: the totals pass runs on CUDA devices only. */
-#if defined(__CUDA_ARCH__)
-#define PX__TEAM_SCAN_FIRST 0
-#else
-#define PX__TEAM_SCAN_FIRST 1
-#endif
-/** @endcond */
+/* The nested loops' machinery, then each family's part of team kernels: its code for them
+   and the team-level primitives of this compile (portex/impl/targets.h). */
+#define PX__TEAM_DECLARED 1
+#include "portex/impl/nested.h"
+#include "portex/impl/targets.h"
 
 /** Waits until every thread of the team has reached it; their writes to scratch (and to
  * memory) before it are seen by every thread after it. A statement. */
@@ -272,28 +225,6 @@ PX_EXTERN_C_END
 #define PX_SINGLE_PER_THREAD(team)  \
     if ((team)->vector_rank != 0) { \
     } else
-
-/** @cond PX_INTERNAL */
-/* A strided loop over [begin, end): first offset `first`, step `step`; `i` (int64_t) is the
-   index in the block that follows, run once per index by a loop whose condition reads i
-   (so that a body that ignores i draws no "unused" warning; i < INT64_MAX there, as
-   i < end). px__<p>b, n, k, e are the loop's own, by prefix p. On a GPU a thread's share
-   of a nested loop is a few steps (a row's entries over its lanes), each usually a load:
-   unrolled (each copy keeping its own exit test), the compiler may start the loads of
-   several steps before the first returns (the SpMV example's one-lane rows ran 16 %
-   faster on an H100 with this and restrict spans). */
-#if defined(__CUDA_ARCH__)
-#define PX__TEAM_UNROLL _Pragma("unroll 4")
-#else
-#define PX__TEAM_UNROLL
-#endif
-#define PX__TEAM_STRIDED(p, i, begin, end, first, step)                                     \
-    PX__TEAM_UNROLL                                                                         \
-    for (int64_t px__##p##b = (begin), px__##p##n = (end)-px__##p##b, px__##p##k = (first); \
-         px__##p##k < px__##p##n; px__##p##k += (step))                                     \
-        for (int64_t i = px__##p##b + px__##p##k, px__##p##e = i + 1; i < px__##p##e;       \
-             px__##p##e = i)
-/** @endcond */
 
 /** The block that follows runs for each int64_t index `i` in [begin, end), the indices
  * shared out among the team's threads (each thread's lanes run the same indices). */
@@ -311,39 +242,6 @@ PX_EXTERN_C_END
     PX__TEAM_STRIDED(w, i, begin, end,                                                        \
                      (int64_t)(team)->team_rank *(team)->vector_length + (team)->vector_rank, \
                      (int64_t)(team)->team_size * (team)->vector_length)
-
-/** @cond PX_INTERNAL */
-/* The outer loop runs once: its increment, after the passes, hands out the result (where
-   compilers see that it always runs). */
-#define PX__TEAM_REDUCE(p, unit, loop, team, i, begin, end, T, op, acc, result)                 \
-    for (T px__##p##v, *acc = (px_identity_##op##_##T(&px__##p##v), &px__##p##v); acc;          \
-         (result) = px__##p##v, acc = (T *)0)                                                   \
-        for (int px__##p##s = 0; px__##p##s < 2; ++px__##p##s)                                  \
-            if (px__##p##s == 1) {                                                              \
-                PX__STATIC_ASSERT(sizeof(T) <= PX_TEAM_VALUE_MAX,                               \
-                                  "a nested reduction's value type exceeds PX_TEAM_VALUE_MAX"); \
-                PX__TEAM_COMBINE(team, T, op, unit, &px__##p##v);                               \
-            } else                                                                              \
-                loop(team, i, begin, end)
-
-/* Chunks of the range, in order, one per unit (thread, lane); two passes on CUDA; the
-   total handed out after the passes, as for reductions. */
-#define PX__TEAM_SCAN(p, unit, team, i, begin, end, T, op, update, final, total)                  \
-    for (T px__##p##v[2], *update = (px_identity_##op##_##T(&px__##p##v[0]),                      \
-                                     px_identity_##op##_##T(&px__##p##v[1]), px__##p##v);         \
-         update; (total) = px__##p##v[1], update = (T *)0)                                        \
-        for (int64_t px__##p##b = (begin), px__##p##n = (end)-px__##p##b, px__##p##lo = 0,        \
-                     px__##p##hi = 0, px__##p##s = PX__TEAM_SCAN_FIRST;                           \
-             px__##p##s < 3; ++px__##p##s)                                                        \
-            if (!PX__TEAM_SCAN_STAGE(team, T, op, unit, px__##p##s, px__##p##v, px__##p##n,       \
-                                     px__##p##lo, px__##p##hi)) {                                 \
-            } else                                                                                \
-                for (int64_t px__##p##k = px__##p##lo; px__##p##k < px__##p##hi; ++px__##p##k)    \
-                    for (int64_t i = px__##p##b + px__##p##k, px__##p##e = i + 1; i < px__##p##e; \
-                         px__##p##e = i)                                                          \
-                        for (bool final = px__##p##s == 1, px__##p##f = !final;                   \
-                             px__##p##f != final; px__##p##f = final)
-/** @endcond */
 
 /** As PX_TEAM_THREAD_FOR, folding each index's contribution into *acc (a T *, from the
  * join `op`'s identity) with the join `op`; after the loop every thread and lane of the
@@ -382,69 +280,6 @@ PX_EXTERN_C_END
 
 /* ---- Team kernels ------------------------------------------------------------------------ */
 
-/** @cond PX_INTERNAL */
-#ifdef __CUDACC__
-#define PX__CUDA_TEAM_PTR(name) px__cuda_team_##name
-#define PX__CUDA_TEAM_FOR(name, Args)                                                          \
-    PX__CUDA_BODY(name, (const Args *a, const px_team *t), (a, t))                             \
-    static int px__cuda_team_##name(const px_cuda_launch *l_, const void *a_, px_team_run *r_) \
-    {                                                                                          \
-        return px_cuda::team::launch_for<Args, px__cu_##name>(l_, *(const Args *)a_, r_);      \
-    }
-#define PX__CUDA_TEAM_REDUCE(name, Args, T, op)                                                \
-    PX__CUDA_BODY(name, (const Args *a, const px_team *t, T *v), (a, t, v))                    \
-    static int px__cuda_team_##name(const px_cuda_launch *l_, const void *a_, px_team_run *r_) \
-    {                                                                                          \
-        return px_cuda::team::launch_reduce<Args, T, px__cu_##name, PX__CUDA_JOIN(T, op)>(     \
-            l_, *(const Args *)a_, r_);                                                        \
-    }
-#else
-#define PX__CUDA_TEAM_PTR(name) 0
-#define PX__CUDA_TEAM_FOR(name, Args)
-#define PX__CUDA_TEAM_REDUCE(name, Args, T, op)
-#endif
-
-/* The team the host entries hand the body: one thread, one lane, the run's buffers. */
-static inline px_team px__team_host(const px_team_run *r)
-{
-    px_team t;
-    t.league_rank = 0;
-    t.league_size = r->league_size;
-    t.team_rank = 0;
-    t.team_size = 1;
-    t.vector_rank = 0;
-    t.vector_length = 1;
-    for (int l = 0; l < 2; ++l) {
-        char *base = (char *)r->scratch[l];
-        const bool any = r->scratch_team[l] + r->scratch_thread[l] > 0;
-        t.scratch[l] = any && r->scratch_team[l] ? base : NULL;
-        t.thread_scratch[l] = any && r->scratch_thread[l] ? base + r->scratch_team[l] : NULL;
-        t.scratch_size[l] = r->scratch_team[l];
-        t.thread_scratch_size[l] = r->scratch_thread[l];
-    }
-    t.reduce_slots = NULL;
-    return t;
-}
-
-/* KIND: FOR or REDUCE (the descriptor's kind; the marker's is TEAM_FOR or TEAM_REDUCE). */
-#define PX__TEAM_DESCRIPTOR(name, KIND, Args, vsize, identity, join)      \
-    PX__DEFINE_KIND(name, TEAM_##KIND)                                    \
-    PX_EXTERN_C const px_kernel px_kernel_##name = {PX_KERNEL_MAGIC,      \
-                                                    #name,                \
-                                                    PX_KERNEL_##KIND,     \
-                                                    1,                    \
-                                                    sizeof(Args),         \
-                                                    vsize,                \
-                                                    0,                    \
-                                                    0,                    \
-                                                    identity,             \
-                                                    join,                 \
-                                                    0,                    \
-                                                    1,                    \
-                                                    px__host_team_##name, \
-                                                    PX__CUDA_TEAM_PTR(name)};
-/** @endcond */
-
 /** As PX_DECLARE_KERNEL (portex/kernel.h), for a PX_TEAM_FOR kernel: a dispatch of it that
  * takes another kind does not compile. */
 #define PX_DECLARE_KERNEL_TEAM_FOR(name) PX__DECLARE_KERNEL_OF_KIND(name, PX__KIND_TEAM_FOR)
@@ -454,23 +289,9 @@ static inline px_team px__team_host(const px_team_run *r)
 /** Defines the team kernel `name`, whose body follows the macro: `args` is a
  * `const Args *` to the dispatch's copy of the arguments, `team` a `const px_team *`. Run it
  * with px_parallel_for_team (or px_graph_add_for_team). */
-#define PX_TEAM_FOR(name, Args, args, team)                                                     \
-    PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team);              \
-    PX__NOINLINE static void px__team_loop_##name(const Args px__args, const px_team_run px__r) \
-    {                                                                                           \
-        px_team px__t = px__team_host(&px__r);                                                  \
-        for (int64_t l_ = px__r.league_begin; l_ < px__r.league_end; ++l_) {                    \
-            px__t.league_rank = l_;                                                             \
-            px__body_##name(&px__args, &px__t);                                                 \
-        }                                                                                       \
-    }                                                                                           \
-    static void px__host_team_##name(const void *a_, const px_team_run *r_, void *res_)         \
-    {                                                                                           \
-        (void)res_;                                                                             \
-        px__team_loop_##name(*(const Args *)a_, *r_);                                           \
-    }                                                                                           \
-    PX__CUDA_TEAM_FOR(name, Args)                                                               \
-    PX__TEAM_DESCRIPTOR(name, FOR, Args, 0, 0, 0)                                               \
+#define PX_TEAM_FOR(name, Args, args, team)                                        \
+    PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team); \
+    PX__DEFINE_TEAM_FOR(name, Args)                                                \
     PX__BODY(name)(const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team)
 
 /** Defines the team reduction kernel `name`: the body folds its contribution into *acc, a
@@ -478,30 +299,11 @@ static inline px_team px__team_host(const px_team_run *r)
  * thread's counts once (on CUDA its lane 0's: vector lanes run the same code, so add what
  * lanes computed through a THREAD_VECTOR or TEAM_VECTOR reduction, or in a
  * PX_SINGLE_PER_TEAM block for a per-team value). Run it with px_parallel_reduce_team. */
-#define PX_TEAM_REDUCE(name, Args, args, team, T, op, acc)                                   \
-    PX__BODY(name)                                                                           \
-    (const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team, T *PX_RESTRICT acc);     \
-    PX__JOIN_USES_BEGIN                                                                      \
-    PX__HOST_JOIN(name, T, op)                                                               \
-    PX__NOINLINE static T px__team_loop_##name(const Args px__args, const px_team_run px__r) \
-    {                                                                                        \
-        T px__acc;                                                                           \
-        px_identity_##op##_##T(&px__acc);                                                    \
-        px_team px__t = px__team_host(&px__r);                                               \
-        for (int64_t l_ = px__r.league_begin; l_ < px__r.league_end; ++l_) {                 \
-            px__t.league_rank = l_;                                                          \
-            px__body_##name(&px__args, &px__t, &px__acc);                                    \
-        }                                                                                    \
-        return px__acc;                                                                      \
-    }                                                                                        \
-    static void px__host_team_##name(const void *a_, const px_team_run *r_, void *res_)      \
-    {                                                                                        \
-        *(T *)res_ = px__team_loop_##name(*(const Args *)a_, *r_);                           \
-    }                                                                                        \
-    PX__JOIN_USES_END                                                                        \
-    PX__CUDA_TEAM_REDUCE(name, Args, T, op)                                                  \
-    PX__TEAM_DESCRIPTOR(name, REDUCE, Args, sizeof(T), px__identity_##name, px__join_##name) \
-    PX__BODY(name)                                                                           \
+#define PX_TEAM_REDUCE(name, Args, args, team, T, op, acc)                               \
+    PX__BODY(name)                                                                       \
+    (const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team, T *PX_RESTRICT acc); \
+    PX__DEFINE_TEAM_REDUCE(name, Args, T, op)                                            \
+    PX__BODY(name)                                                                       \
     (const Args *PX_RESTRICT args, const px_team *PX_RESTRICT team, T *PX_RESTRICT acc)
 
 #endif /* PORTEX_TEAM_H */

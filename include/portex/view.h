@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "portex/impl/abi.h" /* what PX_AT* and px_view_get_span call */
 #include "portex/space.h"
 
 PX_EXTERN_C_BEGIN
@@ -264,7 +265,6 @@ PX_API px_status px_view_span_f64(const px_view *view, px_span_f64 *out);
  * typed getters (PX_ERR_TYPE_MISMATCH), and the layout, checked against the view's
  * strides (PX_ERR_INVALID_ARGUMENT naming the dimension whose stride is not 1; a 1-D span
  * also needs rank 1). A dimension of extent 0 or 1 counts as unit stride. */
-PX_API px_status px__view_get_span(const px_view *view, px_dtype dtype, int layout, void *out);
 /** @cond PX_INTERNAL */
 /* A name made unique in the translation unit, where the compiler counts (GCC, Clang, nvcc
    and others): the constant a compile-time check declares inside an expression lives on
@@ -306,21 +306,22 @@ PX_API px_status px__view_get_span(const px_view *view, px_dtype dtype, int layo
    the one message. */
 #define PX__SPAN_PTR(out, ok) \
     _Generic((char(*)[1 + (ok)])0, char(*)[2] : (out), default : (px_span *)0)
-#define PX__GET_SPAN_AS(view, out, ok)                                      \
-    ((void)sizeof(struct {                                                  \
-         enum { ok = PX__IS_SPAN_PTR(out) } px__ok;                         \
-         _Static_assert(ok, PX__SPAN_GET_WORDS);                            \
-     }),                                                                    \
-     px__view_get_span((view), PX__SPAN_DTYPE(PX__SPAN_PTR(out, ok)->data), \
-                       (int)sizeof(PX__SPAN_PTR(out, ok)->px__layout), PX__SPAN_PTR(out, ok)))
+#define PX__GET_SPAN_AS(view, out, ok)                                           \
+    ((void)sizeof(struct {                                                       \
+         enum { ok = PX__IS_SPAN_PTR(out) } px__ok;                              \
+         _Static_assert(ok, PX__SPAN_GET_WORDS);                                 \
+     }),                                                                         \
+     px__kabi_view_get_span((view), PX__SPAN_DTYPE(PX__SPAN_PTR(out, ok)->data), \
+                            (int)sizeof(PX__SPAN_PTR(out, ok)->px__layout),      \
+                            PX__SPAN_PTR(out, ok)))
 /* (Without a unique name: the assertion, then whatever else the compiler finds wrong.) */
-#define PX__GET_SPAN_ONCE(view, out)                                                        \
-    ((void)sizeof(struct {                                                                  \
-         _Static_assert(PX__IS_SPAN_PTR(out), PX__SPAN_GET_WORDS);                          \
-         char px__ok;                                                                       \
-     }),                                                                                    \
-     px__view_get_span((view), PX__SPAN_DTYPE((out)->data), (int)sizeof((out)->px__layout), \
-                       (out)))
+#define PX__GET_SPAN_ONCE(view, out)                                                             \
+    ((void)sizeof(struct {                                                                       \
+         _Static_assert(PX__IS_SPAN_PTR(out), PX__SPAN_GET_WORDS);                               \
+         char px__ok;                                                                            \
+     }),                                                                                         \
+     px__kabi_view_get_span((view), PX__SPAN_DTYPE((out)->data), (int)sizeof((out)->px__layout), \
+                            (out)))
 #endif
 /** @endcond */
 #ifndef __cplusplus
@@ -340,14 +341,13 @@ PX_API px_status px__view_get_span(const px_view *view, px_dtype dtype, int layo
  * PX_ERR_INVALID_ARGUMENT naming it) and element 0 is used instead; on a GPU the kernel
  * traps, which the next fence reports as a launch failure with the kernel's label. */
 #ifdef PX_BOUNDS_CHECK
-PX_API void px__bounds_violation(int dim, int64_t index, int64_t extent);
 PX_FUNCTION int64_t px__checked(int64_t i, int64_t n, int dim)
 {
     if (i < 0 || i >= n) {
 #ifdef __CUDA_ARCH__
         __trap();
 #else
-        px__bounds_violation(dim, i, n);
+        px__kabi_bounds_violation(dim, i, n);
         return 0;
 #endif
     }
@@ -433,7 +433,8 @@ template <bool B> struct px__span_ok {};
 template <class Span>
 static inline px_status px__get_span(const px_view *view, Span *out, px__span_ok<true>)
 {
-    return px__view_get_span(view, px__span_dtype(out->data), (int)sizeof out->px__layout, out);
+    return px__kabi_view_get_span(view, px__span_dtype(out->data), (int)sizeof out->px__layout,
+                                  out);
 }
 template <class Span>
 static inline px_status px__get_span(const px_view *, Span *, px__span_ok<false>)

@@ -75,10 +75,22 @@ typedef enum px__result_kind {
     PX__RESULT_VIEW      /* memory the backend writes in queue order */
 } px__result_kind;
 
+/* The kernel's entry of `kind` for the family of device code `target` (a backend's
+   target), or NULL when the kernel was not compiled for it. A few rows at most. */
+static inline px__entry_fn px__kernel_entry_of(const px_kernel *k, int target, px__entry_kind kind)
+{
+    for (int32_t i = 0; i < k->entry_count; ++i)
+        if (k->entries[i].target == target && k->entries[i].kind == kind) return k->entries[i].fn;
+    return NULL;
+}
+
 /* One kernel dispatch, validated by the core. A team kernel (kernel->team) runs `team`;
    its `policy` is then the league as a 1-D range. */
 typedef struct px__dispatch {
     const px_kernel *kernel;
+    /* The kernel's entry for the backend's target, found by the core: RANGE, or LEAGUE for
+       a team kernel; of the type its family gives (portex/impl/<family>/family.h). */
+    px__entry_fn entry;
     const char *label; /* never NULL */
     px_policy policy;
     px_team_policy team; /* team kernels: checked, scratch sizes rounded to 16 bytes */
@@ -227,6 +239,8 @@ typedef struct px__graph_ops {
 typedef struct px__backend {
     const char *name;
     px_exec_space exec;
+    /* The family of device code whose kernel entries it runs (portex/impl/targets.h). */
+    px__kernel_target target;
     /* Kernels run on the CPU, so they reach every host_access space. */
     bool runs_on_host;
 

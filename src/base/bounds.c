@@ -6,11 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "portex/export.h"
-
-/* Exported whatever the library's own build: kernel files built with PX_BOUNDS_CHECK call it. */
-PX_API void px__bounds_violation(int dim, int64_t index, int64_t extent);
-
 static _Thread_local bool hit;
 static _Thread_local char message[PX__BOUNDS_MSG];
 

@@ -7,9 +7,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum { PX__BOUNDS_MSG = 160 };
 
+/* Records index outside [0, extent) in dimension dim as this thread's violation, unless
+   it has one already (PX_AT*: portex/impl/abi.h, px__kabi_bounds_violation). */
+void px__bounds_violation(int dim, int64_t index, int64_t extent);
 /* This thread's violation into msg (PX__BOUNDS_MSG bytes), forgotten here; false when
    there is none. */
 bool px__bounds_take(char *msg);

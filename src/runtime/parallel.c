@@ -36,14 +36,6 @@ px_status px__take_bounds_violation(const char *label)
 
 /* ---- Validation ------------------------------------------------------------------------ */
 
-/* Host backends run the host entry; CUDA its own. */
-static bool entry_present(const px_kernel *k, const px__backend *be)
-{
-    if (be->runs_on_host) return k->host != NULL;
-    if (be->exec == PX_EXEC_CUDA) return k->cuda != NULL;
-    return false;
-}
-
 static px_status check_policy(const px_policy *p, const px_kernel *k)
 {
     if (p->rank != k->rank)
@@ -75,7 +67,8 @@ static px_status check_policy(const px_policy *p, const px_kernel *k)
 static px_status check_descriptor(const px_kernel *kernel)
 {
     if (!kernel) return px__error(PX_ERR_INVALID_ARGUMENT, "kernel must not be NULL");
-    if (kernel->magic == PX__KERNEL_MAGIC_V1 || kernel->magic == PX__KERNEL_MAGIC_V2)
+    if (kernel->magic == PX__KERNEL_MAGIC_V1 || kernel->magic == PX__KERNEL_MAGIC_V2 ||
+        kernel->magic == PX__KERNEL_MAGIC_V3)
         return px__error(
             PX_ERR_INVALID_ARGUMENT,
             "kernel '%s' was compiled against an older portex/kernel.h; recompile its kernel file",
@@ -83,6 +76,10 @@ static px_status check_descriptor(const px_kernel *kernel)
     if (kernel->magic != PX_KERNEL_MAGIC)
         return px__error(PX_ERR_INVALID_ARGUMENT,
                          "kernel is not a portex kernel descriptor (use PX_KERNEL(name))");
+    if (kernel->entry_count < 0 || (kernel->entry_count > 0 && !kernel->entries))
+        return px__error(PX_ERR_INVALID_ARGUMENT,
+                         "kernel '%s' has a damaged table of entries (%d rows at %p)", kernel->name,
+                         (int)kernel->entry_count, (const void *)kernel->entries);
     return PX_OK;
 }
 
@@ -117,9 +114,11 @@ px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, px__targe
         return px__error(PX_ERR_INVALID_ARGUMENT, "args must not be NULL (kernel '%s')",
                          kernel->name);
     PX__TRY(check_policy(&policy, kernel));
-    if (!entry_present(kernel, be)) return not_compiled(kernel, be, target);
+    const px__entry_fn entry = px__kernel_entry_of(kernel, be->target, PX__ENTRY_RANGE);
+    if (!entry) return not_compiled(kernel, be, target);
     memset(d, 0, sizeof *d);
     d->kernel = kernel;
+    d->entry = entry;
     d->label = label ? label : kernel->name;
     d->policy = policy;
     d->args = args;
@@ -211,12 +210,12 @@ px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int 
     if (!args && kernel->args_size)
         return px__error(PX_ERR_INVALID_ARGUMENT, "args must not be NULL (kernel '%s')",
                          kernel->name);
-    const bool present = be->runs_on_host ? kernel->host_team != NULL
-                                          : be->exec == PX_EXEC_CUDA && kernel->cuda_team != NULL;
-    if (!present) return not_compiled(kernel, be, target);
+    const px__entry_fn entry = px__kernel_entry_of(kernel, be->target, PX__ENTRY_LEAGUE);
+    if (!entry) return not_compiled(kernel, be, target);
     PX__TRY(check_team_policy(&policy, kernel, be, device));
     memset(d, 0, sizeof *d);
     d->kernel = kernel;
+    d->entry = entry;
     d->label = label ? label : kernel->name;
     d->policy = px_range(0, policy.league_size);
     d->team = policy;

@@ -70,6 +70,10 @@ px_status px__view_wrap_lent(px_view **out, const px_view_desc *desc, void *data
    extent 0 or 1 have any stride), else STRIDE. */
 px_layout px__layout_of(int rank, const int64_t *extent, const int64_t *stride);
 
+/* px_view_get_span's work (portex/impl/abi.h, px__kabi_view_get_span): *out, a span of
+   `layout` (PX__SPAN_*) with elements of `dtype`, checked against the view. */
+px_status px__view_get_span(const px_view *view, px_dtype dtype, int layout, void *out);
+
 /* px_view_create, for the library's own views. */
 px_status px__view_create(px_view **out, const px_view_desc *desc);
 /* Drops one reference to a live view. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Links the header tests together; each file includes exactly one public header. */
+/* Links the header tests together; each file includes exactly one installed header (the
+ * public ones, and those of portex/impl/ that kernel files compile). */
 int px_header_test_export(void);
 int px_header_test_core(void);
 int px_header_test_space(void);
@@ -16,6 +17,10 @@ int px_header_test_version(void);
 int px_header_test_atomic(void);
 int px_header_test_dlpack(void);
 int px_header_test_dlpack_official(void);
+int px_header_test_impl_abi(void);
+int px_header_test_impl_targets(void);
+int px_header_test_impl_host(void);
+int px_header_test_impl_cuda(void);
 #ifdef PX_TEST_CUDA_HEADER
 int px_header_test_cuda(void);
 #endif
@@ -30,7 +35,8 @@ int main(void)
             px_header_test_kernel() + px_header_test_parallel() + px_header_test_team() +
             px_header_test_copy() + px_header_test_graph() + px_header_test_portex() +
             px_header_test_version() + px_header_test_atomic() + px_header_test_dlpack() +
-            px_header_test_dlpack_official();
+            px_header_test_dlpack_official() + px_header_test_impl_abi() +
+            px_header_test_impl_targets() + px_header_test_impl_host() + px_header_test_impl_cuda();
 #ifdef PX_TEST_CUDA_HEADER
     r += px_header_test_cuda();
 #endif

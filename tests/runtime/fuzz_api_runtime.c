@@ -367,7 +367,7 @@ void op_dispatch(void)
     switch (rnd(0, 24)) {
     case 0: k = NULL, kwhy = "kernel is NULL"; break;
     case 1: bad = *k, bad.magic = 0, k = &bad, kwhy = "not a kernel"; break;
-    case 2: bad = *k, bad.host = NULL, k = &bad, kwhy = "no host entry"; break;
+    case 2: bad = *k, bad.entry_count = 0, k = &bad, kwhy = "no entries"; break;
     case 3:
         k = kind == 0 ? reds[krank - 1] : fors[krank - 1], kwhy = "another kind of kernel";
         break;

@@ -130,11 +130,26 @@ START_TEST(dispatch_null_arguments)
     bad.magic = 0;
     TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &bad, &f.a), PX_ERR_INVALID_ARGUMENT,
             "px_parallel_for");
-    /* One of a kernel file compiled against an older header: told to recompile it. */
-    bad.magic = 0x50584b31u;
+    /* Of a kernel file compiled against an older header ("PXK1" to "PXK3"): told to
+       recompile it. */
+    for (uint32_t old = 0x50584b31u; old <= 0x50584b33u; ++old) {
+        bad.magic = old;
+        TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &bad, &f.a), PX_ERR_INVALID_ARGUMENT,
+                "px_parallel_for");
+        TK_ERROR_HAS("recompile");
+        TK_ERROR_HAS("axpy");
+    }
+    /* A damaged table of entries. */
+    bad = px_kernel_axpy;
+    bad.entry_count = -1;
     TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &bad, &f.a), PX_ERR_INVALID_ARGUMENT,
             "px_parallel_for");
-    TK_ERROR_HAS("recompile");
+    TK_ERROR_HAS("entries");
+    bad.entry_count = 1;
+    bad.entries = NULL;
+    TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &bad, &f.a), PX_ERR_INVALID_ARGUMENT,
+            "px_parallel_for");
+    TK_ERROR_HAS("entries");
     df_free(&f);
 }
 END_TEST
@@ -182,16 +197,6 @@ START_TEST(dispatch_reduce_view_bad_result)
 }
 END_TEST
 
-/* A copy of kernel k without its entry for the backend under test. */
-static px_kernel without_entry(px_kernel k)
-{
-    if (tk_is_cuda())
-        k.cuda = NULL;
-    else
-        k.host = NULL;
-    return k;
-}
-
 /* A kernel without an entry for the backend under test returns PX_ERR_NOT_COMPILED and names
  * the kernel and the backend. */
 START_TEST(dispatch_not_compiled)
@@ -201,20 +206,24 @@ START_TEST(dispatch_not_compiled)
     px_instance *in = tk_inst();
     const char *be = px_exec_space_string(tk_exec());
 
-    px_kernel k = without_entry(px_kernel_axpy);
+    /* Every kernel has an entry for the backend under test, found by its target. */
+    ck_assert_int_eq(tk_entries_of(&px_kernel_axpy, tk_target(), PX__ENTRY_RANGE), 1);
+    ck_assert_int_eq(tk_entries_of(&px_kernel_scan_incl_f64, tk_target(), PX__ENTRY_RANGE), 1);
+    px__kernel_entry rows[TK_MAX_ENTRIES];
+    px_kernel k = tk_without_entries(px_kernel_axpy, rows);
     TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &k, &f.a), PX_ERR_NOT_COMPILED,
             "px_parallel_for");
     TK_ERROR_HAS("axpy");
     TK_ERROR_HAS(be);
 
-    px_kernel kr = without_entry(px_kernel_red_sum_double);
+    px_kernel kr = tk_without_entries(px_kernel_red_sum_double, rows);
     double v = 0;
     TK_FAIL(px_parallel_reduce(in, "my_sum", px_range(0, 10), &kr, &f.ra, &v), PX_ERR_NOT_COMPILED,
             "px_parallel_reduce");
     TK_ERROR_HAS("red_sum_double");
     TK_ERROR_HAS(be);
 
-    px_kernel ks = without_entry(px_kernel_scan_incl_f64);
+    px_kernel ks = tk_without_entries(px_kernel_scan_incl_f64, rows);
     scan_f64_args sa;
     sa.in = f.a.x;
     sa.out = f.a.y;
@@ -227,7 +236,8 @@ START_TEST(dispatch_not_compiled)
     ha.y = f.a.y;
     ha.v = 4.5;
     if (tk_is_cuda()) {
-        ck_assert(PX_KERNEL(host_only_set)->cuda == NULL);
+        ck_assert_int_eq(tk_entries_of(PX_KERNEL(host_only_set), PX__TARGET_CUDA, PX__ENTRY_RANGE),
+                         0);
         TK_FAIL(px_parallel_for(in, "host_only", px_range(0, 10), PX_KERNEL(host_only_set), &ha),
                 PX_ERR_NOT_COMPILED, "px_parallel_for");
         TK_ERROR_HAS("host_only_set");

@@ -47,7 +47,7 @@ static void *run_part(void *p_)
     const at_part *p = (const at_part *)p_;
     const px_policy pol = px_range(p->begin, p->end);
     pthread_barrier_wait(p->start); /* all threads start together */
-    p->k->host(p->args, &pol, NULL);
+    tk_host_range(p->k)(p->args, &pol, NULL);
     return NULL;
 }
 

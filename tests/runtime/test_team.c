@@ -557,17 +557,16 @@ START_TEST(team_dispatch_errors)
     TK_FAIL(px_parallel_reduce_team_view(tk_inst(), NULL, ok, PX_KERNEL(tk_team_sum), &a, f),
             PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_team_view");
     /* A team kernel without the entry of this backend; one compiled against an older header. */
-    px_kernel k = px_kernel_tk_team_touch;
-    if (tk_is_cuda())
-        k.cuda_team = NULL;
-    else
-        k.host_team = NULL;
+    ck_assert_int_eq(tk_entries_of(&px_kernel_tk_team_touch, tk_target(), PX__ENTRY_LEAGUE), 1);
+    ck_assert_int_eq(tk_entries_of(&px_kernel_tk_team_touch, tk_target(), PX__ENTRY_RANGE), 0);
+    px__kernel_entry rows[TK_MAX_ENTRIES];
+    px_kernel k = tk_without_entries(px_kernel_tk_team_touch, rows);
     TK_FAIL(px_parallel_for_team(tk_inst(), NULL, ok, &k, &a), PX_ERR_NOT_COMPILED,
             "px_parallel_for_team");
     TK_ERROR_HAS("tk_team_touch");
     TK_ERROR_HAS(px_exec_space_string(tk_exec()));
     k = px_kernel_tk_team_touch;
-    k.magic = 0x50584b32u;
+    k.magic = 0x50584b33u;
     TK_FAIL(px_parallel_for_team(tk_inst(), NULL, ok, &k, &a), PX_ERR_INVALID_ARGUMENT,
             "px_parallel_for_team");
     TK_ERROR_HAS("recompile");

@@ -144,9 +144,13 @@ START_TEST(spans_layout_checks)
 
     /* Bad arguments. */
     TK_FAIL(px_view_get_span(NULL, &s), PX_ERR_INVALID_ARGUMENT, "px_view_get_span");
-    TK_FAIL(px__view_get_span(r, PX_F64, PX__SPAN_RIGHT, NULL), PX_ERR_INVALID_ARGUMENT,
+    TK_FAIL(px__kabi_view_get_span(r, PX_F64, PX__SPAN_RIGHT, NULL), PX_ERR_INVALID_ARGUMENT,
             "px_view_get_span");
-    TK_FAIL(px__view_get_span(r, PX_F64, 9, &s), PX_ERR_INVALID_ARGUMENT, "px_view_get_span");
+    TK_FAIL(px__kabi_view_get_span(r, PX_F64, 9, &s), PX_ERR_INVALID_ARGUMENT, "px_view_get_span");
+    TK_FAIL(px__kabi_view_get_span(r, PX_DTYPE_COUNT + 1, PX__SPAN_RIGHT, &s),
+            PX_ERR_INVALID_ARGUMENT, "px_view_get_span");
+    TK_FAIL(px__kabi_view_get_span(r, -1, PX__SPAN_RIGHT, &s), PX_ERR_INVALID_ARGUMENT,
+            "px_view_get_span");
 
     TK_RELEASE(v0, row, col, blk, r, l);
 }

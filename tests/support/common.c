@@ -36,6 +36,36 @@ bool tk_in_order(void) { return tk_exec() == PX_EXEC_SERIAL; }
 
 px_space tk_space(void) { return tk_is_cuda() ? px_device(0) : px_host(); }
 
+px__kernel_target tk_target(void) { return tk_is_cuda() ? PX__TARGET_CUDA : PX__TARGET_HOST; }
+
+px_kernel tk_without_entries(px_kernel k, px__kernel_entry rows[TK_MAX_ENTRIES])
+{
+    ck_assert_int_le(k.entry_count, TK_MAX_ENTRIES);
+    int n = 0;
+    for (int i = 0; i < k.entry_count; ++i)
+        if (k.entries[i].target != tk_target()) rows[n++] = k.entries[i];
+    k.entries = rows;
+    k.entry_count = n;
+    return k;
+}
+
+px__host_range_fn tk_host_range(const px_kernel *k)
+{
+    for (int i = 0; i < k->entry_count; ++i)
+        if (k->entries[i].target == PX__TARGET_HOST && k->entries[i].kind == PX__ENTRY_RANGE)
+            return (px__host_range_fn)k->entries[i].fn;
+    ck_abort_msg("kernel '%s' has no host entry", k->name);
+    return NULL;
+}
+
+int tk_entries_of(const px_kernel *k, px__kernel_target target, px__entry_kind kind)
+{
+    int n = 0;
+    for (int i = 0; i < k->entry_count; ++i)
+        n += k->entries[i].target == target && k->entries[i].kind == kind;
+    return n;
+}
+
 bool tk_under_valgrind(void)
 {
     const char *v = getenv("PX_TEST_UNDER_VALGRIND");

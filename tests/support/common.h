@@ -40,6 +40,18 @@ bool tk_in_order(void);
 bool tk_under_valgrind(void);
 /* The default instance of the backend under test. */
 px_instance *tk_inst(void);
+/* The family of device code the backend under test runs (portex/impl/targets.h). */
+px__kernel_target tk_target(void);
+/* The most entries tk_without_entries keeps. */
+#define TK_MAX_ENTRIES 16
+/* A copy of kernel k without its entries for the backend under test (those of other
+   targets kept, in `rows`): dispatching it there is PX_ERR_NOT_COMPILED. */
+px_kernel tk_without_entries(px_kernel k, px__kernel_entry rows[TK_MAX_ENTRIES]);
+/* How many entries of `kind` kernel k has for `target`. */
+int tk_entries_of(const px_kernel *k, px__kernel_target target, px__entry_kind kind);
+/* Kernel k's host RANGE entry (portex/impl/host/family.h), to run it on threads of a
+   test's own; fails the test where it has none. */
+px__host_range_fn tk_host_range(const px_kernel *k);
 
 /* A whole-number environment variable within [lo, hi], else dflt. */
 long long tk_env_ll(const char *name, long long lo, long long hi, long long dflt);

@@ -3,7 +3,7 @@
  *
  * The test kernels of kernels/k_team.c are compiled here as nvcc's device pass sees them
  * (__CUDACC__ and __CUDA_ARCH__ defined, so portex/team.h expands its macros to the device
- * branches of portex/team_cuda.h), with the CUDA keywords, runtime calls and intrinsics
+ * branches of portex/impl/cuda/team_cuda.h), with the CUDA keywords, runtime calls and intrinsics
  * replaced by stand-ins: each CUDA thread of a block is a std::thread, __syncthreads a
  * barrier of the block, and a warp shuffle a rendezvous of the lanes its mask names that
  * returns the value of the lane CUDA would read (a poisoned value for a lane outside the
@@ -32,7 +32,7 @@
 #define __grid_constant__
 #define __shared__
 #define __align__(n) __attribute__((aligned(n)))
-#define PORTEX_KERNEL_CUDA_H 1
+#define PORTEX_IMPL_CUDA_KERNEL_CUDA_H 1
 #define __CUDACC__ 1
 
 struct uint3 {
@@ -403,7 +403,7 @@ static void check_plan()
     static shape_memo memo[px_cuda::detail::max_cached_devices];
     const void *kernel =
         reinterpret_cast<const void *>(&for_kernel<tk_nested_args, px__cu_tk_team_nested>);
-    px_cuda_launch l;
+    px__cuda_launch_desc l;
     memset(&l, 0, sizeof l);
     l.sm_count = 132;
     struct want {
@@ -439,7 +439,7 @@ static void check_plan()
     };
     for (const want &w : cases)
         for (int pass = 0; pass < 2; ++pass) {
-            px_team_run r;
+            px__team_run r;
             memset(&r, 0, sizeof r);
             r.league_size = w.league;
             r.league_end = w.league;

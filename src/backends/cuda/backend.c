@@ -31,6 +31,7 @@ static void cuda_finalize(void)
 const px__backend px__backend_cuda = {
     .name = "CUDA",
     .exec = PX_EXEC_CUDA,
+    .target = PX__TARGET_CUDA,
     .runs_on_host = false,
     .device_count = cuda_device_count,
     .finalize = cuda_finalize,

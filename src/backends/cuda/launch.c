@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Dispatching a kernel's CUDA entry on an instance: the launch record the templates of
- * portex/kernel_cuda.h read, scratch on demand, and results that go to host memory. */
+ * portex/impl/cuda/kernel_cuda.h read, scratch on demand, and results that go to host memory. */
 #include <string.h>
 
 #include "backends/cuda/check.h"
@@ -35,11 +35,11 @@ static void capture_release(px__cuda_queue *q)
     q->capturing = false;
 }
 
-/* px_cuda_launch.scratch: the queue's scratch, grown in stream order (the old block is
+/* px__cuda_launch_desc.scratch: the queue's scratch, grown in stream order (the old block is
    freed after the work queued before, the new one is valid for the work queued after);
    a block of the graph's own during a capture. On failure the reason is kept in
    scratch_status and NULL returned. */
-static void *scratch_for_launch(const px_cuda_launch *l, size_t bytes)
+static void *scratch_for_launch(const px__cuda_launch_desc *l, size_t bytes)
 {
     px__cuda_queue *q = (px__cuda_queue *)l->backend;
     void *p = NULL;
@@ -124,7 +124,7 @@ px_status px__cuda_team_scratch_max(int device, int level, size_t *bytes)
 }
 
 /* What the team entry runs: the checked policy, the shared memory a block may opt in to. */
-static void team_run(const px__cuda_queue *q, const px__dispatch *d, px_team_run *r)
+static void team_run(const px__cuda_queue *q, const px__dispatch *d, px__team_run *r)
 {
     memset(r, 0, sizeof *r);
     r->league_begin = 0;
@@ -139,7 +139,7 @@ static void team_run(const px__cuda_queue *q, const px__dispatch *d, px_team_run
     r->shared_limit = q->shared_optin;
 }
 
-static px_status team_refused(const px__dispatch *d, const px_team_run *r)
+static px_status team_refused(const px__dispatch *d, const px__team_run *r)
 {
     const px_kernel *k = d->kernel;
     const int t = d->team.team_size, v = d->team.vector_length ? d->team.vector_length : 1;
@@ -177,7 +177,7 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d)
     bool to_host = false;
     unsigned int *counter = (unsigned int *)(void *)q->aux;
 
-    px_team_run team;
+    px__team_run team;
     memset(&team, 0, sizeof team);
     if (k->team) team_run(q, d, &team);
 
@@ -223,7 +223,7 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d)
         counter = (unsigned int *)c;
     }
 
-    px_cuda_launch l;
+    px__cuda_launch_desc l;
     memset(&l, 0, sizeof l);
     l.stream = q->stream;
     l.device = q->device;
@@ -236,9 +236,9 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d)
     q->scratch_status = PX_OK;
     int err;
     if (k->team) {
-        err = k->cuda_team(&l, d->args, &team);
+        err = ((px__cuda_league_fn)d->entry)(&l, d->args, &team);
     } else {
-        err = k->cuda(&l, d->args, &d->policy);
+        err = ((px__cuda_range_fn)d->entry)(&l, d->args, &d->policy);
     }
     if (q->capturing) capture_release(q);
     if (err != 0) {

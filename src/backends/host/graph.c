@@ -88,7 +88,7 @@ const void *px__host_graph_adopt(const void *ctx)
     return was;
 }
 
-PX_API void px__host_cond_set(uint64_t handle, unsigned value)
+void px__host_graph_cond_set(uint64_t handle, unsigned value)
 {
     const host_cond *c = (const host_cond *)(uintptr_t)handle;
     for (const frame *f = current; f != NULL; f = f->up) {

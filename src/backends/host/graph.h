@@ -14,5 +14,7 @@ extern const px__graph_ops px__host_graph_ops;
    context for the kernel and restores what adopt returned after it. */
 const void *px__host_graph_context(void);
 const void *px__host_graph_adopt(const void *ctx);
+/* px_cond_set from a kernel running on the host (portex/impl/abi.h, px__kabi_cond_set). */
+void px__host_graph_cond_set(uint64_t handle, unsigned value);
 
 #endif /* PX_BACKENDS_HOST_GRAPH_H */

@@ -123,6 +123,7 @@ static void md_walk(const md_plan *m, const px_policy *p, int64_t u0, int64_t u1
 
 typedef struct launch_ctx {
     const px__dispatch *d;
+    px__host_scan_pass_fn scan; /* scans: the pass entry */
     int nparts;
     md_plan md;             /* rank 2 and 3 */
     unsigned char *partial; /* nparts values, `stride` bytes apart */
@@ -138,7 +139,7 @@ static void run_sub_for(void *vc, const px_policy *sub, int part)
 {
     (void)part;
     const launch_ctx *c = vc;
-    c->d->kernel->host(c->d->args, sub, NULL);
+    ((px__host_range_fn)c->d->entry)(c->d->args, sub, NULL);
 }
 
 static void run_sub_reduce(void *vc, const px_policy *sub, int part)
@@ -146,7 +147,7 @@ static void run_sub_reduce(void *vc, const px_policy *sub, int part)
     const launch_ctx *c = vc;
     const px_kernel *k = c->d->kernel;
     void *value = partial_of(c, c->nparts + part); /* the part's scratch */
-    k->host(c->d->args, sub, value);
+    ((px__host_range_fn)c->d->entry)(c->d->args, sub, value);
     k->join(partial_of(c, part), value);
 }
 
@@ -189,7 +190,7 @@ static void pass_scan_total(void *vc, int part)
     sub.end[0] = c->d->policy.begin[0] + hi;
     void *u = partial_of(c, part);
     k->identity(u);
-    k->host_scan(c->d->args, &sub, u, false);
+    c->scan(c->d->args, &sub, u, false);
 }
 
 /* Totals become exclusive offsets; the grand total goes after the last. */
@@ -217,7 +218,7 @@ static void pass_scan_final(void *vc, int part)
     px_policy sub = c->d->policy;
     sub.begin[0] = c->d->policy.begin[0] + lo;
     sub.end[0] = c->d->policy.begin[0] + hi;
-    c->d->kernel->host_scan(c->d->args, &sub, partial_of(c, part), true);
+    c->scan(c->d->args, &sub, partial_of(c, part), true);
 }
 
 /* Team kernels: the league shared out among the threads (px__host_team_part: chunks for a
@@ -263,9 +264,10 @@ px_status px__host_launch(const px__host_runner *r, const px__dispatch *d)
         k->identity(total);
         for (int p = 0; p < c.nparts; ++p) k->join(total, partial_of(&c, p));
         memcpy(d->result, total, k->value_size);
-    } else if (!k->host_scan) {
+    } else if (!(c.scan = (px__host_scan_pass_fn)px__kernel_entry_of(k, PX__TARGET_HOST,
+                                                                     PX__ENTRY_SCAN_PASS))) {
         /* A descriptor without the pass entry (made by hand): in order, on this thread. */
-        k->host(d->args, &d->policy, d->result);
+        ((px__host_range_fn)d->entry)(d->args, &d->policy, d->result);
     } else {
         r->run(r->team, &(px__host_job){.nparts = c.nparts,
                                         .pass = {pass_scan_total, pass_scan_final},

@@ -62,7 +62,7 @@ void px__host_team_part(px__host_team *t, int part)
 {
     const px__dispatch *d = t->d;
     const int64_t n = d->team.league_size;
-    px_team_run run;
+    px__team_run run;
     memset(&run, 0, sizeof run);
     run.league_size = n;
     run.team_size = 1;
@@ -79,14 +79,14 @@ void px__host_team_part(px__host_team *t, int part)
         const int64_t q = n / t->parts, r = n % t->parts;
         run.league_begin = part * q + (part < r ? part : r);
         run.league_end = run.league_begin + q + (part < r ? 1 : 0);
-        d->kernel->host_team(d->args, &run, value);
+        ((px__host_league_fn)d->entry)(d->args, &run, value);
         return;
     }
     for (;;) { /* chunks, taken as this part finishes the last */
         run.league_begin = atomic_fetch_add_explicit(&t->next, t->chunk, memory_order_relaxed);
         if (run.league_begin >= n) return;
         run.league_end = n - run.league_begin > t->chunk ? run.league_begin + t->chunk : n;
-        d->kernel->host_team(d->args, &run, value);
+        ((px__host_league_fn)d->entry)(d->args, &run, value);
     }
 }
 

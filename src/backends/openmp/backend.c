@@ -85,6 +85,7 @@ static px_status omp_print_configuration(FILE *out)
 const px__backend px__backend_openmp = {
     .name = "openmp",
     .exec = PX_EXEC_OPENMP,
+    .target = PX__TARGET_HOST,
     .runs_on_host = true,
     .init = omp_init,
     .finalize = omp_finalize,

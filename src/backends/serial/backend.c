@@ -37,7 +37,7 @@ static px_status serial_launch(px__queue *q, const px__dispatch *d)
         px__host_team_end(&t);
         return PX_OK;
     }
-    d->kernel->host(d->args, &d->policy, d->result);
+    ((px__host_range_fn)d->entry)(d->args, &d->policy, d->result);
     return PX_OK;
 }
 
@@ -75,6 +75,7 @@ static px_status serial_partition(px__queue *parent, const px__partition_request
 const px__backend px__backend_serial = {
     .name = "serial",
     .exec = PX_EXEC_SERIAL,
+    .target = PX__TARGET_HOST,
     .runs_on_host = true,
     .device_count = px__host_device_count,
     .queue_create = serial_queue_create,

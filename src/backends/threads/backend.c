@@ -151,6 +151,7 @@ static px_status thr_zero_host(void *ptr, size_t bytes, size_t elem_size)
 const px__backend px__backend_threads = {
     .name = "threads",
     .exec = PX_EXEC_THREADS,
+    .target = PX__TARGET_HOST,
     .runs_on_host = true,
     .init = thr_init,
     .finalize = thr_finalize,

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/** @file
- * portex — CUDA side of team kernels (portex/team.h); nvcc only.
+/* portex — the CUDA family's side of team kernels (portex/team.h; not API); nvcc only.
  *
  * A team is a block of vector_length x team_size threads: threadIdx.x is the vector lane,
  * threadIdx.y the team rank, so a thread's lanes are consecutive lanes of one warp. A
@@ -15,7 +14,7 @@
  * Dynamic shared memory holds, in order: PX__TEAM_REDUCE_BYTES of reduction slots (one
  * per warp), then the team's level-0 scratch (the team part, then each thread's part).
  * Level 1 is a slice of device scratch per resident block (the instance's scratch,
- * px_cuda_launch.scratch, reused in stream order), after a reduction's partials.
+ * px__cuda_launch_desc.scratch, reused in stream order), after a reduction's partials.
  *
  * Nested reductions: lanes of a thread fold through warp shuffles; a team folds each
  * warp through shuffles, then the warps' values through the slots, in warp order, every
@@ -23,17 +22,16 @@
  * over contiguous chunks (a chunk per thread, lane, or both): totals, an exclusive scan of
  * the chunks' totals in order (shuffles, then slots), then the chunks again from their
  * prefix with final = true. */
-#ifndef PORTEX_TEAM_CUDA_H
-#define PORTEX_TEAM_CUDA_H
+#ifndef PORTEX_IMPL_CUDA_TEAM_CUDA_H
+#define PORTEX_IMPL_CUDA_TEAM_CUDA_H
 
 #ifndef __CUDACC__
-#error "portex/team_cuda.h is for nvcc; include portex/team.h instead"
+#error "portex/impl/cuda/team_cuda.h is for nvcc; include portex/team.h instead"
 #endif
 
-#include "portex/kernel_cuda.h"
+#include "portex/impl/cuda/kernel_cuda.h"
 #include "portex/team.h"
 
-/** @cond PX_INTERNAL */
 namespace px_cuda {
 namespace team {
 
@@ -203,7 +201,7 @@ __device__ __forceinline__ void group_scan(const px_team *t, T *v, T *total)
     *v = excl;
 }
 
-/* ---- What the macros of portex/team.h call ------------------------------------------------ */
+/* ---- What the nested loops of portex/team.h call ------------------------------------------------ */
 
 template <class T, class Join, int Unit>
 __host__ __device__ __forceinline__ void combine(const px_team *t, T *v)
@@ -379,7 +377,7 @@ inline cudaError_t allow_shared(const void *kernel, size_t need, size_t limit)
 
 /* The dynamic shared memory of a block of a team of `team` threads: the reduction slots,
    then level 0 (the team part, then each thread's). */
-__host__ __device__ inline size_t block_shared(const px_team_run *r, int team)
+__host__ __device__ inline size_t block_shared(const px__team_run *r, int team)
 {
     return PX__TEAM_REDUCE_BYTES + r->scratch_team[0] + r->scratch_thread[0] * (size_t)team;
 }
@@ -390,7 +388,7 @@ __host__ __device__ inline size_t block_shared(const px_team_run *r, int team)
    and 20015) unless --expt-relaxed-constexpr is given. Host and device, as the template
    that calls it (only its host side ever runs). */
 struct block_shared_of {
-    const px_team_run *r;
+    const px__team_run *r;
     int vector_length;
     __host__ __device__ size_t operator()(int threads) const
     {
@@ -416,7 +414,7 @@ struct shape_request {
     unsigned long long w[shape_memo::key_words];
 };
 
-inline shape_request request_of(const px_team_run *r)
+inline shape_request request_of(const px__team_run *r)
 {
     shape_request q;
     q.w[0] = (unsigned long long)(uint32_t)r->team_size |
@@ -457,7 +455,7 @@ inline void memo_keep(shape_memo *m, const shape_request &q, int team, int per)
 
 /* Resolves the team size (when automatic) for `kernel` and the blocks of that shape an SM
    holds, asking CUDA. Refusals say why in r. */
-inline cudaError_t resolve_shape(const void *kernel, const px_cuda_launch *l, px_team_run *r,
+inline cudaError_t resolve_shape(const void *kernel, const px__cuda_launch_desc *l, px__team_run *r,
                                  int *team, int *per_sm)
 {
     cudaFuncAttributes attr;
@@ -521,8 +519,8 @@ inline cudaError_t resolve_shape(const void *kernel, const px_cuda_launch *l, px
    1's base). `one_wave`: at most one wave of resident blocks (a reduction, whose partials
    are one per block); otherwise a block per team unless level 1 needs slices per block.
    Refusals say why in r. */
-inline cudaError_t plan(const void *kernel, shape_memo *memo, const px_cuda_launch *l,
-                        px_team_run *r, bool one_wave, dims *d, dim3 *block, int64_t *grid,
+inline cudaError_t plan(const void *kernel, shape_memo *memo, const px__cuda_launch_desc *l,
+                        px__team_run *r, bool one_wave, dims *d, dim3 *block, int64_t *grid,
                         size_t *shared)
 {
     const shape_request q = request_of(r);
@@ -559,7 +557,7 @@ inline cudaError_t plan(const void *kernel, shape_memo *memo, const px_cuda_laun
 }
 
 /* One block of instance scratch: `head` bytes (a reduction's partials), then level 1. */
-inline cudaError_t take_scratch(const px_cuda_launch *l, size_t head, dims *d, int64_t grid,
+inline cudaError_t take_scratch(const px__cuda_launch_desc *l, size_t head, dims *d, int64_t grid,
                                 void **head_out)
 {
     *head_out = nullptr;
@@ -585,7 +583,7 @@ inline int launch_shared(void (*kernel)(P...), dim3 grid, dim3 block, size_t sha
 }
 
 template <class Args, class Body>
-int launch_for(const px_cuda_launch *l, const Args &args, px_team_run *r)
+int launch_for(const px__cuda_launch_desc *l, const Args &args, px__team_run *r)
 {
     static shape_memo memo[detail::max_cached_devices];
     if (r->league_size <= 0) return (int)cudaSuccess;
@@ -605,7 +603,7 @@ int launch_for(const px_cuda_launch *l, const Args &args, px_team_run *r)
 }
 
 template <class Args, class T, class Body, class Join>
-int launch_reduce(const px_cuda_launch *l, const Args &args, px_team_run *r)
+int launch_reduce(const px__cuda_launch_desc *l, const Args &args, px__team_run *r)
 {
     static_assert(sizeof(T) <= PX_TEAM_VALUE_MAX,
                   "a team reduction's value type exceeds PX_TEAM_VALUE_MAX");
@@ -628,6 +626,5 @@ int launch_reduce(const px_cuda_launch *l, const Args &args, px_team_run *r)
 
 } /* namespace team */
 } /* namespace px_cuda */
-/** @endcond */
 
-#endif /* PORTEX_TEAM_CUDA_H */
+#endif /* PORTEX_IMPL_CUDA_TEAM_CUDA_H */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/** @file
- * portex — CUDA launch templates behind the kernel macros of portex/kernel.h.
+/* portex — the CUDA family's launch templates (not API), behind the kernel macros of
+ * portex/kernel.h.
  *
- * C++ for nvcc only: portex/kernel.h includes this header when a kernel file is compiled
- * as CUDA, and the macros there instantiate
+ * C++ for nvcc only: portex/impl/cuda/family.h includes this header when a kernel file is
+ * compiled as CUDA, and its generators instantiate
  * @code{.unparsed}
  *   px_cuda::launch_for1/2/3<Args, Body>(launch, args, policy)
  *   px_cuda::launch_reduce1/2/3<Args, T, Body, Join>(launch, args, policy)
@@ -30,11 +30,11 @@
  *   - scan: cub::DeviceScan::ExclusiveScan over n + 1 items through two iterators that
  *     call the body (final = false to read, final = true to write); a built-in sum goes to
  *     CUB as cuda::std::plus, for which CUB has tuned tiles. */
-#ifndef PORTEX_KERNEL_CUDA_H
-#define PORTEX_KERNEL_CUDA_H
+#ifndef PORTEX_IMPL_CUDA_KERNEL_CUDA_H
+#define PORTEX_IMPL_CUDA_KERNEL_CUDA_H
 
 #ifndef __CUDACC__
-#error "portex/kernel_cuda.h is for nvcc; include portex/kernel.h instead"
+#error "portex/impl/cuda/kernel_cuda.h is for nvcc; include portex/kernel.h instead"
 #endif
 
 #include <atomic>
@@ -49,9 +49,9 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include "portex/impl/cuda/family.h"
 #include "portex/kernel.h"
 
-/** @cond PX_INTERNAL */
 namespace px_cuda {
 
 /* A join as a type: the PX_IDENTITY and PX_JOIN functions of a reduction or scan. */
@@ -432,7 +432,7 @@ int launch_md_block(const md_range &r, md_block b, cudaStream_t s, const Args &a
 }
 
 template <class Args, class Body, int R, bool Right>
-int launch_md_for(const px_cuda_launch *l, const Args &args, md_range r)
+int launch_md_for(const px__cuda_launch_desc *l, const Args &args, md_range r)
 {
     static shape_cache cache_flat[max_cached_devices];
     static shape_cache cache_tiled[max_cached_devices];
@@ -472,7 +472,7 @@ int launch_md_for(const px_cuda_launch *l, const Args &args, md_range r)
 }
 
 template <class Args, class Body, int R>
-int launch_for_md(const px_cuda_launch *l, const Args &args, const px_policy &p)
+int launch_for_md(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     const bool right = p.iterate != PX_ITERATE_LEFT;
     const md_range r = md_from_policy(p, R, right);
@@ -618,7 +618,7 @@ inline cudaError_t reduce_choice(const void *const kernels[3], int device, shape
 }
 
 template <class T>
-inline cudaError_t reduce_scratch(const px_cuda_launch *l, int64_t blocks, T **partials)
+inline cudaError_t reduce_scratch(const px__cuda_launch_desc *l, int64_t blocks, T **partials)
 {
     *partials = nullptr;
     if (blocks <= 1) return cudaSuccess;
@@ -629,7 +629,7 @@ inline cudaError_t reduce_scratch(const px_cuda_launch *l, int64_t blocks, T **p
 }
 
 template <class Args, class T, class Body, class Join>
-int launch_reduce_1d(const px_cuda_launch *l, const Args &args, const px_policy &p)
+int launch_reduce_1d(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     static shape_cache cache[max_cached_devices];
     const void *const kernels[3] = {
@@ -665,7 +665,7 @@ int launch_reduce_1d(const px_cuda_launch *l, const Args &args, const px_policy 
 }
 
 template <class Args, class T, class Body, class Join, int R>
-int launch_reduce_md(const px_cuda_launch *l, const Args &args, const px_policy &p)
+int launch_reduce_md(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     static shape_cache cache[max_cached_devices];
     const void *const kernels[3] = {
@@ -828,7 +828,7 @@ template <class Args, class T, class Body, class Join> struct scan_output {
 };
 
 template <class T, class Join, class In, class Out, class N>
-int run_scan(const px_cuda_launch *l, const In &in, const Out &out, N items)
+int run_scan(const px__cuda_launch_desc *l, const In &in, const Out &out, N items)
 {
     cudaStream_t s = static_cast<cudaStream_t>(l->stream);
     T init;
@@ -854,7 +854,7 @@ int run_scan(const px_cuda_launch *l, const In &in, const Out &out, N items)
 /* ---- Entry points of the kernel macros ---------------------------------------------- */
 
 template <class Args, class Body>
-int launch_for1(const px_cuda_launch *l, const Args &args, const px_policy &p)
+int launch_for1(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     using namespace detail;
     static shape_cache cache32[max_cached_devices];
@@ -884,31 +884,31 @@ int launch_for1(const px_cuda_launch *l, const Args &args, const px_policy &p)
 }
 
 template <class Args, class Body>
-int launch_for2(const px_cuda_launch *l, const Args &args, const px_policy &p)
+int launch_for2(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     return detail::launch_for_md<Args, Body, 2>(l, args, p);
 }
 
 template <class Args, class Body>
-int launch_for3(const px_cuda_launch *l, const Args &args, const px_policy &p)
+int launch_for3(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     return detail::launch_for_md<Args, Body, 3>(l, args, p);
 }
 
 template <class Args, class T, class Body, class Join>
-int launch_reduce1(const px_cuda_launch *l, const Args &args, const px_policy &p)
+int launch_reduce1(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     return detail::launch_reduce_1d<Args, T, Body, Join>(l, args, p);
 }
 
 template <class Args, class T, class Body, class Join>
-int launch_reduce2(const px_cuda_launch *l, const Args &args, const px_policy &p)
+int launch_reduce2(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     return detail::launch_reduce_md<Args, T, Body, Join, 2>(l, args, p);
 }
 
 template <class Args, class T, class Body, class Join>
-int launch_reduce3(const px_cuda_launch *l, const Args &args, const px_policy &p)
+int launch_reduce3(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     return detail::launch_reduce_md<Args, T, Body, Join, 3>(l, args, p);
 }
@@ -917,7 +917,7 @@ int launch_reduce3(const px_cuda_launch *l, const Args &args, const px_policy &p
  * when they fit: CUB's offsets follow the count's type. The one extent with no n + 1,
  * INT64_MAX, is refused (2^63 elements: no device holds them). */
 template <class Args, class T, class Body, class Join>
-int launch_scan(const px_cuda_launch *l, const Args &args, const px_policy &p)
+int launch_scan(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     using namespace detail;
     const int64_t n = max64(0, p.end[0] - p.begin[0]);
@@ -931,6 +931,5 @@ int launch_scan(const px_cuda_launch *l, const Args &args, const px_policy &p)
 }
 
 } /* namespace px_cuda */
-/** @endcond */
 
-#endif /* PORTEX_KERNEL_CUDA_H */
+#endif /* PORTEX_IMPL_CUDA_KERNEL_CUDA_H */
