@@ -8,7 +8,7 @@
  * used from several host threads at once; large host copies; the configuration each
  * reports. Registered for the OpenMP and threads runs (1, 2 and 3 threads:
  * PX_NUM_THREADS); the backend under test is PX_TEST_BACKEND's. */
-#define _GNU_SOURCE /* open_memstream, setenv, sched_getaffinity */
+#define _GNU_SOURCE /* strndup, setenv, sched_getaffinity */
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -35,12 +35,7 @@ static int configured_threads(void) { return (int)tk_env_ll("PX_NUM_THREADS", 1,
    backend's (free them). */
 static char *backend_lines(void)
 {
-    char *buf = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&buf, &size);
-    ck_assert_ptr_nonnull(f);
-    TK_OK(px_print_configuration(f));
-    fclose(f);
+    char *buf = tk_configuration();
     char heading[64];
     snprintf(heading, sizeof heading, "backend %s: compiled in", px_exec_space_string(tk_exec()));
     const char *own = strstr(buf, heading);
