@@ -18,11 +18,7 @@
 
 static px_partition_options sm_options(const int *priorities)
 {
-    px_partition_options o;
-    memset(&o, 0, sizeof o);
-    o.sm_partition = true;
-    o.priorities = priorities;
-    return o;
+    return (px_partition_options){.sm_partition = true, .priorities = priorities};
 }
 
 /* SMs of the backend's device: the whole GPU's on CUDA, 1 on serial. */
