@@ -64,15 +64,8 @@ static inline bool bench_options(int argc, char **argv, int *reps)
 static inline px_view_desc bench_desc(const char *label, px_space space, px_dtype dtype, int rank,
                                       int64_t e0, int64_t e1)
 {
-    px_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.label = label;
-    d.space = space;
-    d.dtype = dtype;
-    d.rank = rank;
-    d.extent[0] = e0;
-    d.extent[1] = e1;
-    return d;
+    return (px_view_desc){
+        .label = label, .space = space, .dtype = dtype, .rank = rank, .extent = {e0, e1}};
 }
 
 /* A host view of e0 elements (rank 1) or e0 x e1 (rank 2) over the caller's array. */
