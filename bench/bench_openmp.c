@@ -114,13 +114,7 @@ BENCH_NOINLINE static void plain_stencil(int nt, int64_t nx, int64_t ny, double 
                                          const double *restrict in, double *restrict out)
 {
 #pragma omp parallel for schedule(static) num_threads(nt)
-    for (int64_t i = 1; i < nx - 1; ++i)
-        for (int64_t j = 1; j < ny - 1; ++j) {
-            const double c = in[i * ny + j];
-            const double neighbours = in[(i - 1) * ny + j] + in[(i + 1) * ny + j] +
-                                      in[i * ny + j - 1] + in[i * ny + j + 1];
-            out[i * ny + j] = c + alpha * (neighbours - 4.0 * c);
-        }
+    for (int64_t i = 1; i < nx - 1; ++i) bench_heat_row(i, ny, alpha, in, out);
 }
 
 BENCH_NOINLINE static void plain_empty(int nt, int64_t n)

@@ -45,13 +45,7 @@ BENCH_NOINLINE static double plain_dot(int64_t n, const double *restrict x,
 BENCH_NOINLINE static void plain_stencil(int64_t nx, int64_t ny, double alpha,
                                          const double *restrict in, double *restrict out)
 {
-    for (int64_t i = 1; i < nx - 1; ++i)
-        for (int64_t j = 1; j < ny - 1; ++j) {
-            const double c = in[i * ny + j];
-            const double neighbours = in[(i - 1) * ny + j] + in[(i + 1) * ny + j] +
-                                      in[i * ny + j - 1] + in[i * ny + j + 1];
-            out[i * ny + j] = c + alpha * (neighbours - 4.0 * c);
-        }
+    for (int64_t i = 1; i < nx - 1; ++i) bench_heat_row(i, ny, alpha, in, out);
 }
 
 /* ---- Timing ------------------------------------------------------------------------------ */
@@ -155,14 +149,7 @@ static void stencil_portex_right(bench_case *c)
 
 static px_view *new_view(const char *label, int rank, int64_t e0, int64_t e1, px_span_f64 *span)
 {
-    px_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.label = label;
-    d.space = px_host();
-    d.dtype = PX_F64;
-    d.rank = rank;
-    d.extent[0] = e0;
-    d.extent[1] = e1;
+    const px_view_desc d = bench_desc(label, px_host(), PX_F64, rank, e0, e1);
     px_view *v;
     CHECK(px_view_create(&v, &d)); /* zero-filled: every page is touched now */
     CHECK(px_view_span_f64(v, span));

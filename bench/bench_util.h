@@ -60,21 +60,45 @@ static inline bool bench_options(int argc, char **argv, int *reps)
     } while (0)
 #endif
 
+/* The description of a view of e0 elements (rank 1) or e0 x e1 (rank 2) in `space`. */
+static inline px_view_desc bench_desc(const char *label, px_space space, px_dtype dtype, int rank,
+                                      int64_t e0, int64_t e1)
+{
+    return (px_view_desc){
+        .label = label, .space = space, .dtype = dtype, .rank = rank, .extent = {e0, e1}};
+}
+
 /* A host view of e0 elements (rank 1) or e0 x e1 (rank 2) over the caller's array. */
 static inline px_view *bench_host_wrap(const char *label, px_dtype dtype, int rank, int64_t e0,
                                        int64_t e1, void *data)
 {
-    px_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.label = label;
-    d.space = px_host();
-    d.dtype = dtype;
-    d.rank = rank;
-    d.extent[0] = e0;
-    d.extent[1] = e1;
+    const px_view_desc d = bench_desc(label, px_host(), dtype, rank, e0, e1);
     px_view *v;
     CHECK(px_view_wrap(&v, &d, data));
     return v;
+}
+
+/* After px_init: whether portex has a usable GPU. Where it has none, says so and finalizes
+   portex: the caller returns 77 (skipped). */
+static inline bool bench_cuda_usable(const char *name)
+{
+    if (px_exec_space_check(PX_EXEC_CUDA) == PX_OK) return true;
+    printf("%s: no usable GPU (%s): skipped\n", name, px_last_error());
+    CHECK(px_finalize());
+    return false;
+}
+
+/* One row (0 < i < nx - 1) of an explicit step of the 2-D heat equation, in a plain loop: the
+   reference the benchmarks time against portex's stencil (examples/heat2d.c's kernel). */
+static inline void bench_heat_row(int64_t i, int64_t ny, double alpha, const double *restrict in,
+                                  double *restrict out)
+{
+    for (int64_t j = 1; j < ny - 1; ++j) {
+        const double c = in[i * ny + j];
+        const double neighbours =
+            in[(i - 1) * ny + j] + in[(i + 1) * ny + j] + in[i * ny + j - 1] + in[i * ny + j + 1];
+        out[i * ny + j] = c + alpha * (neighbours - 4.0 * c);
+    }
 }
 
 static inline double now_ms(void)

@@ -593,11 +593,7 @@ int main(int argc, char **argv)
     if (g.reps < 1) g.reps = g.quick ? 5 : 21;
 
     CHECK(px_init(NULL));
-    if (px_exec_space_check(PX_EXEC_CUDA) != PX_OK) {
-        printf("bench_graph: no usable GPU (%s): skipped\n", px_last_error());
-        CHECK(px_finalize());
-        return 77;
-    }
+    if (!bench_cuda_usable("bench_graph")) return 77;
     CU(cudaSetDevice(0));
     CHECK(px_instance_default(PX_EXEC_CUDA, 0, &g.inst));
     CU(cudaStreamCreateWithFlags(&g.raw_stream, cudaStreamNonBlocking));

@@ -532,11 +532,7 @@ int main(int argc, char **argv)
     const int64_t small_n = 1000;
 
     CHECK(px_init(NULL));
-    if (px_exec_space_check(PX_EXEC_CUDA) != PX_OK) {
-        printf("bench_kernels_cuda: no usable GPU (%s): skipped\n", px_last_error());
-        CHECK(px_finalize());
-        return 77;
-    }
+    if (!bench_cuda_usable("bench_kernels_cuda")) return 77;
     /* The launch shape the backend will use for 1-D loops here (read the same way). */
     const char *grid_env = getenv("PX_CUDA_FOR_GRID");
     const bool grid_sm = grid_env && !strcmp(grid_env, "sm");

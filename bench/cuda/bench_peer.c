@@ -253,24 +253,9 @@ int main(int argc, char **argv)
 
     /* portex's side: views in each GPU's pool, the source filled from pinned memory. */
     px_view *host, *src, *dst;
-    CHECK(px_view_create(&host, &(px_view_desc){.label = "pattern",
-                                                .space = px_host_pinned(),
-                                                .dtype = PX_U64,
-                                                .rank = 1,
-                                                .extent = {n},
-                                                .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&src, &(px_view_desc){.label = "src",
-                                               .space = px_device(0),
-                                               .dtype = PX_U64,
-                                               .rank = 1,
-                                               .extent = {n},
-                                               .flags = PX_VIEW_NO_INIT}));
-    CHECK(px_view_create(&dst, &(px_view_desc){.label = "dst",
-                                               .space = px_device(1),
-                                               .dtype = PX_U64,
-                                               .rank = 1,
-                                               .extent = {n},
-                                               .flags = PX_VIEW_NO_INIT}));
+    CHECK(px_view_create_1d_ex(&host, "pattern", px_host_pinned(), PX_U64, n, PX_VIEW_NO_INIT));
+    CHECK(px_view_create_1d_ex(&src, "src", px_device(0), PX_U64, n, PX_VIEW_NO_INIT));
+    CHECK(px_view_create_1d_ex(&dst, "dst", px_device(1), PX_U64, n, PX_VIEW_NO_INIT));
     px_view_info hi, si, di;
     CHECK(px_view_info_get(host, &hi));
     CHECK(px_view_info_get(src, &si));

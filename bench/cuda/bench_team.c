@@ -488,11 +488,7 @@ int main(int argc, char **argv)
     if (g.reps < 1) g.reps = quick ? 3 : 21;
 
     CHECK(px_init(NULL));
-    if (px_exec_space_check(PX_EXEC_CUDA) != PX_OK) {
-        printf("bench_team: no usable GPU (%s): skipped\n", px_last_error());
-        CHECK(px_finalize());
-        return 77;
-    }
+    if (!bench_cuda_usable("bench_team")) return 77;
     CU(cudaSetDevice(0));
     CHECK(px_instance_default(PX_EXEC_CUDA, 0, &g.inst));
     CHECK(px_instance_cuda_stream(g.inst, &g.px_stream));

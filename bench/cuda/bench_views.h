@@ -12,14 +12,7 @@
 static inline px_view *bench_device_view(const char *label, px_dtype dtype, int rank, int64_t e0,
                                          int64_t e1, unsigned flags)
 {
-    px_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.label = label;
-    d.space = px_device(0);
-    d.dtype = dtype;
-    d.rank = rank;
-    d.extent[0] = e0;
-    d.extent[1] = e1;
+    px_view_desc d = bench_desc(label, px_device(0), dtype, rank, e0, e1);
     d.flags = flags;
     px_view *v;
     CHECK(px_view_create(&v, &d));

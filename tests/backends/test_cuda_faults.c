@@ -103,6 +103,14 @@ static void world_make(world *w, bool warm)
     }
 }
 
+/* A scenario's start: its step named, portex initialized, the world made. */
+static void world_setup(world *w, const char *scenario, bool warm)
+{
+    hz_step("%s: setup", scenario);
+    init_portex();
+    world_make(w, warm);
+}
+
 static px_view *world_extra(world *w, const char *label, px_space sp, int64_t n)
 {
     px_view *v = hz_view1(label, sp, PX_U8, n);
@@ -191,10 +199,8 @@ static void aftermath(world *w, bool probe_reinit)
 
 START_TEST(trap_queued)
 {
-    hz_step("trap_queued: setup");
-    init_portex();
     world w;
-    world_make(&w, true);
+    world_setup(&w, "trap_queued", true);
     hz_step("a kernel that traps");
     CU_OK(hz_spin_trap(0, w.s, 0));
     px_status st;
@@ -209,10 +215,8 @@ END_TEST
    wait returns the fault instead of hanging; the graph goes too. */
 START_TEST(trap_in_graph)
 {
-    hz_step("trap_in_graph: setup");
-    init_portex();
     world w;
-    world_make(&w, true);
+    world_setup(&w, "trap_in_graph", true);
     hz_step("capture a kernel that traps");
     TK_OK(px_graph_capture_begin(w.in, PX_CAPTURE_THREAD_LOCAL));
     CU_OK(hz_spin_trap(0, w.s, 0));
@@ -236,10 +240,8 @@ END_TEST
    D2H too when `both_ways`); `warm`: the staging pool was made before the trap. */
 static void trap_reported_then_copy(const char *scenario, bool warm, bool both_ways)
 {
-    hz_step("%s: setup", scenario);
-    init_portex();
     world w;
-    world_make(&w, warm);
+    world_setup(&w, scenario, warm);
     hz_step("a kernel that traps");
     CU_OK(hz_spin_trap(0, w.s, 0));
     px_status st;
@@ -265,10 +267,8 @@ END_TEST
 
 START_TEST(trap_while_waiting)
 {
-    hz_step("trap_while_waiting: setup");
-    init_portex();
     world w;
-    world_make(&w, true);
+    world_setup(&w, "trap_while_waiting", true);
     px_view *dev2 = world_extra(&w, "dev2", px_device(0), BIG),
             *host2 = world_extra(&w, "host2", px_host(), BIG);
     px_view *dev3 = world_extra(&w, "dev3", px_device(0), (int64_t)64 << 20);
@@ -319,10 +319,8 @@ END_TEST
 
 START_TEST(trap_other_instance)
 {
-    hz_step("trap_other_instance: setup");
-    init_portex();
     world w;
-    world_make(&w, true);
+    world_setup(&w, "trap_other_instance", true);
     px_instance *j = hz_instance(0, "trapping");
     const cudaStream_t sj = hz_stream(j);
     hz_step("a staged copy moving; a kernel on another instance traps 2 ms later");
@@ -374,10 +372,8 @@ static void gpu1_round_trip(px_instance *g1, px_view *d1, px_view *a, px_view *b
 
 START_TEST(two_gpu)
 {
-    hz_step("two_gpu: setup");
-    init_portex();
     world w;
-    world_make(&w, true); /* the pool is made with GPU 0 current */
+    world_setup(&w, "two_gpu", true); /* the pool is made with GPU 0 current */
     px_instance *g1 = hz_instance(1, "gpu1");
     px_view *d1 = world_extra(&w, "d1", px_device(1), BIG);
     px_view *a = world_extra(&w, "a", px_host(), BIG), *b = world_extra(&w, "b", px_host(), BIG);

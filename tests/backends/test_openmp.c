@@ -8,7 +8,7 @@
  * used from several host threads at once; large host copies; the configuration each
  * reports. Registered for the OpenMP and threads runs (1, 2 and 3 threads:
  * PX_NUM_THREADS); the backend under test is PX_TEST_BACKEND's. */
-#define _GNU_SOURCE /* open_memstream, setenv, sched_getaffinity */
+#define _GNU_SOURCE /* strndup, setenv, sched_getaffinity */
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -35,12 +35,7 @@ static int configured_threads(void) { return (int)tk_env_ll("PX_NUM_THREADS", 1,
    backend's (free them). */
 static char *backend_lines(void)
 {
-    char *buf = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&buf, &size);
-    ck_assert_ptr_nonnull(f);
-    TK_OK(px_print_configuration(f));
-    fclose(f);
+    char *buf = tk_configuration();
     char heading[64];
     snprintf(heading, sizeof heading, "backend %s: compiled in", px_exec_space_string(tk_exec()));
     const char *own = strstr(buf, heading);
@@ -411,18 +406,25 @@ static void check_jobs(part_job *jobs, int n)
     }
 }
 
+/* n jobs, one per instance of insts, each on a host thread of its own; all checked. */
+static void run_jobs_on_threads(px_instance **insts, int n)
+{
+    part_job jobs[8];
+    pthread_t th[8];
+    ck_assert_int_le(n, 8);
+    make_jobs(jobs, insts, n);
+    for (int i = 0; i < n; ++i)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, part_worker, &jobs[i]), 0);
+    for (int i = 0; i < n; ++i) pthread_join(th[i], NULL);
+    check_jobs(jobs, n);
+}
+
 START_TEST(team_partitions_from_threads)
 {
     enum { N = 3 };
     px_instance *parts[N];
     TK_OK(px_partition(tk_inst(), N, (const double[]){1, 1, 2}, parts));
-    part_job jobs[N];
-    make_jobs(jobs, parts, N);
-    pthread_t th[N];
-    for (int i = 0; i < N; ++i)
-        ck_assert_int_eq(pthread_create(&th[i], NULL, part_worker, &jobs[i]), 0);
-    for (int i = 0; i < N; ++i) pthread_join(th[i], NULL);
-    check_jobs(jobs, N);
+    run_jobs_on_threads(parts, N);
     tk_destroy_all(parts, N);
 }
 END_TEST
@@ -433,13 +435,7 @@ START_TEST(team_instance_from_threads)
 {
     enum { N = 3 };
     px_instance *insts[N] = {tk_inst(), tk_inst(), tk_inst()};
-    part_job jobs[N];
-    make_jobs(jobs, insts, N);
-    pthread_t th[N];
-    for (int i = 0; i < N; ++i)
-        ck_assert_int_eq(pthread_create(&th[i], NULL, part_worker, &jobs[i]), 0);
-    for (int i = 0; i < N; ++i) pthread_join(th[i], NULL);
-    check_jobs(jobs, N);
+    run_jobs_on_threads(insts, N);
 }
 END_TEST
 

@@ -4,7 +4,7 @@
  * runs on its caller's thread, nothing waits); workers asleep after their spin wake for
  * the next dispatch; a child of fork gets workers of its own; PX_THREADS_BIND. Registered
  * for the threads runs (1, 2 and 3 threads: PX_NUM_THREADS). */
-#define _GNU_SOURCE /* open_memstream, setenv, nanosleep */
+#define _GNU_SOURCE /* setenv, nanosleep */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,12 +129,7 @@ END_TEST
 /* Whether px_print_configuration's lines of the threads backend hold `what`. */
 static bool configuration_says(const char *what)
 {
-    char *buf = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&buf, &size);
-    ck_assert_ptr_nonnull(f);
-    TK_OK(px_print_configuration(f));
-    fclose(f);
+    char *buf = tk_configuration();
     const char *own = strstr(buf, "backend THREADS");
     const bool says = own && strstr(own, what);
     if (!says) fprintf(stderr, "no '%s' in:\n%s", what, buf);

@@ -53,13 +53,7 @@ static double value(int sender, int64_t lin, int salt)
 /* A new view; layout RIGHT or LEFT. */
 static px_view *make(const char *label, px_space where, px_layout layout, int r, const int64_t *ext)
 {
-    px_view_desc d;
-    memset(&d, 0, sizeof d);
-    d.label = label;
-    d.space = where;
-    d.dtype = PX_F64;
-    d.rank = r;
-    d.layout = layout;
+    px_view_desc d = {.label = label, .space = where, .dtype = PX_F64, .rank = r, .layout = layout};
     for (int i = 0; i < r; ++i) d.extent[i] = ext[i];
     px_view *v = NULL;
     OK(px_view_create(&v, &d));

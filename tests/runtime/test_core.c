@@ -485,11 +485,7 @@ static void env_set(const char *v) { ck_assert_int_eq(setenv("PX_DEFAULT_EXEC", 
 
 static px_init_options opts_exec(const char *name)
 {
-    px_init_options o;
-    memset(&o, 0, sizeof o);
-    o.skip_topology = true;
-    o.default_exec = name;
-    return o;
+    return (px_init_options){.skip_topology = true, .default_exec = name};
 }
 
 /* The default space, its memory space and instance agree with `want`, on `device`. */

@@ -8,6 +8,17 @@
 
 /* ---- default instance ---------------------------------------------------------------------- */
 
+/* in runs on the execution space under test, device 0. */
+static void check_on_tested_space(px_instance *in)
+{
+    px_exec_space e;
+    TK_OK(px_instance_exec_space(in, &e));
+    ck_assert_int_eq(e, tk_exec());
+    int dev = -1;
+    TK_OK(px_instance_device(in, &dev));
+    ck_assert_int_eq(dev, 0);
+}
+
 START_TEST(default_instance)
 {
     px_instance *a = NULL, *b = NULL;
@@ -15,12 +26,7 @@ START_TEST(default_instance)
     TK_OK(px_instance_default(tk_exec(), 0, &b));
     ck_assert_ptr_nonnull(a);
     ck_assert_ptr_eq(a, b); /* one per execution space and device */
-    px_exec_space e;
-    TK_OK(px_instance_exec_space(a, &e));
-    ck_assert_int_eq(e, tk_exec());
-    int dev = -1;
-    TK_OK(px_instance_device(a, &dev));
-    ck_assert_int_eq(dev, 0);
+    check_on_tested_space(a);
     const char *label = NULL;
     TK_OK(px_instance_label(a, &label));
     ck_assert_ptr_nonnull(label);
@@ -69,12 +75,7 @@ START_TEST(create_destroy)
     const char *label = NULL;
     TK_OK(px_instance_label(in, &label));
     ck_assert_str_eq(label, "solver");
-    px_exec_space e;
-    TK_OK(px_instance_exec_space(in, &e));
-    ck_assert_int_eq(e, tk_exec());
-    int dev = -1;
-    TK_OK(px_instance_device(in, &dev));
-    ck_assert_int_eq(dev, 0);
+    check_on_tested_space(in);
     px_instance *def = tk_inst();
     ck_assert_ptr_ne(in, def);
     TK_OK(px_instance_destroy(&in));

@@ -18,11 +18,15 @@
 
 static px_partition_options sm_options(const int *priorities)
 {
-    px_partition_options o;
-    memset(&o, 0, sizeof o);
-    o.sm_partition = true;
-    o.priorities = priorities;
-    return o;
+    return (px_partition_options){.sm_partition = true, .priorities = priorities};
+}
+
+/* Two SM partitions of the default instance, weighted w0 : w1. */
+static void sm_partition_pair(double w0, double w1, px_instance *parts[2])
+{
+    const double w[2] = {w0, w1};
+    const px_partition_options o = sm_options(NULL);
+    TK_OK(px_partition_ex(tk_inst(), 2, w, &o, parts));
 }
 
 /* SMs of the backend's device: the whole GPU's on CUDA, 1 on serial. */
@@ -375,9 +379,7 @@ END_TEST
 START_TEST(sm_partition_threads)
 {
     px_instance *parts[2];
-    const double w[2] = {1.0, 1.0};
-    px_partition_options o = sm_options(NULL);
-    TK_OK(px_partition_ex(tk_inst(), 2, w, &o, parts));
+    sm_partition_pair(1.0, 1.0, parts);
     run_workers(parts, 2, "SM partitions");
     tk_destroy_all(parts, 2);
 }
@@ -502,9 +504,7 @@ END_TEST
 START_TEST(sm_partition_reduce_and_events)
 {
     px_instance *parts[2];
-    const double w[2] = {1.0, 3.0};
-    px_partition_options o = sm_options(NULL);
-    TK_OK(px_partition_ex(tk_inst(), 2, w, &o, parts));
+    sm_partition_pair(1.0, 3.0, parts);
 
     const int64_t n = (int64_t)1 << 22;
     tk_rng r = tk_rng_seed(77);

@@ -52,14 +52,12 @@ static void lent_init(lent *l, void *data, DLDevice dev, DLDataType dt, int ndim
         l->shape[d] = shape[d];
         l->strides[d] = strides ? strides[d] : 0;
     }
-    DLTensor t;
-    memset(&t, 0, sizeof t);
-    t.data = data;
-    t.device = dev;
-    t.ndim = ndim;
-    t.dtype = dt;
-    t.shape = l->shape;
-    t.strides = strides ? l->strides : NULL;
+    const DLTensor t = {.data = data,
+                        .device = dev,
+                        .ndim = ndim,
+                        .dtype = dt,
+                        .shape = l->shape,
+                        .strides = strides ? l->strides : NULL};
     l->m.dl_tensor = t;
     l->m.manager_ctx = l;
     l->m.deleter = lent_delete;

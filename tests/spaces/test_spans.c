@@ -272,33 +272,21 @@ START_TEST(spans_kernels_1d)
         sp1_args_1d_restrict orr;
     } a;
     memset(&a, 0, sizeof a);
+/* x and y through the spans of member m of the union, a = 0.5. */
+#define SP1_SET(m)                          \
+    do {                                    \
+        TK_OK(px_view_get_span(x, &a.m.x)); \
+        TK_OK(px_view_get_span(y, &a.m.y)); \
+        a.m.a = 0.5;                        \
+    } while (0)
     switch (_i) {
-    case 0:
-        TK_OK(px_view_get_span(x, &a.s.x));
-        TK_OK(px_view_get_span(y, &a.s.y));
-        a.s.a = 0.5;
-        break;
-    case 1:
-        TK_OK(px_view_get_span(x, &a.r.x));
-        TK_OK(px_view_get_span(y, &a.r.y));
-        a.r.a = 0.5;
-        break;
-    case 2:
-        TK_OK(px_view_get_span(x, &a.l.x));
-        TK_OK(px_view_get_span(y, &a.l.y));
-        a.l.a = 0.5;
-        break;
-    case 3:
-        TK_OK(px_view_get_span(x, &a.o.x));
-        TK_OK(px_view_get_span(y, &a.o.y));
-        a.o.a = 0.5;
-        break;
-    default:
-        TK_OK(px_view_get_span(x, &a.orr.x));
-        TK_OK(px_view_get_span(y, &a.orr.y));
-        a.orr.a = 0.5;
-        break;
+    case 0: SP1_SET(s); break;
+    case 1: SP1_SET(r); break;
+    case 2: SP1_SET(l); break;
+    case 3: SP1_SET(o); break;
+    default: SP1_SET(orr); break;
     }
+#undef SP1_SET
     /* x = 7 i + 1 (fill writes y: run it with x and y swapped), then y = 7 i + 1 and
        y += 0.5 x over [2, n - 1). */
     sp1_args_strided sw;

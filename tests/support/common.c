@@ -287,6 +287,17 @@ bool tk_error_from(const char *func)
     return strncmp(e, func, n) == 0 && e[n] == ':' && e[n + 1] == ' ';
 }
 
+char *tk_configuration(void)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    ck_assert_ptr_nonnull(f);
+    TK_OK(px_print_configuration(f));
+    ck_assert_int_eq(fclose(f), 0);
+    return buf;
+}
+
 /* ---- Random inputs ------------------------------------------------------------------------------ */
 
 void tk_random_bytes(tk_rng *r, void *dst, size_t bytes)

@@ -144,6 +144,9 @@ bool tk_contains_ci(const char *haystack, const char *needle);
  * substring test, which "px_partition_ex: ..." passes for "px_partition". */
 bool tk_error_from(const char *func);
 
+/* What px_print_configuration prints, as one string (free it). */
+char *tk_configuration(void);
+
 /* ---- Deterministic random inputs -------------------------------------------------------- */
 
 typedef struct tk_rng {
