@@ -57,6 +57,18 @@ char *px__strdup(const char *s)
     return d;
 }
 
+void *px__calloc_labelled(size_t size, const char *label, char **label_copy)
+{
+    void *block = px__calloc(1, size);
+    char *copy = block ? px__strdup(label) : NULL;
+    if (!copy) {
+        free(block);
+        block = NULL;
+    }
+    *label_copy = copy;
+    return block;
+}
+
 char *px__concat(const char *a, const char *b)
 {
     const size_t na = strlen(a), nb = strlen(b);

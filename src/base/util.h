@@ -42,6 +42,9 @@ void *px__grow(void *items, int n, int *cap, int first, size_t elem);
 
 /* A copy of s ("" for NULL); NULL when memory runs out. */
 char *px__strdup(const char *s);
+/* A handle's zeroed block of `size` bytes with *label_copy a copy of label, both or
+   neither: NULL when memory runs out. */
+void *px__calloc_labelled(size_t size, const char *label, char **label_copy);
 /* a followed by b in a new string; NULL when memory runs out. */
 char *px__concat(const char *a, const char *b);
 

@@ -81,12 +81,9 @@ px_status px__graph_new(px_graph **out, const px__backend *be, int device, const
                         px__bgraph *bgraph)
 {
     *out = NULL;
-    px_graph *g = px__calloc(1, sizeof *g);
-    char *copy = g ? px__strdup(label ? label : "graph") : NULL;
-    if (copy == NULL) {
-        free(g);
-        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the graph");
-    }
+    char *copy = NULL;
+    px_graph *g = px__calloc_labelled(sizeof *g, label ? label : "graph", &copy);
+    if (!g) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the graph");
     g->magic = PX__GRAPH_MAGIC;
     atomic_init(&g->refs, 1);
     atomic_init(&g->nexec, 0);

@@ -256,52 +256,65 @@ static px_status check_received(const char *func, const plan *p, const MPI_Statu
 
 /* ---- Blocking ---------------------------------------------------------------------------- */
 
+/* A blocking send's or receive's plan, and what MPI reads or writes: v itself, or the
+   temporary it moves through (tmp, NULL when none). */
+typedef struct blocking {
+    plan p;
+    px_view *tmp;
+    px_view_info wire; /* of tmp, else of v */
+} blocking;
+
+static void blocking_end(blocking *b)
+{
+    if (b->tmp) px_view_release(&b->tmp);
+    plan_free(&b->p);
+}
+
+/* Checks, plans, waits for all work issued so far (nothing may still read or write v
+   while MPI uses it) and makes the temporary for v's exchange with `peer`. On failure
+   nothing is left to end. */
+static px_status blocking_begin(const char *func, px_view *v, int peer, MPI_Comm comm, blocking *b)
+{
+    TRY(check_env(func, comm));
+    TRY(make_plan(func, NULL, v, &b->p));
+    b->tmp = NULL;
+    b->wire = b->p.info;
+    px_status st = px_fence_all();
+    if (st == PX_OK && needs_temporary(&b->p, peer)) {
+        st = make_temporary(&b->p, &b->tmp);
+        if (st == PX_OK) st = px_view_info_get(b->tmp, &b->wire);
+    }
+    if (st != PX_OK) blocking_end(b);
+    return st;
+}
+
 px_status px_mpi_send(px_view *v, int dest, int tag, MPI_Comm comm)
 {
     const char *func = __func__;
-    TRY(check_env(func, comm));
-    plan p;
-    TRY(make_plan(func, NULL, v, &p));
-    px_view *tmp = NULL;
-    px_view_info ti = p.info;
-    px_status st = px_fence_all();
-    if (st == PX_OK && needs_temporary(&p, dest)) {
-        st = make_temporary(&p, &tmp);
-        if (st == PX_OK) st = px_view_info_get(tmp, &ti);
-        if (st == PX_OK) st = px_deep_copy(tmp, v, NULL);
-    }
+    blocking b;
+    TRY(blocking_begin(func, v, dest, comm, &b));
+    px_status st = b.tmp ? px_deep_copy(b.tmp, v, NULL) : PX_OK;
     if (st == PX_OK) {
-        const int rc = MPI_Send(ti.data, p.count, p.type, dest, tag, comm);
+        const int rc = MPI_Send(b.wire.data, b.p.count, b.p.type, dest, tag, comm);
         if (rc != MPI_SUCCESS) st = mpi_error(func, "MPI_Send", rc);
     }
-    if (tmp) px_view_release(&tmp);
-    plan_free(&p);
+    blocking_end(&b);
     return st;
 }
 
 px_status px_mpi_recv(px_view *v, int src, int tag, MPI_Comm comm)
 {
     const char *func = __func__;
-    TRY(check_env(func, comm));
-    plan p;
-    TRY(make_plan(func, NULL, v, &p));
-    px_view *tmp = NULL;
-    px_view_info ti = p.info;
+    blocking b;
+    TRY(blocking_begin(func, v, src, comm, &b));
     MPI_Status status;
-    px_status st = px_fence_all(); /* nothing may still read or write v while MPI writes it */
-    if (st == PX_OK && needs_temporary(&p, src)) {
-        st = make_temporary(&p, &tmp);
-        if (st == PX_OK) st = px_view_info_get(tmp, &ti);
-    }
-    if (st == PX_OK) {
-        const int rc = MPI_Recv(ti.data, p.count, p.type, src, tag, comm, &status);
-        if (rc != MPI_SUCCESS) st = mpi_error(func, "MPI_Recv", rc);
-    }
-    if (st == PX_OK) st = check_received(func, &p, &status);
-    if (st == PX_OK && tmp != NULL && status.MPI_SOURCE != MPI_PROC_NULL)
-        st = px_deep_copy(v, tmp, NULL);
-    if (tmp) px_view_release(&tmp);
-    plan_free(&p);
+    px_status st = PX_OK;
+    const int rc = MPI_Recv(b.wire.data, b.p.count, b.p.type, src, tag, comm, &status);
+    if (rc != MPI_SUCCESS) st = mpi_error(func, "MPI_Recv", rc);
+    if (st == PX_OK) st = check_received(func, &b.p, &status);
+    if (st == PX_OK && b.tmp != NULL && status.MPI_SOURCE != MPI_PROC_NULL)
+        st = px_deep_copy(v, b.tmp, NULL);
+    blocking_end(&b);
     return st;
 }
 

@@ -105,6 +105,21 @@ static px_status section_get(uint32_t id, section **out)
     return PX_OK;
 }
 
+/* The section id names, locked, now running (or not); an error (unlocked) when it was so
+   already. */
+static px_status section_switch(uint32_t id, bool running, section **out)
+{
+    PX__TRY(section_get(id, out));
+    if ((*out)->running == running) {
+        pthread_mutex_unlock(&sections_lock);
+        return px__error(PX_ERR_INVALID_ARGUMENT,
+                         running ? "section %u is running already" : "section %u is not running",
+                         id);
+    }
+    (*out)->running = running;
+    return PX_OK;
+}
+
 px_status px_profile_section_create(const char *name, uint32_t *id)
 {
     PX__ENTER;
@@ -150,12 +165,7 @@ px_status px_profile_section_start(uint32_t id)
 {
     PX__ENTER;
     section *s = NULL;
-    PX__TRY(section_get(id, &s));
-    if (s->running) {
-        pthread_mutex_unlock(&sections_lock);
-        return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "section %u is running already", id);
-    }
-    s->running = true;
+    PX__TRY(section_switch(id, true, &s));
     const uint32_t tool_id = s->tool_id;
     px__tl_mark span = {-1};
     char *name = px__strdup(s->name);
@@ -174,12 +184,7 @@ px_status px_profile_section_stop(uint32_t id)
 {
     PX__ENTER;
     section *s = NULL;
-    PX__TRY(section_get(id, &s));
-    if (!s->running) {
-        pthread_mutex_unlock(&sections_lock);
-        return PX__FAIL(PX_ERR_INVALID_ARGUMENT, "section %u is not running", id);
-    }
-    s->running = false;
+    PX__TRY(section_switch(id, false, &s));
     const uint32_t tool_id = s->tool_id;
     px__tl_mark span = s->span;
     pthread_mutex_unlock(&sections_lock);

@@ -135,6 +135,17 @@ static px_status run_observed(px_instance *inst, px__copy_op *op, const px__copy
     return st == PX_OK ? end : st;
 }
 
+/* The ordered forms: op issued on inst (run_observed), counted, its path told. */
+static px_status run_async(px_instance *inst, px__copy_op *op, const px__copy_plan_info *info,
+                           px_view *dst, const px_view *src, const void *value, px_copy_path *path)
+{
+    px_copy_path p = PX_COPY_NONE;
+    PX__TRY(run_observed(inst, op, info, dst, src, value, &p));
+    px__copy_count(p);
+    if (path) *path = p;
+    return PX_OK;
+}
+
 px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_view *src,
                              px_copy_path *path)
 {
@@ -143,11 +154,7 @@ px_status px_deep_copy_async(px_instance *inst, px_view *dst, const px_view *src
     px__copy_op op;
     px__copy_plan_info info;
     PX__TRY(px__copy_plan(&op, &info, dst, src));
-    px_copy_path p = PX_COPY_NONE;
-    PX__TRY(run_observed(inst, &op, &info, dst, src, NULL, &p));
-    px__copy_count(p);
-    if (path) *path = p;
-    return PX_OK;
+    return run_async(inst, &op, &info, dst, src, NULL, path);
 }
 
 px_status px_deep_copy_query(const px_view *dst, const px_view *src, px_copy_path *path)
@@ -218,11 +225,7 @@ px_status px_fill_async(px_instance *inst, px_view *dst, const void *value, px_c
     px__copy_op op;
     px__copy_plan_info info;
     PX__TRY(px__fill_plan(&op, &info, dst, value));
-    px_copy_path p = PX_COPY_NONE;
-    PX__TRY(run_observed(inst, &op, &info, dst, NULL, value, &p));
-    px__copy_count(p);
-    if (path) *path = p;
-    return PX_OK;
+    return run_async(inst, &op, &info, dst, NULL, value, path);
 }
 
 px_status px_fill(px_view *dst, const void *value, px_copy_path *path)

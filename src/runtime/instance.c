@@ -52,13 +52,9 @@ px_status px__instance_alloc(px_instance **out, const px__backend *be, int devic
                  is_default ? ":default" : "");
         label = name;
     }
-    px_instance *inst = px__calloc(1, sizeof *inst);
-    char *lab = px__strdup(label);
-    if (!inst || !lab) {
-        free(inst);
-        free(lab);
-        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the instance");
-    }
+    char *lab = NULL;
+    px_instance *inst = px__calloc_labelled(sizeof *inst, label, &lab);
+    if (!inst) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the instance");
     inst->magic = PX__INSTANCE_MAGIC;
     inst->be = be;
     inst->exec = be->exec;

@@ -83,6 +83,14 @@ static px_status check_descriptor(const px_kernel *kernel)
     return PX_OK;
 }
 
+static px_status check_args(const px_kernel *kernel, const void *args)
+{
+    if (!args && kernel->args_size)
+        return px__error(PX_ERR_INVALID_ARGUMENT, "args must not be NULL (kernel '%s')",
+                         kernel->name);
+    return PX_OK;
+}
+
 static px_status not_compiled(const px_kernel *kernel, const px__backend *be, px__target target)
 {
     return px__error(
@@ -90,6 +98,18 @@ static px_status not_compiled(const px_kernel *kernel, const px__backend *be, px
         "kernel '%s' was not compiled for %s (%s '%s'): compile its file for that backend "
         "(docs/kernels.md)",
         kernel->name, px_exec_space_string(be->exec), target.kind, target.name);
+}
+
+/* A dispatch of kernel's entry with nothing else set: the policy and result are the
+   caller's to fill in. */
+static void start(px__dispatch *d, const px_kernel *kernel, px__entry_fn entry, const char *label,
+                  const void *args)
+{
+    memset(d, 0, sizeof *d);
+    d->kernel = kernel;
+    d->entry = entry;
+    d->label = label ? label : kernel->name;
+    d->args = args;
 }
 
 px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, px__target target,
@@ -110,18 +130,12 @@ px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, px__targe
             red ? "px_parallel_reduce_team" : "px_parallel_for_team",
             red ? "px_graph_add_reduce_team" : "px_graph_add_for_team");
     }
-    if (!args && kernel->args_size)
-        return px__error(PX_ERR_INVALID_ARGUMENT, "args must not be NULL (kernel '%s')",
-                         kernel->name);
+    PX__TRY(check_args(kernel, args));
     PX__TRY(check_policy(&policy, kernel));
     const px__entry_fn entry = px__kernel_entry_of(kernel, be->target, PX__ENTRY_RANGE);
     if (!entry) return not_compiled(kernel, be, target);
-    memset(d, 0, sizeof *d);
-    d->kernel = kernel;
-    d->entry = entry;
-    d->label = label ? label : kernel->name;
+    start(d, kernel, entry, label, args);
     d->policy = policy;
-    d->args = args;
     return PX_OK;
 }
 
@@ -207,19 +221,13 @@ px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int 
                          "kernel '%s' is a %s kernel; %s needs a %s kernel", kernel->name,
                          kernel->kind == PX_KERNEL_REDUCE ? "PX_TEAM_REDUCE" : "PX_TEAM_FOR",
                          px__caller(), want_name);
-    if (!args && kernel->args_size)
-        return px__error(PX_ERR_INVALID_ARGUMENT, "args must not be NULL (kernel '%s')",
-                         kernel->name);
+    PX__TRY(check_args(kernel, args));
     const px__entry_fn entry = px__kernel_entry_of(kernel, be->target, PX__ENTRY_LEAGUE);
     if (!entry) return not_compiled(kernel, be, target);
     PX__TRY(check_team_policy(&policy, kernel, be, device));
-    memset(d, 0, sizeof *d);
-    d->kernel = kernel;
-    d->entry = entry;
-    d->label = label ? label : kernel->name;
+    start(d, kernel, entry, label, args);
     d->policy = px_range(0, policy.league_size);
     d->team = policy;
-    d->args = args;
     return PX_OK;
 }
 
@@ -272,6 +280,15 @@ static px_status launch(px_instance *inst, const px__dispatch *d, px_view *resul
     return px__take_bounds_violation(d->label);
 }
 
+/* Runs a reduction d into the host variable `result` on inst. */
+static px_status launch_into_host(px_instance *inst, px__dispatch *d, void *result)
+{
+    PX__ARG(result, "result must not be NULL (kernel '%s')", d->kernel->name);
+    d->result_kind = PX__RESULT_HOST;
+    d->result = result;
+    return launch(inst, d, NULL);
+}
+
 /* ---- Public dispatch ----------------------------------------------------------------------- */
 
 px_status px_parallel_for(px_instance *inst, const char *label, px_policy policy,
@@ -289,10 +306,7 @@ px_status px_parallel_reduce(px_instance *inst, const char *label, px_policy pol
     PX__ENTER;
     px__dispatch d;
     PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_REDUCE));
-    PX__ARG(result, "result must not be NULL (kernel '%s')", kernel->name);
-    d.result_kind = PX__RESULT_HOST;
-    d.result = result;
-    return launch(inst, &d, NULL);
+    return launch_into_host(inst, &d, result);
 }
 
 /* Runs a reduction d into element 0 of the view `result` on inst. */
@@ -373,10 +387,7 @@ px_status px_parallel_reduce_team(px_instance *inst, const char *label, px_team_
     PX__ENTER;
     px__dispatch d;
     PX__TRY(prepare_team(&d, inst, label, policy, kernel, args, PX_KERNEL_REDUCE));
-    PX__ARG(result, "result must not be NULL (kernel '%s')", kernel->name);
-    d.result_kind = PX__RESULT_HOST;
-    d.result = result;
-    return launch(inst, &d, NULL);
+    return launch_into_host(inst, &d, result);
 }
 
 px_status px_parallel_reduce_team_view(px_instance *inst, const char *label, px_team_policy policy,

@@ -299,8 +299,9 @@ static void delete_versioned(DLManagedTensorVersioned *self)
     if (self) export_release((exported *)self->manager_ctx);
 }
 
-/* A block describing `view`, holding one more reference to it, and its DLTensor. */
-static px_status export_view(px_view *view, exported **out, DLTensor *tensor)
+/* A block describing `view`, holding one more reference to it: its tensor in the
+   versioned form or the unversioned one, with the deleter of that form. */
+static px_status export_view(px_view *view, bool versioned, exported **out)
 {
     static const DLDataType types[PX_USER] = {
         [PX_U8] = {kDLUInt, 8, 1},    [PX_I32] = {kDLInt, 32, 1},  [PX_I64] = {kDLInt, 64, 1},
@@ -317,7 +318,7 @@ static px_status export_view(px_view *view, exported **out, DLTensor *tensor)
     if (!e)
         return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the tensor of view '%s'",
                          view->label);
-    memset(tensor, 0, sizeof *tensor);
+    DLTensor *tensor = versioned ? &e->t.versioned.dl_tensor : &e->t.managed.dl_tensor;
     const px_space space = view->alloc->space;
     switch (space.kind) {
     case PX_SPACE_HOST: tensor->device.device_type = kDLCPU; break;
@@ -342,6 +343,16 @@ static px_status export_view(px_view *view, exported **out, DLTensor *tensor)
        px_finalize names the view while a tensor still holds it. */
     atomic_fetch_add_explicit(&view->refs, 1, memory_order_relaxed);
     e->view = view;
+    if (versioned) {
+        e->t.versioned.version.major = PX_DLPACK_MAJOR_VERSION;
+        e->t.versioned.version.minor = PX_DLPACK_MINOR_VERSION;
+        e->t.versioned.manager_ctx = e;
+        e->t.versioned.deleter = delete_versioned;
+        e->t.versioned.flags = 0;
+    } else {
+        e->t.managed.manager_ctx = e;
+        e->t.managed.deleter = delete_managed;
+    }
     *out = e;
     return PX_OK;
 }
@@ -352,11 +363,7 @@ px_status px_view_to_dlpack(px_view *view, DLManagedTensor **out)
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     exported *e;
-    DLTensor t;
-    PX__TRY(export_view(view, &e, &t));
-    e->t.managed.dl_tensor = t;
-    e->t.managed.manager_ctx = e;
-    e->t.managed.deleter = delete_managed;
+    PX__TRY(export_view(view, false, &e));
     *out = &e->t.managed;
     return PX_OK;
 }
@@ -367,14 +374,7 @@ px_status px_view_to_dlpack_versioned(px_view *view, DLManagedTensorVersioned **
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     exported *e;
-    DLTensor t;
-    PX__TRY(export_view(view, &e, &t));
-    e->t.versioned.version.major = PX_DLPACK_MAJOR_VERSION;
-    e->t.versioned.version.minor = PX_DLPACK_MINOR_VERSION;
-    e->t.versioned.manager_ctx = e;
-    e->t.versioned.deleter = delete_versioned;
-    e->t.versioned.flags = 0;
-    e->t.versioned.dl_tensor = t;
+    PX__TRY(export_view(view, true, &e));
     *out = &e->t.versioned;
     return PX_OK;
 }

@@ -166,13 +166,9 @@ px_status px__view_new(px_view **out, const char *label, px__alloc *alloc, char 
                        px_dtype dtype, size_t elem_size, int rank, const int64_t *extent,
                        const int64_t *stride, px_layout layout)
 {
-    px_view *v = px__calloc(1, sizeof *v);
-    char *lab = px__strdup(label);
-    if (!v || !lab) {
-        free(v);
-        free(lab);
-        return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the view handle");
-    }
+    char *lab = NULL;
+    px_view *v = px__calloc_labelled(sizeof *v, label, &lab);
+    if (!v) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the view handle");
     v->magic = PX__VIEW_MAGIC;
     atomic_init(&v->refs, 1);
     v->alloc = alloc;

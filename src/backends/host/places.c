@@ -99,10 +99,15 @@ void px__host_places_bind(const px__host_places *p, int place)
     bound_place = place;
 }
 
-void px__host_places_ends(const px__host_places *p, char *first, char *last, size_t len)
+void px__host_places_print(FILE *out, const px__host_places *p)
 {
-    first[0] = last[0] = '\0';
-    if (p->n == 0) return;
-    hwloc_bitmap_list_snprintf(first, len, p->set[0]);
-    hwloc_bitmap_list_snprintf(last, len, p->set[p->n - 1]);
+    char first[64] = "", last[64] = "";
+    if (p->n > 0) {
+        hwloc_bitmap_list_snprintf(first, sizeof first, p->set[0]);
+        hwloc_bitmap_list_snprintf(last, sizeof last, p->set[p->n - 1]);
+    }
+    fprintf(out,
+            "    binding: hwloc, team thread i > 0 on %s (first + i) mod %d (%d: PU %s ... %d: PU "
+            "%s); the calling thread is not bound\n",
+            p->kind, p->n, 0, first, p->n - 1, last);
 }

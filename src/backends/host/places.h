@@ -9,6 +9,7 @@
 
 #include <hwloc.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "portex/core.h"
 
@@ -32,7 +33,8 @@ void px__host_places_free(px__host_places *p);
    remembers where it is bound: binding it there again costs nothing. A refusal (a CPU set
    the process may no longer use) leaves the thread where it is. */
 void px__host_places_bind(const px__host_places *p, int place);
-/* The CPUs of the first and last places ("0", "14-15"), for the configuration report. */
-void px__host_places_ends(const px__host_places *p, char *first, char *last, size_t len);
+/* The configuration report's line on binding to p: its places and the CPUs of the first
+   and last ("0", "14-15"). */
+void px__host_places_print(FILE *out, const px__host_places *p);
 
 #endif /* PX_BACKENDS_HOST_PLACES_H */

@@ -40,6 +40,15 @@ static px_status omp_queue_destroy(px__queue *q, bool *released)
     return PX_OK;
 }
 
+/* A partition's queue: its share of the parent's places, the calling thread bound to the
+   first of them. */
+static px_status part_new(px__queue *parent, int nthreads, int offset, px__queue **out)
+{
+    const px__queue part = {
+        .nthreads = nthreads, .first = parent->first + offset, .bind_caller = true};
+    return queue_new(part, out);
+}
+
 /* Shares of the parent's threads by weight (largest remainders), at least one each; the
    sets are disjoint while the parent has a thread per partition, and wrap round its
    threads when it has fewer. */
@@ -47,24 +56,8 @@ static px_status omp_partition(px__queue *parent, const px__partition_request *r
                                const px__queue_desc *descs, px__queue **children)
 {
     (void)descs;
-    const int total = parent->nthreads, n = req->n;
-    int *share = px__calloc((size_t)n, sizeof *share);
-    if (!share) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
-    px__host_shares(total, n, req->weights, share);
-    px_status st = PX_OK;
-    int first = 0;
-    for (int i = 0; i < n && st == PX_OK; ++i) {
-        const px__queue part = {
-            .nthreads = share[i], .first = parent->first + first % total, .bind_caller = true};
-        st = queue_new(part, &children[i]);
-        first += share[i];
-    }
-    if (st != PX_OK)
-        for (int i = 0; i < n; ++i) {
-            free(children[i]);
-            children[i] = NULL;
-        }
-    free(share);
+    const px_status st =
+        px__host_partition(parent, parent->nthreads, req, part_new, omp_queue_destroy, children);
     /* Each partition may be used from a thread of an OpenMP team of the user's. */
     if (st == PX_OK) px__omp_allow_nesting();
     return st;

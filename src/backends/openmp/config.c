@@ -22,10 +22,8 @@
 #include <string.h>
 
 #include "backends/host/places.h"
+#include "backends/host/thread_count.h"
 #include "backends/services.h"
-
-/* More threads than this is a mistake in the option or the environment. */
-#define OMP_MAX_THREADS 4096
 
 typedef enum bind_mode { BIND_NONE, BIND_HWLOC, BIND_OPENMP } bind_mode;
 
@@ -40,22 +38,6 @@ static struct {
 
 /* ---- Configuration ------------------------------------------------------------------------ */
 
-/* A positive thread count from the environment variable `name`: 0 when unset. */
-static px_status env_threads(const char *name, int *out)
-{
-    const char *v = getenv(name);
-    *out = 0;
-    if (!v || !*v) return PX_OK;
-    char *end = NULL;
-    const long n = strtol(v, &end, 10);
-    if (end == v || *end != '\0' || n < 1 || n > OMP_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT,
-                         "%s is '%s'; expected a thread count from 1 to %d", name, v,
-                         OMP_MAX_THREADS);
-    *out = (int)n;
-    return PX_OK;
-}
-
 static bool env_set(const char *name)
 {
     const char *v = getenv(name);
@@ -67,16 +49,8 @@ px_status px__omp_config_init(const px_init_options *opts)
     px__host_places_free(&cfg.places);
     cfg.topo = px__topology_handle();
 
-    int n = opts ? opts->num_threads : 0;
-    if (n < 0 || n > OMP_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT,
-                         "opts->num_threads is %d; expected 0 (choose) or 1 to %d", n,
-                         OMP_MAX_THREADS);
-    cfg.threads_from = "px_init_options.num_threads";
-    if (n == 0) {
-        PX__TRY(env_threads("PX_NUM_THREADS", &n));
-        cfg.threads_from = "PX_NUM_THREADS";
-    }
+    int n = 0;
+    PX__TRY(px__host_threads_asked(opts, &n, &cfg.threads_from));
     /* Read at every px_init that has a topology, so that the first one records the CPU set
        the process had before portex bound anything (host/places.h). */
     int cores = 0;
@@ -86,12 +60,12 @@ px_status px__omp_config_init(const px_init_options *opts)
         /* OpenMP's count: it read OMP_NUM_THREADS, or the CPUs it found before binding. */
         n = omp_get_max_threads();
         cfg.threads_from = env_set("OMP_NUM_THREADS") ? "OMP_NUM_THREADS" : "OpenMP's default";
-        if (n > OMP_MAX_THREADS)
+        if (n > PX__HOST_MAX_THREADS)
             return px__error(PX_ERR_INVALID_ARGUMENT, "%s gives %d threads; portex takes 1 to %d",
-                             cfg.threads_from, n, OMP_MAX_THREADS);
+                             cfg.threads_from, n, PX__HOST_MAX_THREADS);
     }
     if (n == 0) {
-        n = cores > OMP_MAX_THREADS ? OMP_MAX_THREADS : cores;
+        n = cores > PX__HOST_MAX_THREADS ? PX__HOST_MAX_THREADS : cores;
         cfg.threads_from = "one per core";
         if (n <= 0) {
             n = omp_get_max_threads();
@@ -161,13 +135,7 @@ void px__omp_config_print(FILE *out)
             cfg.threads, cfg.threads_from, omp_get_max_active_levels());
     switch (cfg.mode) {
     case BIND_HWLOC: {
-        char first[64], last[64];
-        px__host_places_ends(&cfg.places, first, last, sizeof first);
-        fprintf(out,
-                "    binding: hwloc, team thread i > 0 on %s (first + i) mod %d (%d: PU %s ... %d: "
-                "PU %s); the calling "
-                "thread is not bound\n",
-                cfg.places.kind, cfg.places.n, 0, first, cfg.places.n - 1, last);
+        px__host_places_print(out, &cfg.places);
         break;
     }
     case BIND_OPENMP:

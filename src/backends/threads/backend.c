@@ -70,6 +70,17 @@ static px_status thr_queue_destroy(px__queue *q, bool *released)
     return PX_OK;
 }
 
+/* A partition's queue: a team of its own on the places from `offset` past the parent's. */
+static px_status part_new(px__queue *parent, int nthreads, int offset, px__queue **out)
+{
+    px__thr_pool *t = NULL;
+    px_status st =
+        px__thr_pool_create(nthreads, px__thr_pool_first(parent->team) + offset, true, &t);
+    if (st == PX_OK) st = queue_new(t, true, out);
+    if (st != PX_OK) px__thr_pool_destroy(t);
+    return st;
+}
+
 /* Shares of the parent's threads by weight (host/shares.h), each a team on the next places
    of the parent's; the sets are disjoint while the parent has a thread per partition, and
    wrap round its places when it has fewer. */
@@ -77,28 +88,8 @@ static px_status thr_partition(px__queue *parent, const px__partition_request *r
                                const px__queue_desc *descs, px__queue **children)
 {
     (void)descs;
-    const int total = px__thr_pool_size(parent->team), n = req->n;
-    const int base = px__thr_pool_first(parent->team);
-    int *share = px__calloc((size_t)n, sizeof *share);
-    if (!share) return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory");
-    px__host_shares(total, n, req->weights, share);
-    px_status st = PX_OK;
-    int first = 0;
-    for (int i = 0; i < n && st == PX_OK; ++i) {
-        px__thr_pool *t = NULL;
-        st = px__thr_pool_create(share[i], base + first % total, true, &t);
-        if (st == PX_OK) st = queue_new(t, true, &children[i]);
-        if (st != PX_OK) px__thr_pool_destroy(t);
-        first += share[i];
-    }
-    if (st != PX_OK)
-        for (int i = 0; i < n; ++i) {
-            if (children[i]) px__thr_pool_destroy(children[i]->team);
-            free(children[i]);
-            children[i] = NULL;
-        }
-    free(share);
-    return st;
+    return px__host_partition(parent, px__thr_pool_size(parent->team), req, part_new,
+                              thr_queue_destroy, children);
 }
 
 static px_status thr_concurrency(px__queue *q, int *count)

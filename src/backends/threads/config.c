@@ -17,11 +17,10 @@
 #include <unistd.h>
 
 #include "backends/host/places.h"
+#include "backends/host/thread_count.h"
 #include "backends/services.h"
 #include "backends/threads/wait.h"
 
-/* More threads than this is a mistake in the option or the environment. */
-#define THR_MAX_THREADS 4096
 /* A waiting thread polls this long before it sleeps: long enough that back-to-back
    dispatches (a solver's sweeps, a loop of small kernels) find the workers awake, short
    enough that an idle team gives its cores back within a fraction of a millisecond. */
@@ -35,22 +34,6 @@ static struct {
     const char *bind_why; /* !bind: why */
     px__host_places places;
 } cfg;
-
-/* A positive thread count from the environment variable `name`: 0 when unset. */
-static px_status env_threads(const char *name, int *out)
-{
-    const char *v = getenv(name);
-    *out = 0;
-    if (!v || !*v) return PX_OK;
-    char *end = NULL;
-    const long n = strtol(v, &end, 10);
-    if (end == v || *end != '\0' || n < 1 || n > THR_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT,
-                         "%s is '%s'; expected a thread count from 1 to %d", name, v,
-                         THR_MAX_THREADS);
-    *out = (int)n;
-    return PX_OK;
-}
 
 /* PX_THREADS_BIND: unset or "cores" binds, "none" does not; anything else is a mistake. */
 static px_status env_bind(bool *bind)
@@ -72,16 +55,8 @@ px_status px__thr_config_init(const px_init_options *opts)
     cfg.threads = 0;
     hwloc_topology_t topo = px__topology_handle();
 
-    int n = opts ? opts->num_threads : 0;
-    if (n < 0 || n > THR_MAX_THREADS)
-        return px__error(PX_ERR_INVALID_ARGUMENT,
-                         "opts->num_threads is %d; expected 0 (choose) or 1 to %d", n,
-                         THR_MAX_THREADS);
-    cfg.threads_from = "px_init_options.num_threads";
-    if (n == 0) {
-        PX__TRY(env_threads("PX_NUM_THREADS", &n));
-        cfg.threads_from = "PX_NUM_THREADS";
-    }
+    int n = 0;
+    PX__TRY(px__host_threads_asked(opts, &n, &cfg.threads_from));
     bool bind;
     PX__TRY(env_bind(&bind));
     /* Read at every px_init that has a topology, so that the first one records the CPU set
@@ -90,10 +65,10 @@ px_status px__thr_config_init(const px_init_options *opts)
     if (topo) PX__TRY(px__host_cpu_count(topo, &cores, &pus));
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
     cfg.cpus = pus > 0      ? pus
-               : online > 0 ? (int)(online < THR_MAX_THREADS ? online : THR_MAX_THREADS)
+               : online > 0 ? (int)(online < PX__HOST_MAX_THREADS ? online : PX__HOST_MAX_THREADS)
                             : 1;
     if (n == 0) {
-        n = cores > THR_MAX_THREADS ? THR_MAX_THREADS : cores;
+        n = cores > PX__HOST_MAX_THREADS ? PX__HOST_MAX_THREADS : cores;
         cfg.threads_from = "one per core";
         if (n <= 0) {
             n = cfg.cpus;
@@ -143,12 +118,7 @@ void px__thr_config_print(FILE *out)
             "(%s)\n",
             cfg.threads, cfg.threads_from, SPIN_NS / 1000, px__thr_wait_kind());
     if (cfg.bind) {
-        char first[64], last[64];
-        px__host_places_ends(&cfg.places, first, last, sizeof first);
-        fprintf(out,
-                "    binding: hwloc, team thread i > 0 on %s (first + i) mod %d (%d: PU %s ... "
-                "%d: PU %s); the calling thread is not bound\n",
-                cfg.places.kind, cfg.places.n, 0, first, cfg.places.n - 1, last);
+        px__host_places_print(out, &cfg.places);
     } else {
         fprintf(out, "    binding: none (%s)\n", cfg.bind_why);
     }

@@ -26,38 +26,30 @@
 #define PX__IN_TILE(p, d, t, v) \
     for (int64_t v = t, v##_end = t + PX__MIN(PX__TILE(p, d), (p)->end[d] - t); v < v##_end; ++v)
 
-#define PX__HOST_LOOP2(p, i, j, stmt)                                                         \
-    if ((p)->iterate == PX_ITERATE_LEFT) {                                                    \
-        PX__TILE_LOOP(p, 1, px__tj)                                                           \
-        PX__TILE_LOOP(p, 0, px__ti) PX__IN_TILE(p, 1, px__tj, j) PX__IN_TILE(p, 0, px__ti, i) \
-        {                                                                                     \
-            stmt;                                                                             \
-        }                                                                                     \
-    } else {                                                                                  \
-        PX__TILE_LOOP(p, 0, px__ti)                                                           \
-        PX__TILE_LOOP(p, 1, px__tj) PX__IN_TILE(p, 0, px__ti, i) PX__IN_TILE(p, 1, px__tj, j) \
-        {                                                                                     \
-            stmt;                                                                             \
-        }                                                                                     \
+/* The nests of 2 and 3 dimensions, each given outermost first as (dimension, tile
+   variable, index variable): the tile loops, then the loops inside a tile, in that order. */
+#define PX__HOST_NEST2(p, a, ta, ia, b, tb, ib, stmt) \
+    PX__TILE_LOOP(p, a, ta)                           \
+    PX__TILE_LOOP(p, b, tb) PX__IN_TILE(p, a, ta, ia) PX__IN_TILE(p, b, tb, ib) { stmt; }
+#define PX__HOST_NEST3(p, a, ta, ia, b, tb, ib, c, tc, ic, stmt) \
+    PX__TILE_LOOP(p, a, ta)                                      \
+    PX__TILE_LOOP(p, b, tb)                                      \
+    PX__TILE_LOOP(p, c, tc)                                      \
+    PX__IN_TILE(p, a, ta, ia) PX__IN_TILE(p, b, tb, ib) PX__IN_TILE(p, c, tc, ic) { stmt; }
+
+/* PX_ITERATE_LEFT: the first index varies fastest; otherwise the last. */
+#define PX__HOST_LOOP2(p, i, j, stmt)                       \
+    if ((p)->iterate == PX_ITERATE_LEFT) {                  \
+        PX__HOST_NEST2(p, 1, px__tj, j, 0, px__ti, i, stmt) \
+    } else {                                                \
+        PX__HOST_NEST2(p, 0, px__ti, i, 1, px__tj, j, stmt) \
     }
 
-#define PX__HOST_LOOP3(p, i, j, k, stmt)                                                       \
-    if ((p)->iterate == PX_ITERATE_LEFT) {                                                     \
-        PX__TILE_LOOP(p, 2, px__tk)                                                            \
-        PX__TILE_LOOP(p, 1, px__tj)                                                            \
-        PX__TILE_LOOP(p, 0, px__ti)                                                            \
-        PX__IN_TILE(p, 2, px__tk, k) PX__IN_TILE(p, 1, px__tj, j) PX__IN_TILE(p, 0, px__ti, i) \
-        {                                                                                      \
-            stmt;                                                                              \
-        }                                                                                      \
-    } else {                                                                                   \
-        PX__TILE_LOOP(p, 0, px__ti)                                                            \
-        PX__TILE_LOOP(p, 1, px__tj)                                                            \
-        PX__TILE_LOOP(p, 2, px__tk)                                                            \
-        PX__IN_TILE(p, 0, px__ti, i) PX__IN_TILE(p, 1, px__tj, j) PX__IN_TILE(p, 2, px__tk, k) \
-        {                                                                                      \
-            stmt;                                                                              \
-        }                                                                                      \
+#define PX__HOST_LOOP3(p, i, j, k, stmt)                                  \
+    if ((p)->iterate == PX_ITERATE_LEFT) {                                \
+        PX__HOST_NEST3(p, 2, px__tk, k, 1, px__tj, j, 0, px__ti, i, stmt) \
+    } else {                                                              \
+        PX__HOST_NEST3(p, 0, px__ti, i, 1, px__tj, j, 2, px__tk, k, stmt) \
     }
 
 #endif /* PORTEX_IMPL_HOST_LOOPS_H */
