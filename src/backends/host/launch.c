@@ -121,12 +121,20 @@ static void md_walk(const md_plan *m, const px_policy *p, int64_t u0, int64_t u1
 
 /* ---- One dispatch ---------------------------------------------------------------------- */
 
+/* What every part reads first sits in the context itself, not behind the dispatch: the
+   context is written by the calling thread just before the team starts, and each pointer
+   a worker must follow to reach the entry, the arguments and the range is one more cache
+   line fetched from the caller's core, one after the other, before the part can start:
+   on a small dispatch, time every thread of the team waits. */
 typedef struct launch_ctx {
+    px__host_range_fn entry;
+    const void *args;
+    int nparts;
+    px_policy policy;
     const px__dispatch *d;
     px__host_scan_pass_fn scan; /* scans: the pass entry */
-    int nparts;
-    md_plan md;             /* rank 2 and 3 */
-    unsigned char *partial; /* nparts values, `stride` bytes apart */
+    md_plan md;                 /* rank 2 and 3 */
+    unsigned char *partial;     /* nparts values, `stride` bytes apart */
     size_t stride;
 } launch_ctx;
 
@@ -139,7 +147,7 @@ static void run_sub_for(void *vc, const px_policy *sub, int part)
 {
     (void)part;
     const launch_ctx *c = vc;
-    ((px__host_range_fn)c->d->entry)(c->d->args, sub, NULL);
+    c->entry(c->args, sub, NULL);
 }
 
 static void run_sub_reduce(void *vc, const px_policy *sub, int part)
@@ -147,14 +155,14 @@ static void run_sub_reduce(void *vc, const px_policy *sub, int part)
     const launch_ctx *c = vc;
     const px_kernel *k = c->d->kernel;
     void *value = partial_of(c, c->nparts + part); /* the part's scratch */
-    ((px__host_range_fn)c->d->entry)(c->d->args, sub, value);
+    c->entry(c->args, sub, value);
     k->join(partial_of(c, part), value);
 }
 
 /* The sub-policies of one part: its chunk (1-D) or its run of tiles. */
 static void each_sub(launch_ctx *c, int part, sub_fn fn)
 {
-    const px_policy *p = &c->d->policy;
+    const px_policy *p = &c->policy;
     if (p->rank == 1) {
         int64_t lo, hi;
         px__host_share(p->end[0] - p->begin[0], part, c->nparts, &lo, &hi);
@@ -184,13 +192,13 @@ static void pass_scan_total(void *vc, int part)
     launch_ctx *c = vc;
     const px_kernel *k = c->d->kernel;
     int64_t lo, hi;
-    px__host_share(c->d->policy.end[0] - c->d->policy.begin[0], part, c->nparts, &lo, &hi);
-    px_policy sub = c->d->policy;
-    sub.begin[0] = c->d->policy.begin[0] + lo;
-    sub.end[0] = c->d->policy.begin[0] + hi;
+    px__host_share(c->policy.end[0] - c->policy.begin[0], part, c->nparts, &lo, &hi);
+    px_policy sub = c->policy;
+    sub.begin[0] = c->policy.begin[0] + lo;
+    sub.end[0] = c->policy.begin[0] + hi;
     void *u = partial_of(c, part);
     k->identity(u);
-    c->scan(c->d->args, &sub, u, false);
+    c->scan(c->args, &sub, u, false);
 }
 
 /* Totals become exclusive offsets; the grand total goes after the last. */
@@ -214,11 +222,11 @@ static void pass_scan_final(void *vc, int part)
 {
     launch_ctx *c = vc;
     int64_t lo, hi;
-    px__host_share(c->d->policy.end[0] - c->d->policy.begin[0], part, c->nparts, &lo, &hi);
-    px_policy sub = c->d->policy;
-    sub.begin[0] = c->d->policy.begin[0] + lo;
-    sub.end[0] = c->d->policy.begin[0] + hi;
-    c->scan(c->d->args, &sub, partial_of(c, part), true);
+    px__host_share(c->policy.end[0] - c->policy.begin[0], part, c->nparts, &lo, &hi);
+    px_policy sub = c->policy;
+    sub.begin[0] = c->policy.begin[0] + lo;
+    sub.end[0] = c->policy.begin[0] + hi;
+    c->scan(c->args, &sub, partial_of(c, part), true);
 }
 
 /* Team kernels: the league shared out among the threads (px__host_team_part: chunks for a
@@ -237,7 +245,11 @@ px_status px__host_launch(const px__host_runner *r, const px__dispatch *d)
         px__host_team_end(&t);
         return PX_OK;
     }
-    launch_ctx c = {.d = d, .nparts = r->nthreads};
+    launch_ctx c = {.entry = (px__host_range_fn)d->entry,
+                    .args = d->args,
+                    .nparts = r->nthreads,
+                    .policy = d->policy,
+                    .d = d};
     if (d->policy.rank > 1) md_plan_make(&c.md, &d->policy, c.nparts);
     if (k->kind == PX_KERNEL_FOR) {
         r->run(r->team, &(px__host_job){.nparts = c.nparts, .pass = {pass_for, NULL}, .ctx = &c});

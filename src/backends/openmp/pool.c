@@ -20,8 +20,13 @@ static void run_pass(const px__host_job *job, int pass, int tid, int team)
     for (int p = tid; p < job->nparts; p += team) job->pass[pass](job->ctx, p);
 }
 
-void px__omp_run(const px__queue *q, const px__host_job *job)
+void px__omp_run(const px__queue *q, const px__host_job *job_in)
 {
+    /* The team reads the job and the queue from this frame, next to the region's own
+       shared variables, rather than through more pointers into the caller's (launch.c). */
+    const px__host_job jb = *job_in, *job = &jb;
+    const px__queue team_q = *q;
+    q = &team_q;
     if (q->nthreads <= 1 || job->nparts <= 1) {
         if (q->bind_caller) px__omp_bind(q->first);
         run_pass(job, 0, 0, 1);

@@ -48,7 +48,7 @@ typedef struct worker {
 struct px__thr_pool {
     /* The pass to run, written by the dispatcher before it increments epoch. */
     _Alignas(LINE) atomic_uint epoch;
-    const px__host_job *job;
+    px__host_job job; /* a copy: workers find it beside epoch, not in the dispatcher's frame */
     int pass;
     int width;          /* threads running the pass: workers started + the dispatcher */
     bool stop;          /* the workers end */
@@ -165,7 +165,7 @@ static void *worker_main(void *arg)
     for (;;) {
         seen = wait_epoch(t, seen);
         if (t->stop) return NULL;
-        const px__host_job *job = t->job;
+        const px__host_job *job = &t->job;
         const int pass = t->pass, width = t->width;
         {
             PX__ENTER_AS(t->caller);
@@ -280,7 +280,7 @@ static void run_alone(const px__thr_pool *t, const px__host_job *job)
 static void run_on_team(px__thr_pool *t, const px__host_job *job)
 {
     if (t->bind_caller) px__thr_bind(t->first);
-    t->job = job;
+    t->job = *job;
     t->graphs = px__host_graph_context();
     t->caller = px__caller();
     t->width = t->started + 1;
