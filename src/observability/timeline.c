@@ -39,6 +39,8 @@
  * lock in between: records live in chunks that never move, so an index (the mark) and a
  * pointer to a record stay valid while the table grows.
  *
+ * The records, and the trace written from them, are timeline_trace.h's.
+ *
  * Memory (every allocation through px__malloc and friends; all freed by finish):
  *   - records: 40 bytes each, in chunks of 4096 (160 KiB) made as needed, at most
  *     PX_TIMELINE_MAX (default 1,000,000: about 40 MB) plus the chunk table;
@@ -69,13 +71,11 @@
 #include "base/limits.h"
 #include "base/util.h"
 #include "observability/profiling.h"
+#include "observability/timeline_trace.h"
 
 /* Records kept by default, and the most PX_TIMELINE_MAX may ask for. */
 #define TL_DEFAULT_MAX 1000000
 #define TL_MAX_LIMIT ((int64_t)1 << 31)
-/* Records per chunk (a power of two). */
-#define TL_CHUNK_SHIFT 12
-#define TL_CHUNK ((int64_t)1 << TL_CHUNK_SHIFT)
 /* Records waiting for their events (2 each: 4096 events), and how many a wait resolves. */
 #define TL_MAX_PENDING 2048
 #define TL_BATCH (TL_MAX_PENDING / 2)
@@ -85,44 +85,6 @@
 #define TL_POOL_MAX 256
 /* A resolved end event this far after the reference becomes the new reference. */
 #define TL_REBASE_MS 100.0f
-enum {
-    REC_FREE = 0,  /* reserved, being begun */
-    REC_OPEN_HOST, /* t0 set, waiting for end */
-    REC_OPEN_GPU,  /* both events made, the first recorded, waiting for end */
-    REC_PENDING,   /* both events recorded, in the queue of records to resolve */
-    REC_DONE,      /* t0 and t1 known */
-    REC_DROPPED,   /* an event could not be made or recorded (counted in dropped) */
-    REC_UNRESOLVED /* its events could not be read, or end never came */
-};
-
-typedef struct tl_rec {
-    union {
-        struct {
-            int64_t t0, t1;
-        } t; /* DONE: host clock, ns */
-        struct {
-            void *ev0, *ev1;
-        } ev; /* OPEN_GPU, PENDING */
-    } u;
-    uint64_t bytes;
-    uint32_t label, kind; /* interned strings */
-    int32_t lane;
-    int16_t dev;  /* GPU records: the device entry, exec * PX__MAX_DEVICES + device */
-    uint8_t path; /* px_copy_path; PX_COPY_NONE: not a copy */
-    uint8_t state;
-} tl_rec;
-_Static_assert(sizeof(tl_rec) <= 40,
-               "a record is 40 bytes (the memory the header comment promises)");
-
-typedef struct tl_lane {
-    char *name;      /* "solver (cuda:0)", "host thread 2" */
-    char *instance;  /* the instance's label; NULL for a host thread */
-    char *space;     /* "cuda:0", "openmp", "serial"; "host" for a host thread */
-    const void *key; /* the instance's (px__observed); NULL for a host thread */
-    uint32_t number; /* the instance's creation number: its identity, and its order */
-    bool host;
-} tl_lane;
-
 /* A (backend, device) whose queues run off the host. */
 typedef struct tl_dev {
     const px__backend *be;
@@ -136,7 +98,7 @@ typedef struct tl_dev {
 
 /* A record being resolved, copied out of the table. */
 typedef struct tl_claim {
-    tl_rec *rec;
+    px__tl_rec *rec;
     int dev;
     void *ev0, *ev1;
     int64_t t0, t1;
@@ -157,7 +119,7 @@ static struct {
     FILE *file;
     int64_t max;
 
-    tl_rec **chunks;
+    px__tl_rec **chunks;
     int64_t nchunks, chunk_cap;
     int64_t n; /* records reserved */
     uint64_t dropped;
@@ -167,7 +129,7 @@ static struct {
     uint32_t *str_slot; /* hash index: string index + 1, 0 empty */
     uint32_t str_slots;
 
-    tl_lane *lanes;
+    px__tl_lane *lanes;
     int nlanes, lane_cap, host_threads;
     int32_t *lane_slot; /* hash of instances: lane + 1, 0 empty */
     int lane_slots;
@@ -209,7 +171,7 @@ static uint64_t hash_ptr(const void *p)
     return h;
 }
 
-static tl_rec *rec_at(int64_t i) { return &tl.chunks[i >> TL_CHUNK_SHIFT][i & (TL_CHUNK - 1)]; }
+static px__tl_rec *rec_at(int64_t i) { return px__tl_rec_at(tl.chunks, i); }
 
 /* ---- Interned strings (under lock) ------------------------------------------------------ */
 
@@ -271,7 +233,7 @@ static bool lane_map_put(const px__observed *on, int lane)
         if (!s) return false;
         for (int i = 0; i < tl.lane_slots; ++i) {
             if (!tl.lane_slot[i]) continue;
-            const tl_lane *l = &tl.lanes[tl.lane_slot[i] - 1];
+            const px__tl_lane *l = &tl.lanes[tl.lane_slot[i] - 1];
             int j = (int)(hash_ptr(l->key) & (uint64_t)(slots - 1));
             while (s[j]) j = (j + 1) & (slots - 1);
             s[j] = tl.lane_slot[i];
@@ -289,7 +251,7 @@ static bool lane_map_put(const px__observed *on, int lane)
     return true;
 }
 
-static void lane_free(tl_lane *l)
+static void lane_free(px__tl_lane *l)
 {
     free(l->name);
     free(l->instance);
@@ -326,16 +288,16 @@ static int lane_of(const px__observed *on)
         int j = (int)(hash_ptr(on->key) & (uint64_t)(tl.lane_slots - 1));
         for (; tl.lane_slot[j]; j = (j + 1) & (tl.lane_slots - 1)) {
             const int lane = tl.lane_slot[j] - 1;
-            const tl_lane *l = &tl.lanes[lane];
+            const px__tl_lane *l = &tl.lanes[lane];
             if (l->key != on->key) continue;
             if (l->number == on->number) return lane;
             break; /* a new instance at the address of a destroyed one */
         }
     }
-    tl_lane *a = px__grow(tl.lanes, tl.nlanes, &tl.lane_cap, 16, sizeof *a);
+    px__tl_lane *a = px__grow(tl.lanes, tl.nlanes, &tl.lane_cap, 16, sizeof *a);
     if (!a) return -1;
     tl.lanes = a;
-    tl_lane l = {0};
+    px__tl_lane l = {0};
     char space[32], name[64];
     if (!on) {
         snprintf(name, sizeof name, "host thread %d", tl.host_threads + 1);
@@ -394,12 +356,12 @@ static void recycle(tl_dev *d, void *ev)
 }
 
 /* Gives a GPU record's events back and counts it dropped (tl_lock held). */
-static void drop_gpu_record(tl_dev *d, tl_rec *r)
+static void drop_gpu_record(tl_dev *d, px__tl_rec *r)
 {
     recycle(d, r->u.ev.ev0);
     recycle(d, r->u.ev.ev1);
     r->u.ev.ev0 = r->u.ev.ev1 = NULL;
-    r->state = REC_DROPPED;
+    r->state = PX__TL_DROPPED;
     tl.dropped++;
 }
 
@@ -461,7 +423,7 @@ static int resolve_oldest(bool all)
     if (all || tl.fifo_count + tl.claimed >= TL_MAX_PENDING) {
         k = tl.fifo_count < TL_BATCH ? tl.fifo_count : TL_BATCH;
         for (int i = 0; i < k; ++i) {
-            tl_rec *r = rec_at(tl.fifo[tl.fifo_head]);
+            px__tl_rec *r = rec_at(tl.fifo[tl.fifo_head]);
             tl.fifo_head = (tl.fifo_head + 1) % TL_FIFO_CAP;
             tl_claim *c = &tl.claim[i];
             c->rec = r;
@@ -506,9 +468,9 @@ static int resolve_oldest(bool all)
         if (c->ok) {
             c->rec->u.t.t0 = c->t0;
             c->rec->u.t.t1 = c->t1;
-            c->rec->state = REC_DONE;
+            c->rec->state = PX__TL_DONE;
         } else {
-            c->rec->state = REC_UNRESOLVED;
+            c->rec->state = PX__TL_UNRESOLVED;
         }
         recycle(d, c->ev0);
         if (!c->keep_ev1) recycle(d, c->ev1);
@@ -550,16 +512,17 @@ void px__timeline_begin(px__tl_mark *m, const px__observed *on, const char *kind
     const int lane = ok ? lane_of(on) : -1;
     ok = ok && lane >= 0 && intern(label, hl, &il) && intern(kind, hk, &ik);
     const int64_t idx = tl.n;
-    if (ok && (idx & (TL_CHUNK - 1)) == 0 && (idx >> TL_CHUNK_SHIFT) >= tl.nchunks) {
+    if (ok && (idx & (PX__TL_CHUNK - 1)) == 0 && (idx >> PX__TL_CHUNK_SHIFT) >= tl.nchunks) {
         if (tl.nchunks == tl.chunk_cap) {
             const int64_t cap = tl.chunk_cap ? 2 * tl.chunk_cap : 16;
-            tl_rec **a = px__realloc(tl.chunks, (size_t)cap * sizeof *a);
+            px__tl_rec **a = px__realloc(tl.chunks, (size_t)cap * sizeof *a);
             if (a) {
                 tl.chunks = a;
                 tl.chunk_cap = cap;
             }
         }
-        tl_rec *c = tl.nchunks < tl.chunk_cap ? px__malloc((size_t)TL_CHUNK * sizeof *c) : NULL;
+        px__tl_rec *c =
+            tl.nchunks < tl.chunk_cap ? px__malloc((size_t)PX__TL_CHUNK * sizeof *c) : NULL;
         if (c) tl.chunks[tl.nchunks++] = c;
         ok = c != NULL;
     }
@@ -569,14 +532,14 @@ void px__timeline_begin(px__tl_mark *m, const px__observed *on, const char *kind
         return;
     }
     tl.n++;
-    tl_rec *r = rec_at(idx);
+    px__tl_rec *r = rec_at(idx);
     memset(r, 0, sizeof *r);
     r->label = il;
     r->kind = ik;
     r->lane = lane;
     r->dev = (int16_t)dix;
     r->path = PX_COPY_NONE;
-    r->state = gpu ? REC_OPEN_GPU : REC_OPEN_HOST;
+    r->state = gpu ? PX__TL_OPEN_GPU : PX__TL_OPEN_HOST;
     bool ready = false;
     if (gpu) {
         ready = d->ready;
@@ -620,16 +583,16 @@ void px__timeline_end(px__tl_mark *m, const px__observed *on, px_copy_path path,
         pthread_mutex_unlock(&tl_lock);
         return;
     }
-    tl_rec *r = rec_at(idx);
+    px__tl_rec *r = rec_at(idx);
     r->path = (uint8_t)((int)path >= 0 && path < PX_COPY_PATH_COUNT ? path : PX_COPY_NONE);
     r->bytes = bytes;
-    if (r->state == REC_OPEN_HOST) {
+    if (r->state == PX__TL_OPEN_HOST) {
         r->u.t.t1 = t1;
-        r->state = REC_DONE;
+        r->state = PX__TL_DONE;
         pthread_mutex_unlock(&tl_lock);
         return;
     }
-    if (r->state != REC_OPEN_GPU) {
+    if (r->state != PX__TL_OPEN_GPU) {
         pthread_mutex_unlock(&tl_lock);
         return;
     }
@@ -647,7 +610,7 @@ void px__timeline_end(px__tl_mark *m, const px__observed *on, px_copy_path path,
     bool resolve = false;
     pthread_mutex_lock(&tl_lock);
     if (ok && tl.fifo_count < TL_FIFO_CAP) {
-        r->state = REC_PENDING;
+        r->state = PX__TL_PENDING;
         tl.fifo[(tl.fifo_head + tl.fifo_count) % TL_FIFO_CAP] = idx;
         tl.fifo_count++;
         resolve = tl.fifo_count + tl.claimed >= TL_MAX_PENDING;
@@ -750,146 +713,6 @@ const char *px__timeline_path(void)
     return p;
 }
 
-/* ---- The trace ------------------------------------------------------------------------------------ */
-
-/* s as a JSON string: quotes, backslashes and control characters escaped, bytes that are
-   not UTF-8 replaced by U+FFFD (labels are user text). */
-static void json_str(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    putc('"', f);
-    while (*p) {
-        /* A run that needs no escaping goes out at once. */
-        const unsigned char *run = p;
-        while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\') ++p;
-        if (p > run) fwrite(run, 1, (size_t)(p - run), f);
-        const unsigned char c = *p;
-        if (!c) break;
-        if (c == '"' || c == '\\') {
-            putc('\\', f);
-            putc(c, f);
-            ++p;
-        } else if (c < 0x20) {
-            switch (c) {
-            case '\n': fputs("\\n", f); break;
-            case '\r': fputs("\\r", f); break;
-            case '\t': fputs("\\t", f); break;
-            case '\b': fputs("\\b", f); break;
-            case '\f': fputs("\\f", f); break;
-            default: fprintf(f, "\\u%04x", c); break;
-            }
-            ++p;
-        } else {
-            /* A well-formed sequence of 2 to 4 bytes (no overlongs, surrogates or > U+10FFFF). */
-            const int n = c >= 0xc2 && c <= 0xdf   ? 2
-                          : c >= 0xe0 && c <= 0xef ? 3
-                          : c >= 0xf0 && c <= 0xf4 ? 4
-                                                   : 0;
-            bool good = n > 0;
-            for (int k = 1; good && k < n; ++k) good = (p[k] & 0xc0) == 0x80;
-            if (good && n == 3) good = !(c == 0xe0 && p[1] < 0xa0) && !(c == 0xed && p[1] >= 0xa0);
-            if (good && n == 4) good = !(c == 0xf0 && p[1] < 0x90) && !(c == 0xf4 && p[1] >= 0x90);
-            if (good) {
-                fwrite(p, 1, (size_t)n, f);
-                p += n;
-            } else {
-                fputs("\\ufffd", f);
-                ++p;
-            }
-        }
-    }
-    putc('"', f);
-}
-
-/* ns (>= 0) as microseconds with three decimals, "12.345" (printf's %f is slow on a
-   million records). */
-static void put_us(FILE *f, int64_t ns)
-{
-    char buf[32];
-    int i = (int)sizeof buf;
-    uint64_t v = ns > 0 ? (uint64_t)ns : 0;
-    for (int k = 0; k < 3; ++k, v /= 10) buf[--i] = (char)('0' + v % 10);
-    buf[--i] = '.';
-    do {
-        buf[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    fwrite(buf + i, 1, sizeof buf - (size_t)i, f);
-}
-
-/* Host threads first, in the order they were first recorded, then instances in the order
-   they were created (qsort over lane indices). */
-static int lane_cmp(const void *pa, const void *pb)
-{
-    const int ia = *(const int *)pa, ib = *(const int *)pb;
-    const tl_lane *a = &tl.lanes[ia], *b = &tl.lanes[ib];
-    if (a->host != b->host) return a->host ? -1 : 1;
-    if (!a->host && a->number != b->number) return a->number < b->number ? -1 : 1;
-    return (ia > ib) - (ia < ib);
-}
-
-/* The trace, from the resolved records. */
-static void write_trace(FILE *f, uint64_t written, uint64_t unresolved)
-{
-    int64_t origin = INT64_MAX;
-    for (int64_t i = 0; i < tl.n; ++i) {
-        const tl_rec *r = rec_at(i);
-        if (r->state == REC_DONE && r->u.t.t0 < origin) origin = r->u.t.t0;
-    }
-    fputs("{\"traceEvents\":[\n", f);
-    fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":"
-          "\"portex\"}}",
-          f);
-    int *by = px__malloc((size_t)(tl.nlanes > 0 ? tl.nlanes : 1) * sizeof *by);
-    if (by) {
-        for (int i = 0; i < tl.nlanes; ++i) by[i] = i;
-        qsort(by, (size_t)tl.nlanes, sizeof *by, lane_cmp);
-    }
-    for (int k = 0; k < tl.nlanes; ++k) {
-        const int i = by ? by[k] : k;
-        fprintf(
-            f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":",
-            i + 1);
-        json_str(f, tl.lanes[i].name);
-        fprintf(f,
-                "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{"
-                "\"sort_index\":%d}}",
-                i + 1, k);
-    }
-    free(by);
-    for (int64_t i = 0; i < tl.n; ++i) {
-        const tl_rec *r = rec_at(i);
-        if (r->state != REC_DONE) continue;
-        const tl_lane *l = &tl.lanes[r->lane];
-        const int64_t dur = r->u.t.t1 > r->u.t.t0 ? r->u.t.t1 - r->u.t.t0 : 0;
-        fputs(",\n{\"name\":", f);
-        json_str(f, tl.str[r->label]);
-        fputs(",\"cat\":", f);
-        json_str(f, tl.str[r->kind]);
-        fputs(",\"ph\":\"X\",\"ts\":", f);
-        put_us(f, r->u.t.t0 - origin);
-        fputs(",\"dur\":", f);
-        put_us(f, dur);
-        fprintf(f, ",\"pid\":1,\"tid\":%d,\"args\":{", r->lane + 1);
-        fputs(l->host ? "\"thread\":" : "\"instance\":", f);
-        json_str(f, l->host ? l->name : l->instance);
-        fputs(",\"space\":", f);
-        json_str(f, l->space);
-        if (r->path != PX_COPY_NONE) {
-            fputs(",\"path\":", f);
-            json_str(f, px_copy_path_string((px_copy_path)r->path));
-        }
-        if (r->bytes) fprintf(f, ",\"bytes\":%" PRIu64, r->bytes);
-        fputs("}}", f);
-    }
-    fputs("\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"portex_version\":", f);
-    json_str(f, PX_VERSION_STRING); /* not px_version_string: runtime/init calls this file */
-    fprintf(f,
-            ",\"clock\":\"CLOCK_MONOTONIC\",\"origin_ns\":%" PRId64 ",\"records\":%" PRIu64
-            ",\"dropped\":%" PRIu64 ",\"unresolved\":%" PRIu64 ",\"max_records\":%" PRId64 "}\n}\n",
-            origin == INT64_MAX ? 0 : origin, written, tl.dropped, unresolved, tl.max);
-}
-
 px_status px__timeline_finish(void)
 {
     pthread_mutex_lock(&tl_lock);
@@ -908,24 +731,33 @@ px_status px__timeline_finish(void)
     tl.active = false;
     uint64_t written = 0, unresolved = 0;
     for (int64_t i = 0; i < tl.n; ++i) {
-        tl_rec *r = rec_at(i);
-        if (r->state == REC_OPEN_GPU) { /* its end never came */
+        px__tl_rec *r = rec_at(i);
+        if (r->state == PX__TL_OPEN_GPU) { /* its end never came */
             tl_dev *d = &tl.dev[r->dev];
             recycle(d, r->u.ev.ev0);
             recycle(d, r->u.ev.ev1);
-            r->state = REC_UNRESOLVED;
-        } else if (r->state == REC_OPEN_HOST || r->state == REC_FREE) {
-            r->state = REC_UNRESOLVED;
+            r->state = PX__TL_UNRESOLVED;
+        } else if (r->state == PX__TL_OPEN_HOST || r->state == PX__TL_FREE) {
+            r->state = PX__TL_UNRESOLVED;
         }
-        written += r->state == REC_DONE;
-        unresolved += r->state == REC_UNRESOLVED;
+        written += r->state == PX__TL_DONE;
+        unresolved += r->state == PX__TL_UNRESOLVED;
     }
 
     FILE *f = tl.file;
     tl.file = NULL;
     char *buf = px__malloc((size_t)1 << 20);
     if (buf) setvbuf(f, buf, _IOFBF, (size_t)1 << 20);
-    write_trace(f, written, unresolved);
+    const px__tl_trace trace = {.chunks = tl.chunks,
+                                .n = tl.n,
+                                .str = tl.str,
+                                .lanes = tl.lanes,
+                                .nlanes = tl.nlanes,
+                                .written = written,
+                                .dropped = tl.dropped,
+                                .unresolved = unresolved,
+                                .max = tl.max};
+    px__timeline_write(f, &trace);
     int err = ferror(f) ? (errno ? errno : EIO) : 0;
     if (fclose(f) != 0 && !err) err = errno ? errno : EIO;
     free(buf);
