@@ -154,4 +154,3 @@ void px__timeline_write(FILE *f, const px__tl_trace *t)
             ",\"dropped\":%" PRIu64 ",\"unresolved\":%" PRIu64 ",\"max_records\":%" PRId64 "}\n}\n",
             origin == INT64_MAX ? 0 : origin, t->written, t->dropped, t->unresolved, t->max);
 }
-
