@@ -10,9 +10,10 @@
  * lengths (mean about 7.5, up to 4096, random columns), the matrices of
  * bench/cuda/bench_team. The plain side runs each twice, with schedule(static) and with
  * schedule(dynamic, 256) (what one writes for uneven rows); portex is set against the
- * faster. portex's side is what the example runs on this backend: spmv_team over the rows
- * (a team per block of rows; the backend shares the league out, a team per thread at a
- * time; no row is split off to spmv_long, as on a GPU).
+ * faster. portex's side is what the example runs on this backend: spmv over the league
+ * px_team_rows shapes from the row pointer (a team per block of rows, about 256 entries'
+ * worth; the backend shares the league out in chunks as threads finish; no row is split
+ * off, as it is on a GPU).
  *
  * Threads: portex's default OpenMP instance (PX_NUM_THREADS, else OMP_NUM_THREADS, else a
  * thread per core); the plain loops say num_threads(the same count) and run on the same
@@ -46,8 +47,7 @@ typedef struct spmv_bench {
     int nt;
     px_instance *inst;
     spmv_args args;
-    px_team_policy policy;
-    int64_t nlong;
+    px_team_rows *rows;
 } spmv_bench;
 
 static void plain_static(const spmv_bench *b)
@@ -66,7 +66,7 @@ static void plain_dynamic(const spmv_bench *b)
 
 static void portex_spmv(const spmv_bench *b)
 {
-    CHECK(spmv_dispatch(b->inst, b->policy, b->nlong, &b->args));
+    CHECK(px_parallel_for_team(b->inst, "spmv", px_teams_rows(b->rows), PX_KERNEL(spmv), &b->args));
     CHECK(px_instance_fence(b->inst));
 }
 
@@ -105,22 +105,20 @@ static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int 
     }
     csr_spmv_plain(m, x, ref);
 
-    spmv_bench b = {m, x, y_plain, y_px, nt, inst, {.nrows = n}, {0}, 0};
-    b.policy = spmv_policy(&b.args, (double)m->nnz / (double)n, PX_EXEC_OPENMP);
-    int32_t *long_rows = csr_long_rows(m, b.args.max_len, &b.nlong);
-    px_view *v[6] = {
-        bench_host_wrap("row", PX_I32, 1, n + 1, 0, m->row),
-        bench_host_wrap("col", PX_I32, 1, m->nnz, 0, m->col),
-        bench_host_wrap("val", PX_F64, 1, m->nnz, 0, m->val),
-        bench_host_wrap("x", PX_F64, 1, n, 0, x),
-        bench_host_wrap("y", PX_F64, 1, n, 0, y_px),
-        bench_host_wrap("long rows", PX_I32, 1, b.nlong > 0 ? b.nlong : 1, 0, long_rows)};
+    spmv_bench b = {.m = m, .x = x, .y_plain = y_plain, .y_px = y_px, .nt = nt, .inst = inst};
+    px_view *v[5] = {bench_host_wrap("row", PX_I32, 1, n + 1, 0, m->row),
+                     bench_host_wrap("col", PX_I32, 1, m->nnz, 0, m->col),
+                     bench_host_wrap("val", PX_F64, 1, m->nnz, 0, m->val),
+                     bench_host_wrap("x", PX_F64, 1, n, 0, x),
+                     bench_host_wrap("y", PX_F64, 1, n, 0, y_px)};
     CHECK(px_view_get_span(v[0], &b.args.row));
     CHECK(px_view_get_span(v[1], &b.args.col));
     CHECK(px_view_get_span(v[2], &b.args.val));
     CHECK(px_view_get_span(v[3], &b.args.x));
     CHECK(px_view_get_span(v[4], &b.args.y));
-    CHECK(px_view_get_span(v[5], &b.args.long_rows));
+    CHECK(px_team_rows_create(inst, v[0], &b.rows));
+    px_team_rows_info in;
+    CHECK(px_team_rows_info_get(b.rows, &in));
 
     portex_spmv(&b);
     const double d_px = csr_max_rel_diff(m, x, y_px, ref);
@@ -132,7 +130,7 @@ static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int 
     const bool ok = d_px <= 1e-12 && d_st <= 1e-12 && d_dy <= 1e-12;
     printf("%s: %lld rows, %lld entries, teams of %lld rows; max relative difference from serial "
            "C: portex %.3g, static %.3g, dynamic %.3g: %s\n",
-           name, (long long)n, (long long)m->nnz, (long long)b.args.rows_per_team, d_px, d_st, d_dy,
+           name, (long long)n, (long long)m->nnz, (long long)in.rows_per_team, d_px, d_st, d_dy,
            ok ? "OK" : "MISMATCH");
     if (ok) {
         const char *sched[2] = {"static", "dynamic,256"};
@@ -155,8 +153,8 @@ static bool bench_matrix(const char *name, const csr *m, px_instance *inst, int 
                name, nt, best_plain, bytes / best_plain * 1e-6, px_at_best,
                bytes / px_at_best * 1e-6, q, q >= 0.9 ? "met" : "missed");
     }
-    for (int k = 0; k < 6; ++k) CHECK(px_view_release(&v[k]));
-    free(long_rows);
+    CHECK(px_team_rows_release(&b.rows));
+    for (int k = 0; k < 5; ++k) CHECK(px_view_release(&v[k]));
     free(x);
     free(ref);
     free(y_plain);

@@ -3,32 +3,16 @@
  * (docs/kernels.md), so it is written in the common subset of C11 and C++. */
 #include "spmv_kernels.h"
 
-PX_TEAM_FOR(spmv_team, spmv_args, a, team)
+PX_TEAM_FOR(spmv, spmv_args, a, team)
 {
-    const int64_t first = team->league_rank * a->rows_per_team;
-    const int64_t last = first + a->rows_per_team < a->nrows ? first + a->rows_per_team : a->nrows;
-    PX_TEAM_THREAD_FOR(team, r, first, last)
+    PX_TEAM_ROW_FOR(team, r)
     {
-        if (a->max_len > 0 && PX_AT1(a->row, r + 1) - PX_AT1(a->row, r) > a->max_len) continue;
         double sum;
-        /* Every lane of this thread reaches the reduction: it sits in the thread loop. */
-        PX_THREAD_VECTOR_REDUCE(team, k, PX_AT1(a->row, r), PX_AT1(a->row, r + 1), double, sum, acc,
-                                sum)
+        PX_ROW_VECTOR_REDUCE(team, k, PX_AT1(a->row, r), PX_AT1(a->row, r + 1), double, sum, acc,
+                             sum)
         {
             *acc += PX_AT1(a->val, k) * PX_AT1(a->x, PX_AT1(a->col, k));
         }
-        PX_SINGLE_PER_THREAD(team) { PX_AT1(a->y, r) = sum; }
+        PX_SINGLE_PER_ROW(team) { PX_AT1(a->y, r) = sum; }
     }
-}
-
-PX_TEAM_FOR(spmv_long, spmv_args, a, team)
-{
-    const int64_t r = PX_AT1(a->long_rows, team->league_rank);
-    double sum;
-    /* Every thread reaches the reduction: nothing above depends on team_rank or lanes. */
-    PX_TEAM_VECTOR_REDUCE(team, k, PX_AT1(a->row, r), PX_AT1(a->row, r + 1), double, sum, acc, sum)
-    {
-        *acc += PX_AT1(a->val, k) * PX_AT1(a->x, PX_AT1(a->col, k));
-    }
-    PX_SINGLE_PER_TEAM(team) { PX_AT1(a->y, r) = sum; }
 }

@@ -1,79 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* spmv: the CSR sparse matrix-vector product y = A x as a team kernel, shared by the
- * example's main and the benchmarks. Included by C and (with CUDA on) by CUDA C++. */
+/* spmv: the CSR sparse matrix-vector product y = A x as a team kernel over a league the
+ * library shapes from the row pointer (px_team_rows), shared by the example's main and the
+ * benchmarks. Included by C and (with CUDA on) by CUDA C++. */
 #ifndef SPMV_KERNELS_H
 #define SPMV_KERNELS_H
 
 #include <portex.h>
 
-/* A in CSR form (row offsets, column indices, values), x and y; rows_per_team rows per
- * team. 1-D unit-stride spans: the smallest kernel parameter. */
+/* A in CSR form (row offsets, column indices, values), x and y. Restrict spans: no two
+   share memory, so a GPU may read A and x through its read-only path; 1-D unit-stride
+   spans, the smallest kernel parameter. 32-bit offsets and indices (nnz < 2^31), as
+   cuSPARSE's CUSPARSE_INDEX_32I. */
 typedef struct spmv_args {
-    int64_t nrows;
-    int64_t rows_per_team;
-    int64_t max_len; /* spmv_team leaves rows longer than this to spmv_long
-                                        (0: no limit) */
-    /* Restrict spans: no two of them share memory, so a GPU may read A and x through its
-       read-only path. */
-    px_span_i32_1d_restrict row; /* nrows + 1 offsets into col and val (nnz < 2^31,
-                                        as cuSPARSE's 32-bit CSR) */
+    px_span_i32_1d_restrict row; /* nrows + 1 offsets into col and val */
     px_span_i32_1d_restrict col;
     px_span_f64_1d_restrict val, x;
     px_span_f64_1d_restrict y;
-    px_span_i32_1d_restrict long_rows; /* spmv_long: the rows longer than max_len */
 } spmv_args;
 
-/* y[r] = sum over k in [row[r], row[r+1]) of val[k] * x[col[k]]: a team takes a block of
- * rows_per_team rows, one row per team thread, the row's entries over the thread's
- * vector lanes (a THREAD_VECTOR reduction), the way Kokkos' team SpMV does. */
-PX_DECLARE_KERNEL(spmv_team);
-/* y[r] for r = long_rows[league_rank]: a team per row, the entries over every thread and
- * lane of the team (a TEAM_VECTOR reduction). Power-law matrices have a few rows thousands
- * long: on a thread's lanes each would take thousands of dependent loads while the rest of
- * its team waited, so they are found once (csr_long_rows) and given whole teams. */
-PX_DECLARE_KERNEL(spmv_long);
-
-/* The team shape of spmv_team with `lanes` vector lanes a thread (a power of two, 1 to 32)
- * run on `exec` (sets a->rows_per_team and a->max_len): 256 threads x lanes a team (a CUDA
- * block of 256: good occupancy on every recent GPU), a row a thread. On CUDA rows past 32
- * lane-steps go to spmv_long. The host backends run a team as one thread, so no row keeps
- * other threads waiting and none is split off (a second dispatch would only add a
- * parallel region); the shape only groups rows there. */
-static inline px_team_policy spmv_policy_lanes(spmv_args *a, int32_t lanes, px_exec_space exec)
-{
-    const int32_t threads = 256 / lanes;
-    a->rows_per_team = threads;
-    a->max_len = exec == PX_EXEC_CUDA ? 32 * lanes : 0;
-    return px_teams((a->nrows + threads - 1) / threads, threads, lanes);
-}
-
-/* The shape for a matrix of `mean_nnz` entries a row on average: at most SPMV_ROW_STEPS row
- * entries a lane on average, lanes a power of two up to 32. A lane streams its entries one
- * after another, all of its loads independent (a thread per row at 5 entries a row: the
- * row's loads are in flight at once); more lanes per row leave lanes idle on short rows
- * and cost a shuffle reduction per row. bench/cuda/bench_team sweeps the lane counts. */
-#define SPMV_ROW_STEPS 6
-static inline px_team_policy spmv_policy(spmv_args *a, double mean_nnz, px_exec_space exec)
-{
-    int32_t lanes = 1;
-    while (lanes < 32 && lanes * SPMV_ROW_STEPS < mean_nnz) lanes *= 2;
-    return spmv_policy_lanes(a, lanes, exec);
-}
-
-/* The teams of spmv_long: 8 threads of 32 lanes (a CUDA block of 256, lanes over
- * consecutive entries). */
-static inline px_team_policy spmv_long_policy(int64_t nlong) { return px_teams(nlong, 8, 32); }
-
-/* y = A x: spmv_team over every row up to max_len long, then spmv_long over the rest
- * (none: one dispatch). Both asynchronous, on inst. */
-static inline px_status spmv_dispatch(px_instance *inst, px_team_policy policy, int64_t nlong,
-                                      const spmv_args *args)
-{
-    px_status st = px_parallel_for_team(inst, "spmv", policy, PX_KERNEL(spmv_team), args);
-    if (st == PX_OK && nlong > 0)
-        st = px_parallel_for_team(inst, "spmv_long", spmv_long_policy(nlong), PX_KERNEL(spmv_long),
-                                  args);
-    return st;
-}
+/* y[r] = sum over k in [row[r], row[r+1]) of val[k] * x[col[k]], for every row the team
+ * takes (PX_TEAM_ROW_FOR), the row's entries over its lanes. Dispatch it over
+ * px_teams_rows of the row pointer's px_team_rows. */
+PX_DECLARE_KERNEL_TEAM_FOR(spmv);
 
 #endif

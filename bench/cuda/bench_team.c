@@ -4,15 +4,19 @@
  *   bench_team [--quick] [--reps N]
  *
  * Cases (full sizes; --quick shrinks them for a smoke run):
- *   spmv laplace    y = A x, A the 5-point Laplacian of a 4096 x 4096 grid (16M rows,
- *                   80M entries): examples/spmv_kernels.c (a thread per row, lanes over
- *                   its entries) against cusparseSpMV (CSR, 32-bit indices, double,
- *                   CUSPARSE_SPMV_ALG_DEFAULT, buffer and preprocessing made once);
- *                   then the lane sweep: spmv_policy_lanes with teams of 256 x 1,
- *                   128 x 2, ..., 16 x 16 threads x lanes, each against cuSPARSE
- *   spmv powerlaw   the same on 16M rows of power-law lengths (mean about 7.5, up to 4096;
- *                   common/csr.h), random columns; rows past 32 lane-steps go to
- *                   spmv_long, a team per row (found once, like cuSPARSE's preprocessing)
+ *   spmv            y = A x, examples/spmv_kernels.c the documented way (one kernel over
+ *                   the league px_team_rows shapes from the row pointer, measured once, as
+ *                   cuSPARSE's buffer and preprocessing are made once) against cusparseSpMV
+ *                   (CSR, 32-bit indices, double, CUSPARSE_SPMV_ALG_DEFAULT), on: the 2-D
+ *                   5-point Laplacian of 4096^2 and the 3-D 7-point one of 256^3 (16.8M rows
+ *                   each); power-law rows (common/csr.h, csr_powerlaw_mean: mean/max of
+ *                   8/100 and 32/10^4 on 4M rows, 16/4096 and 64/1000 on 2M, and the older
+ *                   7.5/4096 on 16.8M); a Graph500 R-MAT graph of scale 21, edge factor 16
+ *                   (kron_g500-logn21's kind); a 27-point 3-D FEM mesh of 128^3. Then the
+ *                   lane sweep: the same product shaped by hand (bench/cuda/spmv_lanes_k.c:
+ *                   teams of 256 x 1, 128 x 2, ..., 8 x 32 threads x lanes, rows past 32
+ *                   lane steps to a team each), each against cuSPARSE, and the library's
+ *                   shape against the best of them
  *   stencil tiled   one heat step on an 8192 x 8192 grid: examples/stencil_tiled_kernels.c
  *                   (8 x 32 tiles staged in level-0 scratch) against the same hand-tiled
  *                   kernel in raw CUDA (shared memory), and portex's flat PX_FOR_2D version
@@ -51,6 +55,7 @@
 #include "csr.h"
 #include "raw_team.h"
 #include "spmv_kernels.h"
+#include "spmv_lanes_k.h"
 #include "stencil_tiled_kernels.h"
 
 static struct {
@@ -98,16 +103,16 @@ static void print_header(void)
 
 /* ---- SpMV ------------------------------------------------------------------------------ */
 
-/* Lane counts of the sweep: 1, 2, 4, 8, 16. */
-enum { sweep_shapes = 5 };
+/* Lane counts of the sweep: 1, 2, 4, 8, 16, 32. */
+enum { sweep_shapes = 6 };
 
 typedef struct spmv_ctx {
-    spmv_args args; /* portex: writes y_px */
-    px_team_policy policy;
-    int64_t nlong; /* rows for spmv_long */
-    raw_spmv *raw; /* cuSPARSE: writes y_raw */
-    /* The lane sweep: spmv_policy_lanes with 1, 2, 4, ... lanes, each with its long rows. */
-    spmv_args lanes_args[sweep_shapes];
+    spmv_args args;     /* portex, the documented way: writes y_px */
+    px_team_rows *rows; /* its league, shaped by the library */
+    raw_spmv *raw;      /* cuSPARSE: writes y_raw */
+    /* The lane sweep, shaped by hand: lanes_policy with 1, 2, 4, ... lanes, each with its
+       long rows. */
+    lanes_args lanes[sweep_shapes];
     px_team_policy lanes_policy[sweep_shapes];
     int64_t lanes_nlong[sweep_shapes];
 } spmv_ctx;
@@ -115,12 +120,12 @@ typedef struct spmv_ctx {
 static void spmv_portex(void *p)
 {
     const spmv_ctx *c = p;
-    CHECK(spmv_dispatch(g.inst, c->policy, c->nlong, &c->args));
+    CHECK(px_parallel_for_team(g.inst, "spmv", px_teams_rows(c->rows), PX_KERNEL(spmv), &c->args));
 }
 
 static void spmv_lanes(const spmv_ctx *c, int k)
 {
-    CHECK(spmv_dispatch(g.inst, c->lanes_policy[k], c->lanes_nlong[k], &c->lanes_args[k]));
+    CHECK(lanes_dispatch(g.inst, c->lanes_policy[k], c->lanes_nlong[k], &c->lanes[k]));
 }
 
 static void spmv_lanes0(void *p) { spmv_lanes(p, 0); }
@@ -128,8 +133,9 @@ static void spmv_lanes1(void *p) { spmv_lanes(p, 1); }
 static void spmv_lanes2(void *p) { spmv_lanes(p, 2); }
 static void spmv_lanes3(void *p) { spmv_lanes(p, 3); }
 static void spmv_lanes4(void *p) { spmv_lanes(p, 4); }
+static void spmv_lanes5(void *p) { spmv_lanes(p, 5); }
 static void (*const spmv_sweep[sweep_shapes])(void *) = {spmv_lanes0, spmv_lanes1, spmv_lanes2,
-                                                         spmv_lanes3, spmv_lanes4};
+                                                         spmv_lanes3, spmv_lanes4, spmv_lanes5};
 
 static void spmv_cusparse(void *p)
 {
@@ -140,11 +146,29 @@ static void spmv_cusparse(void *p)
     }
 }
 
-/* spmv_dispatch with each lane count of the sweep (spmv_policy_lanes: 256 threads x lanes a
-   team, a row a thread, rows past 32 lane-steps to spmv_long), each checked, then timed
-   against cuSPARSE again (base_ms): what the lane choice is worth on this matrix. */
+/* Runs `fn` once into y (all NaN first) and checks y against plain C. */
+static bool spmv_checked(const char *what, void (*fn)(void *), spmv_ctx *c, const csr *m,
+                         const double *x, const double *ref, double *got, px_view *y)
+{
+    px_span sp;
+    CHECK(px_view_span(y, &sp));
+    CU(cudaMemset(sp.data, 0xff, (size_t)m->nrows * sizeof(double)));
+    fn(c);
+    sync_both();
+    bench_to_host(got, y, (size_t)m->nrows * sizeof *got);
+    const double d = csr_max_rel_diff(m, x, got, ref);
+    if (d <= 1e-12) return true;
+    printf("%s: max relative difference from plain C %.3g: MISMATCH\n", what, d);
+    g.failed = 1;
+    return false;
+}
+
+/* lanes_dispatch with each lane count of the sweep (lanes_policy: 256 threads x lanes a
+   team, a row a thread, rows past 32 lane-steps to lanes_long), each checked, then timed
+   against cuSPARSE again (base_ms): what each hand-made shape gives on this matrix, beside
+   the one px_team_rows chose. */
 static void sweep_lanes(const csr *m, spmv_ctx *c, const double *x, const double *ref, double *got,
-                        px_view *y, double base_ms, double bytes)
+                        px_view *y, double base_ms, double px_ms, double bytes)
 {
     variant v[sweep_shapes];
     char names[sweep_shapes][64];
@@ -152,42 +176,41 @@ static void sweep_lanes(const csr *m, spmv_ctx *c, const double *x, const double
     bool ok = true;
     for (int k = 0; k < sweep_shapes && ok; ++k) {
         const int32_t lanes = 1 << k;
-        c->lanes_args[k] = c->args;
-        c->lanes_policy[k] = spmv_policy_lanes(&c->lanes_args[k], lanes, PX_EXEC_CUDA);
-        int32_t *long_rows = csr_long_rows(m, c->lanes_args[k].max_len, &c->lanes_nlong[k]);
+        c->lanes[k] = (lanes_args){.nrows = m->nrows};
+        CHECK(px_view_get_span(y, &c->lanes[k].y));
+        c->lanes[k].row.data = c->args.row.data;
+        c->lanes[k].col.data = c->args.col.data;
+        c->lanes[k].val.data = c->args.val.data;
+        c->lanes[k].x.data = c->args.x.data;
+        c->lanes_policy[k] = lanes_policy(&c->lanes[k], lanes, PX_EXEC_CUDA);
+        int32_t *long_rows = csr_long_rows(m, c->lanes[k].max_len, &c->lanes_nlong[k]);
         const int64_t nl = c->lanes_nlong[k];
         long_views[k] =
             bench_device_view("long rows", PX_I32, 1, nl > 0 ? nl : 1, 0, PX_VIEW_NO_INIT);
         bench_to_device(long_views[k], long_rows, (size_t)nl * sizeof *long_rows);
         free(long_rows);
-        CHECK(px_view_get_span(long_views[k], &c->lanes_args[k].long_rows));
-        px_span sp;
-        CHECK(px_view_span(y, &sp));
-        CU(cudaMemset(sp.data, 0xff, (size_t)m->nrows * sizeof(double)));
-        spmv_sweep[k](c);
-        CHECK(px_instance_fence(g.inst));
-        bench_to_host(got, y, (size_t)m->nrows * sizeof *got);
-        const double d = csr_max_rel_diff(m, x, got, ref);
-        if (!(d <= 1e-12)) {
-            printf("spmv lanes %d: max relative difference from plain C %.3g: MISMATCH\n", lanes,
-                   d);
-            g.failed = 1;
-            ok = false;
-        }
-        snprintf(names[k], sizeof names[k], "  (%d x %d, %lld long)", c->lanes_policy[k].team_size,
-                 lanes, (long long)nl);
+        CHECK(px_view_get_span(long_views[k], &c->lanes[k].long_rows));
+        snprintf(names[k], sizeof names[k], "  by hand %d x %d, %lld long",
+                 c->lanes_policy[k].team_size, lanes, (long long)nl);
+        ok = spmv_checked(names[k], spmv_sweep[k], c, m, x, ref, got, y);
         v[k] = (variant){names[k], spmv_sweep[k], g.px_stream, BY_EVENTS, 0};
     }
     if (ok) {
         measure(v, sweep_shapes, c, 5, 2, g.reps);
-        for (int k = 0; k < sweep_shapes; ++k)
-            print_row(names[k], "cuSPARSE", base_ms, v[k].ms, bytes, false, 0.90);
+        double best = v[0].ms;
+        for (int k = 0; k < sweep_shapes; ++k) {
+            print_row(names[k], "cuSPARSE", base_ms, v[k].ms, bytes, false, 0.95);
+            if (v[k].ms < best) best = v[k].ms;
+        }
+        printf("  the library's shape against the best shape by hand: %.3f\n", best / px_ms);
     }
     for (int k = 0; k < sweep_shapes; ++k)
         if (long_views[k]) CHECK(px_view_release(&long_views[k]));
 }
 
-static void bench_spmv(const char *name, const csr *m)
+/* y = A x: cuSPARSE, portex the documented way (one kernel over px_teams_rows), then, with
+   `sweep`, the hand-shaped kernels at every lane count. `target`: portex's ratio to reach. */
+static void bench_spmv(const char *name, const csr *m, double target, bool sweep)
 {
     const int64_t n = m->nrows;
     double *x = malloc((size_t)n * sizeof *x), *ref = malloc((size_t)n * sizeof *ref);
@@ -204,33 +227,23 @@ static void bench_spmv(const char *name, const csr *m)
     px_view *xv = bench_device_view("x", PX_F64, 1, n, 0, no_init);
     px_view *y_px = bench_device_view("y (portex)", PX_F64, 1, n, 0, no_init);
     px_view *y_raw = bench_device_view("y (raw)", PX_F64, 1, n, 0, no_init);
-    spmv_ctx c;
-    memset(&c, 0, sizeof c);
-    c.args.nrows = n;
-    c.policy = spmv_policy(&c.args, (double)m->nnz / (double)n, PX_EXEC_CUDA);
-    /* The long rows are found once, as cuSPARSE's buffer and preprocessing are made once. */
-    int32_t *long_rows = csr_long_rows(m, c.args.max_len, &c.nlong);
-    px_view *lr =
-        bench_device_view("long rows", PX_I32, 1, c.nlong > 0 ? c.nlong : 1, 0, PX_VIEW_NO_INIT);
-    bench_to_device(lr, long_rows, (size_t)c.nlong * sizeof *long_rows);
-    free(long_rows);
     bench_to_device(row, m->row, (size_t)(n + 1) * sizeof *m->row);
     bench_to_device(col, m->col, (size_t)m->nnz * sizeof *m->col);
     bench_to_device(val, m->val, (size_t)m->nnz * sizeof *m->val);
     bench_to_device(xv, x, (size_t)n * sizeof *x);
-    /* Outputs start as NaN (all bytes 0xff): a row a kernel misses fails the check. */
-    px_span sp;
-    CHECK(px_view_span(y_px, &sp));
-    CU(cudaMemset(sp.data, 0xff, (size_t)n * sizeof(double)));
-    CHECK(px_view_span(y_raw, &sp));
-    CU(cudaMemset(sp.data, 0xff, (size_t)n * sizeof(double)));
-
+    spmv_ctx c;
+    memset(&c, 0, sizeof c);
     CHECK(px_view_get_span(row, &c.args.row));
     CHECK(px_view_get_span(col, &c.args.col));
     CHECK(px_view_get_span(val, &c.args.val));
     CHECK(px_view_get_span(xv, &c.args.x));
     CHECK(px_view_get_span(y_px, &c.args.y));
-    CHECK(px_view_get_span(lr, &c.args.long_rows));
+    /* The rows measured once, as cuSPARSE's buffer and preprocessing are made once. */
+    const double t0 = now_ms();
+    CHECK(px_team_rows_create(g.inst, row, &c.rows));
+    const double analysis_ms = now_ms() - t0;
+    px_team_rows_info in;
+    CHECK(px_team_rows_info_get(c.rows, &in));
     px_span_f64_1d yr;
     CHECK(px_view_get_span(y_raw, &yr));
     if (raw_spmv_create(&c.raw, n, m->nnz, c.args.row.data, c.args.col.data, c.args.val.data,
@@ -240,40 +253,71 @@ static void bench_spmv(const char *name, const csr *m)
     }
 
     /* Check both before timing. */
-    spmv_portex(&c);
-    spmv_cusparse(&c);
-    sync_both();
-    bench_to_host(got, y_px, (size_t)n * sizeof *got);
-    const double d_px = csr_max_rel_diff(m, x, got, ref);
-    bench_to_host(got, y_raw, (size_t)n * sizeof *got);
-    const double d_raw = csr_max_rel_diff(m, x, got, ref);
-    const bool ok = d_px <= 1e-12 && d_raw <= 1e-12;
-    const int64_t longest = csr_longest_row(m);
-    printf(
-        "%s: %lld rows, %lld entries (mean %.2f, longest %lld), teams of %d x %d, %lld rows "
-        "longer than %lld in teams of 8 x 32; max relative difference from plain C: portex %.3g, "
-        "cuSPARSE %.3g: %s\n",
-        name, (long long)n, (long long)m->nnz, (double)m->nnz / (double)n, (long long)longest,
-        c.policy.team_size, c.policy.vector_length, (long long)c.nlong, (long long)c.args.max_len,
-        d_px, d_raw, ok ? "OK" : "MISMATCH");
-    if (!ok) {
-        g.failed = 1;
-    } else {
+    const bool ok = spmv_checked("portex", spmv_portex, &c, m, x, ref, got, y_px) &&
+                    spmv_checked("cuSPARSE", spmv_cusparse, &c, m, x, ref, got, y_raw);
+    printf("%s: %lld rows, %lld entries (mean %.2f, longest %lld); px_team_rows chose teams of "
+           "%d x %d, %lld rows a team, %lld rows longer than %lld in teams of their own "
+           "(measured in %.1f ms); checked against plain C: %s\n",
+           name, (long long)n, (long long)m->nnz, (double)m->nnz / (double)n,
+           (long long)in.max_entries, in.team_size, in.vector_length, (long long)in.rows_per_team,
+           (long long)in.long_rows, (long long)in.long_after, analysis_ms, ok ? "OK" : "MISMATCH");
+    if (ok) {
         variant v[2] = {{"cuSPARSE", spmv_cusparse, g.raw_stream, BY_EVENTS, 0},
                         {"portex team", spmv_portex, g.px_stream, BY_EVENTS, 0}};
         measure(v, 2, &c, 5, 2, g.reps);
         /* The least traffic: A once, x and y once each. */
         const double bytes = (double)m->nnz * 12.0 + (double)(n + 1) * 4.0 + 16.0 * (double)n;
         print_header();
-        print_row(name, "cuSPARSE", v[0].ms, v[1].ms, bytes, false, 0.90);
-        sweep_lanes(m, &c, x, ref, got, y_px, v[0].ms, bytes);
+        print_row(name, "cuSPARSE", v[0].ms, v[1].ms, bytes, false, target);
+        if (sweep) sweep_lanes(m, &c, x, ref, got, y_px, v[0].ms, v[1].ms, bytes);
     }
     raw_spmv_destroy(c.raw);
-    px_view *views[] = {row, col, val, xv, y_px, y_raw, lr};
-    for (int k = 0; k < 7; ++k) CHECK(px_view_release(&views[k]));
+    CHECK(px_team_rows_release(&c.rows));
+    px_view *views[] = {row, col, val, xv, y_px, y_raw};
+    for (int k = 0; k < 6; ++k) CHECK(px_view_release(&views[k]));
     free(x);
     free(ref);
     free(got);
+}
+
+/* The matrices: Laplacians (target 1.0x cuSPARSE), power-law rows of several skews
+   (0.95x), and the shapes of two of SuiteSparse's well-known kinds made by a generator:
+   a Graph500 R-MAT graph (kron_g500-logn21) and a 27-point 3-D FEM mesh (0.95x). Each is
+   made, measured, and freed before the next. */
+static void bench_matrices(bool quick)
+{
+    const int64_t s = quick ? 16 : 1; /* --quick: a sixteenth of the rows, or so */
+    csr m = csr_laplacian2d(quick ? 512 : 4096);
+    bench_spmv("laplace 2-D", &m, 1.0, true);
+    csr_free(&m);
+    m = csr_laplacian3d(quick ? 64 : 256);
+    bench_spmv("laplace 3-D", &m, 1.0, true);
+    csr_free(&m);
+    const struct {
+        const char *name;
+        int64_t rows;
+        double mean;
+        int64_t max;
+    } pl[] = {
+        {"power-law 8/100", (int64_t)1 << 22, 8.0, 100},
+        {"power-law 16/4096", (int64_t)1 << 21, 16.0, 4096},
+        {"power-law 32/10^4", (int64_t)1 << 22, 32.0, 10000},
+        {"power-law 64/1000", (int64_t)1 << 21, 64.0, 1000},
+    };
+    for (size_t k = 0; k < sizeof pl / sizeof pl[0]; ++k) {
+        m = csr_powerlaw_mean(pl[k].rows / s, pl[k].mean, pl[k].max, 42 + k);
+        bench_spmv(pl[k].name, &m, 0.95, true);
+        csr_free(&m);
+    }
+    m = csr_powerlaw((quick ? 512 : 4096) * (int64_t)(quick ? 512 : 4096), quick ? 1024 : 4096, 42);
+    bench_spmv("power-law 7.5/4096", &m, 0.95, true);
+    csr_free(&m);
+    m = csr_rmat(quick ? 17 : 21, 16, 7);
+    bench_spmv("R-MAT 21 (kron_g500)", &m, 0.95, true);
+    csr_free(&m);
+    m = csr_stencil27(quick ? 48 : 128, 5);
+    bench_spmv("FEM 27-point 3-D", &m, 0.95, true);
+    csr_free(&m);
 }
 
 /* ---- Tiled stencil ----------------------------------------------------------------------- */
@@ -500,13 +544,7 @@ int main(int argc, char **argv)
            "rounds after warm-up, medians\n\n",
            px_version_string(), prop.name, prop.multiProcessorCount, g.reps);
 
-    const int64_t grid = quick ? 512 : 4096;
-    csr lap = csr_laplacian2d(grid);
-    bench_spmv("spmv laplace", &lap);
-    csr_free(&lap);
-    csr pl = csr_powerlaw(grid * grid, quick ? 1024 : 4096, 42);
-    bench_spmv("spmv powerlaw", &pl);
-    csr_free(&pl);
+    bench_matrices(quick);
 
     bench_stencil(quick ? 1024 : 8192, &five_point);
     bench_stencil(quick ? 1024 : 8192, &radius4);

@@ -13,13 +13,13 @@
 // Variants, each Kokkos::parallel_for over a Kokkos::TeamPolicy on the default execution
 // space (Kokkos::Cuda in a CUDA build):
 //   lanes L: T x L', N long   the standard team SpMV (the shape of KokkosKernels' and of
-//                             portex's examples/spmv_kernels.c): a team per block of rows,
+//                             portex's bench/cuda/spmv_lanes_k.c): a team per block of rows,
 //                             TeamThreadRange over the block's rows, ThreadVectorRange +
 //                             parallel_reduce over a row's entries; L = 1, 2, 4, 8, 16 lanes,
 //                             T = 256 / L threads a team, a row a thread, as portex's
-//                             spmv_policy_lanes; the N rows past 32 x L entries skipped and
+//                             lanes_policy; the N rows past 32 x L entries skipped and
 //                             given a team each (TeamPolicy(N, 8, 32), a TeamVectorRange
-//                             reduction), found once, as portex's spmv_dispatch does on CUDA
+//                             reduction), found once, as portex's lanes_dispatch does on CUDA
 //                             (in a build without CUDA, for checking: teams of one thread, as
 //                             portex's host backends run them, nothing split off); T x L' is
 //                             the shape Kokkos made of the request
@@ -192,7 +192,7 @@ void bench_spmv(const char *name, const csr &m, int reps)
         Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     std::vector<variant> v;
 
-    // The shapes of portex's spmv_policy_lanes (examples/spmv_kernels.h), lanes 1 to 16:
+    // The shapes of portex's lanes_policy (bench/cuda/spmv_lanes_k.h), lanes 1 to 16:
     // 256 / lanes threads a team, a row a thread; rows past 32 lane-steps skipped by the
     // first kernel and given a team each (TeamPolicy(nlong, 8, 32), a TeamVectorRange
     // reduction), found once as a sparse library's analysis step is. Host backends (a build

@@ -19,7 +19,6 @@ typedef struct compact_args {
     double threshold;
 } compact_args;
 typedef struct spmv_args {
-    int64_t nrows, rows_per_team;
     px_span_i64_1d row; /* CSR: row r's entries are [row(r), row(r + 1)) of col and val */
     px_span_i32_1d col;
     px_span_f64_1d val, x, y;
@@ -133,15 +132,13 @@ static void run_histogram(px_instance *inst)
     CHECK(px_view_release(&hist));
 }
 
-/* The 1-D Laplacian times x(i) = i, three teams of 128 rows, the last one short. */
+/* The 1-D Laplacian times x(i) = i over the league the library shapes from its rows. */
 static void run_spmv(px_instance *inst)
 {
     laplacian m;
     laplacian_create(&m, 300);
     spmv_args args;
-    const int64_t nrows = m.nrows;
-    args.nrows = nrows;
-    args.rows_per_team = 128;
+    px_view *row = m.row;
     LAPLACIAN_SPANS(m, args);
 
     SNIPPET_BEGIN();

@@ -60,6 +60,7 @@ static void spmv(px_instance *inst)
     laplacian m;
     laplacian_create(&m, 100);
     const int64_t nrows = m.nrows;
+    px_view *row = m.row;
     spmv_args args;
     LAPLACIAN_SPANS(m, args);
 

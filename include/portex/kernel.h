@@ -75,10 +75,10 @@ typedef enum px_kernel_kind {
     PX_KERNEL_SCAN = 3    /**< PX_SCAN */
 } px_kernel_kind;
 
-/** "PXK4": the descriptor's layout and the kernel ABI (portex/impl/abi.h) these headers
+/** "PXK5": the descriptor's layout and the kernel ABI (portex/impl/abi.h) these headers
  * compile into a kernel file. Dispatch refuses "PXK1" to "PXK3" descriptors, from kernel
  * files compiled against an older portex/kernel.h, asking for the file to be recompiled. */
-#define PX_KERNEL_MAGIC 0x50584b34u
+#define PX_KERNEL_MAGIC 0x50584b35u
 
 /** A kernel's descriptor. Made by the macros below; never filled by hand. What runs the
  * kernel is a table of entries, one per family of device code compiled in and kind of

@@ -11,15 +11,18 @@
  *   typedef struct spmv_args { px_span_i64 row; px_span_i32 col; px_span_f64 val, x, y; } spmv_args;
  *
  *   PX_TEAM_FOR(spmv, spmv_args, a, team) {
- *       const int64_t r = team->league_rank;                    // one team per row
- *       double sum;
- *       PX_TEAM_VECTOR_REDUCE(team, k, PX_AT1(a->row, r), PX_AT1(a->row, r + 1), double, sum, acc, sum) {
- *           *acc += PX_AT1(a->val, k) * PX_AT1(a->x, PX_AT1(a->col, k));
+ *       PX_TEAM_ROW_FOR(team, r) {                              // the rows this thread takes
+ *           double sum;
+ *           PX_ROW_VECTOR_REDUCE(team, k, PX_AT1(a->row, r), PX_AT1(a->row, r + 1), double, sum, acc, sum) {
+ *               *acc += PX_AT1(a->val, k) * PX_AT1(a->x, PX_AT1(a->col, k));
+ *           }
+ *           PX_SINGLE_PER_ROW(team) { PX_AT1(a->y, r) = sum; }
  *       }
- *       PX_SINGLE_PER_TEAM(team) { PX_AT1(a->y, r) = sum; }
  *   }
  *
- *   px_parallel_for_team(inst, "spmv", px_teams(nrows, PX_AUTO, PX_AUTO), PX_KERNEL(spmv), &args);
+ *   px_team_rows *rows;                                         // the league, shaped from
+ *   px_team_rows_create(inst, row_view, &rows);                 // the row lengths, once
+ *   px_parallel_for_team(inst, "spmv", px_teams_rows(rows), PX_KERNEL(spmv), &args);
  * @endcode
  *
  * Execution model. The body runs on every thread and lane of its team, each with the same
@@ -79,8 +82,11 @@ PX_EXTERN_C_BEGIN
  * px_team_scratch_max). */
 #define PX_TEAM_SCRATCH0_HOST_MAX ((size_t)1 << 20)
 
+/** A league shaped by the library over the rows of a CSR-like structure (px_team_rows_create). */
+typedef struct px_team_rows px_team_rows;
+
 /** A league of teams: the index space of a team dispatch. Small, passed by value; make it
- * with px_teams and px_team_policy_scratch, never fill it by hand. */
+ * with px_teams or px_teams_rows and px_team_policy_scratch, never fill it by hand. */
 typedef struct px_team_policy {
     int64_t league_size;      /**< teams; the body sees league_rank in [0, league_size) */
     int32_t team_size;        /**< threads per team; PX_AUTO: the backend chooses */
@@ -88,13 +94,24 @@ typedef struct px_team_policy {
     size_t scratch_team[2];   /**< scratch bytes per team, by level */
     size_t scratch_thread[2]; /**< scratch bytes per thread of the team, by level */
     int32_t bad_level;        /**< a level px_team_policy_scratch refused, plus 1; 0: none */
+    const px_team_rows *rows; /**< px_teams_rows: the rows that shape the league; else NULL */
 } px_team_policy;
 
 /** `league_size` teams of `team_size` threads with `vector_length` lanes each (PX_AUTO for
  * either: the backend chooses, from the kernel's needs and the device). No scratch. */
 static inline px_team_policy px_teams(int64_t league_size, int32_t team_size, int32_t vector_length)
 {
-    px_team_policy p = {league_size, team_size, vector_length, {0, 0}, {0, 0}, 0};
+    px_team_policy p = {league_size, team_size, vector_length, {0, 0}, {0, 0}, 0, NULL};
+    return p;
+}
+
+/** The league of `rows` (px_team_rows_create): its size and team shape are the ones the
+ * library chose for the rows' lengths and the instance's backend; a kernel walks it with
+ * PX_TEAM_ROW_FOR. Add scratch with px_team_policy_scratch as for any policy. */
+static inline px_team_policy px_teams_rows(const px_team_rows *rows)
+{
+    px_team_policy p = px_teams(0, PX_AUTO, PX_AUTO);
+    p.rows = rows;
     return p;
 }
 
@@ -129,6 +146,10 @@ typedef struct px_team {
     size_t scratch_size[2];        /**< bytes at scratch[level] */
     size_t thread_scratch_size[2]; /**< bytes at thread_scratch[level] */
     void *reduce_slots;            /**< library internal (CUDA: shared memory of team reductions) */
+    const px__team_rows_run *rows; /**< library internal (the league's rows; NULL: none) */
+    int32_t row_mode;              /**< library internal (PX__ROWS_*: how this team takes rows) */
+    int32_t row_rank;              /**< library internal (this lane among its row's lanes) */
+    int32_t row_lanes;             /**< library internal (the lanes on this team's rows) */
 } px_team;
 
 /** @cond PX_INTERNAL */
@@ -177,6 +198,40 @@ PX_API px_status px_parallel_reduce_team_view(px_instance *inst, const char *lab
  * PX__TEAM_REDUCE_BYTES; on the host PX_TEAM_SCRATCH0_HOST_MAX; level 1:
  * PX_TEAM_SCRATCH1_MAX everywhere). */
 PX_API px_status px_team_scratch_max(px_instance *inst, int level, size_t *bytes);
+
+/* ---- Rows: leagues shaped by the library ----------------------------------------------- */
+
+/** What px_team_rows_create measured and chose. */
+typedef struct px_team_rows_info {
+    int64_t rows;          /**< rows (the offsets' extent less one) */
+    int64_t entries;       /**< offsets[rows] - offsets[0] */
+    int64_t max_entries;   /**< the longest row's entries */
+    int64_t league_size;   /**< teams of a dispatch */
+    int32_t team_size;     /**< threads a team, as the teams run */
+    int32_t vector_length; /**< lanes a thread, as the teams run */
+    int64_t rows_per_team; /**< rows a team takes, a row per thread, outside the long rows */
+    int64_t long_rows;     /**< rows given a whole team each (the first long_rows teams) */
+    int64_t long_after;    /**< a row of more entries than this is long; -1: no row is */
+} px_team_rows_info;
+
+/** Measures the rows of `offsets` (a rank-1 view of int32 or int64: row r's entries are
+ * [offsets[r], offsets[r + 1]), nondecreasing; a CSR matrix's row pointer) once and chooses
+ * the league that runs them fast on inst's backend: the lanes a row gets, the rows a team
+ * takes, and which rows are long enough to get a team of their own (docs/teams.md, "Rows").
+ * The offsets must be readable by inst's kernels (its memory space, or one its backend
+ * reads) and stay alive and unchanged while the result is used: the kernels read them.
+ * Waits for inst (the offsets are read back once). Keeps a reference to the offsets and,
+ * on a GPU, the long rows' indices (8 bytes each) in device memory of inst's device, until
+ * px_team_rows_release. */
+PX_API px_status px_team_rows_create(px_instance *inst, px_view *offsets, px_team_rows **rows);
+
+/** What rows measured and chose (for logs and tests). */
+PX_API px_status px_team_rows_info_get(const px_team_rows *rows, px_team_rows_info *info);
+
+/** Frees rows and sets *rows to NULL (NULL or *rows NULL: nothing to do). No graph may use
+ * them any longer, and the dispatches that did must have finished (fence their instances
+ * first). */
+PX_API px_status px_team_rows_release(px_team_rows **rows);
 
 PX_EXTERN_C_END
 
@@ -277,6 +332,37 @@ PX_EXTERN_C_END
 /** As PX_TEAM_THREAD_SCAN over every thread and lane of the team. */
 #define PX_TEAM_VECTOR_SCAN(team, i, begin, end, T, op, update, final, total) \
     PX__TEAM_SCAN(ws, PX__TEAM_VECTOR, team, i, begin, end, T, op, update, final, total)
+
+/* ---- Rows of a px_teams_rows league ----------------------------------------------------- */
+
+/** The block that follows runs for each row `r` (int64_t) this thread takes in a
+ * px_teams_rows league: a row per team thread in general, its lanes over the row's
+ * entries; a long row with every thread and lane of the team. Under a policy of
+ * px_teams, the row is league_rank, with every thread and lane of the team (a team per
+ * row). Inside, loop over the row's entries with PX_ROW_VECTOR_FOR or PX_ROW_VECTOR_REDUCE
+ * and write the row's result from a PX_SINGLE_PER_ROW block. Reached by every thread;
+ * `continue` skips the rest of the row. */
+#define PX_TEAM_ROW_FOR(team, r)                                           \
+    for (int64_t r = px__team_row_first(team); r < px__team_row_end(team); \
+         r += px__team_row_step(team))                                     \
+        if (px__team_row_skip(team, r)) {                                  \
+        } else
+
+/** The block that follows runs for each index `i` in [begin, end), shared out among the
+ * lanes that work on the current row of PX_TEAM_ROW_FOR. */
+#define PX_ROW_VECTOR_FOR(team, i, begin, end) \
+    PX__TEAM_STRIDED(rv, i, begin, end, px__row_lane(team), px__row_lanes(team))
+
+/** As PX_ROW_VECTOR_FOR, folding each index's contribution into *acc (a T *) with the join
+ * `op`; every lane of the row gets the row's total in `result`. Reached by every lane of
+ * the row (directly inside PX_TEAM_ROW_FOR's block, not in a branch on the lane). */
+#define PX_ROW_VECTOR_REDUCE(team, i, begin, end, T, op, acc, result) \
+    PX__TEAM_REDUCE(rr, PX__ROW_VECTOR, PX_ROW_VECTOR_FOR, team, i, begin, end, T, op, acc, result)
+
+/** The block that follows runs once per row of PX_TEAM_ROW_FOR (one lane of the row). */
+#define PX_SINGLE_PER_ROW(team)  \
+    if (!px__row_leader(team)) { \
+    } else
 
 /* ---- Team kernels ------------------------------------------------------------------------ */
 

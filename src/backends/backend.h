@@ -94,6 +94,9 @@ typedef struct px__dispatch {
     const char *label; /* never NULL */
     px_policy policy;
     px_team_policy team; /* team kernels: checked, scratch sizes rounded to 16 bytes */
+    /* A px_teams_rows league: the px__team_rows_run its kernels read (portex/impl/abi.h), in
+       host memory (a device backend copies it into its launches); NULL otherwise. */
+    const void *team_rows;
     const void *args;
     px__result_kind result_kind;
     void *result;          /* host pointer, or the data of the result view */

@@ -13,6 +13,7 @@
 #include "observability/profile.h"
 #include "runtime/capture.h"
 #include "runtime/instance.h"
+#include "runtime/team_rows.h"
 #include "spaces/view.h"
 
 static const char *kind_name(px_kernel_kind kind)
@@ -68,7 +69,7 @@ static px_status check_descriptor(const px_kernel *kernel)
 {
     if (!kernel) return px__error(PX_ERR_INVALID_ARGUMENT, "kernel must not be NULL");
     if (kernel->magic == PX__KERNEL_MAGIC_V1 || kernel->magic == PX__KERNEL_MAGIC_V2 ||
-        kernel->magic == PX__KERNEL_MAGIC_V3)
+        kernel->magic == PX__KERNEL_MAGIC_V3 || kernel->magic == PX__KERNEL_MAGIC_V4)
         return px__error(
             PX_ERR_INVALID_ARGUMENT,
             "kernel '%s' was compiled against an older portex/kernel.h; recompile its kernel file",
@@ -224,10 +225,13 @@ px_status px__dispatch_prepare_team(px__dispatch *d, const px__backend *be, int 
     PX__TRY(check_args(kernel, args));
     const px__entry_fn entry = px__kernel_entry_of(kernel, be->target, PX__ENTRY_LEAGUE);
     if (!entry) return not_compiled(kernel, be, target);
+    const void *rows = NULL;
+    if (policy.rows) PX__TRY(px__team_rows_policy(&policy, be, device, &rows));
     PX__TRY(check_team_policy(&policy, kernel, be, device));
     start(d, kernel, entry, label, args);
     d->policy = px_range(0, policy.league_size);
     d->team = policy;
+    d->team_rows = rows;
     return PX_OK;
 }
 

@@ -100,6 +100,10 @@ inline unsigned atomicAdd(unsigned *p, unsigned v)
     *p += v;
     return o;
 }
+inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
+{
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
 
 /* ---- block and warp emulation ---- */
 struct Block {
@@ -197,7 +201,8 @@ template <class T> T load_l2(const T *p) { return *p; }
 #include "portex/view.h"
 #define __CUDA_ARCH__ 900
 #include "portex/team.h"
-#include "k_team.c" /* the kernels, as the device pass compiles them */
+#include "k_team.c"      /* the kernels, as the device pass compiles them */
+#include "k_team_rows.c" /* the same for leagues over rows */
 /* The dynamic shared memory team_cuda.h's kernels declare: they are compiled here but never
    called (the stand-in launches below give each block its own). */
 namespace px_cuda {
@@ -212,6 +217,9 @@ __attribute__((aligned(16))) unsigned char px__team_smem[PX__TEAM_REDUCE_BYTES +
    the given scratch (level 0: t0 + th0 per thread; level 1: t1 + th1 per thread), as
    team_cuda.h's for_kernel does; with a Join, as its reduce_kernel, the blocks' partials
    joined in block order into *result. */
+/* The rows of a px_teams_rows league the next runs walk (nullptr: none, a team per row). */
+static const px__team_rows_run *g_rows = nullptr;
+
 template <class Args, class Body, class T = int, class Join = void>
 static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, size_t th0, size_t t1,
                 size_t th1, T *result = nullptr)
@@ -233,6 +241,10 @@ static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, si
         d.level1 = stride1 ? l1.data() : nullptr;
         d.stride1 = stride1;
         d.sync = t0 + th0 + stride1 > 0; /* as plan: a barrier between teams only with scratch */
+        d.first = 0;
+        d.end = L;
+        d.has_rows = g_rows != nullptr;
+        if (g_rows) d.rows = *g_rows;
         T part{};
         std::vector<std::thread> th;
         for (int y = 0; y < Tn; ++y)
@@ -247,7 +259,7 @@ static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, si
                     make_team(&t, d, smem.data());
                     if constexpr (std::is_same<Join, void>::value) {
                         for (int64_t l = b; l < L; l += grid) {
-                            t.league_rank = l;
+                            px__team_enter(&t, l);
                             Body::call_body(&a, &t);
                             if (d.sync && l + grid < L) __syncthreads();
                         }
@@ -255,7 +267,7 @@ static void run(const Args &a, int64_t L, int Tn, int V, int grid, size_t t0, si
                         T acc;
                         Join::identity(&acc);
                         for (int64_t l = b; l < L; l += grid) {
-                            t.league_rank = l;
+                            px__team_enter(&t, l);
                             Body::call_body(&a, &t, &acc);
                             if (d.sync) __syncthreads();
                         }
@@ -482,9 +494,95 @@ static void check_plan()
         }
 }
 
+/* Leagues over rows (k_team_rows.c): a px__team_rows_run made here as the library makes
+   it (long rows first, a row per team thread in the rest, rows past long_after skipped
+   there), on many team shapes, and a team per row without one; each against plain C. */
+static void check_rows()
+{
+    const int64_t n = 120;
+    std::vector<int64_t> off(n + 1, 0);
+    srand(23);
+    for (int64_t r = 0; r < n; ++r) {
+        const int64_t len = r % 37 == 5 ? 40 + rand() % 300 : rand() % 7;
+        off[r + 1] = off[r] + len;
+    }
+    const int64_t nnz = off[n];
+    std::vector<int32_t> off32(off.begin(), off.end()), col(nnz);
+    std::vector<double> val(nnz), x(n);
+    for (int64_t k = 0; k < nnz; ++k) {
+        col[k] = (int32_t)(rand() % n);
+        val[k] = (double)(rand() % 2001 - 1000) / 1000.0;
+    }
+    for (auto &v : x) v = (double)(rand() % 2001 - 1000) / 1000.0;
+    /* {team size, lanes, int64 offsets} */
+    const int shapes[][3] = {{8, 4, 0}, {2, 32, 1}, {3, 2, 1}, {1, 1, 0}, {5, 8, 1}};
+    for (int with_rows = 0; with_rows < 2; ++with_rows)
+        for (auto &sh : shapes) {
+            const int Tn = sh[0], V = sh[1], wide = sh[2];
+            px__team_rows_run run_rec;
+            memset(&run_rec, 0, sizeof run_rec);
+            std::vector<int64_t> longs;
+            const int64_t long_after = 8 * V;
+            for (int64_t r = 0; r < n; ++r)
+                if (off[r + 1] - off[r] > long_after) longs.push_back(r);
+            run_rec.offsets = wide ? (const void *)off.data() : (const void *)off32.data();
+            run_rec.offsets_i64 = wide;
+            run_rec.long_rows = longs.data();
+            run_rec.nrows = n;
+            run_rec.per_team = Tn;
+            run_rec.nlong = (int64_t)longs.size();
+            run_rec.long_after = longs.empty() ? INT64_MAX : long_after;
+            const int64_t L = with_rows ? run_rec.nlong + (n + Tn - 1) / Tn : n;
+            std::vector<double> y(n, -1.0);
+            std::vector<int64_t> cnt(n, -1), seen(n, 0), hits(nnz, 0);
+            tk_rows_args a;
+            memset(&a, 0, sizeof a);
+            a.wide = wide;
+            a.off32 = span_of<px_span_i32_1d>(off32);
+            a.off64 = span_of<px_span_i64_1d>(off);
+            a.col = span_of<px_span_i32_1d>(col);
+            a.val = span_of<px_span_f64_1d>(val);
+            a.x = span_of<px_span_f64_1d>(x);
+            a.y = span_of<px_span_f64_1d>(y);
+            a.n = span_of<px_span_i64_1d>(cnt);
+            a.seen = span_of<px_span_i64_1d>(seen);
+            a.hits = span_of<px_span_i64_1d>(hits);
+            g_rows = with_rows ? &run_rec : nullptr;
+            const int grid = (int)std::min<int64_t>(L, 4);
+            run<tk_rows_args, px__cu_tk_rows_spmv>(a, L, Tn, V, grid, 0, 0, 0, 0);
+            using sum_join = PX__CUDA_JOIN(int64_t, sum);
+            int64_t total = -1, want_total = 0;
+            run<tk_rows_args, px__cu_tk_rows_total, int64_t, sum_join>(a, L, Tn, V, grid, 0, 0, 0,
+                                                                       0, &total);
+            g_rows = nullptr;
+            for (int64_t r = 0; r < n; ++r) {
+                double want = 0.0, mag = 0.0;
+                int64_t c = 0;
+                for (int64_t k = off[r]; k < off[r + 1]; ++k) {
+                    want += val[k] * x[col[k]];
+                    mag += std::abs(val[k] * x[col[k]]);
+                    c += k * 3 + 1;
+                    CHECK(hits[k] == 1 + r, "rows %d x %d (%s): entry %lld hit %lld", Tn, V,
+                          with_rows ? "rows" : "a team per row", (long long)k, (long long)hits[k]);
+                }
+                want_total += (r + 1) * (off[r + 1] - off[r]) + 7;
+                CHECK(std::abs(y[r] - want) <= 1e-12 * (mag > 1.0 ? mag : 1.0) && cnt[r] == c &&
+                          seen[r] == 1,
+                      "rows %d x %d (%s): row %lld: y %.17g want %.17g, n %lld want %lld, "
+                      "seen %lld",
+                      Tn, V, with_rows ? "rows" : "a team per row", (long long)r, y[r], want,
+                      (long long)cnt[r], (long long)c, (long long)seen[r]);
+            }
+            CHECK(total == want_total, "rows %d x %d (%s): total %lld, want %lld", Tn, V,
+                  with_rows ? "rows" : "a team per row", (long long)total, (long long)want_total);
+        }
+    fprintf(stderr, "rows done\n");
+}
+
 int main()
 {
     check_plan();
+    check_rows();
     /* {league, team size, vector length, grid} */
     const int shapes[][4] = {{7, 3, 1, 2},   {29, 5, 4, 3}, {13, 7, 8, 2}, {9, 1, 32, 4},
                              {17, 32, 1, 5}, {5, 4, 2, 1},  {11, 6, 4, 3}, {3, 33, 2, 2},

@@ -23,12 +23,13 @@
 #include "portex/core.h"
 #include "portex/export.h"
 
-/* The kernel ABI's version: the last character of PX_KERNEL_MAGIC ("PXK4"). */
-#define PX__KERNEL_ABI 4
+/* The kernel ABI's version: the last character of PX_KERNEL_MAGIC ("PXK5"). */
+#define PX__KERNEL_ABI 5
 /* The magic of descriptors of earlier versions, which dispatch refuses by name. */
 #define PX__KERNEL_MAGIC_V1 0x50584b31u
 #define PX__KERNEL_MAGIC_V2 0x50584b32u
 #define PX__KERNEL_MAGIC_V3 0x50584b33u
+#define PX__KERNEL_MAGIC_V4 0x50584b34u
 
 PX_EXTERN_C_BEGIN
 
@@ -71,7 +72,24 @@ typedef struct px__team_run {
     size_t shared_limit;      /* CUDA: dynamic shared memory a block may have (opt-in) */
     int32_t refused;          /* CUDA, on return: PX__TEAM_REFUSED_* or 0 */
     int64_t refused_limit;    /* CUDA, on return: the limit that refused the launch */
+    const void *rows;         /* the league's px__team_rows_run (NULL: none), in host memory
+                                 (CUDA copies it into the launch's parameters) */
 } px__team_run;
+
+/* A league shaped by a px_team_rows (portex/team.h) as team kernels read it. League ranks
+   [0, nlong) take one long row each, long_rows[rank], with every thread and lane of the
+   team (first: they are the slowest); the ranks after take per_team consecutive rows each,
+   a row per team thread (its lanes over the row's entries), skipping the long ones. */
+typedef struct px__team_rows_run {
+    const void *offsets;      /* nrows + 1 nondecreasing offsets: int64_t, or int32_t */
+    const int64_t *long_rows; /* nlong row indices, increasing */
+    int64_t nrows;
+    int64_t per_team;   /* rows a team of the short part */
+    int64_t long_after; /* a row of more entries than this is long */
+    int64_t nlong;
+    int32_t offsets_i64; /* 1: int64_t offsets */
+    int32_t reserved;
+} px__team_rows_run;
 
 #define PX__TEAM_REFUSED_THREADS 1   /* team_size * vector_length above the kernel's limit */
 #define PX__TEAM_REFUSED_SHARED 2    /* level 0 and reduction slots above the shared memory */

@@ -26,6 +26,9 @@
 #define PX__TEAM_THREAD 0
 #define PX__THREAD_VECTOR 1
 #define PX__TEAM_VECTOR 2
+/* The lanes of PX_TEAM_ROW_FOR's current row: the team's for a row with a team of its own,
+   the calling thread's otherwise. */
+#define PX__ROW_VECTOR 3
 
 /* A strided loop over [begin, end): first offset `first`, step `step`; `i` (int64_t) is the
    index in the block that follows, run once per index by a loop whose condition reads i
@@ -69,5 +72,77 @@
                          px__##p##e = i)                                                          \
                         for (bool final = px__##p##s == 1, px__##p##f = !final;                   \
                              px__##p##f != final; px__##p##f = final)
+
+/* ---- Rows of a px_teams_rows league (portex/impl/abi.h, px__team_rows_run) ---------------- */
+
+/* How a team takes rows (px_team.row_mode): a team per row (a league without rows), a long
+   row of a px_teams_rows league with every thread and lane, or a row per team thread. */
+#define PX__ROWS_NONE 0
+#define PX__ROWS_LONG 1
+#define PX__ROWS_SHORT 2
+
+/* Team league_rank begins, taking rows as `mode` says: its row lanes in the team's
+   registers, so that the rows' loops read no memory for them. A family's launch that
+   knows the mode at compile time (a launch of the short part only) lets the compiler drop
+   the other modes' code, the team folds of long rows with it. */
+PX_FUNCTION void px__team_enter_rows(px_team *t, int64_t league_rank, int mode)
+{
+    t->league_rank = league_rank;
+    t->row_mode = mode;
+    const bool whole = mode != PX__ROWS_SHORT;
+    t->row_rank = whole ? t->team_rank * t->vector_length + t->vector_rank : t->vector_rank;
+    t->row_lanes = whole ? t->team_size * t->vector_length : t->vector_length;
+}
+
+/* The same with the mode that league_rank has in its league. */
+PX_FUNCTION void px__team_enter(px_team *t, int64_t league_rank)
+{
+    px__team_enter_rows(t, league_rank,
+                        t->rows == NULL                ? PX__ROWS_NONE
+                        : league_rank < t->rows->nlong ? PX__ROWS_LONG
+                                                       : PX__ROWS_SHORT);
+}
+
+/* Whether the row's lanes are more than the calling thread's. */
+PX_FUNCTION bool px__row_whole_team(const px_team *t) { return t->row_mode != PX__ROWS_SHORT; }
+
+/* The rows the calling thread takes: from px__team_row_first to px__team_row_end by
+   px__team_row_step. Recomputed at each use from the team and the rows' record (on CUDA in
+   the launch's parameters): cheaper than holding them in registers across the row's body. */
+PX_FUNCTION int64_t px__team_row_first(const px_team *t)
+{
+    if (t->row_mode == PX__ROWS_NONE) return t->league_rank;
+    if (t->row_mode == PX__ROWS_LONG) return t->rows->long_rows[t->league_rank];
+    return (t->league_rank - t->rows->nlong) * t->rows->per_team + t->team_rank;
+}
+
+PX_FUNCTION int64_t px__team_row_end(const px_team *t)
+{
+    if (t->row_mode != PX__ROWS_SHORT) return px__team_row_first(t) + 1;
+    const px__team_rows_run *m = t->rows;
+    const int64_t base = (t->league_rank - m->nlong) * m->per_team;
+    return m->nrows - base < m->per_team ? m->nrows : base + m->per_team;
+}
+
+PX_FUNCTION int64_t px__team_row_step(const px_team *t)
+{
+    return t->row_mode == PX__ROWS_SHORT ? t->team_size : 1;
+}
+
+/* A long row met in the short part (its own team runs it). */
+PX_FUNCTION bool px__team_row_skip(const px_team *t, int64_t r)
+{
+    const px__team_rows_run *m = t->rows;
+    if (t->row_mode != PX__ROWS_SHORT || m->nlong == 0) return false;
+    const int64_t len =
+        m->offsets_i64
+            ? ((const int64_t *)m->offsets)[r + 1] - ((const int64_t *)m->offsets)[r]
+            : (int64_t)((const int32_t *)m->offsets)[r + 1] - ((const int32_t *)m->offsets)[r];
+    return len > m->long_after;
+}
+
+PX_FUNCTION int64_t px__row_lane(const px_team *t) { return t->row_rank; }
+PX_FUNCTION int64_t px__row_lanes(const px_team *t) { return t->row_lanes; }
+PX_FUNCTION bool px__row_leader(const px_team *t) { return t->row_rank == 0; }
 
 #endif /* PORTEX_IMPL_NESTED_H */

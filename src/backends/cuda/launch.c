@@ -137,6 +137,7 @@ static void team_run(const px__cuda_queue *q, const px__dispatch *d, px__team_ru
         r->scratch_thread[l] = d->team.scratch_thread[l];
     }
     r->shared_limit = q->shared_optin;
+    r->rows = d->team_rows;
 }
 
 static px_status team_refused(const px__dispatch *d, const px__team_run *r)

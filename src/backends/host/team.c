@@ -67,6 +67,7 @@ void px__host_team_part(px__host_team *t, int part)
     run.league_size = n;
     run.team_size = 1;
     run.vector_length = 1;
+    run.rows = d->team_rows;
     unsigned char *mine = t->scratch ? t->scratch + (size_t)part * t->slot : NULL;
     for (int l = 0; l < 2; ++l) {
         run.scratch_team[l] = d->team.scratch_team[l];

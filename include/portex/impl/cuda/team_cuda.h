@@ -207,10 +207,10 @@ template <class T, class Join, int Unit>
 __host__ __device__ __forceinline__ void combine(const px_team *t, T *v)
 {
 #if defined(__CUDA_ARCH__)
-    if (Unit == PX__THREAD_VECTOR)
+    if (Unit == PX__THREAD_VECTOR || (Unit == PX__ROW_VECTOR && !px__row_whole_team(t)))
         group_reduce<T, Join>(t, v);
-    else
-        block_reduce<T, Join>(t, v, Unit == PX__TEAM_VECTOR || t->vector_rank == 0);
+    else /* (a row's team: the same branch for the whole block) */
+        block_reduce<T, Join>(t, v, Unit != PX__TEAM_THREAD || t->vector_rank == 0);
 #else
     (void)t;
     (void)v;
@@ -279,6 +279,9 @@ struct dims {
     size_t team1, thread1; /* level 1 parts (rounded) */
     char *level1;          /* slices of `stride1` bytes, one per block */
     size_t stride1;
+    int64_t first, end;     /* the league ranks this launch runs: [first, end) */
+    px__team_rows_run rows; /* the league's rows, when has_rows: read from the parameters */
+    bool has_rows;
     bool sync; /* a barrier between two teams of a block (any scratch) */
 };
 
@@ -290,6 +293,7 @@ __device__ __forceinline__ void make_team(px_team *t, const dims &d, unsigned ch
     t->vector_rank = (int32_t)threadIdx.x;
     t->vector_length = (int32_t)blockDim.x;
     t->reduce_slots = smem;
+    t->rows = d.has_rows ? &d.rows : nullptr; /* d is a __grid_constant__ parameter */
     unsigned char *s0 = smem + PX__TEAM_REDUCE_BYTES;
     char *s1 = d.level1 != nullptr ? d.level1 + (size_t)blockIdx.x * d.stride1 : nullptr;
     t->scratch[0] = d.team0 ? s0 : nullptr;
@@ -303,29 +307,36 @@ __device__ __forceinline__ void make_team(px_team *t, const dims &d, unsigned ch
     t->thread_scratch_size[1] = d.thread1;
 }
 
-template <class Args, class Body> __global__ void for_kernel(const __grid_constant__ Args a, dims d)
+/* Mode: PX__ROWS_LONG or PX__ROWS_SHORT for a launch of that part of a px_teams_rows league
+   only (the compiler then keeps that mode's code alone: a short part without the team folds
+   of long rows needs fewer registers), -1 for any league. */
+template <class Args, class Body, int Mode = -1>
+__global__ void for_kernel(const __grid_constant__ Args a, const __grid_constant__ dims d)
 {
     extern __shared__ __align__(16) unsigned char px__team_smem[];
     px_team t;
     make_team(&t, d, px__team_smem);
-    for (int64_t l = blockIdx.x; l < d.league; l += gridDim.x) {
-        t.league_rank = l;
+    for (int64_t l = d.first + blockIdx.x; l < d.end; l += gridDim.x) {
+        if (Mode < 0)
+            px__team_enter(&t, l);
+        else
+            px__team_enter_rows(&t, l, Mode);
         Body::call_body(&a, &t);
-        if (d.sync && l + gridDim.x < d.league) __syncthreads();
+        if (d.sync && l + gridDim.x < d.end) __syncthreads();
     }
 }
 
 template <class Args, class T, class Body, class Join>
-__global__ void reduce_kernel(const __grid_constant__ Args a, dims d, T *partials,
-                              unsigned int *counter, T *result)
+__global__ void reduce_kernel(const __grid_constant__ Args a, const __grid_constant__ dims d,
+                              T *partials, unsigned int *counter, T *result)
 {
     extern __shared__ __align__(16) unsigned char px__team_smem[];
     px_team t;
     make_team(&t, d, px__team_smem);
     T acc;
     Join::identity(&acc);
-    for (int64_t l = blockIdx.x; l < d.league; l += gridDim.x) {
-        t.league_rank = l;
+    for (int64_t l = d.first + blockIdx.x; l < d.end; l += gridDim.x) {
+        px__team_enter(&t, l);
         Body::call_body(&a, &t, &acc);
         if (d.sync) __syncthreads();
     }
@@ -549,6 +560,13 @@ inline cudaError_t plan(const void *kernel, shape_memo *memo, const px__cuda_lau
     d->thread1 = r->scratch_thread[1];
     d->level1 = nullptr;
     d->stride1 = stride1;
+    d->first = 0;
+    d->end = r->league_size;
+    d->has_rows = r->rows != nullptr;
+    if (d->has_rows)
+        d->rows = *static_cast<const px__team_rows_run *>(r->rows);
+    else
+        memset(&d->rows, 0, sizeof d->rows);
     d->sync = t0 + th0 + stride1 > 0;
     *block = dim3((unsigned)V, (unsigned)T, 1);
     *grid = g;
@@ -582,24 +600,51 @@ inline int launch_shared(void (*kernel)(P...), dim3 grid, dim3 block, size_t sha
     return (int)e;
 }
 
-template <class Args, class Body>
-int launch_for(const px__cuda_launch_desc *l, const Args &args, px__team_run *r)
+/* League ranks [first, end) of r's league with for_kernel<Args, Body, Mode>. */
+template <class Args, class Body, int Mode>
+int launch_part(const px__cuda_launch_desc *l, const Args &args, px__team_run *r, int64_t first,
+                int64_t end)
 {
     static shape_memo memo[detail::max_cached_devices];
-    if (r->league_size <= 0) return (int)cudaSuccess;
-    auto kernel = &for_kernel<Args, Body>;
+    auto kernel = &for_kernel<Args, Body, Mode>;
+    px__team_run part = *r;
+    part.league_size = end - first;
     dims d;
     dim3 block;
     int64_t grid;
     size_t shared;
-    cudaError_t e =
-        plan(reinterpret_cast<const void *>(kernel), memo, l, r, false, &d, &block, &grid, &shared);
+    cudaError_t e = plan(reinterpret_cast<const void *>(kernel), memo, l, &part, false, &d, &block,
+                         &grid, &shared);
+    r->team_size = part.team_size;
+    r->vector_length = part.vector_length;
+    r->refused = part.refused;
+    r->refused_limit = part.refused_limit;
     if (e != cudaSuccess) return (int)e;
+    d.league = r->league_size;
+    d.first = first;
+    d.end = end;
     void *none;
     e = take_scratch(l, 0, &d, grid, &none);
     if (e != cudaSuccess) return (int)e;
     return launch_shared(kernel, dim3((unsigned)grid), block, shared,
                          static_cast<cudaStream_t>(l->stream), args, d);
+}
+
+/* A league without rows in one launch; one of rows in two, its long rows first (ranks
+   [0, nlong), the longest work started first), then its short part, each launch compiled
+   for its part. */
+template <class Args, class Body>
+int launch_for(const px__cuda_launch_desc *l, const Args &args, px__team_run *r)
+{
+    if (r->league_size <= 0) return (int)cudaSuccess;
+    const px__team_rows_run *rows = static_cast<const px__team_rows_run *>(r->rows);
+    if (rows == nullptr) return launch_part<Args, Body, -1>(l, args, r, 0, r->league_size);
+    const int64_t nlong = rows->nlong < r->league_size ? rows->nlong : r->league_size;
+    int e = (int)cudaSuccess;
+    if (nlong > 0) e = launch_part<Args, Body, PX__ROWS_LONG>(l, args, r, 0, nlong);
+    if (e == (int)cudaSuccess && nlong < r->league_size)
+        e = launch_part<Args, Body, PX__ROWS_SHORT>(l, args, r, nlong, r->league_size);
+    return e;
 }
 
 template <class Args, class T, class Body, class Join>

@@ -147,6 +147,10 @@ static inline px_team px__team_host(const px__team_run *r)
         t.thread_scratch_size[l] = r->scratch_thread[l];
     }
     t.reduce_slots = NULL;
+    t.rows = (const px__team_rows_run *)r->rows;
+    t.row_mode = PX__ROWS_NONE;
+    t.row_rank = 0;
+    t.row_lanes = 1;
     return t;
 }
 
@@ -155,7 +159,7 @@ static inline px_team px__team_host(const px__team_run *r)
     {                                                                                            \
         px_team px__t = px__team_host(&px__r);                                                   \
         for (int64_t l_ = px__r.league_begin; l_ < px__r.league_end; ++l_) {                     \
-            px__t.league_rank = l_;                                                              \
+            px__team_enter(&px__t, l_);                                                          \
             px__body_##name(&px__args, &px__t);                                                  \
         }                                                                                        \
     }                                                                                            \
@@ -173,7 +177,7 @@ static inline px_team px__team_host(const px__team_run *r)
         px_identity_##op##_##T(&px__acc);                                                     \
         px_team px__t = px__team_host(&px__r);                                                \
         for (int64_t l_ = px__r.league_begin; l_ < px__r.league_end; ++l_) {                  \
-            px__t.league_rank = l_;                                                           \
+            px__team_enter(&px__t, l_);                                                       \
             px__body_##name(&px__args, &px__t, &px__acc);                                     \
         }                                                                                     \
         return px__acc;                                                                       \
