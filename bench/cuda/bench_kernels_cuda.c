@@ -603,6 +603,7 @@ int main(int argc, char **argv)
         }
     }
 
+    FILE *csv = NULL; /* the cost curve (--csv DIR): triad and dot, then scan */
     dot_ctx d;
     memset(&d, 0, sizeof d);
     if (!child) {
@@ -633,8 +634,7 @@ int main(int argc, char **argv)
         add_row("dot -> view", size, dv[0].ms, dv[1].ms, bytes, false, 0.97);
         add_row("dot -> host", size, dv[2].ms, dv[3].ms, bytes, false, 0.97);
 
-        /* ---- cost curve: triad and dot over sizes, same buffers ---- */
-        FILE *csv = NULL;
+        /* ---- cost curve: triad and dot over sizes, same buffers (scan's below) ---- */
         if (csv_dir) {
             char path[4096];
             if (mkdir(csv_dir, 0777) != 0 && errno != EEXIST) {
@@ -694,8 +694,6 @@ int main(int argc, char **argv)
                             batch, dcv[k].ms * 1e3, gbs(db, dcv[k].ms));
             }
         }
-        if (csv && fclose(csv) != 0) exit(2);
-        if (csv) printf("written: %s/cuda_cost_curve.csv\n", csv_dir);
         snprintf(size, sizeof size, "2^%d of 2^%d..2^%d", worst_lg, curve_lo, curve_hi);
         add_row("triad curve, worst", size, worst_raw, worst_px,
                 3.0 * 8.0 * (double)((int64_t)1 << worst_lg), false, 0.95);
@@ -783,6 +781,29 @@ int main(int argc, char **argv)
         size_pow2(size, sizeof size, "", lg_n, " i64");
         print_variants("scan", v, 3, 2.0 * 8.0 * (double)n);
         add_row("scan (inclusive)", size, v[0].ms, v[1].ms, 2.0 * 8.0 * (double)n, false, 0.95);
+        /* The cost curve's scan: the same buffers, their first m elements. */
+        printf("\nscan cost curve (GB/s, in + out):\n| %-6s | %10s | %10s | %5s |\n", "n", "CUB",
+               "portex", "ratio");
+        printf("|--------|-----------:|-----------:|------:|\n");
+        for (int lg = curve_lo; lg <= curve_hi; lg += curve_step) {
+            const int64_t m = (int64_t)1 << lg;
+            int batch = (int)(((int64_t)1 << 24) / m);
+            batch = batch < 1 ? 1 : batch > 256 ? 256 : batch;
+            c.n = m;
+            variant cv[2] = {{"raw_cub", scan_raw, g.raw_stream, BY_EVENTS, 0},
+                             {"portex", scan_portex, g.px_stream, BY_EVENTS, 0}};
+            measure(cv, 2, &c, batch, 2, g.reps);
+            const double sb = 2.0 * 8.0 * (double)m;
+            printf("| 2^%-4d | %10.1f | %10.1f | %5.3f |\n", lg, gbs(sb, cv[0].ms),
+                   gbs(sb, cv[1].ms), cv[0].ms / cv[1].ms);
+            for (int k = 0; csv && k < 2; ++k)
+                fprintf(csv, "scan,%s,%lld,%.0f,%d,%.4f,%.2f\n", cv[k].name, (long long)m, sb,
+                        batch, cv[k].ms * 1e3, gbs(sb, cv[k].ms));
+        }
+        c.n = n;
+        if (csv && fclose(csv) != 0) exit(2);
+        if (csv) printf("written: %s/cuda_cost_curve.csv\n", csv_dir);
+        csv = NULL;
         sync_both();
         CU(cudaFree(c.tmp));
         CHECK(px_view_release(&vin));
