@@ -12,10 +12,9 @@
 
 typedef struct px__host_job {
     int nparts;
-    /* Called once per part; pass[1], if set, runs after every part of pass[0] and after
-       between(ctx), which runs once, on one thread. */
+    /* Called once per part; pass[1], if set, runs after every part of pass[0] has (one
+       barrier between the passes, nothing run on one thread alone). */
     void (*pass[2])(void *ctx, int part);
-    void (*between)(void *ctx);
     void *ctx;
 } px__host_job;
 

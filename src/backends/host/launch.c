@@ -9,7 +9,7 @@
  *     fastest tiled dimension go to the entry together;
  *   - reductions: each part folds into its own partial, joined in part order;
  *   - scans: two passes, each part's total first (final false), then each part again from
- *     the exclusive prefix of the totals before it (final true).
+ *     the join of the totals before it, which each part makes for itself (final true).
  * Parts are as many as the team's threads, whatever number of threads runs them
  * (job.h), so a result is the same run to run for a given thread count, and the same
  * on every backend that cuts with this file. */
@@ -201,32 +201,22 @@ static void pass_scan_total(void *vc, int part)
     c->scan(c->args, &sub, u, false);
 }
 
-/* Totals become exclusive offsets; the grand total goes after the last. */
-static void scan_offsets(void *vc)
-{
-    launch_ctx *c = vc;
-    const px_kernel *k = c->d->kernel;
-    void *run = partial_of(c, c->nparts);
-    k->identity(run);
-    for (int p = 0; p < c->nparts; ++p) {
-        void *v = partial_of(c, p);
-        void *next = partial_of(c, c->nparts + 1);
-        memcpy(next, run, k->value_size);
-        k->join(next, v);
-        memcpy(v, run, k->value_size);
-        memcpy(run, next, k->value_size);
-    }
-}
-
+/* The part again from the join of the parts' totals before it, in part order (each part
+   finds its own offset: the second pass needs one barrier after the first, nothing run on
+   one thread in between). Its slot beyond the totals holds the offset. */
 static void pass_scan_final(void *vc, int part)
 {
     launch_ctx *c = vc;
+    const px_kernel *k = c->d->kernel;
+    void *run = partial_of(c, c->nparts + 1 + part);
+    k->identity(run);
+    for (int p = 0; p < part; ++p) k->join(run, partial_of(c, p));
     int64_t lo, hi;
     px__host_share(c->policy.end[0] - c->policy.begin[0], part, c->nparts, &lo, &hi);
     px_policy sub = c->policy;
     sub.begin[0] = c->policy.begin[0] + lo;
     sub.end[0] = c->policy.begin[0] + hi;
-    c->scan(c->args, &sub, partial_of(c, part), true);
+    c->scan(c->args, &sub, run, true);
 }
 
 /* Team kernels: the league shared out among the threads (px__host_team_part: chunks for a
@@ -283,9 +273,13 @@ px_status px__host_launch(const px__host_runner *r, const px__dispatch *d)
     } else {
         r->run(r->team, &(px__host_job){.nparts = c.nparts,
                                         .pass = {pass_scan_total, pass_scan_final},
-                                        .between = scan_offsets,
                                         .ctx = &c});
-        if (d->result) memcpy(d->result, partial_of(&c, c.nparts), k->value_size);
+        if (d->result) { /* the grand total: every part's, in part order */
+            void *total = partial_of(&c, c.nparts);
+            k->identity(total);
+            for (int p = 0; p < c.nparts; ++p) k->join(total, partial_of(&c, p));
+            memcpy(d->result, total, k->value_size);
+        }
     }
     free(heap);
     return PX_OK;

@@ -30,10 +30,7 @@ void px__omp_run(const px__queue *q, const px__host_job *job_in)
     if (q->nthreads <= 1 || job->nparts <= 1) {
         if (q->bind_caller) px__omp_bind(q->first);
         run_pass(job, 0, 0, 1);
-        if (job->pass[1]) {
-            job->between(job->ctx);
-            run_pass(job, 1, 0, 1);
-        }
+        if (job->pass[1]) run_pass(job, 1, 0, 1);
         return;
     }
     /* What the other threads must see as the calling thread does: the graphs it runs
@@ -52,8 +49,6 @@ void px__omp_run(const px__queue *q, const px__host_job *job_in)
         run_pass(job, 0, tid, team);
         if (job->pass[1]) {
 #pragma omp barrier
-#pragma omp single
-            job->between(job->ctx);
             run_pass(job, 1, tid, team);
         }
         if (tid) {

@@ -271,10 +271,8 @@ int px__thr_pool_first(const px__thr_pool *t) { return t->first; }
 static void run_alone(const px__thr_pool *t, const px__host_job *job)
 {
     if (t->bind_caller) px__thr_bind(t->first);
-    for (int pass = 0; pass < 2 && job->pass[pass]; ++pass) {
-        if (pass == 1) job->between(job->ctx);
+    for (int pass = 0; pass < 2 && job->pass[pass]; ++pass)
         for (int p = 0; p < job->nparts; ++p) job->pass[pass](job->ctx, p);
-    }
 }
 
 static void run_on_team(px__thr_pool *t, const px__host_job *job)
@@ -285,7 +283,6 @@ static void run_on_team(px__thr_pool *t, const px__host_job *job)
     t->caller = px__caller();
     t->width = t->started + 1;
     for (int pass = 0; pass < 2 && job->pass[pass]; ++pass) {
-        if (pass == 1) job->between(job->ctx);
         t->pass = pass;
         atomic_store_explicit(&t->pending, (unsigned)t->started, memory_order_relaxed);
         publish(t);
