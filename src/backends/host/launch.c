@@ -143,6 +143,19 @@ static void *partial_of(const launch_ctx *c, int part)
     return c->partial + (size_t)part * c->stride;
 }
 
+/* The part's scratch value: the slots after the parts' partials. */
+static void *scratch_of(const launch_ctx *c, int part) { return partial_of(c, c->nparts + part); }
+
+/* Every part's partial joined in part order into `out` (after the job). */
+static void join_parts(const launch_ctx *c, void *out)
+{
+    const px_kernel *k = c->d->kernel;
+    void *total = partial_of(c, c->nparts);
+    k->identity(total);
+    for (int p = 0; p < c->nparts; ++p) k->join(total, partial_of(c, p));
+    memcpy(out, total, k->value_size);
+}
+
 static void run_sub_for(void *vc, const px_policy *sub, int part)
 {
     (void)part;
@@ -154,7 +167,7 @@ static void run_sub_reduce(void *vc, const px_policy *sub, int part)
 {
     const launch_ctx *c = vc;
     const px_kernel *k = c->d->kernel;
-    void *value = partial_of(c, c->nparts + part); /* the part's scratch */
+    void *value = scratch_of(c, part);
     c->entry(c->args, sub, value);
     k->join(partial_of(c, part), value);
 }
@@ -203,12 +216,12 @@ static void pass_scan_total(void *vc, int part)
 
 /* The part again from the join of the parts' totals before it, in part order (each part
    finds its own offset: the second pass needs one barrier after the first, nothing run on
-   one thread in between). Its slot beyond the totals holds the offset. */
+   one thread in between). Its scratch holds the offset. */
 static void pass_scan_final(void *vc, int part)
 {
     launch_ctx *c = vc;
     const px_kernel *k = c->d->kernel;
-    void *run = partial_of(c, c->nparts + 1 + part);
+    void *run = scratch_of(c, part);
     k->identity(run);
     for (int p = 0; p < part; ++p) k->join(run, partial_of(c, p));
     int64_t lo, hi;
@@ -262,10 +275,7 @@ px_status px__host_launch(const px__host_runner *r, const px__dispatch *d)
     if (k->kind == PX_KERNEL_REDUCE) {
         r->run(r->team,
                &(px__host_job){.nparts = c.nparts, .pass = {pass_reduce, NULL}, .ctx = &c});
-        void *total = partial_of(&c, c.nparts);
-        k->identity(total);
-        for (int p = 0; p < c.nparts; ++p) k->join(total, partial_of(&c, p));
-        memcpy(d->result, total, k->value_size);
+        join_parts(&c, d->result);
     } else if (!(c.scan = (px__host_scan_pass_fn)px__kernel_entry_of(k, PX__TARGET_HOST,
                                                                      PX__ENTRY_SCAN_PASS))) {
         /* A descriptor without the pass entry (made by hand): in order, on this thread. */
@@ -274,12 +284,7 @@ px_status px__host_launch(const px__host_runner *r, const px__dispatch *d)
         r->run(r->team, &(px__host_job){.nparts = c.nparts,
                                         .pass = {pass_scan_total, pass_scan_final},
                                         .ctx = &c});
-        if (d->result) { /* the grand total: every part's, in part order */
-            void *total = partial_of(&c, c.nparts);
-            k->identity(total);
-            for (int p = 0; p < c.nparts; ++p) k->join(total, partial_of(&c, p));
-            memcpy(d->result, total, k->value_size);
-        }
+        if (d->result) join_parts(&c, d->result); /* the grand total */
     }
     free(heap);
     return PX_OK;
