@@ -56,31 +56,32 @@ template <class T> __device__ __forceinline__ T from_words(const words<T> &w)
     return v;
 }
 
-template <class T>
-__device__ __forceinline__ T shfl_idx(unsigned mask, const T &v, int src, int width)
+/* v moved a 32-bit word at a time by `shuffle` (one of the warp shuffles, on an int). */
+template <class T, class Shuffle>
+__device__ __forceinline__ T shfl_words(const T &v, Shuffle shuffle)
 {
     words<T> w = to_words(v);
 #pragma unroll
-    for (int k = 0; k < words<T>::n; ++k) w.w[k] = __shfl_sync(mask, w.w[k], src, width);
+    for (int k = 0; k < words<T>::n; ++k) w.w[k] = shuffle(w.w[k]);
     return from_words<T>(w);
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_idx(unsigned mask, const T &v, int src, int width)
+{
+    return shfl_words(v, [=](int x) { return __shfl_sync(mask, x, src, width); });
 }
 
 template <class T>
 __device__ __forceinline__ T shfl_up(unsigned mask, const T &v, unsigned d, int width)
 {
-    words<T> w = to_words(v);
-#pragma unroll
-    for (int k = 0; k < words<T>::n; ++k) w.w[k] = __shfl_up_sync(mask, w.w[k], d, width);
-    return from_words<T>(w);
+    return shfl_words(v, [=](int x) { return __shfl_up_sync(mask, x, d, width); });
 }
 
 template <class T>
 __device__ __forceinline__ T shfl_down(unsigned mask, const T &v, unsigned d, int width)
 {
-    words<T> w = to_words(v);
-#pragma unroll
-    for (int k = 0; k < words<T>::n; ++k) w.w[k] = __shfl_down_sync(mask, w.w[k], d, width);
-    return from_words<T>(w);
+    return shfl_words(v, [=](int x) { return __shfl_down_sync(mask, x, d, width); });
 }
 
 /* ---- Where a thread sits --------------------------------------------------------------- */
