@@ -93,7 +93,8 @@ typedef struct px_team_policy {
     int32_t vector_length;    /**< lanes per thread, a power of two <= 32; PX_AUTO: chosen */
     size_t scratch_team[2];   /**< scratch bytes per team, by level */
     size_t scratch_thread[2]; /**< scratch bytes per thread of the team, by level */
-    int32_t bad_level;        /**< a level px_team_policy_scratch refused, plus 1; 0: none */
+    int32_t bad_level;        /**< a level px_team_policy_scratch refused, plus 1; -1:
+                                   px_teams_rows was given NULL; 0: none */
     const px_team_rows *rows; /**< px_teams_rows: the rows that shape the league; else NULL */
 } px_team_policy;
 
@@ -107,11 +108,13 @@ static inline px_team_policy px_teams(int64_t league_size, int32_t team_size, in
 
 /** The league of `rows` (px_team_rows_create): its size and team shape are the ones the
  * library chose for the rows' lengths and the instance's backend; a kernel walks it with
- * PX_TEAM_ROW_FOR. Add scratch with px_team_policy_scratch as for any policy. */
+ * PX_TEAM_ROW_FOR. Add scratch with px_team_policy_scratch as for any policy. With rows
+ * NULL, dispatch refuses the policy. */
 static inline px_team_policy px_teams_rows(const px_team_rows *rows)
 {
     px_team_policy p = px_teams(0, PX_AUTO, PX_AUTO);
     p.rows = rows;
+    if (rows == NULL) p.bad_level = -1;
     return p;
 }
 

@@ -155,6 +155,11 @@ px_status px__team_scratch_limit(const px__backend *be, int device, int level, s
 static px_status check_team_policy(px_team_policy *p, const px_kernel *k, const px__backend *be,
                                    int device)
 {
+    if (p->bad_level < 0)
+        return px__error(PX_ERR_INVALID_ARGUMENT,
+                         "kernel '%s': px_teams_rows was given NULL rows (px_team_rows_create "
+                         "makes them)",
+                         k->name);
     if (p->bad_level)
         return px__error(
             PX_ERR_INVALID_ARGUMENT,

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 #include "k_team_rows.h"
@@ -348,6 +349,40 @@ START_TEST(team_rows_errors)
     TK_OK(px_team_rows_create(tk_inst(), off, &rows));
     TK_FAIL(px_team_rows_info_get(rows, NULL), PX_ERR_INVALID_ARGUMENT, "px_team_rows_info_get");
     TK_OK(px_team_rows_release(&rows));
+
+    /* A policy of no rows is refused at dispatch, by every kind of team dispatch. */
+    tk_rows_args a;
+    memset(&a, 0, sizeof a);
+    TK_FAIL(
+        px_parallel_for_team(tk_inst(), "rows", px_teams_rows(NULL), PX_KERNEL(tk_rows_spmv), &a),
+        PX_ERR_INVALID_ARGUMENT, "px_parallel_for_team");
+    TK_ERROR_HAS("px_teams_rows was given NULL");
+    int64_t total;
+    TK_FAIL(px_parallel_reduce_team(tk_inst(), "rows", px_teams_rows(NULL),
+                                    PX_KERNEL(tk_rows_total), &a, &total),
+            PX_ERR_INVALID_ARGUMENT, "px_parallel_reduce_team");
+    TK_ERROR_HAS("px_teams_rows was given NULL");
+    px_graph *g = NULL;
+    px_graph_node *node = NULL;
+    TK_OK(px_graph_create(&g, tk_exec(), 0, "rows"));
+    TK_FAIL(px_graph_add_for_team(g, NULL, 0, "rows", px_teams_rows(NULL), PX_KERNEL(tk_rows_spmv),
+                                  &a, &node),
+            PX_ERR_INVALID_ARGUMENT, "px_graph_add_for_team");
+    TK_ERROR_HAS("px_teams_rows was given NULL");
+    TK_OK(px_graph_destroy(&g));
+
+    /* Rows made on another backend's instance (host offsets) are refused at dispatch. */
+    const px_exec_space other = tk_exec() != PX_EXEC_SERIAL ? PX_EXEC_SERIAL : PX_EXEC_THREADS;
+    if (px_exec_space_available(other)) {
+        px_instance *oi = NULL;
+        TK_OK(px_instance_default(other, 0, &oi));
+        TK_OK(px_team_rows_create(oi, h, &rows));
+        TK_FAIL(px_parallel_for_team(tk_inst(), "rows", px_teams_rows(rows),
+                                     PX_KERNEL(tk_rows_spmv), &a),
+                PX_ERR_INVALID_ARGUMENT, "px_parallel_for_team");
+        TK_ERROR_HAS("were made for");
+        TK_OK(px_team_rows_release(&rows));
+    }
     TK_RELEASE(off, h, f, two, strided, col);
 }
 END_TEST
