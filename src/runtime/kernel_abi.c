@@ -10,7 +10,11 @@
 #include "backends/host/graph.h"
 #include "base/bounds.h"
 #include "base/error.h"
+#include "px_config.h"
 #include "spaces/view.h"
+#if PX_HAVE_CUDA
+#include "backends/cuda/driver/driver.h"
+#endif
 
 void px__kabi_cond_set(uint64_t handle, unsigned value) { px__host_graph_cond_set(handle, value); }
 
@@ -28,4 +32,13 @@ px_status px__kabi_view_get_span(const px_view *view, int dtype, int layout, voi
         return px__error(PX_ERR_INVALID_ARGUMENT, "out is not a portex span (element type %d)",
                          dtype);
     return px__view_get_span(view, (px_dtype)dtype, layout, out);
+}
+
+px__kabi_fn px__kabi_cuda_launch_entry(void)
+{
+#if PX_HAVE_CUDA
+    return px__cuda_driver_calls_get()->launch_entry;
+#else
+    return NULL;
+#endif
 }

@@ -113,6 +113,14 @@ PX_API void px__kabi_bounds_violation(int dim, int64_t index, int64_t extent);
 PX_API px_status px__kabi_view_get_span(const struct px_view *view, int dtype, int layout,
                                         void *out);
 
+/* A function of the CUDA driver, as a generic function pointer (C has no other). */
+typedef void (*px__kabi_fn)(void);
+
+/* The CUDA launch templates (portex/impl/cuda/kernel_cuda.h): the driver's cuLaunchKernel
+   as the library found it once, or NULL (a library without CUDA, a driver without it);
+   the templates then launch through the runtime. */
+PX_API px__kabi_fn px__kabi_cuda_launch_entry(void);
+
 PX_EXTERN_C_END
 
 #endif /* PORTEX_IMPL_ABI_H */

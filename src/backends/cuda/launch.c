@@ -178,8 +178,7 @@ static px_status run(px__cuda_queue *q, const px__dispatch *d)
     bool to_host = false;
     unsigned int *counter = (unsigned int *)(void *)q->aux;
 
-    px__team_run team;
-    memset(&team, 0, sizeof team);
+    px__team_run team; /* read for team kernels only */
     if (k->team) team_run(q, d, &team);
 
     /* Only reductions, scans and team kernels with level-1 scratch use scratch and the

@@ -43,6 +43,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <cuda/std/functional>
 #include <cuda/std/iterator>
@@ -162,23 +163,64 @@ template <class T> struct same {
     using type = T;
 };
 
-/* Launches through cudaLaunchKernel and returns its own status: no cudaGetLastError
- * after a good launch, so an error the caller's code left pending is neither taken for
- * portex's nor cleared, and each launch costs one runtime call fewer than <<<>>> plus
- * cudaGetLastError. A failed launch's error is cleared so that the caller's next CUDA call
- * does not find it: portex reports it. The parameter types come from the kernel alone
- * (same<P> is not deduced), so an argument of that type is passed where it is, not copied
- * (the arguments struct can be large); others convert to a temporary. */
-template <class... P>
-inline int launch_kernel(void (*kernel)(P...), dim3 grid, dim3 block, cudaStream_t s,
-                         const typename same<P>::type &...a)
+/* ---- Launching ------------------------------------------------------------------------ */
+
+using driver_launch_fn = CUresult(CUDAAPI *)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                                             unsigned, unsigned, unsigned, CUstream, void **,
+                                             void **);
+
+/* The driver's cuLaunchKernel as the library found it (NULL without one), asked once. */
+inline driver_launch_fn driver_launch()
 {
-    void *ptrs[] = {const_cast<void *>(static_cast<const void *>(&a))...};
-    const cudaError_t e =
-        cudaLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, ptrs, 0, s);
-    if (e != cudaSuccess) (void)cudaGetLastError();
-    return (int)e;
+    static const driver_launch_fn f =
+        reinterpret_cast<driver_launch_fn>(px__kabi_cuda_launch_entry());
+    return f;
 }
+
+/* Launching kernel K and returning the launch's own status: no cudaGetLastError after a
+ * good launch, so an error the caller's code left pending is neither taken for portex's
+ * nor cleared. A launch goes to the driver with K's CUkernel, found once: a context-free
+ * handle, launched in its stream's context (partitions' green contexts included), which
+ * skips the runtime's search for K's host stub at every launch (0.1-0.2 us of a 3.5 us
+ * launch on the H200 machine; docs/results/history.md). Without the driver's call or the
+ * handle, or when the driver refuses, the runtime launches it and says why it failed; a
+ * failure is cleared so that the caller's next CUDA call does not find it: portex reports
+ * it. The parameter types come from the kernel alone (same<P> is not deduced), so an
+ * argument of that type is passed where it is, not copied (the arguments struct can be
+ * large); others convert to a temporary. */
+template <auto K> struct launcher;
+template <class... P, void (*K)(P...)> struct launcher<K> {
+    static CUkernel handle()
+    {
+        static std::atomic<CUkernel> cache{nullptr};
+        CUkernel k = cache.load(std::memory_order_acquire);
+        if (k != nullptr) return k;
+        cudaKernel_t h = nullptr;
+        if (cudaGetKernel(&h, reinterpret_cast<const void *>(K)) != cudaSuccess || h == nullptr) {
+            (void)cudaGetLastError();
+            return nullptr;
+        }
+        k = reinterpret_cast<CUkernel>(h);
+        cache.store(k, std::memory_order_release);
+        return k;
+    }
+
+    static int launch(dim3 grid, dim3 block, size_t shared, cudaStream_t s,
+                      const typename same<P>::type &...a)
+    {
+        void *ptrs[] = {const_cast<void *>(static_cast<const void *>(&a))...};
+        const driver_launch_fn drv = driver_launch();
+        const CUkernel k = drv != nullptr ? handle() : nullptr;
+        if (k != nullptr &&
+            drv(reinterpret_cast<CUfunction>(k), grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                (unsigned)shared, reinterpret_cast<CUstream>(s), ptrs, nullptr) == CUDA_SUCCESS)
+            return (int)cudaSuccess;
+        const cudaError_t e =
+            cudaLaunchKernel(reinterpret_cast<const void *>(K), grid, block, ptrs, shared, s);
+        if (e != cudaSuccess) (void)cudaGetLastError();
+        return (int)e;
+    }
+};
 
 /* ---- Joins as functors -------------------------------------------------------------- */
 
@@ -425,10 +467,10 @@ int launch_md_block(const md_range &r, md_block b, cudaStream_t s, const Args &a
         (int64_t)grid.z * b.z >= md_extent(r, 2) && (int64_t)grid.x * b.x <= INT32_MAX &&
         (int64_t)grid.y * b.y <= INT32_MAX && (int64_t)grid.z * b.z <= INT32_MAX;
     if (covers)
-        return launch_kernel(&for_md_exact_kernel<Args, Body, R, Right>, grid, dim3(b.x, b.y, b.z),
-                             s, args, r);
-    return launch_kernel(&for_md_kernel<Args, Body, R, Right>, grid, dim3(b.x, b.y, b.z), s, args,
-                         r);
+        return launcher<&for_md_exact_kernel<Args, Body, R, Right>>::launch(
+            grid, dim3(b.x, b.y, b.z), 0, s, args, r);
+    return launcher<&for_md_kernel<Args, Body, R, Right>>::launch(grid, dim3(b.x, b.y, b.z), 0, s,
+                                                                  args, r);
 }
 
 template <class Args, class Body, int R, bool Right>
@@ -467,8 +509,8 @@ int launch_md_for(const px__cuda_launch_desc *l, const Args &args, md_range r)
     b.x = (int)min64(t.x, st.block);
     b.y = (int)min64(t.y, max64(1, st.block / b.x));
     b.z = (int)min64(min64(t.z, max64(1, st.block / ((int64_t)b.x * b.y))), max_block_z);
-    return launch_kernel(&for_md_tiled_kernel<Args, Body, R, Right>, md_grid(r, t.x, t.y, t.z),
-                         dim3(b.x, b.y, b.z), s, args, r);
+    return launcher<&for_md_tiled_kernel<Args, Body, R, Right>>::launch(
+        md_grid(r, t.x, t.y, t.z), dim3(b.x, b.y, b.z), 0, s, args, r);
 }
 
 template <class Args, class Body, int R>
@@ -650,17 +692,17 @@ int launch_reduce_1d(const px__cuda_launch_desc *l, const Args &args, const px_p
     const unsigned g = (unsigned)grid;
     switch (sh.block) {
     case reduce_blocks[0]:
-        return launch_kernel(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[0]>, dim3(g),
-                             dim3(reduce_blocks[0]), s, args, p.begin[0], n, partials, l->counter,
-                             result);
+        return launcher<&reduce1_kernel<Args, T, Body, Join, reduce_blocks[0]>>::launch(
+            dim3(g), dim3(reduce_blocks[0]), 0, s, args, p.begin[0], n, partials, l->counter,
+            result);
     case reduce_blocks[1]:
-        return launch_kernel(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[1]>, dim3(g),
-                             dim3(reduce_blocks[1]), s, args, p.begin[0], n, partials, l->counter,
-                             result);
+        return launcher<&reduce1_kernel<Args, T, Body, Join, reduce_blocks[1]>>::launch(
+            dim3(g), dim3(reduce_blocks[1]), 0, s, args, p.begin[0], n, partials, l->counter,
+            result);
     default:
-        return launch_kernel(&reduce1_kernel<Args, T, Body, Join, reduce_blocks[2]>, dim3(g),
-                             dim3(reduce_blocks[2]), s, args, p.begin[0], n, partials, l->counter,
-                             result);
+        return launcher<&reduce1_kernel<Args, T, Body, Join, reduce_blocks[2]>>::launch(
+            dim3(g), dim3(reduce_blocks[2]), 0, s, args, p.begin[0], n, partials, l->counter,
+            result);
     }
 }
 
@@ -710,17 +752,14 @@ int launch_reduce_md(const px__cuda_launch_desc *l, const Args &args, const px_p
     const dim3 grid((unsigned)gx, (unsigned)gy, (unsigned)gz);
     switch (sh.block) {
     case reduce_blocks[0]:
-        return launch_kernel(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[0], R>, grid,
-                             dim3(reduce_blocks[0]), s, args, r, blk, right, partials, l->counter,
-                             result);
+        return launcher<&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[0], R>>::launch(
+            grid, dim3(reduce_blocks[0]), 0, s, args, r, blk, right, partials, l->counter, result);
     case reduce_blocks[1]:
-        return launch_kernel(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[1], R>, grid,
-                             dim3(reduce_blocks[1]), s, args, r, blk, right, partials, l->counter,
-                             result);
+        return launcher<&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[1], R>>::launch(
+            grid, dim3(reduce_blocks[1]), 0, s, args, r, blk, right, partials, l->counter, result);
     default:
-        return launch_kernel(&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[2], R>, grid,
-                             dim3(reduce_blocks[2]), s, args, r, blk, right, partials, l->counter,
-                             result);
+        return launcher<&reduce_md_kernel<Args, T, Body, Join, reduce_blocks[2], R>>::launch(
+            grid, dim3(reduce_blocks[2]), 0, s, args, r, blk, right, partials, l->counter, result);
     }
 }
 
@@ -871,16 +910,16 @@ int launch_for1(const px__cuda_launch_desc *l, const Args &args, const px_policy
         if (e != cudaSuccess) return (int)e;
         const int64_t grid = for1_grid(n, sh, l->sm_count);
         if (grid * sh.block <= narrow) {
-            return launch_kernel(&for1_kernel<Args, Body, uint32_t>, dim3((unsigned)grid),
-                                 dim3(sh.block), s, args, p.begin[0], (uint32_t)n);
+            return launcher<&for1_kernel<Args, Body, uint32_t>>::launch(
+                dim3((unsigned)grid), dim3(sh.block), 0, s, args, p.begin[0], (uint32_t)n);
         }
     }
     e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, uint64_t>), l->device,
                  cache64, &sh);
     if (e != cudaSuccess) return (int)e;
     const int64_t grid = for1_grid(n, sh, l->sm_count);
-    return launch_kernel(&for1_kernel<Args, Body, uint64_t>, dim3((unsigned)grid), dim3(sh.block),
-                         s, args, p.begin[0], (uint64_t)n);
+    return launcher<&for1_kernel<Args, Body, uint64_t>>::launch(
+        dim3((unsigned)grid), dim3(sh.block), 0, s, args, p.begin[0], (uint64_t)n);
 }
 
 template <class Args, class Body>

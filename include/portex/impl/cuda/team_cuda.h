@@ -590,17 +590,6 @@ inline cudaError_t take_scratch(const px__cuda_launch_desc *l, size_t head, dims
     return cudaSuccess;
 }
 
-template <class... P>
-inline int launch_shared(void (*kernel)(P...), dim3 grid, dim3 block, size_t shared, cudaStream_t s,
-                         const typename detail::same<P>::type &...a)
-{
-    void *ptrs[] = {const_cast<void *>(static_cast<const void *>(&a))...};
-    const cudaError_t e =
-        cudaLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, ptrs, shared, s);
-    if (e != cudaSuccess) (void)cudaGetLastError();
-    return (int)e;
-}
-
 /* League ranks [first, end) of r's league with for_kernel<Args, Body, Mode>. */
 template <class Args, class Body, int Mode>
 int launch_part(const px__cuda_launch_desc *l, const Args &args, px__team_run *r, int64_t first,
@@ -627,8 +616,8 @@ int launch_part(const px__cuda_launch_desc *l, const Args &args, px__team_run *r
     void *none;
     e = take_scratch(l, 0, &d, grid, &none);
     if (e != cudaSuccess) return (int)e;
-    return launch_shared(kernel, dim3((unsigned)grid), block, shared,
-                         static_cast<cudaStream_t>(l->stream), args, d);
+    return detail::launcher<&for_kernel<Args, Body, Mode>>::launch(
+        dim3((unsigned)grid), block, shared, static_cast<cudaStream_t>(l->stream), args, d);
 }
 
 /* A league without rows in one launch; one of rows in two, its long rows first (ranks
@@ -665,9 +654,9 @@ int launch_reduce(const px__cuda_launch_desc *l, const Args &args, px__team_run 
     void *head;
     e = take_scratch(l, grid > 1 ? (size_t)grid * sizeof(T) : 0, &d, grid, &head);
     if (e != cudaSuccess) return (int)e;
-    return launch_shared(kernel, dim3((unsigned)grid), block, shared,
-                         static_cast<cudaStream_t>(l->stream), args, d, static_cast<T *>(head),
-                         l->counter, static_cast<T *>(l->result));
+    return detail::launcher<&reduce_kernel<Args, T, Body, Join>>::launch(
+        dim3((unsigned)grid), block, shared, static_cast<cudaStream_t>(l->stream), args, d,
+        static_cast<T *>(head), l->counter, static_cast<T *>(l->result));
 }
 
 } /* namespace team */

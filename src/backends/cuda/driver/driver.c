@@ -88,3 +88,29 @@ px_status px__cu_fail(CUresult res, const char *call)
                          text ? text : "");
     return px__error(st, "%s: %s: %s", call, name, text ? text : "no description");
 }
+
+static pthread_once_t g_calls_once = PTHREAD_ONCE_INIT;
+static px__cuda_driver_calls g_calls;
+
+/* CUDA_KERNEL_NODE_PARAMS is the 12.0 layout (_v2): the versions asked for match it. */
+static void calls_load(void)
+{
+    char why[160];
+    if (!px__cuda_driver_symbol("cuLaunchKernel", 4000, &g_calls.launch, sizeof g_calls.launch, why,
+                                sizeof why))
+        g_calls.launch = NULL;
+    g_calls.launch_entry = (void (*)(void))g_calls.launch;
+    if (!px__cuda_driver_symbol("cuGraphKernelNodeGetParams", 12000, &g_calls.kernel_node_get,
+                                sizeof g_calls.kernel_node_get, why, sizeof why))
+        g_calls.kernel_node_get = NULL;
+    if (!px__cuda_driver_symbol("cuGraphExecKernelNodeSetParams", 12000,
+                                &g_calls.exec_kernel_node_set, sizeof g_calls.exec_kernel_node_set,
+                                why, sizeof why))
+        g_calls.exec_kernel_node_set = NULL;
+}
+
+const px__cuda_driver_calls *px__cuda_driver_calls_get(void)
+{
+    pthread_once(&g_calls_once, calls_load);
+    return &g_calls;
+}

@@ -20,6 +20,22 @@
 bool px__cuda_driver_symbol(const char *symbol, unsigned int version, void *slot, size_t slot_size,
                             char *why, size_t why_size);
 
+/* The driver calls on the paths that run per launch or per update, found once: each
+   skips the runtime's work between it and the driver (finding the kernel of a host stub:
+   about 0.1-0.2 us a call on the H200 machine). A NULL member: the driver has none, and
+   callers use the runtime's call instead. */
+typedef struct px__cuda_driver_calls {
+    /* cuLaunchKernel (the CUDA launch templates call it with the kernel's CUkernel) */
+    CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                       unsigned, CUstream, void **, void **);
+    /* the same, as handed to kernel files (portex/impl/abi.h: px__kabi_cuda_launch_entry) */
+    void (*launch_entry)(void);
+    CUresult (*kernel_node_get)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *);
+    CUresult (*exec_kernel_node_set)(CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS *);
+} px__cuda_driver_calls;
+
+const px__cuda_driver_calls *px__cuda_driver_calls_get(void);
+
 /* Records the failure of driver call `call` ("func: call: CUDA_ERROR_X: description",
    func the public function called) and returns the status it maps to:
    PX_ERR_OUT_OF_MEMORY, PX_ERR_NO_DEVICE, PX_ERR_UNSUPPORTED (not supported, a resource

@@ -277,6 +277,17 @@ static bool take_kernel(px__bnode *n, cudaGraphNode_t k, const px__dispatch *d)
     return true;
 }
 
+/* n's launch as the driver holds it, its parameters pointing at n's own values as kp's do,
+   so that set_args can update it through the driver. */
+static void take_driver_params(px__bnode *n)
+{
+    const px__cuda_driver_calls *drv = px__cuda_driver_calls_get();
+    n->has_dkp = drv->kernel_node_get != NULL && drv->exec_kernel_node_set != NULL &&
+                 drv->kernel_node_get((CUgraphNode)n->node, &n->dkp) == CUDA_SUCCESS &&
+                 n->dkp.extra == NULL;
+    if (n->has_dkp) n->dkp.kernelParams = n->params;
+}
+
 /* The node for a recorded graph: a kernel node when it is one kernel that can be taken,
    an empty node when nothing was recorded (an empty range), a child graph otherwise. */
 static px_status add_recorded(px__bgraph *g, px__bnode *n, cudaGraph_t tg,
@@ -290,8 +301,11 @@ static px_status add_recorded(px__bgraph *g, px__bnode *n, cudaGraph_t tg,
         enum cudaGraphNodeType type;
         PX__CU_TRY(cudaGraphGetNodes(tg, &k, &count));
         PX__CU_TRY(cudaGraphNodeGetType(k, &type));
-        if (type == cudaGraphNodeTypeKernel && take_kernel(n, k, &desc->dispatch))
-            return PX__CU(cudaGraphAddKernelNode(&n->node, g->graph, deps, ndeps, &n->kp));
+        if (type == cudaGraphNodeTypeKernel && take_kernel(n, k, &desc->dispatch)) {
+            PX__CU_TRY(cudaGraphAddKernelNode(&n->node, g->graph, deps, ndeps, &n->kp));
+            take_driver_params(n);
+            return PX_OK;
+        }
     }
     return PX__CU(cudaGraphAddChildGraphNode(&n->node, g->graph, deps, ndeps, tg));
 }

@@ -9,6 +9,7 @@
 
 #include "backends/cuda/check.h"
 #include "backends/cuda/device.h"
+#include "backends/cuda/driver/driver.h"
 #include "backends/services.h"
 
 static const char *const instantiate_results[] = {
@@ -236,6 +237,15 @@ static px_status cuda_set_args(px__bexec *e, px__bnode *n, const px__dispatch *d
         void *params[32];
         memcpy(params, n->params, (size_t)n->nparams * sizeof *params);
         params[0] = (void *)d->args;
+        if (n->has_dkp) {
+            /* The driver's call (about 0.15 us less than the runtime's); the runtime's says
+               why, should the driver refuse. */
+            CUDA_KERNEL_NODE_PARAMS dkp = n->dkp;
+            dkp.kernelParams = params;
+            if (px__cuda_driver_calls_get()->exec_kernel_node_set(
+                    (CUgraphExec)e->exec, (CUgraphNode)n->node, &dkp) == CUDA_SUCCESS)
+                return PX_OK;
+        }
         struct cudaKernelNodeParams kp = n->kp;
         kp.kernelParams = params;
         const cudaError_t err = cudaGraphExecKernelNodeSetParams(e->exec, n->node, &kp);

@@ -25,6 +25,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include "backends/backend.h"
@@ -41,6 +42,10 @@ struct px__bnode {
     const px_kernel *kernel;
     px_policy policy;
     struct cudaKernelNodeParams kp;
+    /* The same launch as the driver holds it, for updates through the driver's call
+       (driver/driver.h); has_dkp false when the driver could not give it. */
+    CUDA_KERNEL_NODE_PARAMS dkp;
+    bool has_dkp;
     void **params;
     unsigned char *values;
     int nparams;
