@@ -22,8 +22,9 @@
  *   - index arithmetic runs on offsets from the range's begin, which never exceed its
  *     extent (end - begin fits in int64_t: dispatch refuses other policies), so nothing
  *     overflows next to INT64_MAX or INT64_MIN;
- *   - 1-D for: a grid-stride loop; the grid covers the range (one element per thread) when
- *     it fits, else it is sized to the SMs; 32-bit offsets when the range allows;
+ *   - 1-D for: one element per thread of a grid that covers the range (no loop) up to 2^31
+ *     elements; beyond, or with PX_CUDA_FOR_GRID=sm, a grid-stride loop over a grid sized
+ *     to the SMs; 32-bit offsets when the range allows;
  *   - 2-D/3-D for: the fastest index (policy.iterate) on threadIdx.x, tiles honoured;
  *   - reduce: one pass; unrolled grid-stride accumulation, cub::BlockReduce, one partial
  *     per block in scratch, the last block to finish folds the partials;
@@ -296,6 +297,16 @@ __global__ void for1_kernel(const __grid_constant__ Args a, int64_t begin, I n)
     const I stride = (I)gridDim.x * (I)blockDim.x;
     for (I k = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; k < n; k += stride)
         Body::call_body(&a, begin + (int64_t)k);
+}
+
+/* One element per thread of a grid that covers the range (the default 1-D shape, below
+ * 2^32 elements): no loop, no stride, the instructions of a hand-written kernel's
+ * `if (i < n)`. Same parameters as for1_kernel (graph nodes count on it). */
+template <class Args, class Body>
+__global__ void for1_exact_kernel(const __grid_constant__ Args a, int64_t begin, uint32_t n)
+{
+    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n) Body::call_body(&a, begin + (int64_t)k);
 }
 
 /* Blocks for a 1-D grid-stride loop over n items: the whole range when it fits, else
@@ -1018,6 +1029,7 @@ template <class Args, class Body>
 int launch_for1(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     using namespace detail;
+    static shape_cache cache_exact[max_cached_devices];
     static shape_cache cache32[max_cached_devices];
     static shape_cache cache64[max_cached_devices];
     const int64_t n = max64(0, p.end[0] - p.begin[0]);
@@ -1026,6 +1038,16 @@ int launch_for1(const px__cuda_launch_desc *l, const Args &args, const px_policy
     shape sh;
     cudaError_t e;
     constexpr int64_t narrow = (int64_t)1 << 31;
+    if (n <= narrow && !for_grid_sm) {
+        e = shape_of(reinterpret_cast<const void *>(&for1_exact_kernel<Args, Body>), l->device,
+                     cache_exact, &sh);
+        if (e != cudaSuccess) return (int)e;
+        const int64_t grid = ceil_div(n, sh.block);
+        if (grid <= max_grid_x && grid * sh.block <= narrow) {
+            return launcher<&for1_exact_kernel<Args, Body>>::launch(
+                dim3((unsigned)grid), dim3(sh.block), 0, s, args, p.begin[0], (uint32_t)n);
+        }
+    }
     if (n <= narrow) {
         e = shape_of(reinterpret_cast<const void *>(&for1_kernel<Args, Body, uint32_t>), l->device,
                      cache32, &sh);
