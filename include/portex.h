@@ -15,6 +15,7 @@
 #include "portex/kernel.h"
 #include "portex/parallel.h"
 #include "portex/team.h"
+#include "portex/random.h"
 #include "portex/copy.h"
 #include "portex/graph.h"
 #include "portex/tools.h"

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/** @file
+ * portex — random numbers in kernels: the counter-based generator Philox4x32-10 (Salmon,
+ * Moraes, Dror and Shaw, "Parallel random numbers: as easy as 1, 2, 3", SC 2011), as
+ * Random123 and cuRAND define it. There is no pool and no state in memory: a generator is
+ * a small struct made where it is used from (seed, subsequence, offset), and the same
+ * triple gives the same numbers on every backend, bit for bit. Typically each index of a
+ * kernel takes its own subsequence:
+ * @code
+ *   PX_FOR(fill, fill_args, a, i) {
+ *       px_philox g = px_philox_init(a->seed, (uint64_t)i, 0);   // subsequence i
+ *       PX_AT1(a->x, i) = px_rand_uniform_f64(&g);                // in [0, 1)
+ *   }
+ * @endcode
+ *
+ * The raw 32-bit stream of px_philox_init(seed, subsequence, offset) and px_rand_u32 is
+ * cuRAND's for curand_init(seed, subsequence, offset, &state) and curand(&state) with a
+ * curandStatePhilox4_32_10_t: the key is the seed's two halves, the counter starts at
+ * subsequence x 2^64 (its upper two words) and advances one block of four outputs at a
+ * time, and offset skips that many outputs. Subsequences are 2^66 outputs apart, so
+ * 2^64 indices each drawing fewer than 2^66 numbers never overlap.
+ *
+ * What each call takes from the stream (the conversions are exact: integer operations
+ * and multiplications by powers of two, the same on every compiler and device):
+ * @code{.unparsed}
+ *   px_rand_u32            one output
+ *   px_rand_u64            two: the first is the low half
+ *   px_rand_uniform_f32    one: (x >> 8) * 2^-24, in [0, 1)
+ *   px_rand_uniform_f64    two: the top 53 bits of (first << 32 | second) * 2^-53, in [0, 1)
+ *   px_rand_range_u32      uniform in [0, n) without bias (Lemire's method): one output,
+ *                          rarely more (the few values that would bias the result are
+ *                          drawn again)
+ *   px_rand_range_u64      the same in [0, n) for 64-bit n: two outputs per draw
+ *   px_rand_range_i64      uniform in [lo, hi)
+ * @endcode
+ * All are PX_FUNCTION: they compile in kernel files for every backend and in host code. */
+#ifndef PORTEX_RANDOM_H
+#define PORTEX_RANDOM_H
+
+#include <stdint.h>
+
+#include "portex/export.h"
+
+/** A Philox4x32-10 stream: plain data, copied and passed by value like any struct. Make it
+ * with px_philox_init; its fields are its position (the counter, the block of outputs the
+ * counter gives and how many of them were taken). */
+typedef struct px_philox {
+    uint32_t key[2]; /**< the seed, low half first */
+    uint32_t ctr[4]; /**< the counter, least significant word first */
+    uint32_t out[4]; /**< the block the counter gives */
+    uint32_t used;   /**< outputs of `out` already taken (0 to 3) */
+} px_philox;
+
+/** @cond PX_INTERNAL */
+/* The high half of a 32 x 32-bit product. */
+PX_FUNCTION uint32_t px__mulhi32(uint32_t a, uint32_t b)
+{
+    return (uint32_t)(((uint64_t)a * b) >> 32);
+}
+
+/* The high half of a 64 x 64-bit product, from 32-bit halves (any compiler, any device). */
+PX_FUNCTION uint64_t px__mulhi64(uint64_t a, uint64_t b)
+{
+    const uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+    const uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    const uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
+/* Adds n blocks to the counter (a 128-bit add of a 64-bit n). */
+PX_FUNCTION void px__philox_advance(px_philox *g, uint64_t n)
+{
+    uint64_t lo = ((uint64_t)g->ctr[1] << 32 | g->ctr[0]) + n;
+    const int carry = lo < n;
+    g->ctr[0] = (uint32_t)lo;
+    g->ctr[1] = (uint32_t)(lo >> 32);
+    if (carry && ++g->ctr[2] == 0) ++g->ctr[3];
+}
+/** @endcond */
+
+/** The Philox4x32-10 bijection: `out` is the block of four 32-bit outputs that counter
+ * `ctr` gives under `key` (Random123's philox4x32_10, cuRAND's curand_Philox4x32_10). */
+PX_FUNCTION void px_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
+{
+    uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3];
+    uint32_t k0 = key[0], k1 = key[1];
+    for (int round = 0; round < 10; ++round) {
+        if (round > 0) {
+            k0 += 0x9E3779B9u; /* the golden ratio's bits */
+            k1 += 0xBB67AE85u; /* sqrt(3) - 1's */
+        }
+        const uint32_t h0 = px__mulhi32(0xD2511F53u, c0), l0 = 0xD2511F53u * c0;
+        const uint32_t h1 = px__mulhi32(0xCD9E8D57u, c2), l1 = 0xCD9E8D57u * c2;
+        c0 = h1 ^ c1 ^ k0;
+        c1 = l1;
+        c2 = h0 ^ c3 ^ k1;
+        c3 = l0;
+    }
+    out[0] = c0;
+    out[1] = c1;
+    out[2] = c2;
+    out[3] = c3;
+}
+
+/** The stream of `seed` at output `offset` of subsequence `subsequence` (cuRAND's
+ * curand_init for Philox4_32_10: the same outputs). */
+PX_FUNCTION px_philox px_philox_init(uint64_t seed, uint64_t subsequence, uint64_t offset)
+{
+    px_philox g;
+    g.key[0] = (uint32_t)seed;
+    g.key[1] = (uint32_t)(seed >> 32);
+    g.ctr[0] = 0;
+    g.ctr[1] = 0;
+    g.ctr[2] = (uint32_t)subsequence;
+    g.ctr[3] = (uint32_t)(subsequence >> 32);
+    g.used = (uint32_t)(offset & 3u);
+    px__philox_advance(&g, offset >> 2);
+    px_philox4x32_10(g.ctr, g.key, g.out);
+    return g;
+}
+
+/** The next 32-bit output. */
+PX_FUNCTION uint32_t px_rand_u32(px_philox *g)
+{
+    const uint32_t x = g->out[g->used & 3u];
+    if (++g->used == 4) {
+        g->used = 0;
+        px__philox_advance(g, 1);
+        px_philox4x32_10(g->ctr, g->key, g->out);
+    }
+    return x;
+}
+
+/** The next 64 bits: two outputs, the first as the low half. */
+PX_FUNCTION uint64_t px_rand_u64(px_philox *g)
+{
+    const uint64_t lo = px_rand_u32(g);
+    return lo | (uint64_t)px_rand_u32(g) << 32;
+}
+
+/** Uniform in [0, 1) on the 2^24 multiples of 2^-24 below 1. */
+PX_FUNCTION float px_rand_uniform_f32(px_philox *g)
+{
+    return (float)(px_rand_u32(g) >> 8) * 0x1p-24f;
+}
+
+/** Uniform in [0, 1) on the 2^53 multiples of 2^-53 below 1. */
+PX_FUNCTION double px_rand_uniform_f64(px_philox *g)
+{
+    const uint64_t hi = px_rand_u32(g);
+    const uint64_t bits = (hi << 32 | px_rand_u32(g)) >> 11;
+    return (double)bits * 0x1p-53;
+}
+
+/** Uniform in [0, n) without bias (Lemire's multiply-shift, drawing again the few values
+ * that would favour some results); 0 when n is 0. */
+PX_FUNCTION uint32_t px_rand_range_u32(px_philox *g, uint32_t n)
+{
+    if (n == 0) return 0;
+    uint64_t m = (uint64_t)px_rand_u32(g) * n;
+    if ((uint32_t)m < n) {
+        const uint32_t reject_below = (0u - n) % n; /* 2^32 mod n */
+        while ((uint32_t)m < reject_below) m = (uint64_t)px_rand_u32(g) * n;
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/** Uniform in [0, n) for any 64-bit n, without bias; 0 when n is 0. */
+PX_FUNCTION uint64_t px_rand_range_u64(px_philox *g, uint64_t n)
+{
+    if (n == 0) return 0;
+    if (n <= 0xFFFFFFFFu) return px_rand_range_u32(g, (uint32_t)n);
+    uint64_t x = px_rand_u64(g);
+    uint64_t lo = x * n;
+    if (lo < n) {
+        const uint64_t reject_below = (0u - n) % n; /* 2^64 mod n */
+        while (lo < reject_below) {
+            x = px_rand_u64(g);
+            lo = x * n;
+        }
+    }
+    return px__mulhi64(x, n);
+}
+
+/** Uniform in [lo, hi) (any int64_t bounds, hi > lo); lo when hi <= lo. */
+PX_FUNCTION int64_t px_rand_range_i64(px_philox *g, int64_t lo, int64_t hi)
+{
+    if (hi <= lo) return lo;
+    const uint64_t span = (uint64_t)hi - (uint64_t)lo;
+    return (int64_t)((uint64_t)lo + px_rand_range_u64(g, span));
+}
+
+#endif /* PORTEX_RANDOM_H */
