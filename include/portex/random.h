@@ -32,12 +32,23 @@
  *                          drawn again)
  *   px_rand_range_u64      the same in [0, n) for 64-bit n: two outputs per draw
  *   px_rand_range_i64      uniform in [lo, hi)
+ *   px_rand_normal_f64     four: Box-Muller of u1 = (53 bits + 1) * 2^-53 in (0, 1] and
+ *                          u2 = 53 bits * 2^-53: sqrt(-2 log u1) cos(2 pi u2)
+ *   px_rand_normal2_f64    the same four, both of Box-Muller's values (cos, then sin)
+ *   px_rand_normal_f32     px_rand_normal_f64 rounded to float
  * @endcode
+ * The normals' log, sin and cos are portex's own (fdlibm's reduction, series evaluated
+ * with fma only), not the C library's or CUDA's, which round differently: so normals too
+ * are the same bits everywhere. They are within 2 units in the last place of the C
+ * library's (tests/runtime/test_random.c measures it). On the host they call the C
+ * library's fma and sqrt: link with -lm.
  * All are PX_FUNCTION: they compile in kernel files for every backend and in host code. */
 #ifndef PORTEX_RANDOM_H
 #define PORTEX_RANDOM_H
 
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "portex/export.h"
 
@@ -151,6 +162,107 @@ PX_FUNCTION double px_rand_uniform_f64(px_philox *g)
     const uint64_t bits = (hi << 32 | px_rand_u32(g)) >> 11;
     return (double)bits * 0x1p-53;
 }
+
+/** @cond PX_INTERNAL */
+PX_FUNCTION double px__f64_of_bits(uint64_t b)
+{
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+/* log(u) for u in [2^-53, 1] (a normal double): u = m 2^e with m in [sqrt(1/2), sqrt(2)),
+   log m = 2 atanh(s) for s = (m - 1) / (m + 1), |s| < 0.1716, as a series in s^2 to
+   s^22 (the next term is below 2^-55 of the sum). Every multiply-add is an fma, so no
+   compiler can fuse or split one differently on another device. */
+PX_FUNCTION double px__log_unit(double u)
+{
+    uint64_t b;
+    memcpy(&b, &u, sizeof b);
+    int e = (int)((b >> 52) & 0x7ff) - 1023;
+    double m = px__f64_of_bits((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
+    if (m > 1.4142135623730951) {
+        m *= 0.5; /* exact */
+        e += 1;
+    }
+    const double s = (m - 1.0) / (m + 1.0), s2 = s * s;
+    double q = 1.0 / 23;
+    q = fma(q, s2, 1.0 / 21);
+    q = fma(q, s2, 1.0 / 19);
+    q = fma(q, s2, 1.0 / 17);
+    q = fma(q, s2, 1.0 / 15);
+    q = fma(q, s2, 1.0 / 13);
+    q = fma(q, s2, 1.0 / 11);
+    q = fma(q, s2, 1.0 / 9);
+    q = fma(q, s2, 1.0 / 7);
+    q = fma(q, s2, 1.0 / 5);
+    q = fma(q, s2, 1.0 / 3);
+    const double t = 2.0 * s; /* exact */
+    const double log_m = fma(t * s2, q, t);
+    /* ln 2 in two parts (fdlibm's): e * hi is exact for |e| < 2^11. */
+    const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+    return fma((double)e, ln2_hi, fma((double)e, ln2_lo, log_m));
+}
+
+/* cos and sin of 2 pi t for t in [0, 1): t = k / 4 + r with |r| <= 1/8 (exact), then the
+   Taylor series of sin and cos at x = 2 pi r, |x| <= pi / 4, to x^17 and x^16 (the next
+   terms are below 2^-60), and the quadrant k. */
+PX_FUNCTION void px__cossin_turns(double t, double *c, double *s)
+{
+    const int k = (int)(t * 4.0 + 0.5);
+    const double r = t - (double)k * 0.25; /* exact: t is within a factor 2 of k / 4 */
+    const double x = r * 6.28318530717958647693, x2 = x * x;
+    double ps = -1.0 / 355687428096000.0; /* -1/17! */
+    ps = fma(ps, x2, 1.0 / 1307674368000.0);
+    ps = fma(ps, x2, -1.0 / 6227020800.0);
+    ps = fma(ps, x2, 1.0 / 39916800.0);
+    ps = fma(ps, x2, -1.0 / 362880.0);
+    ps = fma(ps, x2, 1.0 / 5040.0);
+    ps = fma(ps, x2, -1.0 / 120.0);
+    ps = fma(ps, x2, 1.0 / 6.0);
+    const double sin_x = fma(-(x * x2), ps, x);
+    double pc = 1.0 / 20922789888000.0; /* 1/16! */
+    pc = fma(pc, x2, -1.0 / 87178291200.0);
+    pc = fma(pc, x2, 1.0 / 479001600.0);
+    pc = fma(pc, x2, -1.0 / 3628800.0);
+    pc = fma(pc, x2, 1.0 / 40320.0);
+    pc = fma(pc, x2, -1.0 / 720.0);
+    pc = fma(pc, x2, 1.0 / 24.0);
+    pc = fma(pc, x2, -1.0 / 2.0);
+    const double cos_x = fma(x2, pc, 1.0);
+    switch (k & 3) {
+    case 0: *c = cos_x, *s = sin_x; break;
+    case 1: *c = -sin_x, *s = cos_x; break;
+    case 2: *c = -cos_x, *s = -sin_x; break;
+    default: *c = sin_x, *s = -cos_x; break;
+    }
+}
+/** @endcond */
+
+/** Two standard normal values (Box-Muller): out[0] from the cosine, out[1] from the sine.
+ * Draws four outputs. */
+PX_FUNCTION void px_rand_normal2_f64(px_philox *g, double out[2])
+{
+    const uint64_t a = px_rand_u32(g), b = px_rand_u32(g);
+    const double u1 = (double)(((a << 32 | b) >> 11) + 1) * 0x1p-53; /* (0, 1] */
+    const double u2 = px_rand_uniform_f64(g);
+    const double rho = sqrt(-2.0 * px__log_unit(u1));
+    double c, s;
+    px__cossin_turns(u2, &c, &s);
+    out[0] = rho * c;
+    out[1] = rho * s;
+}
+
+/** A standard normal value (the first of px_rand_normal2_f64's). Draws four outputs. */
+PX_FUNCTION double px_rand_normal_f64(px_philox *g)
+{
+    double z[2];
+    px_rand_normal2_f64(g, z);
+    return z[0];
+}
+
+/** px_rand_normal_f64 rounded to float. Draws four outputs. */
+PX_FUNCTION float px_rand_normal_f32(px_philox *g) { return (float)px_rand_normal_f64(g); }
 
 /** Uniform in [0, n) without bias (Lemire's multiply-shift, drawing again the few values
  * that would favour some results); 0 when n is 0. */

@@ -12,6 +12,8 @@ PX_FOR(rd_draw, rd_args, a, i)
     PX_AT1(a->r32, i) = d.r32;
     PX_AT1(a->r64, i) = d.r64;
     PX_AT1(a->ri64, i) = d.ri64;
+    for (int k = 0; k < 3; ++k) PX_AT1(a->nrm, i * 3 + k) = d.nrm[k];
+    PX_AT1(a->nrm32, i) = d.nrm32;
 }
 
 PX_FOR(rd_hist, rd_hist_args, a, i)

@@ -14,16 +14,18 @@ enum { RD_U32 = 9 };
 
 typedef struct rd_args {
     uint64_t seed, offset;
-    uint32_t range32; /* px_rand_range_u32's n */
-    uint64_t range64; /* px_rand_range_u64's n */
-    int64_t lo, hi;   /* px_rand_range_i64's bounds */
-    px_span_u32 raw;  /* n x RD_U32 */
-    px_span_u64 u64;  /* n */
-    px_span_f32 f32;  /* n */
-    px_span_f64 f64;  /* n */
-    px_span_u32 r32;  /* n */
-    px_span_u64 r64;  /* n */
-    px_span_i64 ri64; /* n */
+    uint32_t range32;  /* px_rand_range_u32's n */
+    uint64_t range64;  /* px_rand_range_u64's n */
+    int64_t lo, hi;    /* px_rand_range_i64's bounds */
+    px_span_u32 raw;   /* n x RD_U32 */
+    px_span_u64 u64;   /* n */
+    px_span_f32 f32;   /* n */
+    px_span_f64 f64;   /* n */
+    px_span_u32 r32;   /* n */
+    px_span_u64 r64;   /* n */
+    px_span_i64 ri64;  /* n */
+    px_span_f64 nrm;   /* n x 3: px_rand_normal2_f64's two, then px_rand_normal_f64's */
+    px_span_f32 nrm32; /* n */
 } rd_args;
 PX_DECLARE_KERNEL(rd_draw);
 
@@ -37,6 +39,8 @@ typedef struct rd_draws {
     uint32_t r32;
     uint64_t r64;
     int64_t ri64;
+    double nrm[3];
+    float nrm32;
 } rd_draws;
 
 PX_FUNCTION rd_draws rd_draws_of(const rd_args *a, int64_t i)
@@ -50,6 +54,9 @@ PX_FUNCTION rd_draws rd_draws_of(const rd_args *a, int64_t i)
     d.r32 = px_rand_range_u32(&g, a->range32);
     d.r64 = px_rand_range_u64(&g, a->range64);
     d.ri64 = px_rand_range_i64(&g, a->lo, a->hi);
+    px_rand_normal2_f64(&g, d.nrm);
+    d.nrm[2] = px_rand_normal_f64(&g);
+    d.nrm32 = px_rand_normal_f32(&g);
     return d;
 }
 

@@ -4,7 +4,8 @@
  * (scripts/philox_reference.py prints them), which are cuRAND's curand_init /
  * curand streams too. The conversions at their edges; then kernels of every backend
  * drawing from subsequence i at index i, each value compared bit for bit with the same
- * draw on the host, and the ranges' counts against a uniform distribution.
+ * draw on the host, and the ranges' counts against a uniform distribution. The normals'
+ * own log, cos and sin against the C library's.
  * Suite "random". */
 #include <math.h>
 #include <stdlib.h>
@@ -124,6 +125,56 @@ START_TEST(conversions)
 }
 END_TEST
 
+/* The distance from a to b in units in the last place of b. */
+static double ulps(double a, double b)
+{
+    if (a == b) return 0;
+    return fabs(a - b) / (nextafter(fabs(b), INFINITY) - fabs(b));
+}
+
+/* px__cossin_turns(t) against the C library's cos and sin at the same reduced angle: t is
+   k / 4 + r exactly, x = 2 pi r is rounded once in both, and the quadrant k only swaps and
+   negates; so this measures the series, in units in the last place. */
+static double trig_ulps(double t, double c, double s)
+{
+    const int k = (int)(t * 4.0 + 0.5);
+    const double x = (t - (double)k * 0.25) * 6.28318530717958647693;
+    const double cx = cos(x), sx = sin(x);
+    const double want_c[4] = {cx, -sx, -cx, sx}, want_s[4] = {sx, cx, -sx, -cx};
+    return fmax(ulps(c, want_c[k & 3]), ulps(s, want_s[k & 3]));
+}
+
+START_TEST(normal_functions_accuracy)
+{
+    /* The log, cos and sin behind the normals, against the C library's over their whole
+       domains: u in (0, 1] at every power of two and between them, t in [0, 1). */
+    double worst_log = 0, worst_trig = 0;
+    px_philox g = px_philox_init(7, 0, 0);
+    for (int k = 0; k < 200000; ++k) {
+        const int e = k % 54;
+        const double u = k < 54 ? ldexp(1.0, -e) : ldexp(1.0 + px_rand_uniform_f64(&g), -e - 1);
+        const double l = log(u), pl = px__log_unit(u);
+        if (l != 0) worst_log = fmax(worst_log, ulps(pl, l));
+        ck_assert_msg(l != 0 || pl == 0, "log(1) gave %a", pl);
+        const double t = px_rand_uniform_f64(&g);
+        double c, s;
+        px__cossin_turns(t, &c, &s);
+        worst_trig = fmax(worst_trig, trig_ulps(t, c, s));
+    }
+    ck_assert_msg(worst_log <= 2, "log: %.2f units in the last place from the C library's",
+                  worst_log);
+    ck_assert_msg(worst_trig <= 2, "cos/sin: %.2f units in the last place from the C library's",
+                  worst_trig);
+    /* Quadrant edges and the last t below 1. */
+    const double edge[] = {0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1 - 0x1p-53};
+    for (size_t k = 0; k < sizeof edge / sizeof edge[0]; ++k) {
+        double c, s;
+        px__cossin_turns(edge[k], &c, &s);
+        ck_assert_msg(trig_ulps(edge[k], c, s) <= 2, "t = %a: cos %a sin %a", edge[k], c, s);
+    }
+}
+END_TEST
+
 static void *host_copy(px_view *v)
 {
     px_view *h = tk_to_host(v);
@@ -143,6 +194,7 @@ START_TEST(kernel_draws_match_host)
     px_view *u64 = tk_view1("u64", s, PX_U64, n), *f32 = tk_view1("f32", s, PX_F32, n);
     px_view *f64 = tk_view1("f64", s, PX_F64, n), *r32 = tk_view1("r32", s, PX_U32, n);
     px_view *r64 = tk_view1("r64", s, PX_U64, n), *ri64 = tk_view1("ri64", s, PX_I64, n);
+    px_view *nrm = tk_view1("nrm", s, PX_F64, n * 3), *nrm32 = tk_view1("nrm32", s, PX_F32, n);
     rd_args a = {.seed = 0x5eed5eed12345678ull,
                  .offset = 3,
                  .range32 = 1000003u,
@@ -156,6 +208,8 @@ START_TEST(kernel_draws_match_host)
     TK_OK(px_view_get_span(r32, &a.r32));
     TK_OK(px_view_get_span(r64, &a.r64));
     TK_OK(px_view_get_span(ri64, &a.ri64));
+    TK_OK(px_view_get_span(nrm, &a.nrm));
+    TK_OK(px_view_get_span(nrm32, &a.nrm32));
     TK_OK(px_parallel_for(tk_inst(), "rd_draw", px_range(0, n), PX_KERNEL(rd_draw), &a));
     TK_OK(px_instance_fence(tk_inst()));
     uint32_t *k_raw = host_copy(raw), *k_r32 = host_copy(r32);
@@ -163,6 +217,8 @@ START_TEST(kernel_draws_match_host)
     float *k_f32 = host_copy(f32);
     double *k_f64 = host_copy(f64), sum = 0;
     int64_t *k_ri64 = host_copy(ri64);
+    double *k_nrm = host_copy(nrm), nsum = 0, nsq = 0;
+    float *k_nrm32 = host_copy(nrm32);
     for (int64_t i = 0; i < n; ++i) {
         const rd_draws d = rd_draws_of(&a, i);
         for (int k = 0; k < RD_U32; ++k)
@@ -176,6 +232,10 @@ START_TEST(kernel_draws_match_host)
         ck_assert_uint_eq(k_r32[i], d.r32);
         ck_assert_uint_eq(k_r64[i], d.r64);
         ck_assert_int_eq(k_ri64[i], d.ri64);
+        ck_assert_msg(memcmp(&k_nrm[i * 3], d.nrm, sizeof d.nrm) == 0 &&
+                          memcmp(&k_nrm32[i], &d.nrm32, sizeof d.nrm32) == 0,
+                      "index %lld: a normal value differs", (long long)i);
+        for (int k = 0; k < 3; ++k) nsum += d.nrm[k], nsq += d.nrm[k] * d.nrm[k];
         ck_assert(d.f32 >= 0.0f && d.f32 < 1.0f && d.f64 >= 0.0 && d.f64 < 1.0);
         ck_assert(d.r32 < a.range32 && d.r64 < a.range64 && d.ri64 >= a.lo && d.ri64 < a.hi);
         sum += d.f64;
@@ -184,8 +244,13 @@ START_TEST(kernel_draws_match_host)
     const double mean = sum / (double)n, sd = sqrt(1.0 / (12.0 * (double)n));
     ck_assert_msg(fabs(mean - 0.5) < 6 * sd, "mean of %lld uniform doubles is %g", (long long)n,
                   mean);
+    /* 3n standard normals: mean 0 (sd 1 / sqrt(3n)), variance 1 (sd sqrt(2 / 3n)). */
+    const double m = 3.0 * (double)n, nmean = nsum / m, nvar = nsq / m - nmean * nmean;
+    ck_assert_msg(fabs(nmean) < 6 / sqrt(m) && fabs(nvar - 1) < 6 * sqrt(2 / m),
+                  "normals: mean %g, variance %g", nmean, nvar);
     free(k_raw), free(k_r32), free(k_u64), free(k_r64), free(k_f32), free(k_f64), free(k_ri64);
-    TK_RELEASE(raw, u64, f32, f64, r32, r64, ri64);
+    free(k_nrm), free(k_nrm32);
+    TK_RELEASE(raw, u64, f32, f64, r32, r64, ri64, nrm, nrm32);
 }
 END_TEST
 
@@ -218,6 +283,7 @@ int main(void)
     tcase_add_test(tc, philox_known_answers);
     tcase_add_test(tc, philox_streams);
     tcase_add_test(tc, conversions);
+    tcase_add_test(tc, normal_functions_accuracy);
     tcase_add_test(tc, kernel_draws_match_host);
     tcase_add_test(tc, range_counts_are_uniform);
     return tk_run();
