@@ -17,6 +17,7 @@
 #include "portex/team.h"
 #include "portex/random.h"
 #include "portex/copy.h"
+#include "portex/dual_view.h"
 #include "portex/graph.h"
 #include "portex/tools.h"
 

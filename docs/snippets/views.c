@@ -60,6 +60,32 @@ static void mirror(void)
     CHECK(px_view_release(&d));
 }
 
+static void dual(void)
+{
+    enum { n = 100 };
+    px_space where;
+    px_view *d;
+    CHECK(px_default_space(&where));
+    CHECK(px_view_create_1d(&d, "d", where, PX_F64, n));
+
+    SNIPPET_BEGIN();
+    /* snippet: dual */
+    SNIPPET_END();
+
+    /* d holds what the host side wrote, whether or not it had to be copied. */
+    EXPECT(done.copied == (where.kind != PX_SPACE_HOST));
+    px_view *back;
+    CHECK(px_view_create_mirror_view_and_copy(&back, px_host(), d));
+    px_span_f64_1d bs;
+    CHECK(px_view_get_span(back, &bs));
+    for (int64_t i = 0; i < n; ++i) EXPECT(PX_AT1(bs, i) == 2.0);
+    CHECK(px_view_release(&back));
+    px_view_info info;
+    CHECK(px_view_info_get(d, &info));
+    EXPECT(info.use_count == 1); /* the dual view's reference is gone */
+    CHECK(px_view_release(&d));
+}
+
 int main(void)
 {
     CHECK(px_init(NULL));
@@ -67,6 +93,7 @@ int main(void)
     subview(a);
     CHECK(px_view_release(&a));
     mirror();
+    dual();
     CHECK(px_finalize());
     return 0;
 }

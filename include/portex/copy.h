@@ -120,6 +120,11 @@ PX_API px_status px_staging_get(px_staging_config *out);
  * instances first); it never waits. */
 PX_API px_status px_staging_set(const px_staging_config *config);
 
+/** Kokkos' create_mirror_view_and_copy: `src` itself (one more reference) when it lives in
+ * `space`; else a new contiguous view there with src's element type and extents
+ * (px_view_create_mirror), holding a copy of src's elements, finished on return. */
+PX_API px_status px_view_create_mirror_view_and_copy(px_view **out, px_space space, px_view *src);
+
 /** How many copies and fills took each path since px_init (indexed by px_copy_path). */
 PX_API px_status px_copy_path_counts(uint64_t counts[PX_COPY_PATH_COUNT]);
 
