@@ -59,7 +59,7 @@ typedef struct px_philox {
     uint32_t key[2]; /**< the seed, low half first */
     uint32_t ctr[4]; /**< the counter, least significant word first */
     uint32_t out[4]; /**< the block the counter gives */
-    uint32_t used;   /**< outputs of `out` already taken (0 to 3) */
+    uint32_t used;   /**< outputs of `out` already taken (0 to 4) */
 } px_philox;
 
 /** @cond PX_INTERNAL */
@@ -130,16 +130,16 @@ PX_FUNCTION px_philox px_philox_init(uint64_t seed, uint64_t subsequence, uint64
     return g;
 }
 
-/** The next 32-bit output. */
+/** The next 32-bit output. The next block is computed when the first of its outputs is
+ * drawn, so a generator whose last draw ends a block costs nothing more. */
 PX_FUNCTION uint32_t px_rand_u32(px_philox *g)
 {
-    const uint32_t x = g->out[g->used & 3u];
-    if (++g->used == 4) {
+    if (g->used >= 4) {
         g->used = 0;
         px__philox_advance(g, 1);
         px_philox4x32_10(g->ctr, g->key, g->out);
     }
-    return x;
+    return g->out[g->used++];
 }
 
 /** The next 64 bits: two outputs, the first as the low half. */
