@@ -299,8 +299,8 @@ __global__ void for1_kernel(const __grid_constant__ Args a, int64_t begin, I n)
         Body::call_body(&a, begin + (int64_t)k);
 }
 
-/* One element per thread of a grid that covers the range (the default 1-D shape, below
- * 2^32 elements): no loop, no stride, the instructions of a hand-written kernel's
+/* One element per thread of a grid that covers the range (the default 1-D shape, up to
+ * 2^31 elements): no loop, no stride, the instructions of a hand-written kernel's
  * `if (i < n)`. Same parameters as for1_kernel (graph nodes count on it). */
 template <class Args, class Body>
 __global__ void for1_exact_kernel(const __grid_constant__ Args a, int64_t begin, uint32_t n)
