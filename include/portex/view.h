@@ -333,9 +333,9 @@ PX_API px_status px_view_span_f64(const px_view *view, px_span_f64 *out);
 #endif
 
 /** @def PX_AT1(s, i)
- * Element access in kernels: PX_AT1(x, i), PX_AT2(a, i, j), ... up to PX_AT4, for every
+ * Element access in kernels: PX_AT1(x, i), PX_AT2(a, i, j), ... up to PX_AT6, for every
  * span type; an index with unit stride is used as it is, the others are multiplied by
- * their stride. PX_AT2..4 on a 1-D span do not compile.
+ * their stride. PX_AT2..6 on a 1-D span do not compile.
  * With PX_BOUNDS_CHECK defined (meson -Dbounds_check=true), every index is checked: on
  * the host a bad index is recorded (the dispatch that ran the kernel returns
  * PX_ERR_INVALID_ARGUMENT naming it) and element 0 is used instead; on a GPU the kernel
@@ -363,7 +363,7 @@ PX_FUNCTION int64_t px__checked(int64_t i, int64_t n, int dim)
 #define PX__UNIT_LAST(s) (PX__LAYOUT(s) == PX__SPAN_RIGHT)
 /* Index i of dimension d times its stride; a constant 1 where `unit` (folded away). */
 #define PX__IX(s, d, i, unit) (PX__INDEX(s, d, i) * ((unit) ? (int64_t)1 : (s).stride[d]))
-/* 0, or a compile error naming the mistake when s is a 1-D span (`at`: 2, 3 or 4, the
+/* 0, or a compile error naming the mistake when s is a 1-D span (`at`: 2 to 6, the
    macro). In C a static assertion in a struct in sizeof; in C++ (which defines no type
    there) one in a class template, whose member is an enumerator: a constant on the device
    too. */
@@ -393,6 +393,15 @@ PX_FUNCTION int64_t px__checked(int64_t i, int64_t n, int dim)
 #define PX_AT4(s, i, j, k, l)                                                              \
     ((s).data[PX__NOT_1D(s, 4) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) + \
               PX__IX(s, 2, k, 0) + PX__IX(s, 3, l, PX__UNIT_LAST(s))])
+/** Element (i, j, k, l, m) of a 5-D span, as PX_AT1. */
+#define PX_AT5(s, i, j, k, l, m)                                                           \
+    ((s).data[PX__NOT_1D(s, 5) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) + \
+              PX__IX(s, 2, k, 0) + PX__IX(s, 3, l, 0) + PX__IX(s, 4, m, PX__UNIT_LAST(s))])
+/** Element (i, j, k, l, m, n) of a 6-D span, as PX_AT1. */
+#define PX_AT6(s, i, j, k, l, m, n)                                                        \
+    ((s).data[PX__NOT_1D(s, 6) + PX__IX(s, 0, i, PX__UNIT_FIRST(s)) + PX__IX(s, 1, j, 0) + \
+              PX__IX(s, 2, k, 0) + PX__IX(s, 3, l, 0) + PX__IX(s, 4, m, 0) +               \
+              PX__IX(s, 5, n, PX__UNIT_LAST(s))])
 
 PX_EXTERN_C_END
 
@@ -407,7 +416,7 @@ static inline px_dtype px__span_dtype(const uint64_t *) { return PX_U64; }
 static inline px_dtype px__span_dtype(const float *) { return PX_F32; }
 static inline px_dtype px__span_dtype(const double *) { return PX_F64; }
 
-/* PX_AT2..4's check (PX__NOT_1D). */
+/* PX_AT2..6's check (PX__NOT_1D). */
 #define PX__AT_RANK_CHECK(at)                          \
     template <bool NotOneD> struct px__at##at##_rank { \
         static_assert(NotOneD, PX__AT_WORDS(at));      \
@@ -416,6 +425,8 @@ static inline px_dtype px__span_dtype(const double *) { return PX_F64; }
 PX__AT_RANK_CHECK(2)
 PX__AT_RANK_CHECK(3)
 PX__AT_RANK_CHECK(4)
+PX__AT_RANK_CHECK(5)
+PX__AT_RANK_CHECK(6)
 
 /* Whether S is a span type; the getter below, only for those (any other type is refused
    by one static assertion, with nothing after it that could fail too). */

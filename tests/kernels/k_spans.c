@@ -46,6 +46,21 @@ SP_KERNELSN(strided_restrict)
 SP_KERNELSN(right_restrict)
 SP_KERNELSN(left_restrict)
 
+#define SP_KERNELS6(sfx)                                                          \
+    PX_FOR_3D(sp_fill6_##sfx, sp6_args_##sfx, a, i, j, k)                         \
+    {                                                                             \
+        for (int64_t l = 0; l < a->n3; ++l)                                       \
+            for (int64_t m = 0; m < a->n4; ++m) {                                 \
+                for (int64_t n = 0; n < a->n5; ++n)                               \
+                    PX_AT6(a->out, i, j, k, l, m, n) =                            \
+                        100000 * i + 10000 * j + 1000 * k + 100 * l + 10 * m + n; \
+                PX_AT5(a->in5, i, j, k, l, m) = PX_AT6(a->out, i, j, k, l, m, 0); \
+            }                                                                     \
+    }
+SP_KERNELS6(strided)
+SP_KERNELS6(right)
+SP_KERNELS6(left)
+
 /* Host functions, for the test (a kernel file holds kernels only, as a rule). */
 px_status sp_get_any(const px_view *v, px_span *out) { return px_view_get_span(v, out); }
 px_status sp_get_u8(const px_view *v, px_span_u8 *out) { return px_view_get_span(v, out); }

@@ -41,6 +41,19 @@ SP_ARGSN(strided_restrict, px_span_i64_restrict)
 SP_ARGSN(right_restrict, px_span_i64_right_restrict)
 SP_ARGSN(left_restrict, px_span_i64_left_restrict)
 
+/* Ranks 5 and 6: a 3-D loop over the first three indices, the rest in the body;
+   out(i, j, k, l, m, n) = 100000 i + 10000 j + 1000 k + 100 l + 10 m + n, and the 5-D
+   view in5 (the first five extents) gets what PX_AT6 wrote at n = 0, read back. */
+#define SP_ARGS6(sfx, S)            \
+    typedef struct sp6_args_##sfx { \
+        S out, in5;                 \
+        int64_t n3, n4, n5;         \
+    } sp6_args_##sfx;               \
+    PX_DECLARE_KERNEL(sp_fill6_##sfx);
+SP_ARGS6(strided, px_span_i64)
+SP_ARGS6(right, px_span_i64_right)
+SP_ARGS6(left, px_span_i64_left)
+
 /* px_view_get_span called from the kernel file, which is C++ when CUDA is on: the C++ form
    of the getter, for a sample of span types. */
 PX_EXTERN_C_BEGIN

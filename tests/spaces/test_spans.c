@@ -409,6 +409,110 @@ static void spn_check(const spn_kernels *k, int rank)
     TK_RELEASE(h, v, whole);
 }
 
+/* 5-D and 6-D spans: PX_AT5 and PX_AT6 on the host, then in a kernel of the backend under
+   test for each layout (strided over a subview, right, left), checked element by element. */
+static int64_t sp6_want(const int64_t *x)
+{
+    return 100000 * x[0] + 10000 * x[1] + 1000 * x[2] + 100 * x[3] + 10 * x[4] + x[5];
+}
+
+START_TEST(spans_rank5_rank6)
+{
+    const int64_t e[6] = {2, 3, 4, 2, 3, 2};
+    /* Host: every layout's accessor against the strided one. */
+    for (int left = 0; left < 2; ++left) {
+        px_view_desc d = tk_desc("a6", px_host(), PX_I64, 6, e);
+        d.layout = left ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT;
+        px_view *v = NULL;
+        TK_OK(px_view_create(&v, &d));
+        px_span_i64 s;
+        px_span_i64_right r;
+        px_span_i64_left l;
+        TK_OK(px_view_get_span(v, &s));
+        if (left)
+            TK_OK(px_view_get_span(v, &l));
+        else
+            TK_OK(px_view_get_span(v, &r));
+        int64_t x[6];
+        for (x[0] = 0; x[0] < e[0]; ++x[0])
+            for (x[1] = 0; x[1] < e[1]; ++x[1])
+                for (x[2] = 0; x[2] < e[2]; ++x[2])
+                    for (x[3] = 0; x[3] < e[3]; ++x[3])
+                        for (x[4] = 0; x[4] < e[4]; ++x[4])
+                            for (x[5] = 0; x[5] < e[5]; ++x[5]) {
+                                const int64_t want = sp6_want(x);
+                                if (left)
+                                    PX_AT6(l, x[0], x[1], x[2], x[3], x[4], x[5]) = want;
+                                else
+                                    PX_AT6(r, x[0], x[1], x[2], x[3], x[4], x[5]) = want;
+                                ck_assert_int_eq(PX_AT6(s, x[0], x[1], x[2], x[3], x[4], x[5]),
+                                                 want);
+                            }
+        TK_RELEASE(v);
+    }
+    /* Kernels. */
+    for (int form = 0; form < 3; ++form) {
+        const px_layout lay = form == 2 ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT;
+        px_view_desc d = tk_desc("out6", tk_space(), PX_I64, 6, e);
+        d.layout = lay;
+        px_view_desc d5 = tk_desc("in5", tk_space(), PX_I64, 5, e);
+        d5.layout = lay;
+        px_view *out = NULL, *in5 = NULL, *big = NULL;
+        if (form == 0) {
+            /* strided: the inner part of a larger view */
+            const int64_t eb[6] = {e[0] + 1, e[1] + 2, e[2], e[3] + 1, e[4], e[5] + 3};
+            px_view_desc db = tk_desc("big6", tk_space(), PX_I64, 6, eb);
+            TK_OK(px_view_create(&big, &db));
+            const px_slice sl[6] = {{1, 1 + e[0], false}, {2, 2 + e[1], false},
+                                    {0, e[2], false},     {1, 1 + e[3], false},
+                                    {0, e[4], false},     {3, 3 + e[5], false}};
+            TK_OK(px_view_subview(&out, big, sl, 6));
+        } else {
+            TK_OK(px_view_create(&out, &d));
+        }
+        TK_OK(px_view_create(&in5, &d5));
+        const px_policy p = px_mdrange3(0, e[0], 0, e[1], 0, e[2]);
+        if (form == 0) {
+            sp6_args_strided a = {.n3 = e[3], .n4 = e[4], .n5 = e[5]};
+            TK_OK(px_view_get_span(out, &a.out));
+            TK_OK(px_view_get_span(in5, &a.in5));
+            TK_OK(px_parallel_for(tk_inst(), "fill6", p, PX_KERNEL(sp_fill6_strided), &a));
+        } else if (form == 1) {
+            sp6_args_right a = {.n3 = e[3], .n4 = e[4], .n5 = e[5]};
+            TK_OK(px_view_get_span(out, &a.out));
+            TK_OK(px_view_get_span(in5, &a.in5));
+            TK_OK(px_parallel_for(tk_inst(), "fill6", p, PX_KERNEL(sp_fill6_right), &a));
+        } else {
+            sp6_args_left a = {.n3 = e[3], .n4 = e[4], .n5 = e[5]};
+            TK_OK(px_view_get_span(out, &a.out));
+            TK_OK(px_view_get_span(in5, &a.in5));
+            TK_OK(px_parallel_for(tk_inst(), "fill6", px_policy_iterate(p, PX_ITERATE_LEFT),
+                                  PX_KERNEL(sp_fill6_left), &a));
+        }
+        TK_OK(px_instance_fence(tk_inst()));
+        px_view *h = tk_to_host(out), *h5 = tk_to_host(in5);
+        px_span_i64 hs, h5s;
+        TK_OK(px_view_get_span(h, &hs));
+        TK_OK(px_view_get_span(h5, &h5s));
+        int64_t x[6];
+        for (x[0] = 0; x[0] < e[0]; ++x[0])
+            for (x[1] = 0; x[1] < e[1]; ++x[1])
+                for (x[2] = 0; x[2] < e[2]; ++x[2])
+                    for (x[3] = 0; x[3] < e[3]; ++x[3])
+                        for (x[4] = 0; x[4] < e[4]; ++x[4]) {
+                            for (x[5] = 0; x[5] < e[5]; ++x[5])
+                                TK_ASSERT(PX_AT6(hs, x[0], x[1], x[2], x[3], x[4], x[5]) ==
+                                              sp6_want(x),
+                                          "form %d: element %lld", form, (long long)sp6_want(x));
+                            x[5] = 0;
+                            TK_ASSERT(PX_AT5(h5s, x[0], x[1], x[2], x[3], x[4]) == sp6_want(x),
+                                      "form %d: 5-D element %lld", form, (long long)sp6_want(x));
+                        }
+        TK_RELEASE(h, h5, out, in5, big);
+    }
+}
+END_TEST
+
 START_TEST(spans_kernels_nd)
 {
     const int nk = (int)(sizeof spn / sizeof spn[0]);
@@ -425,6 +529,7 @@ static Suite *spans_suite(void)
     tcase_add_test(tc, spans_layout_checks);
     tcase_add_test(tc, spans_getter_cxx);
     tcase_add_test(tc, spans_accessors_host);
+    tcase_add_test(tc, spans_rank5_rank6);
     tcase_add_loop_test(tc, spans_kernels_1d, 0, 5);
     tcase_add_loop_test(tc, spans_kernels_nd, 0, 3 * (int)(sizeof spn / sizeof spn[0]));
     suite_add_tcase(s, tc);
