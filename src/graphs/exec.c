@@ -14,6 +14,7 @@
 #include "observability/profile.h"
 #include "runtime/dispatch.h"
 #include "runtime/instance.h"
+#include "spaces/space.h"
 
 static px_status exec_check(const px_graph_exec *e)
 {
@@ -302,14 +303,14 @@ px_status px_graph_exec_set_fill(px_graph_exec *exec, px_graph_node *node, const
     return apply(exec, node, &desc, NULL, NULL);
 }
 
-static bool same_space(px_space a, px_space b) { return a.kind == b.kind && a.device == b.device; }
 
 /* The new op moves the same elements the same way as the old one, between other memory. */
 static px_status check_same_copy(const px__copy_op *was, const px__copy_op *now,
                                  const px_graph_node *node)
 {
     const char *what = NULL;
-    if (!same_space(was->dst.space, now->dst.space) || !same_space(was->src.space, now->src.space))
+    if (!px__space_same(was->dst.space, now->dst.space) ||
+        !px__space_same(was->src.space, now->src.space))
         what = "memory spaces";
     else if (was->elem_size != now->elem_size)
         what = "element sizes";

@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "portex.h"
+#include "spaces/space.h"
 #include "spaces/view.h"
 
 #define DUAL_MAGIC 0x50584456u /* "PXDV" */
@@ -116,13 +117,11 @@ px_status px_dual_view_get(const px_dual_view *dv, px_space space, px_view **out
     PX__ARG(out, "out must not be NULL");
     *out = NULL;
     PX__TRY(dual_check(dv));
-    for (int k = 0; k < 2; ++k) {
-        const px_space s = dv->side[k]->alloc->space;
-        if (s.kind == space.kind && s.device == space.device) {
+    for (int k = 0; k < 2; ++k)
+        if (px__space_same(dv->side[k]->alloc->space, space)) {
             *out = dv->side[k];
             return PX_OK;
         }
-    }
     const px_space s0 = dv->side[0]->alloc->space, s1 = dv->side[1]->alloc->space;
     return px__error(PX_ERR_INVALID_ARGUMENT,
                      "neither side of the dual view lives in %s(%d): '%s' is in %s(%d), '%s' in "

@@ -42,8 +42,7 @@ px_status px_view_create_mirror_view(px_view **out, px_space space, px_view *src
     *out = NULL;
     PX__TRY(px__view_check(src, "src"));
     PX__TRY(px__space_check(space, NULL));
-    const px_space have = src->alloc->space;
-    if (have.kind == space.kind && have.device == space.device) {
+    if (px__space_same(src->alloc->space, space)) {
         PX__TRY(px_view_retain(src));
         *out = src;
         return PX_OK;
