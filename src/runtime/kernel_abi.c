@@ -37,7 +37,7 @@ px_status px__kabi_view_get_span(const px_view *view, int dtype, int layout, voi
 px__kabi_fn px__kabi_cuda_launch_entry(void)
 {
 #if PX_HAVE_CUDA
-    return px__cuda_driver_calls_get()->launch_entry;
+    return (px__kabi_fn)px__cuda_driver_calls_get()->launch;
 #else
     return NULL;
 #endif

@@ -190,9 +190,6 @@ constexpr int max_cached_devices = 64;
 constexpr int64_t max_grid_x = 2147483647;
 inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-template <class T> struct same {
-    using type = T;
-};
 template <class T> T load_l2(const T *p) { return *p; }
 /* kernel_cuda.h's launcher: the stand-in launches nothing (the test runs the blocks). */
 template <auto K> struct launcher {

@@ -99,7 +99,6 @@ static void calls_load(void)
     if (!px__cuda_driver_symbol("cuLaunchKernel", 4000, &g_calls.launch, sizeof g_calls.launch, why,
                                 sizeof why))
         g_calls.launch = NULL;
-    g_calls.launch_entry = (void (*)(void))g_calls.launch;
     if (!px__cuda_driver_symbol("cuGraphKernelNodeGetParams", 12000, &g_calls.kernel_node_get,
                                 sizeof g_calls.kernel_node_get, why, sizeof why))
         g_calls.kernel_node_get = NULL;

@@ -28,8 +28,6 @@ typedef struct px__cuda_driver_calls {
     /* cuLaunchKernel (the CUDA launch templates call it with the kernel's CUkernel) */
     CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                        unsigned, CUstream, void **, void **);
-    /* the same, as handed to kernel files (portex/impl/abi.h: px__kabi_cuda_launch_entry) */
-    void (*launch_entry)(void);
     CUresult (*kernel_node_get)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *);
     CUresult (*exec_kernel_node_set)(CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS *);
 } px__cuda_driver_calls;
