@@ -171,6 +171,15 @@ PX_FUNCTION double px__f64_of_bits(uint64_t b)
     return x;
 }
 
+/* c[0] x^(n-1) + c[1] x^(n-2) + ... + c[n-1] by Horner's rule, each step one fma: the
+   same roundings on every compiler and device. */
+PX_FUNCTION double px__horner(double x, const double *c, int n)
+{
+    double p = c[0];
+    for (int i = 1; i < n; ++i) p = fma(p, x, c[i]);
+    return p;
+}
+
 /* log(u) for u in [2^-53, 1] (a normal double): u = m 2^e with m in [sqrt(1/2), sqrt(2)),
    log m = 2 atanh(s) for s = (m - 1) / (m + 1), |s| < 0.1716, as a series in s^2 to
    s^22 (the next term is below 2^-55 of the sum). Every multiply-add is an fma, so no
@@ -186,17 +195,9 @@ PX_FUNCTION double px__log_unit(double u)
         e += 1;
     }
     const double s = (m - 1.0) / (m + 1.0), s2 = s * s;
-    double q = 1.0 / 23;
-    q = fma(q, s2, 1.0 / 21);
-    q = fma(q, s2, 1.0 / 19);
-    q = fma(q, s2, 1.0 / 17);
-    q = fma(q, s2, 1.0 / 15);
-    q = fma(q, s2, 1.0 / 13);
-    q = fma(q, s2, 1.0 / 11);
-    q = fma(q, s2, 1.0 / 9);
-    q = fma(q, s2, 1.0 / 7);
-    q = fma(q, s2, 1.0 / 5);
-    q = fma(q, s2, 1.0 / 3);
+    const double atanh_series[] = {1.0 / 23, 1.0 / 21, 1.0 / 19, 1.0 / 17, 1.0 / 15, 1.0 / 13,
+                                   1.0 / 11, 1.0 / 9,  1.0 / 7,  1.0 / 5,  1.0 / 3};
+    const double q = px__horner(s2, atanh_series, 11);
     const double t = 2.0 * s; /* exact */
     const double log_m = fma(t * s2, q, t);
     /* ln 2 in two parts (fdlibm's): e * hi is exact for |e| < 2^11. */
@@ -212,24 +213,15 @@ PX_FUNCTION void px__cossin_turns(double t, double *c, double *s)
     const int k = (int)(t * 4.0 + 0.5);
     const double r = t - (double)k * 0.25; /* exact: t is within a factor 2 of k / 4 */
     const double x = r * 6.28318530717958647693, x2 = x * x;
-    double ps = -1.0 / 355687428096000.0; /* -1/17! */
-    ps = fma(ps, x2, 1.0 / 1307674368000.0);
-    ps = fma(ps, x2, -1.0 / 6227020800.0);
-    ps = fma(ps, x2, 1.0 / 39916800.0);
-    ps = fma(ps, x2, -1.0 / 362880.0);
-    ps = fma(ps, x2, 1.0 / 5040.0);
-    ps = fma(ps, x2, -1.0 / 120.0);
-    ps = fma(ps, x2, 1.0 / 6.0);
-    const double sin_x = fma(-(x * x2), ps, x);
-    double pc = 1.0 / 20922789888000.0; /* 1/16! */
-    pc = fma(pc, x2, -1.0 / 87178291200.0);
-    pc = fma(pc, x2, 1.0 / 479001600.0);
-    pc = fma(pc, x2, -1.0 / 3628800.0);
-    pc = fma(pc, x2, 1.0 / 40320.0);
-    pc = fma(pc, x2, -1.0 / 720.0);
-    pc = fma(pc, x2, 1.0 / 24.0);
-    pc = fma(pc, x2, -1.0 / 2.0);
-    const double cos_x = fma(x2, pc, 1.0);
+    /* sin x = x - x^3 (1/3! - x^2/5! + ...), cos x = 1 + x^2 (-1/2! + x^2/4! - ...) */
+    const double sin_series[] = {
+        -1.0 / 355687428096000.0, 1.0 / 1307674368000.0, -1.0 / 6227020800.0, 1.0 / 39916800.0,
+        -1.0 / 362880.0,          1.0 / 5040.0,          -1.0 / 120.0,        1.0 / 6.0};
+    const double cos_series[] = {
+        1.0 / 20922789888000.0, -1.0 / 87178291200.0, 1.0 / 479001600.0, -1.0 / 3628800.0,
+        1.0 / 40320.0,          -1.0 / 720.0,         1.0 / 24.0,        -1.0 / 2.0};
+    const double sin_x = fma(-(x * x2), px__horner(x2, sin_series, 8), x);
+    const double cos_x = fma(x2, px__horner(x2, cos_series, 8), 1.0);
     switch (k & 3) {
     case 0: *c = cos_x, *s = sin_x; break;
     case 1: *c = -sin_x, *s = cos_x; break;
