@@ -416,6 +416,17 @@ static int64_t sp6_want(const int64_t *x)
     return 100000 * x[0] + 10000 * x[1] + 1000 * x[2] + 100 * x[3] + 10 * x[4] + x[5];
 }
 
+/* The index x of point f of a 6-D box of extents e, the last index fastest; false past
+   the box. */
+static bool sp6_index(int64_t f, const int64_t e[6], int64_t x[6])
+{
+    for (int d = 5; d >= 0; --d) {
+        x[d] = f % e[d];
+        f /= e[d];
+    }
+    return f == 0;
+}
+
 START_TEST(spans_rank5_rank6)
 {
     const int64_t e[6] = {2, 3, 4, 2, 3, 2};
@@ -434,20 +445,14 @@ START_TEST(spans_rank5_rank6)
         else
             TK_OK(px_view_get_span(v, &r));
         int64_t x[6];
-        for (x[0] = 0; x[0] < e[0]; ++x[0])
-            for (x[1] = 0; x[1] < e[1]; ++x[1])
-                for (x[2] = 0; x[2] < e[2]; ++x[2])
-                    for (x[3] = 0; x[3] < e[3]; ++x[3])
-                        for (x[4] = 0; x[4] < e[4]; ++x[4])
-                            for (x[5] = 0; x[5] < e[5]; ++x[5]) {
-                                const int64_t want = sp6_want(x);
-                                if (left)
-                                    PX_AT6(l, x[0], x[1], x[2], x[3], x[4], x[5]) = want;
-                                else
-                                    PX_AT6(r, x[0], x[1], x[2], x[3], x[4], x[5]) = want;
-                                ck_assert_int_eq(PX_AT6(s, x[0], x[1], x[2], x[3], x[4], x[5]),
-                                                 want);
-                            }
+        for (int64_t f = 0; sp6_index(f, e, x); ++f) {
+            const int64_t want = sp6_want(x);
+            if (left)
+                PX_AT6(l, x[0], x[1], x[2], x[3], x[4], x[5]) = want;
+            else
+                PX_AT6(r, x[0], x[1], x[2], x[3], x[4], x[5]) = want;
+            ck_assert_int_eq(PX_AT6(s, x[0], x[1], x[2], x[3], x[4], x[5]), want);
+        }
         TK_RELEASE(v);
     }
     /* Kernels. */
@@ -495,19 +500,13 @@ START_TEST(spans_rank5_rank6)
         TK_OK(px_view_get_span(h, &hs));
         TK_OK(px_view_get_span(h5, &h5s));
         int64_t x[6];
-        for (x[0] = 0; x[0] < e[0]; ++x[0])
-            for (x[1] = 0; x[1] < e[1]; ++x[1])
-                for (x[2] = 0; x[2] < e[2]; ++x[2])
-                    for (x[3] = 0; x[3] < e[3]; ++x[3])
-                        for (x[4] = 0; x[4] < e[4]; ++x[4]) {
-                            for (x[5] = 0; x[5] < e[5]; ++x[5])
-                                TK_ASSERT(PX_AT6(hs, x[0], x[1], x[2], x[3], x[4], x[5]) ==
-                                              sp6_want(x),
-                                          "form %d: element %lld", form, (long long)sp6_want(x));
-                            x[5] = 0;
-                            TK_ASSERT(PX_AT5(h5s, x[0], x[1], x[2], x[3], x[4]) == sp6_want(x),
-                                      "form %d: 5-D element %lld", form, (long long)sp6_want(x));
-                        }
+        for (int64_t f = 0; sp6_index(f, e, x); ++f) {
+            TK_ASSERT(PX_AT6(hs, x[0], x[1], x[2], x[3], x[4], x[5]) == sp6_want(x),
+                      "form %d: element %lld", form, (long long)sp6_want(x));
+            if (x[5] == 0)
+                TK_ASSERT(PX_AT5(h5s, x[0], x[1], x[2], x[3], x[4]) == sp6_want(x),
+                          "form %d: 5-D element %lld", form, (long long)sp6_want(x));
+        }
         TK_RELEASE(h, h5, out, in5, big);
     }
 }
