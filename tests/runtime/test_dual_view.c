@@ -142,10 +142,17 @@ START_TEST(mirror_view_and_copy)
     px_view *same = NULL;
     TK_OK(px_view_create_mirror_view_and_copy(&same, tk_space(), v));
     ck_assert_ptr_eq(same, v);
-    TK_RELEASE(same, h, v);
-
     TK_FAIL(px_view_create_mirror_view_and_copy(NULL, px_host(), v), PX_ERR_INVALID_ARGUMENT,
             "px_view_create_mirror_view_and_copy");
+    px_view *none = v;
+    TK_FAIL(px_view_create_mirror_view_and_copy(&none, px_host(), NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_mirror_view_and_copy");
+    ck_assert_ptr_null(none);
+    none = v;
+    TK_FAIL2(px_view_create_mirror_view_and_copy(&none, (px_space){PX_SPACE_DEVICE, 99}, v),
+             PX_ERR_INVALID_ARGUMENT, PX_ERR_NO_DEVICE, "px_view_create_mirror_view_and_copy");
+    ck_assert_ptr_null(none);
+    TK_RELEASE(same, h, v);
 }
 END_TEST
 
@@ -181,6 +188,17 @@ START_TEST(dual_view_refusals)
     TK_FAIL(px_dual_view_create(&none, NULL, px_host()), PX_ERR_INVALID_ARGUMENT,
             "px_dual_view_create");
     ck_assert_ptr_null(none);
+    TK_FAIL(px_dual_view_create(NULL, a, px_host()), PX_ERR_INVALID_ARGUMENT,
+            "px_dual_view_create");
+    TK_FAIL2(px_dual_view_create(&none, a, (px_space){PX_SPACE_DEVICE, 99}),
+             PX_ERR_INVALID_ARGUMENT, PX_ERR_NO_DEVICE, "px_dual_view_create");
+    ck_assert_ptr_null(none);
+    TK_FAIL(px_dual_view_get(dv, px_host(), NULL), PX_ERR_INVALID_ARGUMENT, "px_dual_view_get");
+    TK_FAIL(px_dual_view_get(NULL, px_host(), &got), PX_ERR_INVALID_ARGUMENT, "px_dual_view_get");
+    TK_FAIL(px_dual_view_modify(NULL, a), PX_ERR_INVALID_ARGUMENT, "px_dual_view_modify");
+    TK_FAIL(px_dual_view_sync(NULL, a, NULL, NULL), PX_ERR_INVALID_ARGUMENT, "px_dual_view_sync");
+    TK_FAIL(px_dual_view_need_sync(dv, other, &n), PX_ERR_INVALID_ARGUMENT,
+            "px_dual_view_need_sync");
     TK_FAIL(px_dual_view_destroy(NULL), PX_ERR_INVALID_ARGUMENT, "px_dual_view_destroy");
     TK_FAIL(px_dual_view_destroy(&none), PX_ERR_INVALID_ARGUMENT, "px_dual_view_destroy");
     TK_OK(px_dual_view_destroy(&dv));
