@@ -8,6 +8,7 @@
 #include "portex.h"
 
 #include "backends/host/graph.h"
+#include "backends/host/launch.h"
 #include "base/bounds.h"
 #include "base/error.h"
 #include "px_config.h"
@@ -33,6 +34,8 @@ px_status px__kabi_view_get_span(const px_view *view, int dtype, int layout, voi
                          dtype);
     return px__view_get_span(view, (px_dtype)dtype, layout, out);
 }
+
+int px__kabi_host_part(void) { return px__host_part(); }
 
 px__kabi_fn px__kabi_cuda_launch_entry(void)
 {

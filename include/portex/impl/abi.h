@@ -113,6 +113,19 @@ PX_API void px__kabi_bounds_violation(int dim, int64_t index, int64_t extent);
 PX_API px_status px__kabi_view_get_span(const struct px_view *view, int dtype, int layout,
                                         void *out);
 
+/* px_scatter_add on the host (portex/scatter.h): the part of a dispatch the calling thread
+   runs now (0 to the instance's threads - 1: the host backends cut a dispatch into as many
+   parts as their team has threads, each run by one thread at a time), or -1 outside one.
+   Declared const, though it reads the thread's state: a kernel's loop function runs within
+   one part, so the compiler may call it once per loop rather than once per add; it must
+   not be called across the start of another part in one function (no code of a user's
+   does: parts start in the library). */
+#if defined(__GNUC__) || defined(__clang__)
+PX_API int px__kabi_host_part(void) __attribute__((const));
+#else
+PX_API int px__kabi_host_part(void);
+#endif
+
 /* A function of the CUDA driver, as a generic function pointer (C has no other). */
 typedef void (*px__kabi_fn)(void);
 

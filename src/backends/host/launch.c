@@ -119,6 +119,23 @@ static void md_walk(const md_plan *m, const px_policy *p, int64_t u0, int64_t u1
     }
 }
 
+/* ---- The part a thread runs ------------------------------------------------------------- */
+
+/* -1: no part. The default thread-local model, as the library's other slots (base/error.h):
+   the library may be loaded with dlopen. */
+static __thread int host_part = -1;
+
+int px__host_part(void) { return host_part; }
+
+int px__host_part_enter(int part)
+{
+    const int was = host_part;
+    host_part = part;
+    return was;
+}
+
+void px__host_part_leave(int previous) { host_part = previous; }
+
 /* ---- One dispatch ---------------------------------------------------------------------- */
 
 /* What every part reads first sits in the context itself, not behind the dispatch: the
@@ -190,13 +207,20 @@ static void each_sub(launch_ctx *c, int part, sub_fn fn)
     if (lo < hi) md_walk(&c->md, p, lo, hi, fn, c, part);
 }
 
-static void pass_for(void *vc, int part) { each_sub(vc, part, run_sub_for); }
+static void pass_for(void *vc, int part)
+{
+    const int was = px__host_part_enter(part);
+    each_sub(vc, part, run_sub_for);
+    px__host_part_leave(was);
+}
 
 static void pass_reduce(void *vc, int part)
 {
     launch_ctx *c = vc;
+    const int was = px__host_part_enter(part);
     c->d->kernel->identity(partial_of(c, part));
     each_sub(c, part, run_sub_reduce);
+    px__host_part_leave(was);
 }
 
 /* Scans (1-D): the part's total, then the part again from its offset. */
@@ -211,7 +235,9 @@ static void pass_scan_total(void *vc, int part)
     sub.end[0] = c->policy.begin[0] + hi;
     void *u = partial_of(c, part);
     k->identity(u);
+    const int was = px__host_part_enter(part);
     c->scan(c->args, &sub, u, false);
+    px__host_part_leave(was);
 }
 
 /* The part again from the join of the parts' totals before it, in part order (each part
@@ -229,14 +255,21 @@ static void pass_scan_final(void *vc, int part)
     px_policy sub = c->policy;
     sub.begin[0] = c->policy.begin[0] + lo;
     sub.end[0] = c->policy.begin[0] + hi;
+    const int was = px__host_part_enter(part);
     c->scan(c->args, &sub, run, true);
+    px__host_part_leave(was);
 }
 
 /* Team kernels: the league shared out among the threads (px__host_team_part: chunks for a
    for, contiguous shares for a reduction), each team on one thread (one thread per
    team: no barrier between threads is ever needed, the nested loops run in order, and the
    result does not depend on the thread count except for the grouping of a reduction). */
-static void pass_team(void *vc, int part) { px__host_team_part(vc, part); }
+static void pass_team(void *vc, int part)
+{
+    const int was = px__host_part_enter(part);
+    px__host_team_part(vc, part);
+    px__host_part_leave(was);
+}
 
 px_status px__host_launch(const px__host_runner *r, const px__dispatch *d)
 {
