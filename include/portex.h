@@ -10,6 +10,7 @@
 #include "portex/core.h"
 #include "portex/space.h"
 #include "portex/view.h"
+#include "portex/subspan.h"
 #include "portex/instance.h"
 #include "portex/policy.h"
 #include "portex/kernel.h"
@@ -18,6 +19,8 @@
 #include "portex/random.h"
 #include "portex/copy.h"
 #include "portex/dual_view.h"
+#include "portex/sort.h"
+#include "portex/scatter.h"
 #include "portex/graph.h"
 #include "portex/tools.h"
 

@@ -145,6 +145,31 @@ typedef struct px__copy_op {
     const void *value;
 } px__copy_op;
 
+/* ---- Sorts -------------------------------------------------------------------------------- */
+
+/* A stable radix sort, validated by the core (portex/sort.h). Keys of a built-in type
+   (key_size bytes) from keys_in to keys_out, which may be the same memory; keys_out NULL:
+   the sorted keys are not wanted (a permutation), keys_in is left as it is. Values of
+   value_size bytes (0: none) from values_in to values_out, which may be the same memory;
+   values_in NULL with value_size 4 or 8: the values are the indices 0, 1, ... as int32_t
+   or int64_t (a permutation). segments >= 0 with offsets (segments + 1 entries of
+   offset_size 4 or 8 bytes, signed): each segment sorted alone, keys_out == keys_in and
+   values_out == values_in; segments < 0: the whole of n. */
+typedef struct px__sort_op {
+    px_dtype key_dtype;
+    size_t key_size;
+    int64_t n;
+    const void *keys_in;
+    void *keys_out;
+    size_t value_size;
+    const void *values_in;
+    void *values_out;
+    bool descending;
+    int64_t segments;
+    const void *offsets;
+    size_t offset_size;
+} px__sort_op;
+
 /* ---- Partitions ------------------------------------------------------------------------- */
 
 /* Validated by the core: weights normalised to sum 1. */
@@ -293,6 +318,10 @@ typedef struct px__backend {
        near the thread that will use it; finished when it returns. NULL: the backend has no
        threads of its own (the space's zero runs on the calling thread). */
     px_status (*zero_host)(void *ptr, size_t bytes, size_t elem_size);
+
+    /* Runs op on q, ordered after q's earlier work (the host backends: finished when it
+       returns); NULL: the backend cannot sort. */
+    px_status (*sort)(px__queue *q, const px__sort_op *op);
 
     /* req->n new queues of parent's device, described by descs; on failure none is left. */
     px_status (*partition)(px__queue *parent, const px__partition_request *req,

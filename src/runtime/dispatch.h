@@ -29,6 +29,9 @@ px_status px__team_scratch_limit(const px__backend *be, int device, int level, s
    memory that be's kernels on `device` can write. */
 px_status px__dispatch_result_view(px__dispatch *d, const px__backend *be, int device,
                                    px__target target, px_view *result);
+/* Backend be's work on `device` can write memory of space s: host memory from a host
+   backend, and the backend's own memory (of that device, off the host). */
+bool px__backend_writes(const px__backend *be, int device, px_space s);
 /* The first PX_AT* bounds violation a host kernel met on this thread, as an error naming
    the dispatch (PX_BOUNDS_CHECK builds of kernel files); PX_OK when none. */
 px_status px__take_bounds_violation(const char *label);

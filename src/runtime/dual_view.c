@@ -134,7 +134,7 @@ px_status px_dual_view_get(const px_dual_view *dv, px_space space, px_view **out
 px_status px_dual_view_modify(px_dual_view *dv, const px_view *side)
 {
     PX__ENTER;
-    int k;
+    int k = 0;
     PX__TRY(side_of(dv, side, &k));
     if (dv->side[0] == dv->side[1]) return PX_OK;
     if (dv->count[1 - k] > dv->count[k])
@@ -150,7 +150,7 @@ px_status px_dual_view_need_sync(const px_dual_view *dv, const px_view *side, bo
 {
     PX__ENTER;
     PX__ARG(out, "out must not be NULL");
-    int k;
+    int k = 0;
     PX__TRY(side_of(dv, side, &k));
     *out = dv->count[1 - k] > dv->count[k];
     return PX_OK;
@@ -160,7 +160,7 @@ px_status px_dual_view_sync(px_dual_view *dv, const px_view *side, px_instance *
                             px_dual_sync *done)
 {
     PX__ENTER;
-    int k;
+    int k = 0;
     PX__TRY(side_of(dv, side, &k));
     px_dual_sync did = {.copied = false, .path = PX_COPY_NONE};
     if (dv->count[1 - k] > dv->count[k]) {

@@ -325,9 +325,7 @@ static px_status launch_into_view(px_instance *inst, px__dispatch *d, px_view *r
     return launch(inst, d, result);
 }
 
-/* Kernels of backend be on `device` can write the result view's memory: host memory from
-   a host backend, and the backend's own memory (of that device, off the host). */
-static bool writable_by(const px__backend *be, int device, px_space s)
+bool px__backend_writes(const px__backend *be, int device, px_space s)
 {
     const px__space_ops *ops = px__space_ops_get(s.kind);
     if (ops->host_access) return be->runs_on_host || ops->owner == be->exec;
@@ -349,7 +347,7 @@ px_status px__dispatch_result_view(px__dispatch *d, const px__backend *be, int d
             "result view '%s' has %zu-byte elements but kernel '%s' reduces %zu-byte values",
             result->label, result->elem_size, k->name, k->value_size);
     const px_space s = result->alloc->space;
-    if (!writable_by(be, device, s))
+    if (!px__backend_writes(be, device, s))
         return px__error(
             PX_ERR_INVALID_ARGUMENT, "result view '%s' lives in %s(%d), which %s '%s' cannot write",
             result->label, px_space_kind_string(s.kind), s.device, target.kind, target.name);

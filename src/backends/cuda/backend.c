@@ -52,6 +52,7 @@ const px__backend px__backend_cuda = {
     .copy_path = px__cuda_copy_path,
     .copy = px__cuda_copy,
     .fill = px__cuda_fill,
+    .sort = px__cuda_sort,
     .partition = px__cuda_partition,
     .sm_count = px__cuda_sm_count,
     .concurrency = px__cuda_concurrency,

@@ -34,6 +34,9 @@ px_status px__cuda_copy_path(const px__copy_op *op, px_copy_path *path);
 px_status px__cuda_copy(px__queue *q, px__copy_op *op);
 px_status px__cuda_fill(px__queue *q, px__copy_op *op);
 
+/* sort/sort.c */
+px_status px__cuda_sort(px__queue *q, const px__sort_op *op);
+
 /* partition.c */
 px_status px__cuda_partition(px__queue *parent, const px__partition_request *req,
                              const px__queue_desc *descs, px__queue **children);

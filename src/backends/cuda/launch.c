@@ -11,9 +11,6 @@
 #include "backends/cuda/queue/track.h"
 #include "backends/services.h"
 
-/* Scratch grows to at least this, in these steps: few regrowths, little waste. */
-#define SCRATCH_GRAIN ((size_t)64 * 1024)
-
 /* A block of the graph being captured, for the launch in progress: one the graph keeps
    (a portex graph), or an allocation node freed after the launch's nodes. */
 static px_status capture_block(px__cuda_queue *q, size_t bytes, void **out)
@@ -35,36 +32,15 @@ static void capture_release(px__cuda_queue *q)
     q->capturing = false;
 }
 
-/* px__cuda_launch_desc.scratch: the queue's scratch, grown in stream order (the old block is
-   freed after the work queued before, the new one is valid for the work queued after);
-   a block of the graph's own during a capture. On failure the reason is kept in
-   scratch_status and NULL returned. */
+/* px__cuda_launch_desc.scratch: the queue's scratch (px__cuda_scratch); a block of the
+   graph's own during a capture. On failure the reason is kept in scratch_status and NULL
+   returned. */
 static void *scratch_for_launch(const px__cuda_launch_desc *l, size_t bytes)
 {
     px__cuda_queue *q = (px__cuda_queue *)l->backend;
     void *p = NULL;
-    if (q->capturing) {
-        q->scratch_status = capture_block(q, bytes, &p);
-        return q->scratch_status == PX_OK ? p : NULL;
-    }
-    if (q->scratch != NULL && bytes <= q->scratch_bytes) return q->scratch;
-    size_t want = q->scratch_bytes * 2;
-    if (want < bytes) want = bytes;
-    if (want < SCRATCH_GRAIN) want = SCRATCH_GRAIN;
-    want = (want + SCRATCH_GRAIN - 1) / SCRATCH_GRAIN * SCRATCH_GRAIN;
-    px__cuda_buffer_free(q, q->scratch, q->scratch_bytes);
-    q->scratch = NULL;
-    q->scratch_bytes = 0;
-    q->scratch_status = px__cuda_buffer_alloc(q, want, &p);
-    if (q->scratch_status != PX_OK && want > bytes) {
-        px_clear_error();
-        q->scratch_status = px__cuda_buffer_alloc(q, bytes, &p);
-        want = bytes;
-    }
-    if (q->scratch_status != PX_OK) return NULL;
-    q->scratch = p;
-    q->scratch_bytes = want;
-    return p;
+    q->scratch_status = q->capturing ? capture_block(q, bytes, &p) : px__cuda_scratch(q, bytes, &p);
+    return q->scratch_status == PX_OK ? p : NULL;
 }
 
 /* A result slot of at least `bytes` in q's device buffer. A larger value type than the

@@ -97,6 +97,7 @@ const px__backend px__backend_openmp = {
     .launch = px__omp_launch,
     .copy = px__omp_copy,
     .fill = px__omp_fill,
+    .sort = px__omp_sort,
     .zero_host = px__omp_zero_host,
     .partition = omp_partition,
     .concurrency = omp_concurrency,

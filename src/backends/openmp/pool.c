@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The OpenMP backend's pool: running a job on a queue's team of OpenMP threads, and the
- * kernels, copies and fills that the host backends' cutting into parts (host/launch.c,
- * host/split.c) hands it as jobs. */
+ * kernels, copies, fills and sorts that the host backends' cutting into parts
+ * (host/launch.c, host/split.c, host/sort.c) hands it as jobs. */
 #include "backends/openmp/pool.h"
 
 #include <omp.h>
@@ -9,6 +9,7 @@
 
 #include "backends/host/graph.h"
 #include "backends/host/launch.h"
+#include "backends/host/sort.h"
 #include "backends/host/split.h"
 #include "backends/openmp/config.h"
 #include "backends/services.h"
@@ -91,6 +92,12 @@ px_status px__omp_fill(px__queue *q, px__copy_op *op)
 {
     const px__host_runner r = runner(q);
     return px__host_split_fill(&r, op, "OpenMP");
+}
+
+px_status px__omp_sort(px__queue *q, const px__sort_op *op)
+{
+    const px__host_runner r = runner(q);
+    return px__host_sort(&r, op);
 }
 
 px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size)

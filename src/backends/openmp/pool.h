@@ -4,7 +4,7 @@
  * and the threads of an OpenMP team of that size, and has finished when the call
  * returns, as on the serial backend. A job (host/job.h) has a fixed number of parts, the
  * same whatever team OpenMP actually gives, so that results do not depend on it. The
- * kernel, copy and fill hooks (pool.c) go into the table in backend.c. */
+ * kernel, copy, fill and sort hooks (pool.c) go into the table in backend.c. */
 #ifndef PX_BACKENDS_OPENMP_POOL_H
 #define PX_BACKENDS_OPENMP_POOL_H
 
@@ -32,6 +32,7 @@ static inline px__queue px__omp_whole_team(void)
 px_status px__omp_launch(px__queue *q, const px__dispatch *d);
 px_status px__omp_copy(px__queue *q, px__copy_op *op);
 px_status px__omp_fill(px__queue *q, px__copy_op *op);
+px_status px__omp_sort(px__queue *q, const px__sort_op *op);
 px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size);
 
 #endif /* PX_BACKENDS_OPENMP_POOL_H */

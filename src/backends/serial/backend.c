@@ -6,6 +6,8 @@
 #include "backends/host/copy.h"
 #include "backends/host/event.h"
 #include "backends/host/graph.h"
+#include "backends/host/launch.h"
+#include "backends/host/sort.h"
 #include "backends/host/team.h"
 #include "backends/services.h"
 
@@ -27,17 +29,22 @@ static px_status serial_queue_destroy(px__queue *q, bool *released)
     return PX_OK;
 }
 
+/* One part, the whole dispatch: part 0 (host/launch.h) while it runs. */
 static px_status serial_launch(px__queue *q, const px__dispatch *d)
 {
     (void)q;
     if (d->kernel->team) {
         px__host_team t;
         PX__TRY(px__host_team_begin(&t, d, 1));
+        const int was = px__host_part_enter(0);
         px__host_team_part(&t, 0);
+        px__host_part_leave(was);
         px__host_team_end(&t);
         return PX_OK;
     }
+    const int was = px__host_part_enter(0);
     ((px__host_range_fn)d->entry)(d->args, &d->policy, d->result);
+    px__host_part_leave(was);
     return PX_OK;
 }
 
@@ -60,6 +67,12 @@ static px_status serial_fill(px__queue *q, px__copy_op *op)
                          px_copy_path_string(op->path));
     px__host_fill(op);
     return PX_OK;
+}
+
+static px_status serial_sort(px__queue *q, const px__sort_op *op)
+{
+    (void)q;
+    return px__host_sort(NULL, op);
 }
 
 /* Serial partitions are more serial queues. */
@@ -92,6 +105,7 @@ const px__backend px__backend_serial = {
     .launch = serial_launch,
     .copy = serial_copy,
     .fill = serial_fill,
+    .sort = serial_sort,
     .partition = serial_partition,
     .graph = &px__host_graph_ops,
 };

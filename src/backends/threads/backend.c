@@ -17,6 +17,7 @@
 #include "backends/host/graph.h"
 #include "backends/host/launch.h"
 #include "backends/host/shares.h"
+#include "backends/host/sort.h"
 #include "backends/host/split.h"
 #include "backends/services.h"
 #include "backends/threads/config.h"
@@ -104,7 +105,7 @@ static px_status thr_print_configuration(FILE *out)
     return PX_OK;
 }
 
-/* ---- Kernels, copies, fills: the host backends' parts, run by a team ----------------------- */
+/* ---- Kernels, copies, fills, sorts: the host backends' parts, run by a team --------------- */
 
 static void run_on_team(void *team, const px__host_job *job) { px__thr_pool_run(team, job); }
 
@@ -129,6 +130,12 @@ static px_status thr_fill(px__queue *q, px__copy_op *op)
 {
     const px__host_runner r = runner(q->team);
     return px__host_split_fill(&r, op, "threads");
+}
+
+static px_status thr_sort(px__queue *q, const px__sort_op *op)
+{
+    const px__host_runner r = runner(q->team);
+    return px__host_sort(&r, op);
 }
 
 /* On the default instance's team: each thread touches first the pages its 1-D loops use. */
@@ -161,6 +168,7 @@ const px__backend px__backend_threads = {
     .launch = thr_launch,
     .copy = thr_copy,
     .fill = thr_fill,
+    .sort = thr_sort,
     .zero_host = thr_zero_host,
     .partition = thr_partition,
     .concurrency = thr_concurrency,

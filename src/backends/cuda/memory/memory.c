@@ -147,3 +147,36 @@ void px__cuda_buffer_free(px__cuda_queue *q, void *ptr, size_t bytes)
         (void)PX__CU(cudaFree(ptr));
     }
 }
+
+/* Scratch grows to at least this, in these steps: few regrowths, little waste. */
+#define SCRATCH_GRAIN ((size_t)64 * 1024)
+
+/* Grown in stream order: the old block is freed after the work queued before, the new one
+   is valid for the work queued after. */
+px_status px__cuda_scratch(px__cuda_queue *q, size_t bytes, void **out)
+{
+    *out = NULL;
+    if (q->scratch != NULL && bytes <= q->scratch_bytes) {
+        *out = q->scratch;
+        return PX_OK;
+    }
+    size_t want = q->scratch_bytes * 2;
+    if (want < bytes) want = bytes;
+    if (want < SCRATCH_GRAIN) want = SCRATCH_GRAIN;
+    want = (want + SCRATCH_GRAIN - 1) / SCRATCH_GRAIN * SCRATCH_GRAIN;
+    px__cuda_buffer_free(q, q->scratch, q->scratch_bytes);
+    q->scratch = NULL;
+    q->scratch_bytes = 0;
+    void *p = NULL;
+    px_status st = px__cuda_buffer_alloc(q, want, &p);
+    if (st != PX_OK && want > bytes) {
+        px_clear_error();
+        st = px__cuda_buffer_alloc(q, bytes, &p);
+        want = bytes;
+    }
+    if (st != PX_OK) return st;
+    q->scratch = p;
+    q->scratch_bytes = want;
+    *out = p;
+    return PX_OK;
+}

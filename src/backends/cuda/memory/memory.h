@@ -17,5 +17,9 @@ extern const px__space_ops px__space_ops_cuda_device;
 px_status px__cuda_buffer_alloc(px__cuda_queue *q, size_t bytes, void **out);
 /* Frees a library buffer after the work queued on q so far. */
 void px__cuda_buffer_free(px__cuda_queue *q, void *ptr, size_t bytes);
+/* The queue's scratch, at least `bytes`, for work queued on q from now on (kernels'
+   scratch, sorts' buffers): kept and reused, grown in stream order (never while q is
+   being captured: a capture takes blocks of the graph's own). */
+px_status px__cuda_scratch(px__cuda_queue *q, size_t bytes, void **out);
 
 #endif /* PX_BACKENDS_CUDA_MEMORY_MEMORY_H */

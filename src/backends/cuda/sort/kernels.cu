@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* The small kernels around the CUB sorts (cub.h): indices to sort with the keys, values
+ * moved by the sorted indices, segment bounds for CUB. Grid-stride loops over 64-bit counts,
+ * a grid of at most 4096 blocks: these are bandwidth-bound and short. */
+#include <cstdint>
+
+#include "backends/cuda/sort/cub.h"
+
+namespace {
+
+constexpr int BLOCK = 256;
+
+unsigned grid_of(uint64_t n)
+{
+    const uint64_t g = (n + BLOCK - 1) / BLOCK;
+    return (unsigned)(g < 4096 ? (g > 0 ? g : 1) : 4096);
+}
+
+template <class T> __global__ void iota_kernel(T *out, uint64_t n)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * BLOCK;
+    for (uint64_t i = (uint64_t)blockIdx.x * BLOCK + threadIdx.x; i < n; i += stride) out[i] = (T)i;
+}
+
+/* Element i is `words` words W; thread k moves word k % words of element k / words. */
+template <class W, class I>
+__global__ void gather_kernel(W *out, const W *in, const I *idx, uint64_t n, uint64_t words)
+{
+    const uint64_t total = n * words, stride = (uint64_t)gridDim.x * BLOCK;
+    for (uint64_t k = (uint64_t)blockIdx.x * BLOCK + threadIdx.x; k < total; k += stride) {
+        const uint64_t i = k / words, w = k - i * words;
+        out[k] = in[(uint64_t)idx[i] * words + w];
+    }
+}
+
+template <class O>
+__global__ void bounds_kernel(int64_t *begin, int64_t *end, const O *offsets, uint64_t segments)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * BLOCK;
+    for (uint64_t s = (uint64_t)blockIdx.x * BLOCK + threadIdx.x; s <= segments; s += stride) {
+        begin[s] = s == 0 ? 0 : (int64_t)offsets[s - 1];
+        end[s] = s == 0 ? 0 : (int64_t)offsets[s];
+    }
+}
+
+template <class W, class I>
+cudaError_t gather_as(void *out, const void *in, const void *idx, int64_t n, size_t elem_size,
+                      cudaStream_t st)
+{
+    const uint64_t words = elem_size / sizeof(W);
+    gather_kernel<W, I><<<grid_of((uint64_t)n * words), BLOCK, 0, st>>>(
+        static_cast<W *>(out), static_cast<const W *>(in), static_cast<const I *>(idx),
+        (uint64_t)n, words);
+    return cudaGetLastError();
+}
+
+template <class I>
+cudaError_t gather_by(void *out, const void *in, const void *idx, int64_t n, size_t elem_size,
+                      cudaStream_t st)
+{
+    /* The widest word that divides the element size and both addresses. */
+    const uintptr_t a = (uintptr_t)out | (uintptr_t)in | (uintptr_t)elem_size;
+    if (a % 8 == 0) return gather_as<uint64_t, I>(out, in, idx, n, elem_size, st);
+    if (a % 4 == 0) return gather_as<uint32_t, I>(out, in, idx, n, elem_size, st);
+    if (a % 2 == 0) return gather_as<uint16_t, I>(out, in, idx, n, elem_size, st);
+    return gather_as<uint8_t, I>(out, in, idx, n, elem_size, st);
+}
+
+} // namespace
+
+extern "C" cudaError_t px__cuda_iota(void *out, int64_t n, size_t word, cudaStream_t st)
+{
+    if (n <= 0) return cudaSuccess;
+    if (word == 4)
+        iota_kernel<uint32_t><<<grid_of((uint64_t)n), BLOCK, 0, st>>>(static_cast<uint32_t *>(out),
+                                                                       (uint64_t)n);
+    else
+        iota_kernel<uint64_t><<<grid_of((uint64_t)n), BLOCK, 0, st>>>(static_cast<uint64_t *>(out),
+                                                                       (uint64_t)n);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t px__cuda_gather(void *out, const void *in, const void *idx, size_t idx_size,
+                                       int64_t n, size_t elem_size, cudaStream_t st)
+{
+    if (n <= 0) return cudaSuccess;
+    return idx_size == 4 ? gather_by<uint32_t>(out, in, idx, n, elem_size, st)
+                         : gather_by<uint64_t>(out, in, idx, n, elem_size, st);
+}
+
+extern "C" cudaError_t px__cuda_segment_bounds(int64_t *begin, int64_t *end, const void *offsets,
+                                                size_t offset_size, int64_t segments,
+                                                cudaStream_t st)
+{
+    const uint64_t n = (uint64_t)segments + 1;
+    if (offset_size == 4)
+        bounds_kernel<<<grid_of(n), BLOCK, 0, st>>>(begin, end, static_cast<const int32_t *>(offsets),
+                                                     (uint64_t)segments);
+    else
+        bounds_kernel<<<grid_of(n), BLOCK, 0, st>>>(begin, end, static_cast<const int64_t *>(offsets),
+                                                     (uint64_t)segments);
+    return cudaGetLastError();
+}
