@@ -5,6 +5,7 @@
  * Suite "spans". */
 #include "common.h"
 #include "k_spans.h"
+#include "k_subspan.h"
 
 /* ---- The getter ------------------------------------------------------------------------- */
 
@@ -519,6 +520,47 @@ START_TEST(spans_kernels_nd)
 }
 END_TEST
 
+/* Spans sliced in kernels (portex/subspan.h): m(i, j) = 100 i + j, 12 x 10; rows, columns,
+   diagonal blocks of 3 x 3 and even columns summed on the backend, against the sums here. */
+START_TEST(spans_sliced_in_kernels)
+{
+    enum { R = 12, C = 10, B = 3 };
+    const int64_t ext[2] = {R, C};
+    px_view *hm = tk_view("m", px_host(), PX_F64, 2, ext);
+    double *m = tk_data(hm);
+    for (int64_t i = 0; i < R; ++i)
+        for (int64_t j = 0; j < C; ++j) m[i * C + j] = (double)(100 * i + j);
+    px_view *dm = tk_on_space(hm, "m");
+    px_view *out = tk_view1("out", tk_space(), PX_F64, R);
+    ss_args a = {.block = B};
+    TK_OK(px_view_get_span(dm, &a.m));
+    TK_OK(px_view_get_span(out, &a.out));
+    const px_kernel *k[4] = {PX_KERNEL(ss_row_sums), PX_KERNEL(ss_col_sums),
+                             PX_KERNEL(ss_block_sums), PX_KERNEL(ss_even_sums)};
+    const int64_t count[4] = {R, C, R / B < C / B ? R / B : C / B, R};
+    for (int which = 0; which < 4; ++which) {
+        TK_OK(px_parallel_for(tk_inst(), "slices", px_range(0, count[which]), k[which], &a));
+        px_view *h = tk_to_host(out);
+        const double *got = tk_data(h);
+        for (int64_t x = 0; x < count[which]; ++x) {
+            double want = 0;
+            for (int64_t i = 0; i < R; ++i)
+                for (int64_t j = 0; j < C; ++j) {
+                    const bool in = which == 0   ? i == x
+                                    : which == 1 ? j == x
+                                    : which == 2 ? i / B == x && j / B == x
+                                                 : i == x && j % 2 == 0;
+                    want += in ? m[i * C + j] : 0;
+                }
+            TK_ASSERT(got[x] == want, "kernel %d, index %lld: %g, want %g", which, (long long)x,
+                      got[x], want);
+        }
+        TK_RELEASE(h);
+    }
+    TK_RELEASE(hm, dm, out);
+}
+END_TEST
+
 static Suite *spans_suite(void)
 {
     Suite *s = suite_create("spans");
@@ -529,6 +571,7 @@ static Suite *spans_suite(void)
     tcase_add_test(tc, spans_getter_cxx);
     tcase_add_test(tc, spans_accessors_host);
     tcase_add_test(tc, spans_rank5_rank6);
+    tcase_add_test(tc, spans_sliced_in_kernels);
     tcase_add_loop_test(tc, spans_kernels_1d, 0, 5);
     tcase_add_loop_test(tc, spans_kernels_nd, 0, 3 * (int)(sizeof spn / sizeof spn[0]));
     suite_add_tcase(s, tc);
