@@ -4,8 +4,9 @@
 
     check_compile_fail.py SOURCE COMPILER [ARGS...]
 
-SOURCE marks each mistake with a line
+SOURCE marks each mistake with a line (which may be continued with backslashes)
     #if PX_TEST_MISTAKE == N   /* EXPECT: words */      (or #elif)
+and every '#if PX_TEST_MISTAKE' line must be such a marker
 and holds, outside those blocks, the same code without a mistake. The test passes when:
   - `COMPILER ARGS... -c SOURCE` succeeds and prints nothing (the positive control: a
     failure below is the mistake's, not the file's; with warnings made errors, a warning
@@ -40,7 +41,15 @@ def main():
         return 2
     source, compiler = sys.argv[1], sys.argv[2:]
     with open(source, encoding="utf-8") as f:
-        mistakes = [(int(m.group(1)), m.group(2)) for m in map(MISTAKE.match, f) if m]
+        # Lines joined where they end in a backslash, as the preprocessor joins them (a
+        # formatter may break a long marker line).
+        lines = re.sub(r"\\\n", " ", f.read()).splitlines()
+    mistakes = [(int(m.group(1)), m.group(2)) for m in map(MISTAKE.match, lines) if m]
+    written = sum(1 for line in lines if re.search(r"#\s*(?:el)?if\s+PX_TEST_MISTAKE\b", line))
+    if written != len(mistakes):
+        print("FAIL: %d '#if PX_TEST_MISTAKE' lines, %d of them with a number and EXPECT words"
+              % (written, len(mistakes)))
+        return 1
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         rc, out = compile_once(compiler, source, [], tmp)
