@@ -21,7 +21,8 @@
  * the host backends, done when the call returns), on views the instance's kernels reach.
  * With inst NULL, on the default instance of the keys' space (device memory: the CUDA
  * backend; host memory: the backend whose threads run host work), finished when the call
- * returns. How: CUDA sorts with CUB's radix sorts (DeviceRadixSort, DeviceSegmentedSort);
+ * returns. How: CUDA sorts with CUB's DeviceRadixSort (segments: two of them, by key then by
+ * segment);
  * the host backends with a radix sort of portex's own, split among the instance's threads.
  * Both give the same order for the same keys.
  *

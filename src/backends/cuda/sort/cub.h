@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: CUB's radix sorts and the small kernels around them (the .cu files of sort/), callable from
- * C: sort.c lays out the buffers and calls these in order on one stream. */
+ * C: sort.c and segments.c lay out the buffers and call these in order on one stream. */
 #ifndef PX_BACKENDS_CUDA_SORT_CUB_H
 #define PX_BACKENDS_CUDA_SORT_CUB_H
 
@@ -20,9 +20,7 @@ typedef enum px__cub_values { PX__CUB_NONE = 0, PX__CUB_U32, PX__CUB_U64 } px__c
 /* A stable sort of n keys of px_dtype key_dtype (not PX_USER) in CUB's double buffers:
    keys in buffer *ksel of {k0, k1}, the other free; values likewise ({v0, v1}, *vsel)
    unless `values` is NONE. On return *ksel and *vsel name the buffers holding the result.
-   segments >= 0: each [begin[s], end[s]) alone (DeviceSegmentedSort), 64-bit; else the
-   whole of n (DeviceRadixSort). temp NULL: *temp_bytes is set to what
-   the call needs and nothing runs. */
+   temp NULL: *temp_bytes is set to what the call needs and nothing runs. */
 typedef struct px__cub_sort {
     int key_dtype;
     px__cub_values values;
@@ -32,13 +30,9 @@ typedef struct px__cub_sort {
     int ksel;
     void *v[2];
     int vsel;
-    int64_t segments;
-    const int64_t *begin, *end;
 } px__cub_sort;
 
 cudaError_t px__cub_radix_sort(px__cub_sort *s, void *temp, size_t *temp_bytes, cudaStream_t st);
-cudaError_t px__cub_segmented_sort(px__cub_sort *s, void *temp, size_t *temp_bytes,
-                                   cudaStream_t st);
 
 /* out[i] = i for i < n, as 32-bit (word 4) or 64-bit (word 8) integers. */
 cudaError_t px__cuda_iota(void *out, int64_t n, size_t word, cudaStream_t st);
@@ -46,13 +40,12 @@ cudaError_t px__cuda_iota(void *out, int64_t n, size_t word, cudaStream_t st);
    indices 32-bit (idx_size 4) or 64-bit. */
 cudaError_t px__cuda_gather(void *out, const void *in, const void *idx, size_t idx_size, int64_t n,
                             size_t elem_size, cudaStream_t st);
-/* The bounds of segments + 1 segments for CUB from `segments` given by offsets (segments + 1
-   entries of offset_size 4 or 8 bytes): an empty segment [0, 0) first, then [offsets[s],
-   offsets[s + 1]), all 64-bit. CUB's DeviceSegmentedSort gave wrong keys when the first
-   segment did not begin at 0 (NVIDIA/cccl issue 2061): with the empty one first, it
-   always does. */
-cudaError_t px__cuda_segment_bounds(int64_t *begin, int64_t *end, const void *offsets,
-                                    size_t offset_size, int64_t segments, cudaStream_t st);
+/* slot[i] = the first position of the segment that position pos[i] is in, or pos[i] itself
+   when it is in none: segments given by offsets (segments + 1 entries of offset_size 4 or 8
+   bytes); slot and pos words of `word` bytes (4 or 8). */
+cudaError_t px__cuda_segment_slots(void *slot, const void *pos, size_t word, const void *offsets,
+                                   size_t offset_size, int64_t segments, int64_t n,
+                                   cudaStream_t st);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Internal: from a px__cub_sort's run-time key type and value word to a sort template's
- * instantiation (Sort<K, V>::run, V void when no values move), for cub_radix.cu and
- * cub_segmented.cu; and the buffers CUB left the result in, back into the struct. */
+ * instantiation (Sort<K, V>::run, V void when no values move), for cub_radix.cu; and the buffers CUB left the result in, back into the struct. */
 #ifndef PX_BACKENDS_CUDA_SORT_CUB_TYPES_CUH
 #define PX_BACKENDS_CUDA_SORT_CUB_TYPES_CUH
 

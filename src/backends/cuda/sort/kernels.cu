@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The small kernels around the CUB sorts (cub.h): indices to sort with the keys, values
- * moved by the sorted indices, segment bounds for CUB. Grid-stride loops over 64-bit counts,
+ * moved by the sorted indices, the slots of segmented sorts (segments.c). Grid-stride loops over 64-bit counts,
  * a grid of at most 4096 blocks: these are bandwidth-bound and short. */
 #include <cstdint>
 
@@ -33,14 +33,45 @@ __global__ void gather_kernel(W *out, const W *in, const I *idx, uint64_t n, uin
     }
 }
 
-template <class O>
-__global__ void bounds_kernel(int64_t *begin, int64_t *end, const O *offsets, uint64_t segments)
+/* Segment s is [off[s], off[s + 1]); the largest s with off[s] <= p holds p when p is in
+   [off[0], off[segments]) (empty segments share their start with the next). */
+template <class W, class O>
+__global__ void slots_kernel(W *slot, const W *pos, const O *off, int64_t segments, uint64_t n)
 {
     const uint64_t stride = (uint64_t)gridDim.x * BLOCK;
-    for (uint64_t s = (uint64_t)blockIdx.x * BLOCK + threadIdx.x; s <= segments; s += stride) {
-        begin[s] = s == 0 ? 0 : (int64_t)offsets[s - 1];
-        end[s] = s == 0 ? 0 : (int64_t)offsets[s];
+    for (uint64_t i = (uint64_t)blockIdx.x * BLOCK + threadIdx.x; i < n; i += stride) {
+        const int64_t p = (int64_t)pos[i];
+        int64_t v = p;
+        if (p >= (int64_t)off[0] && p < (int64_t)off[segments]) {
+            int64_t lo = 0, hi = segments;
+            while (lo < hi) {
+                const int64_t mid = lo + (hi - lo + 1) / 2;
+                if ((int64_t)off[mid] <= p)
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
+            v = (int64_t)off[lo];
+            v = v < 0 ? 0 : v > p ? p : v; /* offsets out of order: any slot, never out of range */
+        }
+        slot[i] = (W)v;
     }
+}
+
+template <class W>
+cudaError_t slots_as(void *slot, const void *pos, const void *offsets, size_t offset_size,
+                     int64_t segments, int64_t n, cudaStream_t st)
+{
+    const unsigned g = grid_of((uint64_t)n);
+    if (offset_size == 4)
+        slots_kernel<W, int32_t>
+            <<<g, BLOCK, 0, st>>>(static_cast<W *>(slot), static_cast<const W *>(pos),
+                                  static_cast<const int32_t *>(offsets), segments, (uint64_t)n);
+    else
+        slots_kernel<W, int64_t>
+            <<<g, BLOCK, 0, st>>>(static_cast<W *>(slot), static_cast<const W *>(pos),
+                                  static_cast<const int64_t *>(offsets), segments, (uint64_t)n);
+    return cudaGetLastError();
 }
 
 template <class W, class I>
@@ -49,8 +80,8 @@ cudaError_t gather_as(void *out, const void *in, const void *idx, int64_t n, siz
 {
     const uint64_t words = elem_size / sizeof(W);
     gather_kernel<W, I><<<grid_of((uint64_t)n * words), BLOCK, 0, st>>>(
-        static_cast<W *>(out), static_cast<const W *>(in), static_cast<const I *>(idx),
-        (uint64_t)n, words);
+        static_cast<W *>(out), static_cast<const W *>(in), static_cast<const I *>(idx), (uint64_t)n,
+        words);
     return cudaGetLastError();
 }
 
@@ -72,11 +103,11 @@ extern "C" cudaError_t px__cuda_iota(void *out, int64_t n, size_t word, cudaStre
 {
     if (n <= 0) return cudaSuccess;
     if (word == 4)
-        iota_kernel<uint32_t><<<grid_of((uint64_t)n), BLOCK, 0, st>>>(static_cast<uint32_t *>(out),
-                                                                       (uint64_t)n);
+        iota_kernel<uint32_t>
+            <<<grid_of((uint64_t)n), BLOCK, 0, st>>>(static_cast<uint32_t *>(out), (uint64_t)n);
     else
-        iota_kernel<uint64_t><<<grid_of((uint64_t)n), BLOCK, 0, st>>>(static_cast<uint64_t *>(out),
-                                                                       (uint64_t)n);
+        iota_kernel<uint64_t>
+            <<<grid_of((uint64_t)n), BLOCK, 0, st>>>(static_cast<uint64_t *>(out), (uint64_t)n);
     return cudaGetLastError();
 }
 
@@ -88,16 +119,11 @@ extern "C" cudaError_t px__cuda_gather(void *out, const void *in, const void *id
                          : gather_by<uint64_t>(out, in, idx, n, elem_size, st);
 }
 
-extern "C" cudaError_t px__cuda_segment_bounds(int64_t *begin, int64_t *end, const void *offsets,
-                                                size_t offset_size, int64_t segments,
-                                                cudaStream_t st)
+extern "C" cudaError_t px__cuda_segment_slots(void *slot, const void *pos, size_t word,
+                                              const void *offsets, size_t offset_size,
+                                              int64_t segments, int64_t n, cudaStream_t st)
 {
-    const uint64_t n = (uint64_t)segments + 1;
-    if (offset_size == 4)
-        bounds_kernel<<<grid_of(n), BLOCK, 0, st>>>(begin, end, static_cast<const int32_t *>(offsets),
-                                                     (uint64_t)segments);
-    else
-        bounds_kernel<<<grid_of(n), BLOCK, 0, st>>>(begin, end, static_cast<const int64_t *>(offsets),
-                                                     (uint64_t)segments);
-    return cudaGetLastError();
+    if (n <= 0) return cudaSuccess;
+    return word == 4 ? slots_as<uint32_t>(slot, pos, offsets, offset_size, segments, n, st)
+                     : slots_as<uint64_t>(slot, pos, offsets, offset_size, segments, n, st);
 }

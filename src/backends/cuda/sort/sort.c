@@ -8,10 +8,8 @@
  *   indices      a permutation (values_in NULL): 0, 1, ... written into the output first;
  *   gathered     any other value (1, 2, 12 bytes...): indices sort with the keys, then a
  *                kernel moves each value to its place (from a copy when sorting in place).
- * A segmented sort first copies keys and values into the second buffers too, since CUB does
- * not touch elements outside the segments in either, and gives CUB 64-bit segment bounds
- * that begin with an empty segment at 0 (cub.h says why). Everything
- * is queued on one stream: nothing here waits for the GPU. */
+ * Segmented sorts are segments.c's. Everything is queued on one stream: nothing here waits
+ * for the GPU. */
 #include <string.h>
 
 #include "backends/cuda/check.h"
@@ -20,6 +18,7 @@
 #include "backends/cuda/memory/memory.h"
 #include "backends/cuda/queue/track.h"
 #include "backends/cuda/sort/cub.h"
+#include "backends/cuda/sort/segments.h"
 
 typedef enum values_how { NONE, DIRECT, INDICES, GATHERED } values_how;
 
@@ -27,7 +26,7 @@ typedef enum values_how { NONE, DIRECT, INDICES, GATHERED } values_how;
 typedef struct sort_plan {
     values_how how;
     size_t word; /* the bytes of what CUB moves with the keys */
-    size_t key_alt, key_own, value_alt, value_own, value_copy, offsets, temp;
+    size_t key_alt, key_own, value_alt, value_own, value_copy, temp;
     size_t temp_bytes, total;
 } sort_plan;
 
@@ -64,14 +63,7 @@ static px__cub_sort cub_of(const px__sort_op *op, const sort_plan *p)
     s.values = p->how == NONE ? PX__CUB_NONE : p->word == 4 ? PX__CUB_U32 : PX__CUB_U64;
     s.descending = op->descending;
     s.n = op->n;
-    s.segments = op->segments >= 0 ? op->segments + 1 : -1; /* an empty one first (stage) */
     return s;
-}
-
-static cudaError_t cub_run(px__cub_sort *s, void *temp, size_t *bytes, cudaStream_t st)
-{
-    return s->segments >= 0 ? px__cub_segmented_sort(s, temp, bytes, st)
-                            : px__cub_radix_sort(s, temp, bytes, st);
 }
 
 static px_status plan_of(const px__sort_op *op, sort_plan *p)
@@ -86,45 +78,33 @@ static px_status plan_of(const px__sort_op *op, sort_plan *p)
     if (p->how == GATHERED) p->value_own = take(&at, n * p->word);
     if (p->how == GATHERED && op->values_in == op->values_out)
         p->value_copy = take(&at, n * op->value_size);
-    if (op->segments >= 0) p->offsets = take(&at, 2 * ((size_t)op->segments + 1) * sizeof(int64_t));
     px__cub_sort s = cub_of(op, p);
-    PX__TRY(PX__CU(cub_run(&s, NULL, &p->temp_bytes, 0)));
+    PX__TRY(PX__CU(px__cub_radix_sort(&s, NULL, &p->temp_bytes, 0)));
     p->temp = take(&at, p->temp_bytes);
     p->total = at;
     return PX_OK;
 }
 
-/* Queues the copies and kernels that put keys, values and offsets where CUB wants them. */
+/* Queues the copies and kernels that put keys and values where CUB wants them. */
 static px_status stage(const px__sort_op *op, const sort_plan *p, char *b, px__cub_sort *s,
                        cudaStream_t st, const px__cuda_ctx *ctx)
 {
     const size_t n = (size_t)op->n;
-    const bool seg = op->segments >= 0;
     s->k[0] = op->keys_out ? op->keys_out : b + p->key_own;
     s->k[1] = b + p->key_alt;
     if (s->k[0] != op->keys_in)
-        PX__TRY(PX__CU(cudaMemcpyAsync(s->k[0], op->keys_in, n * op->key_size, cudaMemcpyDefault, st)));
-    if (seg)
-        PX__TRY(PX__CU(cudaMemcpyAsync(s->k[1], s->k[0], n * op->key_size, cudaMemcpyDefault, st)));
+        PX__TRY(
+            PX__CU(cudaMemcpyAsync(s->k[0], op->keys_in, n * op->key_size, cudaMemcpyDefault, st)));
     if (p->how != NONE) {
         s->v[0] = p->how == GATHERED ? b + p->value_own : op->values_out;
         s->v[1] = b + p->value_alt;
         if (p->how == DIRECT && op->values_in != op->values_out)
-            PX__TRY(PX__CU(cudaMemcpyAsync(s->v[0], op->values_in, n * p->word, cudaMemcpyDefault, st)));
+            PX__TRY(PX__CU(
+                cudaMemcpyAsync(s->v[0], op->values_in, n * p->word, cudaMemcpyDefault, st)));
         if (p->how != DIRECT) PX__TRY(PX__CU_AT(px__cuda_iota(s->v[0], op->n, p->word, st), ctx));
-        if (seg)
-            PX__TRY(PX__CU(cudaMemcpyAsync(s->v[1], s->v[0], n * p->word, cudaMemcpyDefault, st)));
         if (p->value_copy)
             PX__TRY(PX__CU(cudaMemcpyAsync(b + p->value_copy, op->values_in, n * op->value_size,
                                            cudaMemcpyDefault, st)));
-    }
-    if (seg) {
-        int64_t *begin = (int64_t *)(void *)(b + p->offsets), *end = begin + op->segments + 1;
-        PX__TRY(PX__CU_AT(px__cuda_segment_bounds(begin, end, op->offsets, op->offset_size,
-                                                  op->segments, st),
-                          ctx));
-        s->begin = begin;
-        s->end = end;
     }
     return PX_OK;
 }
@@ -135,9 +115,11 @@ static px_status finish(const px__sort_op *op, const sort_plan *p, char *b, cons
 {
     const size_t n = (size_t)op->n;
     if (op->keys_out && s->ksel == 1)
-        PX__TRY(PX__CU(cudaMemcpyAsync(op->keys_out, s->k[1], n * op->key_size, cudaMemcpyDefault, st)));
+        PX__TRY(PX__CU(
+            cudaMemcpyAsync(op->keys_out, s->k[1], n * op->key_size, cudaMemcpyDefault, st)));
     if ((p->how == DIRECT || p->how == INDICES) && s->vsel == 1)
-        PX__TRY(PX__CU(cudaMemcpyAsync(op->values_out, s->v[1], n * p->word, cudaMemcpyDefault, st)));
+        PX__TRY(
+            PX__CU(cudaMemcpyAsync(op->values_out, s->v[1], n * p->word, cudaMemcpyDefault, st)));
     if (p->how == GATHERED) {
         const void *from = p->value_copy ? b + p->value_copy : op->values_in;
         PX__TRY(PX__CU_AT(px__cuda_gather(op->values_out, from, s->v[s->vsel], p->word, op->n,
@@ -149,6 +131,7 @@ static px_status finish(const px__sort_op *op, const sort_plan *p, char *b, cons
 
 static px_status sort_on(px__cuda_queue *q, const px__sort_op *op)
 {
+    if (op->segments >= 0) return px__cuda_sort_segments(q, op);
     sort_plan p;
     PX__TRY(plan_of(op, &p));
     void *scratch = NULL;
@@ -158,7 +141,7 @@ static px_status sort_on(px__cuda_queue *q, const px__sort_op *op)
     px__cub_sort s = cub_of(op, &p);
     PX__TRY(stage(op, &p, b, &s, q->stream, &ctx));
     size_t bytes = p.temp_bytes;
-    PX__TRY(PX__CU_AT(cub_run(&s, b + p.temp, &bytes, q->stream), &ctx));
+    PX__TRY(PX__CU_AT(px__cub_radix_sort(&s, b + p.temp, &bytes, q->stream), &ctx));
     return finish(op, &p, b, &s, q->stream, &ctx);
 }
 
