@@ -34,7 +34,8 @@ int main(void)
     int64_t bad = 0, last = -1;
     double mean = 0;
     for (int64_t i = 0; i < n; ++i) {
-        const int64_t c = (int64_t)(PX_AT1(y, i) * a.cells) * a.cells + (int64_t)(PX_AT1(x, i) * a.cells);
+        const int64_t c =
+            (int64_t)(PX_AT1(y, i) * a.cells) * a.cells + (int64_t)(PX_AT1(x, i) * a.cells);
         bad += c < last;
         last = c;
         mean += PX_AT1(x, i) / (double)n;

@@ -10,13 +10,13 @@
 typedef struct cells_args {
     uint64_t seed;
     int cells;
-    px_span_f64_1d x, y;      /* the positions */
-    px_span_u32_1d cell;      /* the key: the cell each particle is in */
-    px_span_i64_1d order;     /* the sorting permutation */
-    px_span_f64_1d ox, oy;    /* the positions in cell order */
+    px_span_f64_1d x, y;   /* the positions */
+    px_span_u32_1d cell;   /* the key: the cell each particle is in */
+    px_span_i64_1d order;  /* the sorting permutation */
+    px_span_f64_1d ox, oy; /* the positions in cell order */
 } cells_args;
 
-PX_DECLARE_KERNEL(cells_place); /* x from the seed, cell from x */
+PX_DECLARE_KERNEL(cells_place);  /* x from the seed, cell from x */
 PX_DECLARE_KERNEL(cells_gather); /* ox[i] = x[order[i]], oy alike */
 
 #endif

@@ -32,9 +32,9 @@ typedef struct ctx {
     cudaStream_t s;
     int64_t n, segments;
     size_t ks, vs;
-    void *k_orig, *v_orig;        /* the unsorted input */
-    px_view *pk, *pv, *poff;       /* portex's */
-    void *k[2], *v[2], *temp;      /* CUB's */
+    void *k_orig, *v_orig;    /* the unsorted input */
+    px_view *pk, *pv, *poff;  /* portex's */
+    void *k[2], *v[2], *temp; /* CUB's */
     size_t temp_bytes;
     int sel;
     cudaEvent_t e0, e1;
@@ -186,10 +186,11 @@ static int run_case(const sort_case *sc, px_instance *inst, bool quick, int reps
     if (bench_rotate(2, 1, reps, sample, &c, med) != 0) return 2;
     const double ratio = med[1] / med[0];
     const double gkeys = (double)c.n * 1e-6;
-    printf("| %-24s | %5.1f M | %8.3f ms, %6.0f Mkeys/s | %8.3f ms, %6.0f Mkeys/s | %5.3f | >= 0.95 "
-           "| %-4s |\n",
-           sc->name, gkeys, med[1], gkeys / med[1] * 1e3, med[0], gkeys / med[0] * 1e3, ratio,
-           ratio >= 0.95 ? "yes" : "NO");
+    printf(
+        "| %-24s | %5.1f M | %8.3f ms, %6.0f Mkeys/s | %8.3f ms, %6.0f Mkeys/s | %5.3f | >= 0.95 "
+        "| %-4s |\n",
+        sc->name, gkeys, med[1], gkeys / med[1] * 1e3, med[0], gkeys / med[0] * 1e3, ratio,
+        ratio >= 0.95 ? "yes" : "NO");
     fflush(stdout);
     CU(cudaEventDestroy(c.e0));
     CU(cudaEventDestroy(c.e1));

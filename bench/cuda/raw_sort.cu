@@ -8,17 +8,20 @@
 
 namespace {
 
-template <class K> int selected(cub::DoubleBuffer<K> &b, void *k0) { return b.Current() == k0 ? 0 : 1; }
+template <class K> int selected(cub::DoubleBuffer<K> &b, void *k0)
+{
+    return b.Current() == k0 ? 0 : 1;
+}
 
 template <class K>
 cudaError_t keys(bool desc, void *k0, void *k1, int64_t n, void *temp, size_t *bytes,
                  cudaStream_t s, int *sel)
 {
     cub::DoubleBuffer<K> k(static_cast<K *>(k0), static_cast<K *>(k1));
-    const cudaError_t e = desc ? cub::DeviceRadixSort::SortKeysDescending(temp, *bytes, k, n, 0,
-                                                                          int(8 * sizeof(K)), s)
-                               : cub::DeviceRadixSort::SortKeys(temp, *bytes, k, n, 0,
-                                                                int(8 * sizeof(K)), s);
+    const cudaError_t e =
+        desc
+            ? cub::DeviceRadixSort::SortKeysDescending(temp, *bytes, k, n, 0, int(8 * sizeof(K)), s)
+            : cub::DeviceRadixSort::SortKeys(temp, *bytes, k, n, 0, int(8 * sizeof(K)), s);
     *sel = selected(k, k0);
     return e;
 }
@@ -49,8 +52,8 @@ extern "C" cudaError_t raw_sort(raw_sort_kind kind, void *k0, void *k1, void *v0
     case RAW_U64_U64: return pairs<uint64_t, uint64_t>(k0, k1, v0, v1, n, temp, bytes, s, sel);
     case RAW_SEG_U32: {
         cub::DoubleBuffer<uint32_t> k(static_cast<uint32_t *>(k0), static_cast<uint32_t *>(k1));
-        const cudaError_t e = cub::DeviceSegmentedSort::StableSortKeys(
-            temp, *bytes, k, n, segments, offsets, offsets + 1, s);
+        const cudaError_t e = cub::DeviceSegmentedSort::StableSortKeys(temp, *bytes, k, n, segments,
+                                                                       offsets, offsets + 1, s);
         *sel = selected(k, k0);
         return e;
     }

@@ -68,7 +68,8 @@ int main(void)
         EXPECT(up[PX_AT1(b, i)] == d[i]); /* values: where each key was before */
         if (i > 0 && d[i - 1] == d[i]) EXPECT(PX_AT1(b, i - 1) < PX_AT1(b, i));
         if (i > 0) EXPECT(d[PX_AT1(c, i - 1)] <= d[PX_AT1(c, i)]);
-        if (i > 0 && d[PX_AT1(c, i - 1)] == d[PX_AT1(c, i)]) EXPECT(PX_AT1(c, i - 1) < PX_AT1(c, i));
+        if (i > 0 && d[PX_AT1(c, i - 1)] == d[PX_AT1(c, i)])
+            EXPECT(PX_AT1(c, i - 1) < PX_AT1(c, i));
         if (i % (n / 2) != 0) EXPECT(PX_AT1(a, i - 1) <= PX_AT1(a, i));
     }
     EXPECT(PX_AT1(a, n / 2 - 1) == d[0] && PX_AT1(a, n / 2) == d[n / 2 + n / 2 - 1]);

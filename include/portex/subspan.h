@@ -52,13 +52,13 @@ PX_FUNCTION void px__check_range(int64_t b, int64_t e, int64_t n, int d)
 }
 /* A unit-stride dimension of dst's type has stride 1 (else reported as index `stride` of
    that dimension, whose extent 1 it exceeds). */
-#define PX__CHECK_UNIT(s)                                                            \
-    do {                                                                             \
-        if (PX__LAYOUT(s) == PX__SPAN_1D || PX__LAYOUT(s) == PX__SPAN_LEFT)          \
-            if ((s).stride[0] != 1) (void)px__checked((s).stride[0], 1, 0);          \
-        if (PX__LAYOUT(s) == PX__SPAN_RIGHT && (s).rank > 0)                         \
-            if ((s).stride[(s).rank - 1] != 1)                                       \
-                (void)px__checked((s).stride[(s).rank - 1], 1, (int)(s).rank - 1);  \
+#define PX__CHECK_UNIT(s)                                                          \
+    do {                                                                           \
+        if (PX__LAYOUT(s) == PX__SPAN_1D || PX__LAYOUT(s) == PX__SPAN_LEFT)        \
+            if ((s).stride[0] != 1) (void)px__checked((s).stride[0], 1, 0);        \
+        if (PX__LAYOUT(s) == PX__SPAN_RIGHT && (s).rank > 0)                       \
+            if ((s).stride[(s).rank - 1] != 1)                                     \
+                (void)px__checked((s).stride[(s).rank - 1], 1, (int)(s).rank - 1); \
     } while (0)
 #else
 #define px__check_range(b, e, n, d) ((void)0)
@@ -67,17 +67,17 @@ PX_FUNCTION void px__check_range(int64_t b, int64_t e, int64_t n, int d)
 
 /* dst's extents and strides from src's, dimension `skip` left out (-1: none); the rest of
    dst zero (the compiler then knows every field is set, and drops the stores it can). */
-#define PX__SPAN_COPY_DIMS(dst, src, skip)                                           \
-    do {                                                                             \
-        memset(&(dst), 0, sizeof(dst));                                              \
-        int px__to = 0;                                                              \
-        for (int px__k = 0; px__k < (src).rank; ++px__k) {                           \
-            if (px__k == (skip) || px__to >= PX__SPAN_DIMS(dst)) continue;           \
-            (dst).extent[px__to] = (src).extent[px__k];                              \
-            (dst).stride[px__to] = (src).stride[px__k];                              \
-            ++px__to;                                                                \
-        }                                                                            \
-        (dst).rank = (int32_t)px__to;                                                \
+#define PX__SPAN_COPY_DIMS(dst, src, skip)                                 \
+    do {                                                                   \
+        memset(&(dst), 0, sizeof(dst));                                    \
+        int px__to = 0;                                                    \
+        for (int px__k = 0; px__k < (src).rank; ++px__k) {                 \
+            if (px__k == (skip) || px__to >= PX__SPAN_DIMS(dst)) continue; \
+            (dst).extent[px__to] = (src).extent[px__k];                    \
+            (dst).stride[px__to] = (src).stride[px__k];                    \
+            ++px__to;                                                      \
+        }                                                                  \
+        (dst).rank = (int32_t)px__to;                                      \
     } while (0)
 /** @endcond */
 
@@ -85,27 +85,27 @@ PX_FUNCTION void px__check_range(int64_t b, int64_t e, int64_t n, int d)
 #define PX_SUBSPAN(dst, src, d, begin, end) PX_SUBSPAN_STEP(dst, src, d, begin, end, 1)
 
 /** dst = every step-th element of src's [begin, end) of dimension d. */
-#define PX_SUBSPAN_STEP(dst, src, d, begin, end, step)                                  \
-    do {                                                                                \
-        const int px__d = (d);                                                          \
-        const int64_t px__b = (begin), px__e = (end), px__s = (step);                   \
+#define PX_SUBSPAN_STEP(dst, src, d, begin, end, step)                                 \
+    do {                                                                               \
+        const int px__d = (d);                                                         \
+        const int64_t px__b = (begin), px__e = (end), px__s = (step);                  \
         px__check_range(px__b, px__e, (src).extent[px__d], px__d);                     \
-        PX__SPAN_COPY_DIMS(dst, src, -1);                                               \
+        PX__SPAN_COPY_DIMS(dst, src, -1);                                              \
         (dst).extent[px__d] = px__e > px__b ? (px__e - px__b + px__s - 1) / px__s : 0; \
-        (dst).stride[px__d] = (src).stride[px__d] * px__s;                              \
-        (dst).data = (src).data + px__b * (src).stride[px__d];                          \
-        PX__CHECK_UNIT(dst);                                                            \
+        (dst).stride[px__d] = (src).stride[px__d] * px__s;                             \
+        (dst).data = (src).data + px__b * (src).stride[px__d];                         \
+        PX__CHECK_UNIT(dst);                                                           \
     } while (0)
 
 /** dst = src with dimension d fixed at index i: rank one less. */
-#define PX_SLICE(dst, src, d, i)                                   \
-    do {                                                           \
-        const int px__d = (d);                                     \
-        const int64_t px__i = (i);                                 \
+#define PX_SLICE(dst, src, d, i)                                       \
+    do {                                                               \
+        const int px__d = (d);                                         \
+        const int64_t px__i = (i);                                     \
         px__check_range(px__i, px__i + 1, (src).extent[px__d], px__d); \
-        PX__SPAN_COPY_DIMS(dst, src, px__d);                       \
-        (dst).data = (src).data + px__i * (src).stride[px__d];     \
-        PX__CHECK_UNIT(dst);                                       \
+        PX__SPAN_COPY_DIMS(dst, src, px__d);                           \
+        (dst).data = (src).data + px__i * (src).stride[px__d];         \
+        PX__CHECK_UNIT(dst);                                           \
     } while (0)
 
 #endif /* PORTEX_SUBSPAN_H */

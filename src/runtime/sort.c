@@ -35,8 +35,8 @@ static px_status check_vector(const px_view *v, const char *what)
 {
     PX__TRY(px__view_check(v, what));
     if (v->rank != 1 || !px__view_contiguous(v))
-        return px__error(PX_ERR_INVALID_ARGUMENT, "%s '%s' must be a contiguous rank-1 view",
-                         what, v->label);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "%s '%s' must be a contiguous rank-1 view", what,
+                         v->label);
     return PX_OK;
 }
 
@@ -79,8 +79,8 @@ static px_status check_apart(const px_view *const *views, const char *const *nam
                 if (views[i]->data == views[j]->data) continue; /* in place */
             }
             if (overlap(views[i], views[j]))
-                return px__error(PX_ERR_INVALID_ARGUMENT, "%s '%s' and %s '%s' overlap",
-                                 names[i], views[i]->label, names[j], views[j]->label);
+                return px__error(PX_ERR_INVALID_ARGUMENT, "%s '%s' and %s '%s' overlap", names[i],
+                                 views[i]->label, names[j], views[j]->label);
         }
     return PX_OK;
 }
@@ -106,8 +106,7 @@ static px_status run(const sort_call *c, px_instance *inst, const px__sort_op *o
     PX__TRY(sort_instance(inst, c->keys, &inst));
     PX__TRY(px__instance_refuse_capturing(inst, c->what));
     const px__backend *be = inst->be;
-    if (!be->sort)
-        return px__error(PX_ERR_UNSUPPORTED, "the %s backend cannot sort", be->name);
+    if (!be->sort) return px__error(PX_ERR_UNSUPPORTED, "the %s backend cannot sort", be->name);
     const px_view *all[] = {c->keys, c->values, c->keys_out, c->values_out, c->perm, c->offsets};
     const char *names[] = {"keys", "values", "keys_out", "values_out", "perm", "offsets"};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
@@ -159,8 +158,8 @@ px_status px_sort(px_instance *inst, px_view *keys, px_view *values, unsigned fl
     PX__TRY(check_keys(keys));
     if (values) PX__TRY(check_beside(values, "values", keys));
     if (values && overlap(keys, values))
-        return px__error(PX_ERR_INVALID_ARGUMENT, "keys '%s' and values '%s' overlap",
-                         keys->label, values->label);
+        return px__error(PX_ERR_INVALID_ARGUMENT, "keys '%s' and values '%s' overlap", keys->label,
+                         values->label);
     const sort_call c = {.what = "px_sort", .keys = keys, .values = values, .flags = flags};
     const px__sort_op op = op_of(keys, values, flags);
     return run(&c, inst, &op);
@@ -256,8 +255,11 @@ px_status px_sort_segments(px_instance *inst, px_view *keys, px_view *values,
     const char *names[] = {"keys", "values", "offsets"};
     const px_view *inputs_of[] = {NULL, NULL, NULL};
     PX__TRY(check_apart(views, names, 3, inputs_of));
-    const sort_call c = {
-        .what = "px_sort_segments", .keys = keys, .values = values, .offsets = offsets, .flags = flags};
+    const sort_call c = {.what = "px_sort_segments",
+                         .keys = keys,
+                         .values = values,
+                         .offsets = offsets,
+                         .flags = flags};
     px__sort_op op = op_of(keys, values, flags);
     op.segments = offsets->extent[0] - 1;
     op.offsets = offsets->data;

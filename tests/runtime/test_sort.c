@@ -83,11 +83,12 @@ static unsigned char *make_keys(px_dtype t, int64_t n, bool few, uint64_t seed)
         unsigned char *p = k + (size_t)i * ks;
         if (t == PX_F64) {
             static const double special[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, 1.5, -2.5};
-            const double v = tk_int(&r, 0, 3) == 0 ? special[tk_int(&r, 0, 7)]
-                                                   : tk_uniform(&r, -1e3, 1e3);
+            const double v =
+                tk_int(&r, 0, 3) == 0 ? special[tk_int(&r, 0, 7)] : tk_uniform(&r, -1e3, 1e3);
             memcpy(p, &v, 8);
         } else if (t == PX_F32) {
-            static const float special[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, 1.5f, -2.5f};
+            static const float special[] = {0.0f, -0.0f, INFINITY, -INFINITY,
+                                            NAN,  -NAN,  1.5f,     -2.5f};
             const float v = tk_int(&r, 0, 3) == 0 ? special[tk_int(&r, 0, 7)]
                                                   : (float)tk_uniform(&r, -1e3, 1e3);
             memcpy(p, &v, 4);
@@ -375,8 +376,7 @@ START_TEST(sort_refusals)
     TK_ERROR_HAS("overlap");
     TK_FAIL(px_sort(tk_inst(), k, v, 4), PX_ERR_INVALID_ARGUMENT, "px_sort");
     TK_ERROR_HAS("flags");
-    TK_FAIL(px_sort_into(tk_inst(), ko, NULL, k, NULL, 0), PX_ERR_INVALID_ARGUMENT,
-            "px_sort_into");
+    TK_FAIL(px_sort_into(tk_inst(), ko, NULL, k, NULL, 0), PX_ERR_INVALID_ARGUMENT, "px_sort_into");
     TK_FAIL(px_sort_into(tk_inst(), NULL, NULL, k, NULL, 0), PX_ERR_INVALID_ARGUMENT,
             "px_sort_into");
     TK_FAIL(px_sort_into(tk_inst(), k, NULL, k, v, 0), PX_ERR_INVALID_ARGUMENT, "px_sort_into");
@@ -411,8 +411,8 @@ int main(void)
     TCase *tc = tk_case("sort", "sort");
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, sort_every_key_type, 0, (int)(sizeof key_types / sizeof key_types[0]));
-    TK_ADD(tc, sort_large, sort_into_other_views, sort_permutation_i32_i64,
-           sort_segments_with_gaps, sort_segments_none_and_empty, sort_segments_bad_offsets_on_host,
+    TK_ADD(tc, sort_large, sort_into_other_views, sort_permutation_i32_i64, sort_segments_with_gaps,
+           sort_segments_none_and_empty, sort_segments_bad_offsets_on_host,
            sort_blocking_default_instance, sort_refusals);
     return tk_run();
 }
