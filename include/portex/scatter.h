@@ -48,8 +48,9 @@ typedef enum px_scatter_strategy {
     PX_SCATTER_ATOMIC,
     /** Host backends only: a copy of the target per thread of the instance, zeroed; each
      * part of a dispatch adds into its own copy without atomics, and px_scatter_contribute
-     * adds the copies into the target and zeroes them. For a given thread count the sums
-     * are the same bits run to run (each copy gets the same adds in the same order). */
+     * adds the copies into the target and zeroes them. For a given thread count, range
+     * kernels' sums are the same bits run to run (each copy gets the same adds in the same
+     * order); team kernels hand leagues to threads as they come, so theirs may vary. */
     PX_SCATTER_DUPLICATED,
     /** Plain adds on the target (`+=`), for an instance that runs kernels on one thread at
      * a time: refused on one with several threads, or on a GPU. */
@@ -202,7 +203,7 @@ PX_FUNCTION double px__scatter_sum_f64(double a, double b) { return a + b; }
     PX_FUNCTION void px__scatter_at_##sfx(const px_scatter_##sfx *h, int64_t k, T v)           \
     {                                                                                          \
         const int part = px__kabi_host_part();                                                 \
-        if (h->mode == PX_SCATTER_PLAIN) {                                                     \
+        if (h->mode == PX_SCATTER_PLAIN && (unsigned)(part + 1) <= 1u) {                       \
             h->data[k] = px__scatter_sum_##sfx(h->data[k], v);                                 \
         } else if (h->mode == PX_SCATTER_DUPLICATED && (unsigned)part < (unsigned)h->copies) { \
             T *c = h->dup + (int64_t)part * h->stride + k;                                     \

@@ -26,12 +26,13 @@
  * the host backends with a radix sort of portex's own, split among the instance's threads.
  * Both give the same order for the same keys.
  *
- * What it allocates beyond the views: room for one more copy of the keys and of the values
- * (a permutation: two of the keys and one of the indices; and, on CUDA, CUB's temporary
- * storage, a few percent of that): on CUDA the instance's
- * scratch, grown in stream order and kept until the instance is destroyed; on the host,
- * allocated and freed by each call. Values whose element size is not 1, 2, 4 or 8 bytes
- * move through a permutation (8 bytes per key more, and a copy of the values).
+ * What it allocates beyond the views (docs/sort.md has the detail): on the host backends,
+ * per call, one more copy of the keys and of the values (a permutation: two of the keys and
+ * one of the indices); values of 1, 2, 4 or 8 bytes move as words, others through indices.
+ * On CUDA, in the instance's scratch (grown in stream order, kept until the instance is
+ * destroyed): one more copy of the keys and of 4- or 8-byte values, CUB's temporary storage;
+ * other values move through indices (and a copy of the values when sorted in place); a
+ * segmented sort takes two copies of the keys and five index arrays.
  *
  * Not while the instance is captured into a graph (PX_ERR_CAPTURING). */
 #ifndef PORTEX_SORT_H

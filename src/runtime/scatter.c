@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "portex.h"
+#include "runtime/dispatch.h"
 #include "runtime/instance.h"
 #include "runtime/scatter_kernel.h"
 #include "spaces/space.h"
@@ -96,10 +97,11 @@ static px_status target_check(const px_instance *inst, const px_view *target)
                 target->label, px_space_kind_string(sp.kind), sp.device, inst->label,
                 inst->be->name);
     else
-        PX__ARG(sp.kind != PX_SPACE_HOST,
-                "target '%s' lives in pageable HOST memory, which the kernels of instance "
-                "'%s' (%s) cannot reach: use a view in its DEVICE space",
-                target->label, inst->label, inst->be->name);
+        PX__ARG(px__backend_writes(inst->be, inst->device, sp),
+                "target '%s' lives in %s(%d), which the kernels of instance '%s' (%s, device "
+                "%d) cannot reach: use a view in its DEVICE space",
+                target->label, px_space_kind_string(sp.kind), sp.device, inst->label,
+                inst->be->name, inst->device);
     return PX_OK;
 }
 

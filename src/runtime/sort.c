@@ -117,7 +117,8 @@ static px_status run(const sort_call *c, px_instance *inst, const px__sort_op *o
                              px_space_kind_string(all[i]->alloc->space.kind),
                              all[i]->alloc->space.device, inst->label, be->name);
     if (wait) PX__TRY(px__fence_all());
-    if (op->n > 0) PX__TRY(be->sort(inst->queue, op));
+    /* No keys: nothing to sort, but segment offsets still checked where they are read. */
+    if (op->n > 0 || op->segments > 0) PX__TRY(be->sort(inst->queue, op));
     if (wait) PX__TRY(be->fence(inst->queue));
     return PX_OK;
 }

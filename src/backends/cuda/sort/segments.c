@@ -59,7 +59,8 @@ px_status px__cuda_sort_segments(px__cuda_queue *q, const px__sort_op *op)
     const px__cuda_ctx *ctx = &c;
 
     PX__TRY(PX__CU(cudaMemcpyAsync(b + k0, op->keys_in, n * ks, cudaMemcpyDefault, st)));
-    if (copy) PX__TRY(PX__CU(cudaMemcpyAsync(b + vcopy, op->values_in, n * vs, cudaMemcpyDefault, st)));
+    if (copy)
+        PX__TRY(PX__CU(cudaMemcpyAsync(b + vcopy, op->values_in, n * vs, cudaMemcpyDefault, st)));
     PX__TRY(PX__CU_AT(px__cuda_iota(b + ix[0], op->n, w, st), ctx));
     by_key.k[0] = b + k0;
     by_key.k[1] = b + k1;
@@ -87,7 +88,8 @@ px_status px__cuda_sort_segments(px__cuda_queue *q, const px__sort_op *op)
         void *final_index = by_slot.k[1 - by_slot.ksel]; /* the slots are no longer needed */
         PX__TRY(PX__CU_AT(px__cuda_gather(final_index, index, position, w, op->n, w, st), ctx));
         const void *from = copy ? b + vcopy : op->values_in;
-        PX__TRY(PX__CU_AT(px__cuda_gather(op->values_out, from, final_index, w, op->n, vs, st), ctx));
+        PX__TRY(
+            PX__CU_AT(px__cuda_gather(op->values_out, from, final_index, w, op->n, vs, st), ctx));
     }
     return PX_OK;
 }
