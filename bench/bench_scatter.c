@@ -32,16 +32,6 @@
 #include "bench_scatter_kernels.h"
 #include "bench_util.h"
 
-enum { HIST, FEM2, FEM3 };
-
-typedef struct bs_case {
-    const char *name;
-    int kind;
-    int64_t n;  /* histogram: values; assembly: elements per dimension */
-    int nbins;  /* histogram */
-    bool check; /* the target applies (contention) */
-} bs_case;
-
 typedef struct ctx {
     px_instance *inst;
     const bs_case *c;
@@ -59,15 +49,15 @@ static double sample(int v, void *p)
     ctx *x = p;
     const int kind = x->c->kind;
     const double t0 = now_ms();
-    if (kind == HIST) {
+    if (kind == BS_HIST) {
         const px_kernel *k = v == 0     ? PX_KERNEL(bs_hist_scatter)
                              : x->plain ? PX_KERNEL(bs_hist_plain)
                                         : PX_KERNEL(bs_hist_atomic);
         CHECK((px_parallel_for)(x->inst, "hist", px_range(0, x->c->n), k, &x->h));
     } else {
         const px_kernel *k =
-            kind == FEM2 ? (v == 0 ? PX_KERNEL(bs_fem2_scatter) : PX_KERNEL(bs_fem2_atomic))
-                         : (v == 0 ? PX_KERNEL(bs_fem3_scatter) : PX_KERNEL(bs_fem3_atomic));
+            kind == BS_FEM2 ? (v == 0 ? PX_KERNEL(bs_fem2_scatter) : PX_KERNEL(bs_fem2_atomic))
+                            : (v == 0 ? PX_KERNEL(bs_fem3_scatter) : PX_KERNEL(bs_fem3_atomic));
         CHECK((px_parallel_for)(x->inst, "assembly", px_range(0, x->nin), k, &x->f));
     }
     if (v == 0) CHECK(px_scatter_contribute(x->inst, x->s));
@@ -92,25 +82,25 @@ static void setup(ctx *x, const bs_case *c)
 {
     x->c = c;
     int64_t nin, ntarget;
-    if (c->kind == HIST) {
+    if (c->kind == BS_HIST) {
         nin = c->n;
         ntarget = c->nbins;
     } else {
-        const int64_t e = c->n, nz = c->kind == FEM3 ? e : 1;
+        const int64_t e = c->n, nz = c->kind == BS_FEM3 ? e : 1;
         nin = e * e * nz;
-        ntarget = (e + 1) * (e + 1) * (c->kind == FEM3 ? e + 1 : 1);
+        ntarget = (e + 1) * (e + 1) * (c->kind == BS_FEM3 ? e + 1 : 1);
         x->f.nx = x->f.ny = e;
         x->f.nz = nz;
     }
     x->nin = nin;
     CHECK(px_view_create_1d(&x->vin, "in", px_host(), PX_F64, nin));
-    CHECK(px_view_create_1d(&x->target, "target", px_host(), c->kind == HIST ? PX_I32 : PX_F64,
+    CHECK(px_view_create_1d(&x->target, "target", px_host(), c->kind == BS_HIST ? PX_I32 : PX_F64,
                             ntarget));
     px_span_f64_1d in;
     CHECK(px_view_get_span(x->vin, &in));
     fill_uniform(in.data, nin, 20261127);
     CHECK(px_scatter_create(&x->s, x->inst, x->target, PX_SCATTER_AUTO));
-    if (c->kind == HIST) {
+    if (c->kind == BS_HIST) {
         x->h.x = in;
         x->h.nbins = c->nbins;
         CHECK(px_scatter_get_span(x->s, &x->h.counts));
@@ -149,7 +139,7 @@ static bool same_result(ctx *x)
     CHECK(px_view_info_get(x->target, &in));
     void *a = result_of(x, 0), *b = result_of(x, 1);
     bool ok = true;
-    if (x->c->kind == HIST) {
+    if (x->c->kind == BS_HIST) {
         ok = memcmp(a, b, in.bytes) == 0;
     } else {
         const double *p = a, *q = b;
@@ -177,10 +167,10 @@ int main(int argc, char **argv)
     if (quick) reps = 3;
     CHECK(px_init(NULL));
     const bs_case cases[] = {
-        {"histogram, 16 bins", HIST, (int64_t)1 << (quick ? 20 : 24), 16, true},
-        {"histogram, 65536 bins", HIST, (int64_t)1 << (quick ? 20 : 24), 65536, false},
-        {"assembly 2-D, quads", FEM2, quick ? 256 : 1024, 0, false},
-        {"assembly 3-D, hexahedra", FEM3, quick ? 32 : 96, 0, false},
+        {"histogram, 16 bins", BS_HIST, (int64_t)1 << (quick ? 20 : 24), 16, true},
+        {"histogram, 65536 bins", BS_HIST, (int64_t)1 << (quick ? 20 : 24), 65536, false},
+        {"assembly 2-D, quads", BS_FEM2, quick ? 256 : 1024, 0, false},
+        {"assembly 3-D, hexahedra", BS_FEM3, quick ? 32 : 96, 0, false},
     };
     const int ncases = (int)(sizeof cases / sizeof cases[0]);
     const px_exec_space execs[] = {PX_EXEC_SERIAL, PX_EXEC_OPENMP, PX_EXEC_THREADS};
@@ -195,7 +185,8 @@ int main(int argc, char **argv)
         for (int k = 0; k < ncases; ++k) {
             /* The serial backend: against atomics, and the histograms against `+=`. */
             for (int plain = 0;
-                 plain < (execs[e] == PX_EXEC_SERIAL && cases[k].kind == HIST ? 2 : 1); ++plain) {
+                 plain < (execs[e] == PX_EXEC_SERIAL && cases[k].kind == BS_HIST ? 2 : 1);
+                 ++plain) {
                 setup(&x, &cases[k]);
                 x.plain = plain;
                 if (!same_result(&x)) {

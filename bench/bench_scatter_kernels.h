@@ -41,4 +41,15 @@ PX_DECLARE_KERNEL_FOR(bs_fem2_atomic);
 PX_DECLARE_KERNEL_FOR(bs_fem3_scatter);
 PX_DECLARE_KERNEL_FOR(bs_fem3_atomic);
 
+/* The benchmarks' cases, on the host and on the GPU. */
+enum { BS_HIST, BS_FEM2, BS_FEM3 };
+
+typedef struct bs_case {
+    const char *name;
+    int kind;   /* BS_HIST, BS_FEM2 or BS_FEM3 */
+    int64_t n;  /* histogram: values; assembly: elements per dimension */
+    int nbins;  /* histogram */
+    bool check; /* the target applies (contention; the host benchmark) */
+} bs_case;
+
 #endif

@@ -27,15 +27,6 @@
 #include "bench_util.h"
 #include "raw_scatter.h"
 
-enum { HIST, FEM2, FEM3 };
-
-typedef struct bs_case {
-    const char *name;
-    int kind;
-    int64_t n; /* histogram: values; assembly: elements per dimension */
-    int nbins;
-} bs_case;
-
 typedef struct ctx {
     px_instance *inst;
     cudaStream_t px_stream, raw_stream;
@@ -57,16 +48,16 @@ static double sample(int v, void *p)
     float ms = 0;
     CU(cudaEventRecord(x->e0, st));
     if (v == 0) {
-        const px_kernel *k = x->c->kind == HIST   ? PX_KERNEL(bs_hist_scatter)
-                             : x->c->kind == FEM2 ? PX_KERNEL(bs_fem2_scatter)
-                                                  : PX_KERNEL(bs_fem3_scatter);
-        const void *args = x->c->kind == HIST ? (const void *)&x->h : (const void *)&x->f;
+        const px_kernel *k = x->c->kind == BS_HIST   ? PX_KERNEL(bs_hist_scatter)
+                             : x->c->kind == BS_FEM2 ? PX_KERNEL(bs_fem2_scatter)
+                                                     : PX_KERNEL(bs_fem3_scatter);
+        const void *args = x->c->kind == BS_HIST ? (const void *)&x->h : (const void *)&x->f;
         CHECK((px_parallel_for)(x->inst, "scatter", px_range(0, x->nin), k, args));
         CHECK(px_scatter_contribute(x->inst, x->s));
-    } else if (x->c->kind == HIST) {
+    } else if (x->c->kind == BS_HIST) {
         CU(raw_scatter_hist(x->h.x.data, x->nin, x->h.nbins, x->raw, st));
     } else {
-        CU(raw_scatter_fem(x->f.w.data, x->f.nx, x->f.ny, x->f.nz, x->c->kind == FEM2 ? 2 : 3,
+        CU(raw_scatter_fem(x->f.w.data, x->f.nx, x->f.ny, x->f.nz, x->c->kind == BS_FEM2 ? 2 : 3,
                            x->raw, st));
     }
     CU(cudaEventRecord(x->e1, st));
@@ -79,13 +70,13 @@ static void setup(ctx *x, const bs_case *c)
 {
     x->c = c;
     int64_t ntarget;
-    if (c->kind == HIST) {
+    if (c->kind == BS_HIST) {
         x->nin = c->n;
         ntarget = c->nbins;
     } else {
-        const int64_t e = c->n, nz = c->kind == FEM3 ? e : 1;
+        const int64_t e = c->n, nz = c->kind == BS_FEM3 ? e : 1;
         x->nin = e * e * nz;
-        ntarget = (e + 1) * (e + 1) * (c->kind == FEM3 ? e + 1 : 1);
+        ntarget = (e + 1) * (e + 1) * (c->kind == BS_FEM3 ? e + 1 : 1);
         x->f.nx = x->f.ny = e;
         x->f.nz = nz;
     }
@@ -105,7 +96,7 @@ static void setup(ctx *x, const bs_case *c)
     CHECK(px_deep_copy(x->vin, hv, NULL));
     CHECK(px_view_release(&hv));
     free(h);
-    const px_dtype dt = c->kind == HIST ? PX_I32 : PX_F64;
+    const px_dtype dt = c->kind == BS_HIST ? PX_I32 : PX_F64;
     CHECK(px_view_create_1d(&x->target, "target", px_device(0), dt, ntarget));
     x->target_bytes = (size_t)ntarget * px_dtype_size(dt);
     CU(cudaMalloc(&x->raw, x->target_bytes));
@@ -113,7 +104,7 @@ static void setup(ctx *x, const bs_case *c)
     CHECK(px_scatter_create(&x->s, x->inst, x->target, PX_SCATTER_AUTO));
     px_span_f64_1d in;
     CHECK(px_view_get_span(x->vin, &in));
-    if (c->kind == HIST) {
+    if (c->kind == BS_HIST) {
         x->h.x = in;
         x->h.nbins = c->nbins;
         CHECK(px_scatter_get_span(x->s, &x->h.counts));
@@ -146,7 +137,7 @@ static bool same_result(ctx *x)
     CU(cudaMemcpy(a, t.data, x->target_bytes, cudaMemcpyDeviceToHost));
     CU(cudaMemcpy(b, x->raw, x->target_bytes, cudaMemcpyDeviceToHost));
     bool ok = true;
-    if (x->c->kind == HIST) {
+    if (x->c->kind == BS_HIST) {
         ok = memcmp(a, b, x->target_bytes) == 0;
     } else {
         const double *p = (const double *)(void *)a, *q = (const double *)(void *)b;
@@ -166,10 +157,10 @@ int main(int argc, char **argv)
     CHECK(px_init(NULL));
     if (!bench_cuda_usable("bench_scatter_cuda")) return 77;
     const bs_case cases[] = {
-        {"histogram, 16 bins", HIST, (int64_t)1 << (quick ? 20 : 26), 16},
-        {"histogram, 65536 bins", HIST, (int64_t)1 << (quick ? 20 : 26), 65536},
-        {"assembly 2-D, quads", FEM2, quick ? 256 : 4096, 0},
-        {"assembly 3-D, hexahedra", FEM3, quick ? 32 : 256, 0},
+        {"histogram, 16 bins", BS_HIST, (int64_t)1 << (quick ? 20 : 26), 16, false},
+        {"histogram, 65536 bins", BS_HIST, (int64_t)1 << (quick ? 20 : 26), 65536, false},
+        {"assembly 2-D, quads", BS_FEM2, quick ? 256 : 4096, 0, false},
+        {"assembly 3-D, hexahedra", BS_FEM3, quick ? 32 : 256, 0, false},
     };
     ctx x;
     memset(&x, 0, sizeof x);

@@ -22,4 +22,13 @@ void px__cuda_buffer_free(px__cuda_queue *q, void *ptr, size_t bytes);
    being captured: a capture takes blocks of the graph's own). */
 px_status px__cuda_scratch(px__cuda_queue *q, size_t bytes, void **out);
 
+/* Lays buffers out in one scratch block: the offset of the next `bytes`, from *at, which
+   moves past them to the next 256-byte boundary (what CUB and vector loads want). */
+static inline size_t px__cuda_scratch_take(size_t *at, size_t bytes)
+{
+    const size_t here = *at;
+    *at += (bytes + 255) / 256 * 256;
+    return here;
+}
+
 #endif /* PX_BACKENDS_CUDA_MEMORY_MEMORY_H */

@@ -16,13 +16,6 @@
 #include "backends/cuda/memory/memory.h"
 #include "backends/cuda/sort/cub.h"
 
-static size_t take(size_t *at, size_t bytes)
-{
-    const size_t here = *at;
-    *at += (bytes + 255) / 256 * 256;
-    return here;
-}
-
 static px__cub_sort cub_sort(int key_dtype, bool descending, int64_t n, size_t word)
 {
     px__cub_sort s;
@@ -45,12 +38,12 @@ px_status px__cuda_sort_segments(px__cuda_queue *q, const px__sort_op *op)
     PX__TRY(PX__CU(px__cub_radix_sort(&by_key, NULL, &t1, 0)));
     PX__TRY(PX__CU(px__cub_radix_sort(&by_slot, NULL, &t2, 0)));
     size_t at = 0;
-    const size_t k0 = take(&at, n * ks), k1 = take(&at, n * ks);
+    const size_t k0 = px__cuda_scratch_take(&at, n * ks), k1 = px__cuda_scratch_take(&at, n * ks);
     size_t ix[5];
-    for (int i = 0; i < 5; ++i) ix[i] = take(&at, n * w);
+    for (int i = 0; i < 5; ++i) ix[i] = px__cuda_scratch_take(&at, n * w);
     const bool copy = vs && op->values_in == op->values_out;
-    const size_t vcopy = copy ? take(&at, n * vs) : 0;
-    const size_t temp_bytes = t1 > t2 ? t1 : t2, temp = take(&at, temp_bytes);
+    const size_t vcopy = copy ? px__cuda_scratch_take(&at, n * vs) : 0;
+    const size_t temp_bytes = t1 > t2 ? t1 : t2, temp = px__cuda_scratch_take(&at, temp_bytes);
     void *scratch = NULL;
     PX__TRY(px__cuda_scratch(q, at, &scratch));
     char *b = scratch;

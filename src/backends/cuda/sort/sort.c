@@ -30,13 +30,6 @@ typedef struct sort_plan {
     size_t temp_bytes, total;
 } sort_plan;
 
-static size_t take(size_t *at, size_t bytes)
-{
-    const size_t here = *at;
-    *at += (bytes + 255) / 256 * 256;
-    return here;
-}
-
 static bool aligned(const void *p, size_t a) { return ((uintptr_t)p & (a - 1)) == 0; }
 
 static values_how values_of(const px__sort_op *op, size_t *word)
@@ -72,15 +65,15 @@ static px_status plan_of(const px__sort_op *op, sort_plan *p)
     const size_t n = (size_t)op->n, ks = op->key_size;
     p->how = values_of(op, &p->word);
     size_t at = 0;
-    p->key_alt = take(&at, n * ks);
-    if (!op->keys_out) p->key_own = take(&at, n * ks);
-    if (p->how != NONE) p->value_alt = take(&at, n * p->word);
-    if (p->how == GATHERED) p->value_own = take(&at, n * p->word);
+    p->key_alt = px__cuda_scratch_take(&at, n * ks);
+    if (!op->keys_out) p->key_own = px__cuda_scratch_take(&at, n * ks);
+    if (p->how != NONE) p->value_alt = px__cuda_scratch_take(&at, n * p->word);
+    if (p->how == GATHERED) p->value_own = px__cuda_scratch_take(&at, n * p->word);
     if (p->how == GATHERED && op->values_in == op->values_out)
-        p->value_copy = take(&at, n * op->value_size);
+        p->value_copy = px__cuda_scratch_take(&at, n * op->value_size);
     px__cub_sort s = cub_of(op, p);
     PX__TRY(PX__CU(px__cub_radix_sort(&s, NULL, &p->temp_bytes, 0)));
-    p->temp = take(&at, p->temp_bytes);
+    p->temp = px__cuda_scratch_take(&at, p->temp_bytes);
     p->total = at;
     return PX_OK;
 }
