@@ -19,6 +19,7 @@
 #include "portex/random.h"
 #include "portex/copy.h"
 #include "portex/dual_view.h"
+#include "portex/prefix_sum.h"
 #include "portex/sort.h"
 #include "portex/scatter.h"
 #include "portex/graph.h"

@@ -16,6 +16,8 @@
  *                  blocks, the last index on threadIdx.x
  *   scan           inclusive, 2^28 int64 (PX_SCAN) against cub::DeviceScan::InclusiveSum;
  *                  also through strided spans, for what a run-time stride costs
+ *   prefix sum     px_prefix_sum of a view, int64 and double at 2^20, 2^24 and 2^28,
+ *                  against cub::DeviceScan::InclusiveSum on the same buffers
  *   dispatch       10000 empty launches back to back, then one sync: host time per launch
  *   launch+fence   one empty launch and a wait for it, per iteration (host clock)
  *   reduce->host   dot of 1000 doubles into a host double, per iteration; raw: one block,
@@ -451,6 +453,30 @@ static void scan_raw(void *p)
     CU(raw_scan_cub(c->tmp, &bytes, c->in.data, c->out_raw.data, c->n, g.raw_stream));
 }
 
+/* A prefix sum of a view (px_prefix_sum) against CUB called directly, same buffers. */
+typedef struct prefix_ctx {
+    px_view *in, *out;   /* portex's */
+    void *raw_out, *tmp; /* raw CUB's (raw_in: in's memory) */
+    const void *raw_in;
+    size_t tmp_bytes;
+    int64_t n;
+    bool f64, exclusive;
+} prefix_ctx;
+
+static void prefix_portex(void *p)
+{
+    const prefix_ctx *c = p;
+    CHECK(px_prefix_sum(g.inst, c->out, c->in, c->exclusive ? PX_PREFIX_SUM_EXCLUSIVE : 0));
+}
+
+static void prefix_raw(void *p)
+{
+    prefix_ctx *c = p;
+    size_t bytes = c->tmp_bytes;
+    CU(raw_prefix_sum_cub(c->tmp, &bytes, c->raw_in, c->raw_out, c->n, c->f64, c->exclusive,
+                          g.raw_stream));
+}
+
 /* ---- Dispatch and round trips ----------------------------------------------------------------- */
 
 typedef struct launch_ctx {
@@ -814,6 +840,66 @@ int main(int argc, char **argv)
         CHECK(px_view_release(&vin));
         CHECK(px_view_release(&vpx));
         CHECK(px_view_release(&vraw));
+    }
+
+    /* ---- prefix sums of views: int64 and double, 2^20, 2^24 and the full size ---- */
+    for (int f64 = 0; f64 < 2; ++f64) {
+        const px_dtype t = f64 ? PX_F64 : PX_I64;
+        const int lgs[3] = {g.quick ? 16 : 20, g.quick ? 18 : 24, lg_n};
+        for (int s = 0; s < 3; ++s) {
+            const int64_t m = (int64_t)1 << lgs[s];
+            prefix_ctx c;
+            memset(&c, 0, sizeof c);
+            c.n = m;
+            c.f64 = f64 == 1;
+            c.in = bench_device_view("prefix in", t, 1, m, 0, PX_VIEW_NO_INIT);
+            c.out = bench_device_view("prefix out (portex)", t, 1, m, 0, PX_VIEW_NO_INIT);
+            px_view *raw_out = bench_device_view("prefix out (raw)", t, 1, m, 0, PX_VIEW_NO_INIT);
+            px_view_info ii, ri;
+            CHECK(px_view_info_get(c.in, &ii));
+            CHECK(px_view_info_get(raw_out, &ri));
+            c.raw_in = ii.data;
+            c.raw_out = ri.data;
+            if (f64)
+                CU(raw_fill_f64(ii.data, m, 5, g.raw_stream));
+            else
+                CU(raw_fill_i64(ii.data, m, 5, g.raw_stream));
+            CU(raw_prefix_sum_cub(NULL, &c.tmp_bytes, c.raw_in, c.raw_out, m, c.f64, false,
+                                  g.raw_stream));
+            CU(cudaMalloc(&c.tmp, c.tmp_bytes));
+            sync_both();
+            prefix_raw(&c);
+            prefix_portex(&c);
+            sync_both();
+            px_view_info oi;
+            CHECK(px_view_info_get(c.out, &oi));
+            /* Floating-point sums may associate differently from run to run (the look-back
+               takes what earlier tiles have published): a tolerance; integers exactly. */
+            int64_t differ = 0;
+            if (f64)
+                expect_close("prefix sum f64", oi.data, c.raw_out, m, 1e-12);
+            else
+                CU(raw_count_diff_i64(oi.data, c.raw_out, m, &differ, g.raw_stream));
+            if (differ != 0) {
+                fprintf(stderr, "prefix sum %s 2^%d: %lld of %lld elements differ from CUB's\n",
+                        px_dtype_string(t), lgs[s], (long long)differ, (long long)m);
+                g.failed = 1;
+            }
+            variant v[2] = {{"raw CUB InclusiveSum", prefix_raw, g.raw_stream, BY_EVENTS, 0},
+                            {"portex px_prefix_sum", prefix_portex, g.px_stream, BY_EVENTS, 0}};
+            int batch = (int)(((int64_t)1 << 24) / m);
+            batch = batch < 1 ? 1 : batch;
+            measure(v, 2, &c, batch, 2, g.reps);
+            size_pow2(size, sizeof size, "", lgs[s], f64 ? " f64" : " i64");
+            print_variants("prefix sum", v, 2, 2.0 * 8.0 * (double)m);
+            add_row("prefix sum (px_prefix_sum)", size, v[0].ms, v[1].ms, 2.0 * 8.0 * (double)m,
+                    false, 1.00);
+            sync_both();
+            CU(cudaFree(c.tmp));
+            CHECK(px_view_release(&c.in));
+            CHECK(px_view_release(&c.out));
+            CHECK(px_view_release(&raw_out));
+        }
     }
 
     /* ---- dispatch throughput, launch + fence, reduce into a host double ---- */

@@ -222,6 +222,26 @@ extern "C" cudaError_t raw_scan_cub(void *tmp, size_t *tmp_bytes, const int64_t 
     return e != cudaSuccess ? e : cudaGetLastError();
 }
 
+template <class T>
+static cudaError_t prefix_sum_cub(void *tmp, size_t *tmp_bytes, const void *in, void *out, int n,
+                                  bool exclusive, cudaStream_t st)
+{
+    const T *x = static_cast<const T *>(in);
+    T *y = static_cast<T *>(out);
+    return exclusive ? cub::DeviceScan::ExclusiveSum(tmp, *tmp_bytes, x, y, n, st)
+                     : cub::DeviceScan::InclusiveSum(tmp, *tmp_bytes, x, y, n, st);
+}
+
+extern "C" cudaError_t raw_prefix_sum_cub(void *tmp, size_t *tmp_bytes, const void *in, void *out,
+                                          int64_t n, bool f64, bool exclusive, cudaStream_t st)
+{
+    if (n < 0 || n > max_count) return cudaErrorInvalidValue;
+    const cudaError_t e =
+        f64 ? prefix_sum_cub<double>(tmp, tmp_bytes, in, out, (int)n, exclusive, st)
+            : prefix_sum_cub<int64_t>(tmp, tmp_bytes, in, out, (int)n, exclusive, st);
+    return e != cudaSuccess ? e : cudaGetLastError();
+}
+
 extern "C" cudaError_t raw_empty(cudaStream_t st)
 {
     empty_kernel<<<1, block, 0, st>>>(0);

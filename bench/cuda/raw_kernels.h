@@ -6,6 +6,7 @@
 #ifndef RAW_KERNELS_H
 #define RAW_KERNELS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,11 @@ cudaError_t raw_scale2d(double *out, const double *in, double s, int64_t rows, i
 /* Inclusive prefix sum through cub::DeviceScan::InclusiveSum (two-phase like raw_dot_cub). */
 cudaError_t raw_scan_cub(void *tmp, size_t *tmp_bytes, const int64_t *in, int64_t *out, int64_t n,
                          cudaStream_t st);
+/* The same for int64 (f64 false) or double (f64 true) elements, inclusive or exclusive,
+   through cub::DeviceScan::InclusiveSum / ExclusiveSum: what px_prefix_sum is measured
+   against. */
+cudaError_t raw_prefix_sum_cub(void *tmp, size_t *tmp_bytes, const void *in, void *out, int64_t n,
+                               bool f64, bool exclusive, cudaStream_t st);
 
 /* An empty kernel, one block of 256 threads: the shape portex launches for one element. */
 cudaError_t raw_empty(cudaStream_t st);

@@ -170,6 +170,18 @@ typedef struct px__sort_op {
     size_t offset_size;
 } px__sort_op;
 
+/* ---- Prefix sums ------------------------------------------------------------------------- */
+
+/* A prefix sum (portex/prefix_sum.h), validated by the core: n > 0 elements of dtype (i32,
+   i64, u32, u64, f32 or f64) from in to out, which may be the same memory. */
+typedef struct px__prefix_sum_op {
+    px_dtype dtype;
+    int64_t n;
+    const void *in;
+    void *out;
+    bool exclusive;
+} px__prefix_sum_op;
+
 /* ---- Partitions ------------------------------------------------------------------------- */
 
 /* Validated by the core: weights normalised to sum 1. */
@@ -322,6 +334,8 @@ typedef struct px__backend {
     /* Runs op on q, ordered after q's earlier work (the host backends: finished when it
        returns); NULL: the backend cannot sort. */
     px_status (*sort)(px__queue *q, const px__sort_op *op);
+    /* Runs op on q, as sort does; NULL: the backend has no prefix sum. */
+    px_status (*prefix_sum)(px__queue *q, const px__prefix_sum_op *op);
 
     /* req->n new queues of parent's device, described by descs; on failure none is left. */
     px_status (*partition)(px__queue *parent, const px__partition_request *req,

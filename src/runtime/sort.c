@@ -9,6 +9,7 @@
 #include "portex.h"
 #include "runtime/dispatch.h"
 #include "runtime/instance.h"
+#include "runtime/view_algorithm.h"
 #include "spaces/space.h"
 #include "spaces/view.h"
 
@@ -30,42 +31,12 @@ static px_status check_flags(unsigned flags)
     return PX_OK;
 }
 
-/* A contiguous rank-1 view (`what` names it in messages). */
-static px_status check_vector(const px_view *v, const char *what)
-{
-    PX__TRY(px__view_check(v, what));
-    if (v->rank != 1 || !px__view_contiguous(v))
-        return px__error(PX_ERR_INVALID_ARGUMENT, "%s '%s' must be a contiguous rank-1 view", what,
-                         v->label);
-    return PX_OK;
-}
-
 static bool key_type(px_dtype t) { return t != PX_USER && t < PX_DTYPE_COUNT; }
 
 /* v has keys' extent and lives in keys' space. */
 static px_status check_beside(const px_view *v, const char *what, const px_view *keys)
 {
-    PX__TRY(check_vector(v, what));
-    if (v->extent[0] != keys->extent[0])
-        return px__error(PX_ERR_INVALID_ARGUMENT,
-                         "%s '%s' has %lld elements and keys '%s' %lld: they must be equal", what,
-                         v->label, (long long)v->extent[0], keys->label,
-                         (long long)keys->extent[0]);
-    if (!px__space_same(v->alloc->space, keys->alloc->space))
-        return px__error(PX_ERR_INVALID_ARGUMENT,
-                         "%s '%s' lives in %s(%d) and keys '%s' in %s(%d): they must share a space",
-                         what, v->label, px_space_kind_string(v->alloc->space.kind),
-                         v->alloc->space.device, keys->label,
-                         px_space_kind_string(keys->alloc->space.kind), keys->alloc->space.device);
-    return PX_OK;
-}
-
-static bool overlap(const px_view *a, const px_view *b)
-{
-    const char *a0 = a->data, *b0 = b->data;
-    const char *a1 = a0 + (size_t)px__view_size(a) * a->elem_size;
-    const char *b1 = b0 + (size_t)px__view_size(b) * b->elem_size;
-    return a0 < b1 && b0 < a1 && a1 > a0 && b1 > b0;
+    return px__algo_check_beside(v, what, keys, "keys");
 }
 
 /* The views a sort writes overlap no other view it is given, but the input each replaces. */
@@ -78,49 +49,26 @@ static px_status check_apart(const px_view *const *views, const char *const *nam
             if (inputs_of[i] == views[j] || inputs_of[j] == views[i]) {
                 if (views[i]->data == views[j]->data) continue; /* in place */
             }
-            if (overlap(views[i], views[j]))
+            if (px__algo_overlap(views[i], views[j]))
                 return px__error(PX_ERR_INVALID_ARGUMENT, "%s '%s' and %s '%s' overlap", names[i],
                                  views[i]->label, names[j], views[j]->label);
         }
     return PX_OK;
 }
 
-/* The instance a sort runs on: inst, or the default instance for the keys' space. */
-static px_status sort_instance(px_instance *inst, const px_view *keys, px_instance **out)
-{
-    if (inst) {
-        PX__TRY(px__instance_check(inst));
-        *out = inst;
-        return PX_OK;
-    }
-    const px_space s = keys->alloc->space;
-    const px__space_ops *ops = px__space_ops_get(s.kind);
-    if (ops->host_access) return px__instance_default(px__backend_host_team()->exec, 0, out);
-    return px__instance_default(ops->owner, s.device, out);
-}
-
 /* Runs op for c on inst (or the default instance, waited for). */
 static px_status run(const sort_call *c, px_instance *inst, const px__sort_op *op)
 {
-    const bool wait = inst == NULL;
-    PX__TRY(sort_instance(inst, c->keys, &inst));
-    PX__TRY(px__instance_refuse_capturing(inst, c->what));
-    const px__backend *be = inst->be;
-    if (!be->sort) return px__error(PX_ERR_UNSUPPORTED, "the %s backend cannot sort", be->name);
     const px_view *all[] = {c->keys, c->values, c->keys_out, c->values_out, c->perm, c->offsets};
     const char *names[] = {"keys", "values", "keys_out", "values_out", "perm", "offsets"};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
-        if (all[i] && !px__backend_writes(be, inst->device, all[i]->alloc->space))
-            return px__error(PX_ERR_INVALID_ARGUMENT,
-                             "%s '%s' lives in %s(%d), which instance '%s' (%s) cannot reach",
-                             names[i], all[i]->label,
-                             px_space_kind_string(all[i]->alloc->space.kind),
-                             all[i]->alloc->space.device, inst->label, be->name);
-    if (wait) PX__TRY(px__fence_all());
+    const px__algo_call call = {c->what, all, names, (int)(sizeof all / sizeof all[0])};
+    bool wait;
+    PX__TRY(px__algo_begin(&call, &inst, &wait));
+    const px__backend *be = inst->be;
+    if (!be->sort) return px__error(PX_ERR_UNSUPPORTED, "the %s backend cannot sort", be->name);
     /* No keys: nothing to sort, but segment offsets still checked where they are read. */
     if (op->n > 0 || op->segments > 0) PX__TRY(be->sort(inst->queue, op));
-    if (wait) PX__TRY(be->fence(inst->queue));
-    return PX_OK;
+    return px__algo_finish(inst, wait);
 }
 
 /* op's keys and values from checked views. */
@@ -143,7 +91,7 @@ static px__sort_op op_of(const px_view *keys, const px_view *values, unsigned fl
 
 static px_status check_keys(const px_view *keys)
 {
-    PX__TRY(check_vector(keys, "keys"));
+    PX__TRY(px__algo_check_vector(keys, "keys"));
     if (!key_type(keys->dtype))
         return px__error(PX_ERR_INVALID_ARGUMENT,
                          "keys '%s' are %s: keys must be of a built-in element type "
@@ -158,7 +106,7 @@ px_status px_sort(px_instance *inst, px_view *keys, px_view *values, unsigned fl
     PX__TRY(check_flags(flags));
     PX__TRY(check_keys(keys));
     if (values) PX__TRY(check_beside(values, "values", keys));
-    if (values && overlap(keys, values))
+    if (values && px__algo_overlap(keys, values))
         return px__error(PX_ERR_INVALID_ARGUMENT, "keys '%s' and values '%s' overlap", keys->label,
                          values->label);
     const sort_call c = {.what = "px_sort", .keys = keys, .values = values, .flags = flags};
@@ -220,7 +168,7 @@ px_status px_sort_permutation(px_instance *inst, px_view *perm, const px_view *k
         return px__error(PX_ERR_INVALID_ARGUMENT,
                          "perm '%s' is i32 and keys '%s' has %lld elements: i64 indices needed",
                          perm->label, keys->label, (long long)keys->extent[0]);
-    if (overlap(perm, keys))
+    if (px__algo_overlap(perm, keys))
         return px__error(PX_ERR_INVALID_ARGUMENT, "perm '%s' and keys '%s' overlap", perm->label,
                          keys->label);
     const sort_call c = {.what = "px_sort_permutation", .keys = keys, .perm = perm, .flags = flags};
@@ -238,7 +186,7 @@ px_status px_sort_segments(px_instance *inst, px_view *keys, px_view *values,
     PX__TRY(check_flags(flags));
     PX__TRY(check_keys(keys));
     if (values) PX__TRY(check_beside(values, "values", keys));
-    PX__TRY(check_vector(offsets, "offsets"));
+    PX__TRY(px__algo_check_vector(offsets, "offsets"));
     if (offsets->dtype != PX_I32 && offsets->dtype != PX_I64)
         return px__error(PX_ERR_INVALID_ARGUMENT, "offsets '%s' are %s: they must be i32 or i64",
                          offsets->label, px_dtype_string(offsets->dtype));

@@ -53,6 +53,7 @@ const px__backend px__backend_cuda = {
     .copy = px__cuda_copy,
     .fill = px__cuda_fill,
     .sort = px__cuda_sort,
+    .prefix_sum = px__cuda_prefix_sum,
     .partition = px__cuda_partition,
     .sm_count = px__cuda_sm_count,
     .concurrency = px__cuda_concurrency,

@@ -34,6 +34,8 @@ px_status px__cuda_copy_path(const px__copy_op *op, px_copy_path *path);
 px_status px__cuda_copy(px__queue *q, px__copy_op *op);
 px_status px__cuda_fill(px__queue *q, px__copy_op *op);
 
+/* prefix_sum/prefix_sum.c */
+px_status px__cuda_prefix_sum(px__queue *q, const px__prefix_sum_op *op);
 /* sort/sort.c */
 px_status px__cuda_sort(px__queue *q, const px__sort_op *op);
 

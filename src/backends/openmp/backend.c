@@ -98,6 +98,7 @@ const px__backend px__backend_openmp = {
     .copy = px__omp_copy,
     .fill = px__omp_fill,
     .sort = px__omp_sort,
+    .prefix_sum = px__omp_prefix_sum,
     .zero_host = px__omp_zero_host,
     .partition = omp_partition,
     .concurrency = omp_concurrency,

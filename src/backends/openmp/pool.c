@@ -9,6 +9,7 @@
 
 #include "backends/host/graph.h"
 #include "backends/host/launch.h"
+#include "backends/host/prefix_sum.h"
 #include "backends/host/sort.h"
 #include "backends/host/split.h"
 #include "backends/openmp/config.h"
@@ -98,6 +99,12 @@ px_status px__omp_sort(px__queue *q, const px__sort_op *op)
 {
     const px__host_runner r = runner(q);
     return px__host_sort(&r, op);
+}
+
+px_status px__omp_prefix_sum(px__queue *q, const px__prefix_sum_op *op)
+{
+    const px__host_runner r = runner(q);
+    return px__host_prefix_sum(&r, op);
 }
 
 px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size)

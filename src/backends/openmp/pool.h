@@ -33,6 +33,7 @@ px_status px__omp_launch(px__queue *q, const px__dispatch *d);
 px_status px__omp_copy(px__queue *q, px__copy_op *op);
 px_status px__omp_fill(px__queue *q, px__copy_op *op);
 px_status px__omp_sort(px__queue *q, const px__sort_op *op);
+px_status px__omp_prefix_sum(px__queue *q, const px__prefix_sum_op *op);
 px_status px__omp_zero_host(void *ptr, size_t bytes, size_t elem_size);
 
 #endif /* PX_BACKENDS_OPENMP_POOL_H */

@@ -7,6 +7,7 @@
 #include "backends/host/event.h"
 #include "backends/host/graph.h"
 #include "backends/host/launch.h"
+#include "backends/host/prefix_sum.h"
 #include "backends/host/sort.h"
 #include "backends/host/team.h"
 #include "backends/services.h"
@@ -75,6 +76,12 @@ static px_status serial_sort(px__queue *q, const px__sort_op *op)
     return px__host_sort(NULL, op);
 }
 
+static px_status serial_prefix_sum(px__queue *q, const px__prefix_sum_op *op)
+{
+    (void)q;
+    return px__host_prefix_sum(NULL, op);
+}
+
 /* Serial partitions are more serial queues. */
 static px_status serial_partition(px__queue *parent, const px__partition_request *req,
                                   const px__queue_desc *descs, px__queue **children)
@@ -106,6 +113,7 @@ const px__backend px__backend_serial = {
     .copy = serial_copy,
     .fill = serial_fill,
     .sort = serial_sort,
+    .prefix_sum = serial_prefix_sum,
     .partition = serial_partition,
     .graph = &px__host_graph_ops,
 };

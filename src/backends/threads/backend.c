@@ -17,6 +17,7 @@
 #include "backends/host/graph.h"
 #include "backends/host/launch.h"
 #include "backends/host/shares.h"
+#include "backends/host/prefix_sum.h"
 #include "backends/host/sort.h"
 #include "backends/host/split.h"
 #include "backends/services.h"
@@ -138,6 +139,12 @@ static px_status thr_sort(px__queue *q, const px__sort_op *op)
     return px__host_sort(&r, op);
 }
 
+static px_status thr_prefix_sum(px__queue *q, const px__prefix_sum_op *op)
+{
+    const px__host_runner r = runner(q->team);
+    return px__host_prefix_sum(&r, op);
+}
+
 /* On the default instance's team: each thread touches first the pages its 1-D loops use. */
 static px_status thr_zero_host(void *ptr, size_t bytes, size_t elem_size)
 {
@@ -169,6 +176,7 @@ const px__backend px__backend_threads = {
     .copy = thr_copy,
     .fill = thr_fill,
     .sort = thr_sort,
+    .prefix_sum = thr_prefix_sum,
     .zero_host = thr_zero_host,
     .partition = thr_partition,
     .concurrency = thr_concurrency,
