@@ -91,14 +91,17 @@ typedef struct row {
     bool measured;
 } row;
 
-#define MAX_ROWS 16
+#define MAX_ROWS 32
 static row rows[MAX_ROWS];
 static int nrows;
 
 static row *add_row(const char *name, const char *size, double raw_ms, double px_ms, double bytes,
                     bool latency, double target)
 {
-    if (nrows == MAX_ROWS) exit(2);
+    if (nrows == MAX_ROWS) {
+        fprintf(stderr, "more table rows than MAX_ROWS (%d)\n", MAX_ROWS);
+        exit(2);
+    }
     row *r = &rows[nrows++];
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s", name);
