@@ -4,10 +4,8 @@
  * keys' space after all earlier work, waited for. */
 #include <string.h>
 
-#include "backends/backends.h"
 #include "base/error.h"
 #include "portex.h"
-#include "runtime/dispatch.h"
 #include "runtime/instance.h"
 #include "runtime/view_algorithm.h"
 #include "spaces/space.h"
