@@ -15,6 +15,14 @@ __global__ void __launch_bounds__(block)
     atomicAdd(&counts[(long long)(x[i] * nbins)], 1);
 }
 
+__global__ void __launch_bounds__(block)
+    hist_plain_loads(const double *x, long long n, double nbins, int *counts)
+{
+    const long long i = (long long)blockIdx.x * block + threadIdx.x;
+    if (i >= n) return;
+    atomicAdd(&counts[(long long)(x[i] * nbins)], 1);
+}
+
 template <int Dim>
 __global__ void __launch_bounds__(block)
     fem(const double *__restrict__ w, long long nx, long long ny, long long n, double *nodes)
@@ -38,6 +46,14 @@ extern "C" cudaError_t raw_scatter_hist(const double *x, int64_t n, double nbins
 {
     if (n <= 0) return cudaSuccess;
     hist<<<grid_of(n), block, 0, s>>>(x, n, nbins, counts);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t raw_scatter_hist_plain_loads(const double *x, int64_t n, double nbins,
+                                                    int32_t *counts, cudaStream_t s)
+{
+    if (n <= 0) return cudaSuccess;
+    hist_plain_loads<<<grid_of(n), block, 0, s>>>(x, n, nbins, counts);
     return cudaGetLastError();
 }
 
