@@ -13,9 +13,9 @@
  *               of doubles (PX_FOR_2D, default policy) against `parallel for` over the rows
  *   empty       10^4 dispatches of an empty kernel over as many indices as threads, against
  *               an empty `parallel for` over the same range: time per call
- *   scan        inclusive scan of 2^26 int64 (PX_SCAN through px_parallel_scan) against a
- *               hand-written two-pass scan (per-thread chunk sums, their exclusive prefix,
- *               a second pass)
+ *   scan        inclusive scan of 2^26 int64 (PX_SCAN through px_parallel_scan; then
+ *               px_prefix_sum of the same views) against a hand-written two-pass scan
+ *               (per-thread chunk sums, their exclusive prefix, a second pass)
  *   scaling     triad and stencil2d at every thread count of --threads (default: powers of
  *               two up to the cores of the process's CPU set, and that count); --csv FILE
  *               writes the curve (scripts/plot/openmp_scaling_plot.py draws it)
@@ -200,6 +200,7 @@ typedef struct bench {
     int64_t *sin, *sout, *spart;
     bomp_scan_args scan;
     int64_t total_plain, total_portex;
+    px_view *scan_in, *scan_out; /* the same buffers as views, for px_prefix_sum */
 } bench;
 
 static void *alloc_bytes(size_t bytes)
@@ -295,6 +296,12 @@ static void scan_portex(bench *b)
 {
     CHECK(px_parallel_scan(b->inst, "scan", px_range(0, b->scan_n), PX_KERNEL(bomp_scan), &b->scan,
                            &b->total_portex));
+}
+
+/* The same inclusive scan as a library call on the views (portex/prefix_sum.h). */
+static void prefix_portex(bench *b)
+{
+    CHECK(px_prefix_sum(b->inst, b->scan_out, b->scan_in, PX_PREFIX_SUM_INCLUSIVE));
 }
 
 /* Runs one side, then the other, each into `out` (the buffer both write) poisoned
@@ -867,6 +874,15 @@ int main(int argc, char **argv)
                 failed = 1;
             }
             add_row("inclusive scan", nt, size_scan, measure(b, scan_plain, scan_portex, 1, reps),
+                    16.0 * (double)b->scan_n, target(1.25));
+            b->scan_in = vsin;
+            b->scan_out = vsout;
+            if (!same_output(b, scan_plain, prefix_portex, b->sout, scan_bytes)) {
+                fprintf(stderr, "prefix sum, %d threads: portex's differs from the plain scan's\n",
+                        nt);
+                failed = 1;
+            }
+            add_row("px_prefix_sum", nt, size_scan, measure(b, scan_plain, prefix_portex, 1, reps),
                     16.0 * (double)b->scan_n, target(1.25));
             CHECK(px_view_release(&vsin));
             CHECK(px_view_release(&vsout));
