@@ -16,8 +16,9 @@
  * Views: `in` and `out` are contiguous rank-1 views of one element type among i32, i64,
  * u32, u64, f32 and f64, of one extent, in one space; `out` may be `in` (in place) and must
  * not otherwise overlap it. Integers wrap around on overflow (two's complement); floating
- * point adds in an order that depends on the backend and its thread count, so sums of the
- * same values may differ in their last bits between backends (integers never do).
+ * point adds in an order that depends on the backend, its thread count and the element
+ * count, so sums of the same values may differ in their last bits between backends
+ * (integers never do).
  *
  * Where it runs: on `inst`, ordered after the instance's earlier work and before its later
  * work (on CUDA, queued on the instance's stream: the call returns before the sum ends; on
@@ -25,8 +26,9 @@
  * With inst NULL, on the default instance of the views' space, finished when the call
  * returns. Not while the instance is captured into a graph (PX_ERR_CAPTURING).
  *
- * What it allocates beyond the views: nothing on the host backends (each thread sums its
- * share, then writes it offset by the shares before); on CUDA, CUB's temporary storage (a
+ * What it allocates beyond the views: nothing on the host backends (with several threads
+ * each sums its share, then writes it offset by the shares before; one thread makes one
+ * pass); on CUDA, CUB's temporary storage (a
  * few bytes per 4096 elements) in the instance's scratch, kept until the instance is
  * destroyed. */
 #ifndef PORTEX_PREFIX_SUM_H

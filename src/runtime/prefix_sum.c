@@ -35,7 +35,7 @@ px_status px_prefix_sum(px_instance *inst, px_view *out, const px_view *in, unsi
                          in->label);
     const px_view *views[] = {in, out};
     const char *names[] = {"in", "out"};
-    const px__algo_call call = {"px_prefix_sum", views, names, 2};
+    const px__algo_call call = {"a prefix sum", views, names, 2};
     bool wait;
     PX__TRY(px__algo_begin(&call, &inst, &wait));
     const px__backend *be = inst->be;

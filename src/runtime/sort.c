@@ -13,7 +13,6 @@
 
 /* A sort's views as the caller named them, for the checks and the messages. */
 typedef struct sort_call {
-    const char *what; /* the public call, as "px_sort" */
     px_view *keys_out, *values_out;
     const px_view *keys, *values, *offsets;
     px_view *perm;
@@ -59,7 +58,7 @@ static px_status run(const sort_call *c, px_instance *inst, const px__sort_op *o
 {
     const px_view *all[] = {c->keys, c->values, c->keys_out, c->values_out, c->perm, c->offsets};
     const char *names[] = {"keys", "values", "keys_out", "values_out", "perm", "offsets"};
-    const px__algo_call call = {c->what, all, names, (int)(sizeof all / sizeof all[0])};
+    const px__algo_call call = {"a sort", all, names, (int)(sizeof all / sizeof all[0])};
     bool wait;
     PX__TRY(px__algo_begin(&call, &inst, &wait));
     const px__backend *be = inst->be;
@@ -107,7 +106,7 @@ px_status px_sort(px_instance *inst, px_view *keys, px_view *values, unsigned fl
     if (values && px__algo_overlap(keys, values))
         return px__error(PX_ERR_INVALID_ARGUMENT, "keys '%s' and values '%s' overlap", keys->label,
                          values->label);
-    const sort_call c = {.what = "px_sort", .keys = keys, .values = values, .flags = flags};
+    const sort_call c = {.keys = keys, .values = values, .flags = flags};
     const px__sort_op op = op_of(keys, values, flags);
     return run(&c, inst, &op);
 }
@@ -141,8 +140,7 @@ px_status px_sort_into(px_instance *inst, px_view *keys_out, px_view *values_out
     const char *names[] = {"keys_out", "values_out", "keys", "values"};
     const px_view *inputs_of[] = {keys, values, keys_out, values_out};
     PX__TRY(check_apart(views, names, 4, inputs_of));
-    const sort_call c = {.what = "px_sort_into",
-                         .keys_out = keys_out,
+    const sort_call c = {.keys_out = keys_out,
                          .values_out = values_out,
                          .keys = keys,
                          .values = values,
@@ -169,7 +167,7 @@ px_status px_sort_permutation(px_instance *inst, px_view *perm, const px_view *k
     if (px__algo_overlap(perm, keys))
         return px__error(PX_ERR_INVALID_ARGUMENT, "perm '%s' and keys '%s' overlap", perm->label,
                          keys->label);
-    const sort_call c = {.what = "px_sort_permutation", .keys = keys, .perm = perm, .flags = flags};
+    const sort_call c = {.keys = keys, .perm = perm, .flags = flags};
     px__sort_op op = op_of(keys, NULL, flags);
     op.keys_out = NULL;
     op.value_size = perm->elem_size;
@@ -202,11 +200,7 @@ px_status px_sort_segments(px_instance *inst, px_view *keys, px_view *values,
     const char *names[] = {"keys", "values", "offsets"};
     const px_view *inputs_of[] = {NULL, NULL, NULL};
     PX__TRY(check_apart(views, names, 3, inputs_of));
-    const sort_call c = {.what = "px_sort_segments",
-                         .keys = keys,
-                         .values = values,
-                         .offsets = offsets,
-                         .flags = flags};
+    const sort_call c = {.keys = keys, .values = values, .offsets = offsets, .flags = flags};
     px__sort_op op = op_of(keys, values, flags);
     op.segments = offsets->extent[0] - 1;
     op.offsets = offsets->data;

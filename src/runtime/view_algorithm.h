@@ -20,7 +20,7 @@ bool px__algo_overlap(const px_view *a, const px_view *b);
 
 /* The views an algorithm reads or writes, as messages name them. */
 typedef struct px__algo_call {
-    const char *what; /* the public call, as "px_sort" */
+    const char *what; /* the operation, for messages: "a sort" (the caller is named already) */
     const px_view *const *views;
     const char *const *names;
     int nviews; /* views[0] is not NULL; the others may be */

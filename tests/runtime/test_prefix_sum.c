@@ -4,7 +4,8 @@
  * header says). Floating-point inputs are small integers, whose sums are exact in any order,
  * so every backend must match bit for bit; one case with fractions checks a tolerance.
  * Every summable type, inclusive and exclusive, sizes around the host's part size, in
- * place, the blocking form, and the refusals. Suite "prefix_sum". */
+ * place, the order on the instance and the blocking form's after other instances, disjoint
+ * parts of one allocation, and the refusals. Suite "prefix_sum". */
 #include <math.h>
 #include <stdlib.h>
 
@@ -160,6 +161,48 @@ START_TEST(prefix_sum_fractions)
 }
 END_TEST
 
+/* Ordered on its instance after a copy queued there (no fence between), and the blocking
+   form after a copy queued on another instance; one allocation's disjoint halves are
+   separate views. */
+START_TEST(prefix_sum_in_order)
+{
+    const int64_t n = 100000;
+    void *in = make_values(PX_I64, n, 31);
+    int64_t *want = malloc((size_t)n * sizeof *want);
+    ck_assert_ptr_nonnull(want);
+    reference(PX_I64, in, want, n, false);
+    px_view *h = tk_view1("host in", px_host(), PX_I64, n);
+    memcpy(tk_data(h), in, (size_t)n * sizeof(int64_t));
+    px_view *v = tk_view1("in", tk_space(), PX_I64, n); /* zeros until the copy lands */
+    px_view *out = tk_view1("out", tk_space(), PX_I64, n);
+    TK_OK(px_deep_copy_async(tk_inst(), v, h, NULL));
+    TK_OK(px_prefix_sum(tk_inst(), out, v, 0));
+    TK_OK(px_instance_fence(tk_inst()));
+    expect(out, PX_I64, n, want, "after a copy queued on the instance");
+
+    px_instance *other = NULL;
+    const px_instance_desc d = {.exec = tk_exec(), .device = 0, .label = "other"};
+    TK_OK(px_instance_create(&other, &d));
+    px_view *v2 = tk_view1("in, again", tk_space(), PX_I64, n);
+    TK_OK(px_deep_copy_async(other, v2, h, NULL));
+    TK_OK(px_prefix_sum(NULL, out, v2, PX_PREFIX_SUM_EXCLUSIVE)); /* after every instance */
+    reference(PX_I64, in, want, n, true);
+    expect(out, PX_I64, n, want, "the blocking form after a copy on another instance");
+    TK_OK(px_instance_destroy(&other));
+
+    px_view *both = tk_view1("both", tk_space(), PX_I64, 2 * n);
+    px_view *lo = tk_sub1(both, 0, n), *hi = tk_sub1(both, n, n);
+    TK_OK(px_deep_copy(lo, h, NULL));
+    TK_OK(px_prefix_sum(tk_inst(), hi, lo, 0)); /* apart: accepted */
+    TK_OK(px_instance_fence(tk_inst()));
+    reference(PX_I64, in, want, n, false);
+    expect(hi, PX_I64, n, want, "from one half of an allocation into the other");
+    TK_RELEASE(h, v, out, v2, lo, hi, both);
+    free(in);
+    free(want);
+}
+END_TEST
+
 START_TEST(prefix_sum_empty_and_blocking)
 {
     px_view *e = tk_view1("empty", tk_space(), PX_I32, 0);
@@ -202,6 +245,7 @@ START_TEST(prefix_sum_refusals)
     TK_FAIL(px_prefix_sum(tk_inst(), f, a, 0), PX_ERR_INVALID_ARGUMENT, "px_prefix_sum");
     TK_ERROR_HAS("must match");
     TK_FAIL(px_prefix_sum(tk_inst(), shorter, a, 0), PX_ERR_INVALID_ARGUMENT, "px_prefix_sum");
+    TK_ERROR_HAS("elements");
     TK_FAIL(px_prefix_sum(tk_inst(), hi, lo, 0), PX_ERR_INVALID_ARGUMENT, "px_prefix_sum");
     TK_ERROR_HAS("overlap");
     if (tk_is_cuda()) {
@@ -215,6 +259,7 @@ START_TEST(prefix_sum_refusals)
     px_graph *g = NULL;
     TK_OK(px_graph_capture_begin(tk_inst(), PX_CAPTURE_THREAD_LOCAL));
     TK_FAIL(px_prefix_sum(tk_inst(), b, a, 0), PX_ERR_CAPTURING, "px_prefix_sum");
+    TK_ERROR_HAS("a prefix sum is not allowed while instance");
     TK_OK(px_graph_capture_end(tk_inst(), &g));
     TK_OK(px_graph_destroy(&g));
     TK_RELEASE(a, b, f, shorter, bytes, two, lo, hi);
@@ -227,7 +272,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, prefix_sum_every_type, 0,
                         (int)(sizeof sum_types / sizeof sum_types[0]));
-    TK_ADD(tc, prefix_sum_in_place, prefix_sum_fractions, prefix_sum_empty_and_blocking,
-           prefix_sum_refusals);
+    TK_ADD(tc, prefix_sum_in_place, prefix_sum_fractions, prefix_sum_in_order,
+           prefix_sum_empty_and_blocking, prefix_sum_refusals);
     return tk_run();
 }

@@ -400,6 +400,7 @@ START_TEST(sort_refusals)
     px_graph *g = NULL;
     TK_OK(px_graph_capture_begin(tk_inst(), PX_CAPTURE_THREAD_LOCAL));
     TK_FAIL(px_sort(tk_inst(), k, NULL, 0), PX_ERR_CAPTURING, "px_sort");
+    TK_ERROR_HAS("a sort is not allowed while instance");
     TK_OK(px_graph_capture_end(tk_inst(), &g));
     TK_OK(px_graph_destroy(&g));
     TK_RELEASE(k, v, shorter, two, user, f, o, ko);

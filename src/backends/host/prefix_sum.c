@@ -26,8 +26,10 @@ typedef struct ps_type {
     void (*add)(void *acc, const void *x);
 } ps_type;
 
-/* T the element type, A the type it adds in. An exclusive sum reads each element before it
-   writes that index's sum, so in and out may be the same memory. */
+/* T the element type, A the type it adds in, of T's size: a sum is stored as its bits, so an
+   unsigned sum in a signed element is its two's complement, with no conversion. An
+   exclusive sum reads each element before it writes that index's sum, so in and out may be
+   the same memory. */
 #define PS_TYPE(name, T, A)                                                                       \
     static void sum_##name(const void *in, int64_t lo, int64_t hi, void *acc)                     \
     {                                                                                             \
@@ -46,13 +48,13 @@ typedef struct ps_type {
         if (exclusive) {                                                                          \
             for (int64_t i = lo; i < hi; ++i) {                                                   \
                 const A v = (A)x[i];                                                              \
-                y[i] = (T)s;                                                                      \
+                memcpy(&y[i], &s, sizeof s);                                                      \
                 s += v;                                                                           \
             }                                                                                     \
         } else {                                                                                  \
             for (int64_t i = lo; i < hi; ++i) {                                                   \
                 s += (A)x[i];                                                                     \
-                y[i] = (T)s;                                                                      \
+                memcpy(&y[i], &s, sizeof s);                                                      \
             }                                                                                     \
         }                                                                                         \
     }                                                                                             \
