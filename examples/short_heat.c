@@ -31,20 +31,17 @@ int main(void)
 {
     const int64_t n = 64, steps = 100;
     const px_policy interior = px_mdrange2(1, n - 1, 1, n - 1);
-    static px_view_desc desc; /* static: zero-initialised, in C and C++ */
     px_instance *inst;
+    px_space where;
     px_view *u[2], *host;
     px_span_f64_right h;
     heat_args a;
     a.t = acos(-1.0) / (double)(n - 1);
-    desc.dtype = PX_F64;
-    desc.rank = 2;
-    desc.extent[0] = desc.extent[1] = n;
     check(px_init(NULL));
     check(px_default_instance(&inst));
-    check(px_default_space(&desc.space));
-    check(px_view_create(&u[0], &desc)); /* zero-filled */
-    check(px_view_create(&u[1], &desc));
+    check(px_default_space(&where));
+    check(px_view_create_2d(&u[0], "u0", where, PX_F64, n, n)); /* zero-filled */
+    check(px_view_create_2d(&u[1], "u1", where, PX_F64, n, n));
     check(px_view_get_span(u[0], &a.u[0]));
     check(px_view_get_span(u[1], &a.u[1]));
     check(px_parallel_for(inst, "init", interior, PX_KERNEL(init), &a));

@@ -108,6 +108,19 @@ PX_API px_status px_view_create_1d(px_view **out, const char *label, px_space sp
 PX_API px_status px_view_create_1d_ex(px_view **out, const char *label, px_space space,
                                       px_dtype dtype, int64_t n, unsigned flags);
 
+/** The 2-D and 3-D cases in one call, as px_view_create_1d: a new contiguous row-major
+ * (LAYOUT_RIGHT: the last index fastest) view of n0 x n1 (x n2) elements of a built-in
+ * dtype in `space`, zero-filled (Kokkos' `View<double**> u("u", n0, n1)`):
+ * @code
+ *   px_view_create_2d(&u, "u", where, PX_F64, ny, nx);  // PX_AT2(span, j, i), i fastest
+ * @endcode
+ * Another layout, or no fill, is px_view_create with a px_view_desc. */
+PX_API px_status px_view_create_2d(px_view **out, const char *label, px_space space, px_dtype dtype,
+                                   int64_t n0, int64_t n1);
+/** @copydoc px_view_create_2d */
+PX_API px_status px_view_create_3d(px_view **out, const char *label, px_space space, px_dtype dtype,
+                                   int64_t n0, int64_t n1, int64_t n2);
+
 /** An unmanaged view over memory the caller owns and keeps alive longer than the view.
  * data may be NULL only when the view holds no element. For the built-in dtypes it must
  * be aligned to the element's size (kernels load elements by their type); PX_USER memory

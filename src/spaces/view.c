@@ -309,9 +309,12 @@ px_status px_view_create(px_view **out, const px_view_desc *desc)
     return create_or_wrap(out, desc, NULL, false, NULL, NULL);
 }
 
-static px_status create_1d(px_view **out, const char *label, px_space space, px_dtype dtype,
-                           int64_t n, unsigned flags)
+/* A new contiguous LAYOUT_RIGHT view of `rank` extents (1 to 3) of a built-in dtype: the
+   one-call constructors. */
+static px_status create_simple(px_view **out, const char *label, px_space space, px_dtype dtype,
+                               int rank, const int64_t *n, unsigned flags)
 {
+    static const char *const names[3] = {"n0", "n1", "n2"};
     if (!out) return px__error(PX_ERR_INVALID_ARGUMENT, "out must not be NULL");
     *out = NULL;
     if (dtype == PX_USER)
@@ -320,7 +323,10 @@ static px_status create_1d(px_view **out, const char *label, px_space space, px_
     if ((int)dtype < 0 || dtype > PX_USER)
         return px__error(PX_ERR_INVALID_ARGUMENT,
                          "dtype is %d; expected a built-in px_dtype (PX_U8 to PX_F64)", (int)dtype);
-    if (n < 0) return px__error(PX_ERR_INVALID_ARGUMENT, "n is %lld; expected >= 0", (long long)n);
+    for (int d = 0; d < rank; ++d)
+        if (n[d] < 0)
+            return px__error(PX_ERR_INVALID_ARGUMENT, "%s is %lld; expected >= 0",
+                             rank == 1 ? "n" : names[d], (long long)n[d]);
     if (flags & ~(unsigned)PX_VIEW_NO_INIT)
         return px__error(PX_ERR_INVALID_ARGUMENT,
                          "flags 0x%x holds unknown bits (known: PX_VIEW_NO_INIT)", flags);
@@ -329,8 +335,8 @@ static px_status create_1d(px_view **out, const char *label, px_space space, px_
     desc.label = label;
     desc.space = space;
     desc.dtype = dtype;
-    desc.rank = 1;
-    desc.extent[0] = n;
+    desc.rank = rank;
+    for (int d = 0; d < rank; ++d) desc.extent[d] = n[d];
     desc.flags = flags;
     return create_or_wrap(out, &desc, NULL, false, NULL, NULL);
 }
@@ -339,14 +345,30 @@ px_status px_view_create_1d(px_view **out, const char *label, px_space space, px
                             int64_t n)
 {
     PX__ENTER;
-    return create_1d(out, label, space, dtype, n, 0);
+    return create_simple(out, label, space, dtype, 1, &n, 0);
 }
 
 px_status px_view_create_1d_ex(px_view **out, const char *label, px_space space, px_dtype dtype,
                                int64_t n, unsigned flags)
 {
     PX__ENTER;
-    return create_1d(out, label, space, dtype, n, flags);
+    return create_simple(out, label, space, dtype, 1, &n, flags);
+}
+
+px_status px_view_create_2d(px_view **out, const char *label, px_space space, px_dtype dtype,
+                            int64_t n0, int64_t n1)
+{
+    PX__ENTER;
+    const int64_t n[2] = {n0, n1};
+    return create_simple(out, label, space, dtype, 2, n, 0);
+}
+
+px_status px_view_create_3d(px_view **out, const char *label, px_space space, px_dtype dtype,
+                            int64_t n0, int64_t n1, int64_t n2)
+{
+    PX__ENTER;
+    const int64_t n[3] = {n0, n1, n2};
+    return create_simple(out, label, space, dtype, 3, n, 0);
 }
 
 px_status px_view_wrap(px_view **out, const px_view_desc *desc, void *data)

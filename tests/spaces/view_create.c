@@ -136,6 +136,68 @@ START_TEST(create_1d)
 }
 END_TEST
 
+/* px_view_create_2d and _3d: contiguous, row-major, zero-filled, in the backend's space
+ * too; bad extents refused and named. */
+START_TEST(create_2d_3d)
+{
+    for (int k = 0; k < NBUILTIN; ++k) {
+        px_view *v = NULL;
+        TK_OK(px_view_create_2d(&v, "two_d", tk_space(), builtin[k], 7, 5));
+        px_view_info in = tk_info(v);
+        ck_assert_str_eq(in.label, "two_d");
+        ck_assert_int_eq(in.space.kind, tk_space().kind);
+        ck_assert_int_eq(in.dtype, builtin[k]);
+        ck_assert_int_eq(in.rank, 2);
+        ck_assert(in.extent[0] == 7 && in.extent[1] == 5);
+        ck_assert(in.stride[0] == 5 && in.stride[1] == 1);
+        ck_assert_int_eq(in.layout, PX_LAYOUT_RIGHT);
+        ck_assert(in.contiguous && in.managed);
+        ck_assert_uint_eq(in.bytes, 35 * builtin_size[k]);
+        px_view_release(&v);
+        TK_OK(px_view_create_3d(&v, "three_d", tk_space(), builtin[k], 2, 3, 4));
+        in = tk_info(v);
+        ck_assert_int_eq(in.rank, 3);
+        ck_assert(in.extent[0] == 2 && in.extent[1] == 3 && in.extent[2] == 4);
+        ck_assert(in.stride[0] == 12 && in.stride[1] == 4 && in.stride[2] == 1);
+        ck_assert_int_eq(in.layout, PX_LAYOUT_RIGHT);
+        ck_assert(in.contiguous && in.managed);
+        ck_assert_uint_eq(in.bytes, 24 * builtin_size[k]);
+        px_view_release(&v);
+    }
+    px_view *v = NULL;
+    TK_OK(px_view_create_2d(&v, NULL, px_host(), PX_F64, 3, 4));
+    const double *p = (const double *)tk_data(v);
+    for (int i = 0; i < 12; ++i) ck_assert(p[i] == 0.0); /* zero-filled */
+    px_span_f64_right s;
+    TK_OK(px_view_get_span(v, &s));
+    PX_AT2(s, 2, 3) = 1.5;
+    ck_assert(p[11] == 1.5); /* row-major: (2, 3) is the last element */
+    px_view_release(&v);
+    TK_OK(px_view_create_3d(&v, "empty", px_host(), PX_I32, 4, 0, 2));
+    ck_assert_int_eq(tk_info(v).size, 0);
+    px_view_release(&v);
+
+    v = (px_view *)&s; /* any non-NULL value: a refusal clears it */
+    TK_FAIL(px_view_create_2d(&v, "neg", px_host(), PX_F64, 3, -2), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_2d");
+    TK_ERROR_HAS("n1 is -2");
+    ck_assert_ptr_null(v);
+    TK_FAIL(px_view_create_3d(&v, "neg", px_host(), PX_F64, -1, 2, 2), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_3d");
+    TK_ERROR_HAS("n0 is -1");
+    TK_FAIL(px_view_create_3d(&v, "user", px_host(), PX_USER, 1, 2, 2), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_3d");
+    TK_ERROR_HAS("PX_USER");
+    TK_FAIL(px_view_create_2d(NULL, "x", px_host(), PX_F64, 4, 4), PX_ERR_INVALID_ARGUMENT,
+            "px_view_create_2d");
+    TK_FAIL(px_view_create_2d(&v, "x", px_host(), PX_F64, INT64_MAX, 2), PX_ERR_OVERFLOW,
+            "px_view_create_2d");
+    TK_FAIL(px_view_create_3d(&v, "x", px_host(), PX_U8, INT64_MAX / 2, 2, 2), PX_ERR_OVERFLOW,
+            "px_view_create_3d");
+    ck_assert_ptr_null(v);
+}
+END_TEST
+
 /* px_view_create_1d_ex: PX_VIEW_NO_INIT in one call, in the backend's space too; flags 0 is
  * px_view_create_1d; bad input refused and named. */
 START_TEST(create_1d_ex)
@@ -750,9 +812,10 @@ void view_create_cases(void)
 {
     TCase *tc = tk_case("view", "create");
     tcase_add_loop_test(tc, create_every_dtype_and_rank, 0, NDTYPES * (PX_MAX_RANK + 1));
-    TK_ADD(tc, create_defaults_rank0, create_1d, create_1d_ex, create_zero_fills_dirty_memory,
-           create_zero_extent_and_no_init, create_layout_stride, labels, dtype_helpers,
-           create_bad_input, create_overflow, create_empty_huge_extents, create_count_overflows,
-           create_unknown_flags, create_out_of_memory, retain_release, retain_release_threads,
-           info_bad_input, wrap_user_memory, wrap_bad_input, wrap_misaligned);
+    TK_ADD(tc, create_defaults_rank0, create_1d, create_2d_3d, create_1d_ex,
+           create_zero_fills_dirty_memory, create_zero_extent_and_no_init, create_layout_stride,
+           labels, dtype_helpers, create_bad_input, create_overflow, create_empty_huge_extents,
+           create_count_overflows, create_unknown_flags, create_out_of_memory, retain_release,
+           retain_release_threads, info_bad_input, wrap_user_memory, wrap_bad_input,
+           wrap_misaligned);
 }
