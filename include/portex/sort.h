@@ -32,7 +32,8 @@
  * On CUDA, in the instance's scratch (grown in stream order, kept until the instance is
  * destroyed): one more copy of the keys and of 4- or 8-byte values, CUB's temporary storage;
  * other values move through indices (and a copy of the values when sorted in place); a
- * segmented sort takes two copies of the keys and five index arrays.
+ * segmented sort takes two copies of the keys and two arrays of segment numbers (keys of 4
+ * or 8 bytes alone) or five index arrays.
  *
  * Not while the instance is captured into a graph (PX_ERR_CAPTURING). */
 #ifndef PORTEX_SORT_H

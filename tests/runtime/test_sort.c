@@ -248,18 +248,24 @@ END_TEST
 
 /* ---- Segments -------------------------------------------------------------------------------- */
 
-/* Segments with gaps between them, empty ones, tiny ones and one large, i32 and i64 offsets,
-   with and without values. */
-static void segments_case(px_dtype t, px_dtype offset_type, bool desc, bool values, uint64_t seed)
+/* Segments with gaps between them, empty ones, tiny ones and one large (40 segments), or
+   many short ones (1200: more than 2^8, so more than one byte of segment number), i32 and
+   i64 offsets, with and without values. */
+static void segments_case_of(px_dtype t, px_dtype offset_type, bool desc, bool values,
+                             uint64_t seed, int many)
 {
-    enum { N = 90000, SEGS = 40 };
+    enum { N = 90000, MAX_SEGS = 1200 };
+    const int SEGS = many ? MAX_SEGS : 40;
     const size_t ks = px_dtype_size(t);
     unsigned char *keys = make_keys(t, N, (seed & 1) != 0, seed);
-    int64_t off[SEGS + 1];
+    int64_t off[MAX_SEGS + 1];
     tk_rng r = tk_rng_seed(seed);
     off[0] = 7;
     for (int s = 1; s <= SEGS; ++s) {
-        const int64_t len = s == 20 ? 70000 : s % 5 == 0 ? 0 : tk_int(&r, 1, 300);
+        const int64_t len = many         ? tk_int(&r, 0, 60)
+                            : s == 20    ? 70000
+                            : s % 5 == 0 ? 0
+                                         : tk_int(&r, 1, 300);
         off[s] = off[s - 1] + len;
     }
     ck_assert_int_lt(off[SEGS], N);
@@ -267,7 +273,7 @@ static void segments_case(px_dtype t, px_dtype offset_type, bool desc, bool valu
     for (int64_t i = 0; i < N; ++i) perm[i] = i;
     for (int s = 0; s < SEGS; ++s) reference(t, keys, off[s], off[s + 1], desc, perm);
     /* Elements in no segment (the 7 in front, the tail) stay where they are. */
-    int32_t off32[SEGS + 1];
+    int32_t off32[MAX_SEGS + 1];
     for (int s = 0; s <= SEGS; ++s) off32[s] = (int32_t)off[s];
     px_view *o = offset_type == PX_I32 ? upload("offsets", PX_I32, 4, SEGS + 1, off32)
                                        : upload("offsets", PX_I64, 8, SEGS + 1, off);
@@ -285,12 +291,22 @@ static void segments_case(px_dtype t, px_dtype offset_type, bool desc, bool valu
     free(keys);
 }
 
+static void segments_case(px_dtype t, px_dtype offset_type, bool desc, bool values, uint64_t seed)
+{
+    segments_case_of(t, offset_type, desc, values, seed, 0);
+}
+
 START_TEST(sort_segments_with_gaps)
 {
     segments_case(PX_I32, PX_I32, false, true, 41);
     segments_case(PX_F64, PX_I64, true, true, 42);
     segments_case(PX_U64, PX_I64, false, false, 43);
     segments_case(PX_U8, PX_I32, true, false, 44);
+    /* Keys alone, 4 and 8 bytes, few and many segments: CUDA sorts these without indices. */
+    segments_case(PX_F32, PX_I64, true, false, 45);
+    segments_case_of(PX_I32, PX_I32, false, false, 46, 1);
+    segments_case_of(PX_F64, PX_I64, true, false, 47, 1);
+    segments_case_of(PX_U32, PX_I64, false, true, 48, 1);
 }
 END_TEST
 

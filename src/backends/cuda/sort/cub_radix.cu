@@ -50,6 +50,11 @@ cudaError_t px__cub_dispatch(px__cub_sort *s, void *temp, size_t *bytes, cudaStr
 }
 
 
+template <class K> int end_bit(const px__cub_sort *s)
+{
+    return s->bits > 0 && s->bits < int(sizeof(K) * 8) ? s->bits : int(sizeof(K) * 8);
+}
+
 template <class K, class V> struct radix {
     static cudaError_t run(px__cub_sort *s, void *temp, size_t *bytes, cudaStream_t st)
     {
@@ -58,10 +63,10 @@ template <class K, class V> struct radix {
         cub::DoubleBuffer<V> values(static_cast<V *>(s->v[s->vsel]),
                                     static_cast<V *>(s->v[1 - s->vsel]));
         const cudaError_t e =
-            s->descending ? cub::DeviceRadixSort::SortPairsDescending(
-                                temp, *bytes, keys, values, s->n, 0, int(sizeof(K) * 8), st)
+            s->descending ? cub::DeviceRadixSort::SortPairsDescending(temp, *bytes, keys, values,
+                                                                      s->n, 0, end_bit<K>(s), st)
                           : cub::DeviceRadixSort::SortPairs(temp, *bytes, keys, values, s->n, 0,
-                                                            int(sizeof(K) * 8), st);
+                                                            end_bit<K>(s), st);
         px__cub_selected(s, keys, values);
         return e;
     }
@@ -73,10 +78,10 @@ template <class K> struct radix<K, void> {
         cub::DoubleBuffer<K> keys(static_cast<K *>(s->k[s->ksel]),
                                   static_cast<K *>(s->k[1 - s->ksel]));
         const cudaError_t e =
-            s->descending ? cub::DeviceRadixSort::SortKeysDescending(temp, *bytes, keys, s->n, 0,
-                                                                     int(sizeof(K) * 8), st)
-                          : cub::DeviceRadixSort::SortKeys(temp, *bytes, keys, s->n, 0,
-                                                           int(sizeof(K) * 8), st);
+            s->descending
+                ? cub::DeviceRadixSort::SortKeysDescending(temp, *bytes, keys, s->n, 0,
+                                                           end_bit<K>(s), st)
+                : cub::DeviceRadixSort::SortKeys(temp, *bytes, keys, s->n, 0, end_bit<K>(s), st);
         px__cub_selected(s, keys);
         return e;
     }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The small kernels around the CUB sorts (cub.h): indices to sort with the keys, values
- * moved by the sorted indices, the slots of segmented sorts (segments.c). Grid-stride loops over 64-bit counts,
- * a grid of at most 4096 blocks: these are bandwidth-bound and short. */
+ * moved by the sorted indices, the ranks of segmented sorts (segments.c). Grid-stride loops
+ * over 64-bit counts, a grid of at most 4096 blocks: these are bandwidth-bound and short. */
 #include <cstdint>
 
 #include "backends/cuda/sort/cub.h"
@@ -22,28 +22,39 @@ template <class T> __global__ void iota_kernel(T *out, uint64_t n)
     for (uint64_t i = (uint64_t)blockIdx.x * BLOCK + threadIdx.x; i < n; i += stride) out[i] = (T)i;
 }
 
-/* Element i is `words` words W; thread k moves word k % words of element k / words. */
-template <class W, class I>
-__global__ void gather_kernel(W *out, const W *in, const I *idx, uint64_t n, uint64_t words)
+/* Element i is `words` words W; thread k moves word k % words of element lo + k / words.
+   Elements [lo, hi): all of them without offsets, else [off[0], off[segments]) clamped to
+   [0, n) (read here, on the GPU). idx NULL: element i from element i. */
+template <class W, class I, class O>
+__global__ void gather_kernel(W *out, const W *in, const I *idx, uint64_t n, uint64_t words,
+                              const O *off, int64_t segments)
 {
-    const uint64_t total = n * words, stride = (uint64_t)gridDim.x * BLOCK;
+    uint64_t lo = 0, hi = n;
+    if (off) {
+        const int64_t a = (int64_t)off[0], b = (int64_t)off[segments];
+        lo = a < 0 ? 0 : (uint64_t)a > n ? n : (uint64_t)a;
+        hi = b < (int64_t)lo ? lo : (uint64_t)b > n ? n : (uint64_t)b;
+    }
+    const uint64_t total = (hi - lo) * words, stride = (uint64_t)gridDim.x * BLOCK;
     for (uint64_t k = (uint64_t)blockIdx.x * BLOCK + threadIdx.x; k < total; k += stride) {
-        const uint64_t i = k / words, w = k - i * words;
-        out[k] = in[(uint64_t)idx[i] * words + w];
+        const uint64_t i = lo + k / words, w = k % words;
+        out[i * words + w] = in[(idx ? (uint64_t)idx[i] : i) * words + w];
     }
 }
 
 /* Segment s is [off[s], off[s + 1]); the largest s with off[s] <= p holds p when p is in
    [off[0], off[segments]) (empty segments share their start with the next). */
 template <class W, class O>
-__global__ void slots_kernel(W *slot, const W *pos, const O *off, int64_t segments, uint64_t n)
+__global__ void ranks_kernel(W *rank, const W *pos, const O *off, int64_t segments, uint64_t n)
 {
     const uint64_t stride = (uint64_t)gridDim.x * BLOCK;
     for (uint64_t i = (uint64_t)blockIdx.x * BLOCK + threadIdx.x; i < n; i += stride) {
-        const int64_t p = (int64_t)pos[i];
-        int64_t v = p;
-        if (p >= (int64_t)off[0] && p < (int64_t)off[segments]) {
-            int64_t lo = 0, hi = segments;
+        const int64_t p = pos ? (int64_t)pos[i] : (int64_t)i;
+        int64_t r = 0;
+        if (p >= (int64_t)off[segments]) {
+            r = segments + 1;
+        } else if (p >= (int64_t)off[0]) {
+            int64_t lo = 0, hi = segments; /* offsets out of order: some rank, in range */
             while (lo < hi) {
                 const int64_t mid = lo + (hi - lo + 1) / 2;
                 if ((int64_t)off[mid] <= p)
@@ -51,50 +62,59 @@ __global__ void slots_kernel(W *slot, const W *pos, const O *off, int64_t segmen
                 else
                     hi = mid - 1;
             }
-            v = (int64_t)off[lo];
-            v = v < 0 ? 0 : v > p ? p : v; /* offsets out of order: any slot, never out of range */
+            r = lo + 1;
         }
-        slot[i] = (W)v;
+        rank[i] = (W)r;
     }
 }
 
 template <class W>
-cudaError_t slots_as(void *slot, const void *pos, const void *offsets, size_t offset_size,
+cudaError_t ranks_as(void *rank, const void *pos, const void *offsets, size_t offset_size,
                      int64_t segments, int64_t n, cudaStream_t st)
 {
     const unsigned g = grid_of((uint64_t)n);
     if (offset_size == 4)
-        slots_kernel<W, int32_t>
-            <<<g, BLOCK, 0, st>>>(static_cast<W *>(slot), static_cast<const W *>(pos),
+        ranks_kernel<W, int32_t>
+            <<<g, BLOCK, 0, st>>>(static_cast<W *>(rank), static_cast<const W *>(pos),
                                   static_cast<const int32_t *>(offsets), segments, (uint64_t)n);
     else
-        slots_kernel<W, int64_t>
-            <<<g, BLOCK, 0, st>>>(static_cast<W *>(slot), static_cast<const W *>(pos),
+        ranks_kernel<W, int64_t>
+            <<<g, BLOCK, 0, st>>>(static_cast<W *>(rank), static_cast<const W *>(pos),
                                   static_cast<const int64_t *>(offsets), segments, (uint64_t)n);
     return cudaGetLastError();
 }
 
 template <class W, class I>
 cudaError_t gather_as(void *out, const void *in, const void *idx, int64_t n, size_t elem_size,
-                      cudaStream_t st)
+                      const px__cuda_segments *range, cudaStream_t st)
 {
     const uint64_t words = elem_size / sizeof(W);
-    gather_kernel<W, I><<<grid_of((uint64_t)n * words), BLOCK, 0, st>>>(
-        static_cast<W *>(out), static_cast<const W *>(in), static_cast<const I *>(idx), (uint64_t)n,
-        words);
+    const unsigned g = grid_of((uint64_t)n * words);
+    W *o = static_cast<W *>(out);
+    const W *from = static_cast<const W *>(in);
+    const I *ix = static_cast<const I *>(idx);
+    if (range && range->offset_size == 4)
+        gather_kernel<W, I, int32_t>
+            <<<g, BLOCK, 0, st>>>(o, from, ix, (uint64_t)n, words,
+                                  static_cast<const int32_t *>(range->offsets), range->segments);
+    else
+        gather_kernel<W, I, int64_t>
+            <<<g, BLOCK, 0, st>>>(o, from, ix, (uint64_t)n, words,
+                                  range ? static_cast<const int64_t *>(range->offsets) : nullptr,
+                                  range ? range->segments : 0);
     return cudaGetLastError();
 }
 
 template <class I>
 cudaError_t gather_by(void *out, const void *in, const void *idx, int64_t n, size_t elem_size,
-                      cudaStream_t st)
+                      const px__cuda_segments *range, cudaStream_t st)
 {
     /* The widest word that divides the element size and both addresses. */
     const uintptr_t a = (uintptr_t)out | (uintptr_t)in | (uintptr_t)elem_size;
-    if (a % 8 == 0) return gather_as<uint64_t, I>(out, in, idx, n, elem_size, st);
-    if (a % 4 == 0) return gather_as<uint32_t, I>(out, in, idx, n, elem_size, st);
-    if (a % 2 == 0) return gather_as<uint16_t, I>(out, in, idx, n, elem_size, st);
-    return gather_as<uint8_t, I>(out, in, idx, n, elem_size, st);
+    if (a % 8 == 0) return gather_as<uint64_t, I>(out, in, idx, n, elem_size, range, st);
+    if (a % 4 == 0) return gather_as<uint32_t, I>(out, in, idx, n, elem_size, range, st);
+    if (a % 2 == 0) return gather_as<uint16_t, I>(out, in, idx, n, elem_size, range, st);
+    return gather_as<uint8_t, I>(out, in, idx, n, elem_size, range, st);
 }
 
 } // namespace
@@ -112,18 +132,20 @@ extern "C" cudaError_t px__cuda_iota(void *out, int64_t n, size_t word, cudaStre
 }
 
 extern "C" cudaError_t px__cuda_gather(void *out, const void *in, const void *idx, size_t idx_size,
-                                       int64_t n, size_t elem_size, cudaStream_t st)
+                                       int64_t n, size_t elem_size, const px__cuda_segments *range,
+                                       cudaStream_t st)
 {
     if (n <= 0) return cudaSuccess;
-    return idx_size == 4 ? gather_by<uint32_t>(out, in, idx, n, elem_size, st)
-                         : gather_by<uint64_t>(out, in, idx, n, elem_size, st);
+    return idx_size == 4 ? gather_by<uint32_t>(out, in, idx, n, elem_size, range, st)
+                         : gather_by<uint64_t>(out, in, idx, n, elem_size, range, st);
 }
 
-extern "C" cudaError_t px__cuda_segment_slots(void *slot, const void *pos, size_t word,
-                                              const void *offsets, size_t offset_size,
-                                              int64_t segments, int64_t n, cudaStream_t st)
+extern "C" cudaError_t px__cuda_segment_ranks(void *rank, const void *pos, size_t word,
+                                              const px__cuda_segments *r, int64_t n,
+                                              cudaStream_t st)
 {
     if (n <= 0) return cudaSuccess;
-    return word == 4 ? slots_as<uint32_t>(slot, pos, offsets, offset_size, segments, n, st)
-                     : slots_as<uint64_t>(slot, pos, offsets, offset_size, segments, n, st);
+    return word == 4
+               ? ranks_as<uint32_t>(rank, pos, r->offsets, r->offset_size, r->segments, n, st)
+               : ranks_as<uint64_t>(rank, pos, r->offsets, r->offset_size, r->segments, n, st);
 }

@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Segmented sorts on CUDA as two stable whole-array radix sorts (cub.h), not CUB's
  * DeviceSegmentedSort, which gave wrong keys in a medium-sized segment of portex's tests
- * (CUDA 13.0's CUB 3.0.1). First by key, each key carrying its index; then by slot: the
- * first position of the segment the key's element is in, or its own position when it is in
- * none. Slots count the elements before them, so a stable sort by slot puts each segment's
- * elements back in its range, in key order, and elements outside every segment where they
- * were. Keys and values are then gathered to their places. Indices are 32-bit below 2^32
- * keys. Scratch: two copies of the keys, five index arrays, a copy of the values when they
- * are sorted in place, and CUB's temporary storage. */
+ * (CUDA 13.0's CUB 3.0.1). First by key, then by rank: the part of the array each element
+ * was in (before the first segment, segment s, after the last; cub.h). Each part holds as
+ * many elements after the sorts as before, so the stable sort by rank puts each segment's
+ * elements in its range, in key order; only the range [offsets[0], offsets[segments]) is
+ * then written back, and the elements outside every segment stay where they are. Ranks
+ * need only as many bits as the segment count, so the second sort makes one or two passes
+ * where a position would take three or four.
+ *
+ * Keys of 4 or 8 bytes without values carry their ranks through the first sort and ride the
+ * second as its values. Otherwise the keys carry their indices, the ranks come from those,
+ * and keys and values are gathered by the positions the second sort leaves. Indices and
+ * ranks are 32-bit below 2^32. Scratch: two copies of the keys; keys alone, two rank
+ * arrays; otherwise five index arrays and a copy of the values when they are sorted in
+ * place; and CUB's temporary storage. */
 #include "backends/cuda/sort/segments.h"
 
 #include <string.h>
@@ -16,27 +23,96 @@
 #include "backends/cuda/memory/memory.h"
 #include "backends/cuda/sort/cub.h"
 
-static px__cub_sort cub_sort(int key_dtype, bool descending, int64_t n, size_t word)
+static px__cub_sort cub_sort(int key_dtype, bool descending, int64_t n, px__cub_values values)
 {
     px__cub_sort s;
     memset(&s, 0, sizeof s);
     s.key_dtype = key_dtype;
-    s.values = word == 4 ? PX__CUB_U32 : PX__CUB_U64;
+    s.values = values;
     s.descending = descending;
     s.n = n;
     return s;
 }
 
-px_status px__cuda_sort_segments(px__cuda_queue *q, const px__sort_op *op)
+/* The bits that hold every rank up to segments + 1. */
+static int rank_bits(int64_t segments)
 {
-    const size_t n = (size_t)op->n, ks = op->key_size, vs = op->value_size;
-    const size_t w = (uint64_t)op->n <= UINT32_MAX ? 4 : 8;
-    const int slot_dtype = w == 4 ? PX_U32 : PX_U64;
-    px__cub_sort by_key = cub_sort((int)op->key_dtype, op->descending, op->n, w);
-    px__cub_sort by_slot = cub_sort(slot_dtype, false, op->n, w);
+    int bits = 1;
+    while (bits < 63 && ((uint64_t)segments + 1) >> bits) ++bits;
+    return bits;
+}
+
+typedef struct seg_plan {
+    size_t w;       /* index and rank word: 4 or 8 bytes */
+    int rank_dtype; /* PX_U32 or PX_U64 */
+    px__cub_values words;
+} seg_plan;
+
+static seg_plan plan_of(const px__sort_op *op)
+{
+    seg_plan p;
+    p.w = (uint64_t)op->n <= UINT32_MAX && (uint64_t)op->segments < UINT32_MAX ? 4 : 8;
+    p.rank_dtype = p.w == 4 ? PX_U32 : PX_U64;
+    p.words = p.w == 4 ? PX__CUB_U32 : PX__CUB_U64;
+    return p;
+}
+
+/* Keys of 4 or 8 bytes, no values. */
+static px_status keys_only(px__cuda_queue *q, const px__sort_op *op, const seg_plan *p,
+                           const px__cuda_segments *range, const px__cuda_ctx *ctx)
+{
+    const size_t n = (size_t)op->n, ks = op->key_size;
+    px__cub_sort by_key = cub_sort((int)op->key_dtype, op->descending, op->n, p->words);
+    px__cub_sort by_rank =
+        cub_sort(p->rank_dtype, false, op->n, ks == 4 ? PX__CUB_U32 : PX__CUB_U64);
+    by_rank.bits = rank_bits(op->segments);
     size_t t1 = 0, t2 = 0;
     PX__TRY(PX__CU(px__cub_radix_sort(&by_key, NULL, &t1, 0)));
-    PX__TRY(PX__CU(px__cub_radix_sort(&by_slot, NULL, &t2, 0)));
+    PX__TRY(PX__CU(px__cub_radix_sort(&by_rank, NULL, &t2, 0)));
+    size_t at = 0;
+    const size_t k0 = px__cuda_scratch_take(&at, n * ks), k1 = px__cuda_scratch_take(&at, n * ks);
+    const size_t r0 = px__cuda_scratch_take(&at, n * p->w),
+                 r1 = px__cuda_scratch_take(&at, n * p->w);
+    const size_t temp_bytes = t1 > t2 ? t1 : t2, temp = px__cuda_scratch_take(&at, temp_bytes);
+    void *scratch = NULL;
+    PX__TRY(px__cuda_scratch(q, at, &scratch));
+    char *b = scratch;
+    const cudaStream_t st = q->stream;
+
+    PX__TRY(PX__CU(cudaMemcpyAsync(b + k0, op->keys_in, n * ks, cudaMemcpyDefault, st)));
+    if (op->keys_in != op->keys_out)
+        PX__TRY(PX__CU(cudaMemcpyAsync(op->keys_out, op->keys_in, n * ks, cudaMemcpyDefault, st)));
+    PX__TRY(PX__CU_AT(px__cuda_segment_ranks(b + r0, NULL, p->w, range, op->n, st), ctx));
+    by_key.k[0] = b + k0;
+    by_key.k[1] = b + k1;
+    by_key.v[0] = b + r0;
+    by_key.v[1] = b + r1;
+    size_t bytes = temp_bytes;
+    PX__TRY(PX__CU_AT(px__cub_radix_sort(&by_key, b + temp, &bytes, st), ctx));
+
+    by_rank.k[0] = by_key.v[by_key.vsel];
+    by_rank.k[1] = by_key.v[1 - by_key.vsel];
+    by_rank.v[0] = by_key.k[by_key.ksel];
+    by_rank.v[1] = by_key.k[1 - by_key.ksel];
+    bytes = temp_bytes;
+    PX__TRY(PX__CU_AT(px__cub_radix_sort(&by_rank, b + temp, &bytes, st), ctx));
+    PX__TRY(PX__CU_AT(
+        px__cuda_gather(op->keys_out, by_rank.v[by_rank.vsel], NULL, p->w, op->n, ks, range, st),
+        ctx));
+    return PX_OK;
+}
+
+/* Any keys, with or without values: by indices and gathers. */
+static px_status by_index(px__cuda_queue *q, const px__sort_op *op, const seg_plan *p,
+                          const px__cuda_segments *range, const px__cuda_ctx *ctx)
+{
+    const size_t n = (size_t)op->n, ks = op->key_size, vs = op->value_size, w = p->w;
+    px__cub_sort by_key = cub_sort((int)op->key_dtype, op->descending, op->n, p->words);
+    px__cub_sort by_rank = cub_sort(p->rank_dtype, false, op->n, p->words);
+    by_rank.bits = rank_bits(op->segments);
+    size_t t1 = 0, t2 = 0;
+    PX__TRY(PX__CU(px__cub_radix_sort(&by_key, NULL, &t1, 0)));
+    PX__TRY(PX__CU(px__cub_radix_sort(&by_rank, NULL, &t2, 0)));
     size_t at = 0;
     const size_t k0 = px__cuda_scratch_take(&at, n * ks), k1 = px__cuda_scratch_take(&at, n * ks);
     size_t ix[5];
@@ -48,12 +124,15 @@ px_status px__cuda_sort_segments(px__cuda_queue *q, const px__sort_op *op)
     PX__TRY(px__cuda_scratch(q, at, &scratch));
     char *b = scratch;
     const cudaStream_t st = q->stream;
-    const px__cuda_ctx c = px__cuda_ctx_kernel("segmented sort (CUB radix sorts)");
-    const px__cuda_ctx *ctx = &c;
 
     PX__TRY(PX__CU(cudaMemcpyAsync(b + k0, op->keys_in, n * ks, cudaMemcpyDefault, st)));
+    if (op->keys_in != op->keys_out)
+        PX__TRY(PX__CU(cudaMemcpyAsync(op->keys_out, op->keys_in, n * ks, cudaMemcpyDefault, st)));
     if (copy)
         PX__TRY(PX__CU(cudaMemcpyAsync(b + vcopy, op->values_in, n * vs, cudaMemcpyDefault, st)));
+    else if (vs)
+        PX__TRY(
+            PX__CU(cudaMemcpyAsync(op->values_out, op->values_in, n * vs, cudaMemcpyDefault, st)));
     PX__TRY(PX__CU_AT(px__cuda_iota(b + ix[0], op->n, w, st), ctx));
     by_key.k[0] = b + k0;
     by_key.k[1] = b + k1;
@@ -63,26 +142,35 @@ px_status px__cuda_sort_segments(px__cuda_queue *q, const px__sort_op *op)
     PX__TRY(PX__CU_AT(px__cub_radix_sort(&by_key, b + temp, &bytes, st), ctx));
     const void *keys = by_key.k[by_key.ksel], *index = by_key.v[by_key.vsel];
 
-    /* ix[2], ix[3]: slots; ix[4] and the free one of ix[0], ix[1]: positions. */
-    PX__TRY(PX__CU_AT(px__cuda_segment_slots(b + ix[2], index, w, op->offsets, op->offset_size,
-                                             op->segments, op->n, st),
-                      ctx));
-    by_slot.k[0] = b + ix[2];
-    by_slot.k[1] = b + ix[3];
-    by_slot.v[0] = by_key.v[1 - by_key.vsel];
-    by_slot.v[1] = b + ix[4];
-    PX__TRY(PX__CU_AT(px__cuda_iota(by_slot.v[0], op->n, w, st), ctx));
+    /* ix[2], ix[3]: ranks; ix[4] and the free one of ix[0], ix[1]: positions. */
+    PX__TRY(PX__CU_AT(px__cuda_segment_ranks(b + ix[2], index, w, range, op->n, st), ctx));
+    by_rank.k[0] = b + ix[2];
+    by_rank.k[1] = b + ix[3];
+    by_rank.v[0] = by_key.v[1 - by_key.vsel];
+    by_rank.v[1] = b + ix[4];
+    PX__TRY(PX__CU_AT(px__cuda_iota(by_rank.v[0], op->n, w, st), ctx));
     bytes = temp_bytes;
-    PX__TRY(PX__CU_AT(px__cub_radix_sort(&by_slot, b + temp, &bytes, st), ctx));
-    const void *position = by_slot.v[by_slot.vsel];
+    PX__TRY(PX__CU_AT(px__cub_radix_sort(&by_rank, b + temp, &bytes, st), ctx));
+    const void *position = by_rank.v[by_rank.vsel];
 
-    PX__TRY(PX__CU_AT(px__cuda_gather(op->keys_out, keys, position, w, op->n, ks, st), ctx));
+    PX__TRY(PX__CU_AT(px__cuda_gather(op->keys_out, keys, position, w, op->n, ks, range, st), ctx));
     if (vs) {
-        void *final_index = by_slot.k[1 - by_slot.ksel]; /* the slots are no longer needed */
-        PX__TRY(PX__CU_AT(px__cuda_gather(final_index, index, position, w, op->n, w, st), ctx));
-        const void *from = copy ? b + vcopy : op->values_in;
+        void *final_index = by_rank.k[1 - by_rank.ksel]; /* the ranks are no longer needed */
         PX__TRY(
-            PX__CU_AT(px__cuda_gather(op->values_out, from, final_index, w, op->n, vs, st), ctx));
+            PX__CU_AT(px__cuda_gather(final_index, index, position, w, op->n, w, NULL, st), ctx));
+        const void *from = copy ? b + vcopy : op->values_in;
+        PX__TRY(PX__CU_AT(
+            px__cuda_gather(op->values_out, from, final_index, w, op->n, vs, range, st), ctx));
     }
     return PX_OK;
+}
+
+px_status px__cuda_sort_segments(px__cuda_queue *q, const px__sort_op *op)
+{
+    const seg_plan p = plan_of(op);
+    const px__cuda_segments range = {op->offsets, op->offset_size, op->segments};
+    const px__cuda_ctx c = px__cuda_ctx_kernel("segmented sort (CUB radix sorts)");
+    if (op->value_size == 0 && (op->key_size == 4 || op->key_size == 8))
+        return keys_only(q, op, &p, &range, &c);
+    return by_index(q, op, &p, &range, &c);
 }

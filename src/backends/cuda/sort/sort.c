@@ -116,7 +116,7 @@ static px_status finish(const px__sort_op *op, const sort_plan *p, char *b, cons
     if (p->how == GATHERED) {
         const void *from = p->value_copy ? b + p->value_copy : op->values_in;
         PX__TRY(PX__CU_AT(px__cuda_gather(op->values_out, from, s->v[s->vsel], p->word, op->n,
-                                          op->value_size, st),
+                                          op->value_size, NULL, st),
                           ctx));
     }
     return PX_OK;
