@@ -36,9 +36,11 @@ extern "C" cudaError_t px__cub_prefix_sum(int dtype, const void *in, void *out, 
                                           cudaStream_t st)
 {
     switch (dtype) {
-    case PX_I32: return sum_of<int32_t>(in, out, n, exclusive, temp, temp_bytes, st);
-    case PX_I64: return sum_of<int64_t>(in, out, n, exclusive, temp, temp_bytes, st);
+    /* Signed integers add as unsigned ones, the same bits: overflow wraps, as on the host,
+       where signed overflow would be undefined. */
+    case PX_I32:
     case PX_U32: return sum_of<uint32_t>(in, out, n, exclusive, temp, temp_bytes, st);
+    case PX_I64:
     case PX_U64: return sum_of<uint64_t>(in, out, n, exclusive, temp, temp_bytes, st);
     case PX_F32: return sum_of<float>(in, out, n, exclusive, temp, temp_bytes, st);
     case PX_F64: return sum_of<double>(in, out, n, exclusive, temp, temp_bytes, st);
