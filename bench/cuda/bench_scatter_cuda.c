@@ -12,8 +12,13 @@
  * Results are compared first (integers exactly, doubles to 1e-9 relative). Events on each
  * variant's stream, medians of N rounds (default 21; 3 with --quick, which shrinks the
  * sizes), the first variant rotating; each row prints raw time / portex time against the
- * target >= 0.97. Diagnostic lines time the raw histogram once more with its input a plain
- * pointer (no __restrict__, so no ld.global.nc), as portex's span is read.
+ * target >= 0.97. Diagnostic lines time the histograms three more ways, to find where a gap
+ * comes from: the raw kernel with its input a plain pointer (no __restrict__, so no
+ * ld.global.nc, as portex's span is read); the raw kernel adding into portex's target (a
+ * view from portex's pool, not a cudaMalloc of its own); portex's kernel without
+ * px_scatter_contribute; and, for the 65536 bins, the raw kernel into cudaMalloc memory at
+ * several distances past a 2 MiB boundary (atomics into a target 4-16 KiB past a 64 KiB
+ * boundary took 10 % longer on an H200: portex's pool now starts large allocations on one).
  *   bench_scatter_cuda [--quick] [--reps N]
  * Exit status: 0; 1 when the results differ; 2 on an error; 77 without a usable GPU. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
@@ -35,7 +40,8 @@ typedef struct ctx {
     const bs_case *c;
     px_scatter *s;
     px_view *vin, *target;
-    void *raw; /* the raw kernels' target */
+    void *raw;        /* the raw kernels' target */
+    int32_t *px_data; /* portex's target's memory: diagnostic 3 adds into it */
     size_t target_bytes;
     int64_t nin;
     bs_hist_args h;
@@ -45,11 +51,16 @@ typedef struct ctx {
 static double sample(int v, void *p)
 {
     ctx *x = p;
-    cudaStream_t st = v == 0 ? x->px_stream : x->raw_stream;
+    cudaStream_t st = v == 0 || v == 4 ? x->px_stream : x->raw_stream;
     float ms = 0;
     CU(cudaEventRecord(x->e0, st));
-    if (v == 2) { /* the diagnostic: the raw histogram with plain loads */
+    if (v == 2) { /* the diagnostics: the raw histogram with plain loads */
         CU(raw_scatter_hist_plain_loads(x->h.x.data, x->nin, x->h.nbins, x->raw, st));
+    } else if (v == 3) { /* the raw histogram into portex's target */
+        CU(raw_scatter_hist(x->h.x.data, x->nin, x->h.nbins, x->px_data, st));
+    } else if (v == 4) { /* portex's kernel alone */
+        CHECK((px_parallel_for)(x->inst, "scatter", px_range(0, x->nin), PX_KERNEL(bs_hist_scatter),
+                                &x->h));
     } else if (v == 0) {
         const px_kernel *k = x->c->kind == BS_HIST   ? PX_KERNEL(bs_hist_scatter)
                              : x->c->kind == BS_FEM2 ? PX_KERNEL(bs_fem2_scatter)
@@ -67,6 +78,35 @@ static double sample(int v, void *p)
     CU(cudaEventSynchronize(x->e1));
     CU(cudaEventElapsedTime(&ms, x->e0, x->e1));
     return ms;
+}
+
+/* The raw histogram's time into 8 targets 2 MiB apart in one cudaMalloc allocation, each
+   `shift` bytes past the 2 MiB boundary: how much the target's place alone is worth. */
+static void placements(ctx *x, size_t shift, double *lo, double *hi)
+{
+    const size_t step = (size_t)2 << 20, bytes = 9 * step;
+    char *p = NULL;
+    CU(cudaMalloc((void **)&p, bytes));
+    CU(cudaMemset(p, 0, bytes));
+    *lo = 1e30;
+    *hi = 0;
+    for (int k = 0; k < 8; ++k) {
+        double t[5];
+        for (int r = 0; r < 5; ++r) {
+            float ms = 0;
+            CU(cudaEventRecord(x->e0, x->raw_stream));
+            CU(raw_scatter_hist(x->h.x.data, x->nin, x->h.nbins,
+                                (int32_t *)(void *)(p + shift + k * step), x->raw_stream));
+            CU(cudaEventRecord(x->e1, x->raw_stream));
+            CU(cudaEventSynchronize(x->e1));
+            CU(cudaEventElapsedTime(&ms, x->e0, x->e1));
+            t[r] = ms;
+        }
+        const double med = median(t, 5);
+        *lo = med < *lo ? med : *lo;
+        *hi = med > *hi ? med : *hi;
+    }
+    CU(cudaFree(p));
 }
 
 static void setup(ctx *x, const bs_case *c)
@@ -102,6 +142,9 @@ static void setup(ctx *x, const bs_case *c)
     const px_dtype dt = c->kind == BS_HIST ? PX_I32 : PX_F64;
     CHECK(px_view_create_1d(&x->target, "target", px_device(0), dt, ntarget));
     x->target_bytes = (size_t)ntarget * px_dtype_size(dt);
+    px_span t;
+    CHECK(px_view_span(x->target, &t));
+    x->px_data = t.data;
     CU(cudaMalloc(&x->raw, x->target_bytes));
     CU(cudaMemset(x->raw, 0, x->target_bytes));
     CHECK(px_scatter_create(&x->s, x->inst, x->target, PX_SCATTER_AUTO));
@@ -180,7 +223,7 @@ int main(int argc, char **argv)
     bool ok = true;
     typedef struct diagnostic {
         const char *name;
-        double ms, ratio;
+        double ms[3], ratio[3];
     } diagnostic;
     diagnostic diag[sizeof cases / sizeof cases[0]];
     int ndiag = 0;
@@ -193,21 +236,38 @@ int main(int argc, char **argv)
         }
         px_scatter_info info;
         CHECK(px_scatter_info_get(x.s, &info));
-        double med[3];
-        const int nv = cases[k].kind == BS_HIST ? 3 : 2;
+        double med[5];
+        const int nv = cases[k].kind == BS_HIST ? 5 : 2;
         if (bench_rotate(nv, 2, reps, sample, &x, med) != 0) return 2;
         const double r = med[1] / med[0];
         printf("| %-23s | %11.3f | %9.3f | %-8s | %12.3f | >= 0.97 | %-4s |\n", cases[k].name,
                med[1], med[0], px_scatter_strategy_string(info.strategy), r,
                r >= 0.97 ? "yes" : "NO");
-        if (nv == 3) diag[ndiag++] = (diagnostic){cases[k].name, med[2], med[1] / med[2]};
+        if (nv == 5 && cases[k].nbins > 16) {
+            printf("diagnostic: %s, portex's target %zu bytes past a 64 KiB boundary\n",
+                   cases[k].name, (size_t)((uintptr_t)x.px_data % ((size_t)64 << 10)));
+            const size_t shifts[] = {0, 256, 4096, 16384, 65536};
+            for (size_t k2 = 0; k2 < sizeof shifts / sizeof shifts[0]; ++k2) {
+                double lo, hi;
+                placements(&x, shifts[k2], &lo, &hi);
+                printf("diagnostic: %s, the raw kernel into cudaMalloc memory %zu bytes past "
+                       "2 MiB boundaries: %.3f-%.3f ms\n",
+                       cases[k].name, shifts[k2], lo, hi);
+            }
+        }
+        if (nv == 5)
+            diag[ndiag++] = (diagnostic){cases[k].name,
+                                         {med[2], med[3], med[4]},
+                                         {med[1] / med[2], med[1] / med[3], med[1] / med[4]}};
         teardown(&x);
     }
-    /* What ld.global.nc is worth: the raw kernel's input without __restrict__. */
+    const char *what[3] = {"the raw kernel with plain loads (no __restrict__)",
+                           "the raw kernel into portex's target",
+                           "portex's kernel without px_scatter_contribute"};
     for (int k = 0; k < ndiag; ++k)
-        printf("diagnostic: %s, the raw kernel with plain loads (no __restrict__): %.3f ms, "
-               "raw / that %.3f\n",
-               diag[k].name, diag[k].ms, diag[k].ratio);
+        for (int d = 0; d < 3; ++d)
+            printf("diagnostic: %s, %s: %.3f ms, raw / that %.3f\n", diag[k].name, what[d],
+                   diag[k].ms[d], diag[k].ratio[d]);
     CU(cudaEventDestroy(x.e0));
     CU(cudaEventDestroy(x.e1));
     CU(cudaStreamDestroy(x.raw_stream));

@@ -105,10 +105,10 @@ static void pool_grant_peers(cudaMemPool_t pool, int ordinal, int count)
     }
 }
 
-/* Portex's own pool, not the device's default one: its release threshold (keep freed
+/* Portex's own pools, not the device's default one: their release threshold (keep freed
    memory for reuse instead of returning it at every synchronisation) is portex's choice
    and must not change what other libraries see. */
-static px_status pool_create(px__cuda_device *d, int count)
+static px_status pool_create(const px__cuda_device *d, int count, cudaMemPool_t *out)
 {
     struct cudaMemPoolProps props;
     memset(&props, 0, sizeof props);
@@ -116,22 +116,33 @@ static px_status pool_create(px__cuda_device *d, int count)
     props.handleTypes = cudaMemHandleTypeNone;
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id = d->ordinal;
-    PX__CU_TRY(cudaMemPoolCreate(&d->pool, &props));
+    cudaMemPool_t pool = NULL;
+    PX__CU_TRY(cudaMemPoolCreate(&pool, &props));
     uint64_t keep = UINT64_MAX;
     /* Never let an allocation on the alloc stream wait for a free queued on the release
        stream (which waits for every queue): reuse only what is already free. */
     int no = 0;
-    px_status st = PX__CU(cudaMemPoolSetAttribute(d->pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    px_status st = PX__CU(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
     if (st == PX_OK)
-        st = PX__CU(
-            cudaMemPoolSetAttribute(d->pool, cudaMemPoolReuseAllowInternalDependencies, &no));
+        st = PX__CU(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &no));
+    if (st != PX_OK) {
+        (void)cudaMemPoolDestroy(pool);
+        return st;
+    }
+    pool_grant_peers(pool, d->ordinal, count);
+    *out = pool;
+    return PX_OK;
+}
+
+static px_status pools_create(px__cuda_device *d, int count)
+{
+    PX__TRY(pool_create(d, count, &d->pool));
+    const px_status st = pool_create(d, count, &d->small_pool);
     if (st != PX_OK) {
         (void)cudaMemPoolDestroy(d->pool);
         d->pool = NULL;
-        return st;
     }
-    pool_grant_peers(d->pool, d->ordinal, count);
-    return PX_OK;
+    return st;
 }
 
 /* Called with the lock held and the device current. */
@@ -148,12 +159,13 @@ static px_status device_init(px__cuda_device *d, int ordinal, int count)
     d->shared_optin = optin > 0 ? (size_t)optin : 0;
     PX__CU_TRY(cudaDeviceGetStreamPriorityRange(&d->priority_least, &d->priority_greatest));
     PX__CU_TRY(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal));
-    if (pools) PX__TRY(pool_create(d, count));
+    if (pools) PX__TRY(pools_create(d, count));
     px_status st = PX__CU(cudaStreamCreateWithFlags(&d->alloc, cudaStreamNonBlocking));
     if (st == PX_OK) st = PX__CU(cudaStreamCreateWithFlags(&d->release, cudaStreamNonBlocking));
     if (st != PX_OK) {
         if (d->alloc) (void)cudaStreamDestroy(d->alloc);
         if (d->pool) (void)cudaMemPoolDestroy(d->pool);
+        if (d->small_pool) (void)cudaMemPoolDestroy(d->small_pool);
         memset(d, 0, sizeof *d);
         (void)cudaGetLastError();
         return st;
@@ -231,6 +243,7 @@ void px__cuda_devices_release(void)
         (void)PX__CU(cudaStreamDestroy(d->release));
         (void)PX__CU(cudaStreamDestroy(d->alloc));
         if (d->pool) (void)PX__CU(cudaMemPoolDestroy(d->pool));
+        if (d->small_pool) (void)PX__CU(cudaMemPoolDestroy(d->small_pool));
         px__cuda_leave(saved);
     }
 }

@@ -4,7 +4,7 @@
  * Nothing here runs at px_init: the first CUDA instance, allocation or device query
  * initialises CUDA (so that Check can fork before it). Each device used gets, once:
  * its properties, two internal non-blocking streams (one for allocation and zeroing, one
- * for frees ordered after queued work) and portex's own stream-ordered memory pool. */
+ * for frees ordered after queued work) and portex's own stream-ordered memory pools. */
 #ifndef PX_BACKENDS_CUDA_DEVICE_H
 #define PX_BACKENDS_CUDA_DEVICE_H
 
@@ -15,6 +15,9 @@
 #include "backends/backend.h"
 #include "backends/services.h"
 
+/* The unit of portex's large allocations: 64 KiB. */
+#define PX__CUDA_POOL_UNIT ((size_t)64 << 10)
+
 typedef struct px__cuda_device {
     bool ready;
     int ordinal;
@@ -23,7 +26,11 @@ typedef struct px__cuda_device {
     size_t shared_optin;   /* dynamic shared memory a block may opt in to (team scratch) */
     int priority_least;    /* numerically largest (lowest priority) */
     int priority_greatest; /* numerically smallest (highest priority) */
-    cudaMemPool_t pool;    /* NULL when the device lacks stream-ordered allocation */
+    /* NULL when the device lacks stream-ordered allocation. Allocations of at least
+       PX__CUDA_POOL_UNIT bytes come from `pool` in whole units, the smaller ones from
+       small_pool (memory/memory.c says why). */
+    cudaMemPool_t pool;
+    cudaMemPool_t small_pool;
     /* Internal non-blocking streams. Allocations and zeroing run on `alloc` and wait for
        nothing else, so creating a view never waits for unrelated work; frees run on
        `release` after waiting for every live queue's work (queue/track.c). */
