@@ -125,6 +125,20 @@ PX_API px_status px_staging_set(const px_staging_config *config);
  * (px_view_create_mirror), holding a copy of src's elements, finished on return. */
 PX_API px_status px_view_create_mirror_view_and_copy(px_view **out, px_space space, px_view *src);
 
+/** @{ */
+/** Copies between a view and plain host memory of exactly the view's size (`bytes`: its
+ * element count times its element size), the elements in the order of a contiguous view of
+ * its extents: column-major for LAYOUT_LEFT, row-major otherwise. As px_deep_copy: after all
+ * work issued so far on every instance, finished on return, the path chosen as for a view
+ * of that memory (staged when the view is on a GPU). Kokkos' deep_copy between a view and
+ * a host scalar or array:
+ *
+ *   double sum;
+ *   px_deep_copy_to_host(&sum, sizeof sum, sum_view);   // a 1-element view, any space */
+PX_API px_status px_deep_copy_to_host(void *dst, size_t bytes, const px_view *src);
+PX_API px_status px_deep_copy_from_host(px_view *dst, const void *src, size_t bytes);
+/** @} */
+
 /** How many copies and fills took each path since px_init (indexed by px_copy_path). */
 PX_API px_status px_copy_path_counts(uint64_t counts[PX_COPY_PATH_COUNT]);
 

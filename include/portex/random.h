@@ -169,6 +169,14 @@ PX_FUNCTION double px_rand_uniform_f64(px_philox *g)
     return (double)bits * 0x1p-53;
 }
 
+/** One uniform double in a call, for kernels that draw one value per index: the first
+ * px_rand_uniform_f64 of px_philox_init(seed, subsequence, offset). */
+PX_FUNCTION double px_rand_uniform_f64_at(uint64_t seed, uint64_t subsequence, uint64_t offset)
+{
+    px_philox g = px_philox_init(seed, subsequence, offset);
+    return px_rand_uniform_f64(&g);
+}
+
 /** @cond PX_INTERNAL */
 PX_FUNCTION double px__f64_of_bits(uint64_t b)
 {

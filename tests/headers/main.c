@@ -19,6 +19,7 @@ int px_header_test_random(void);
 int px_header_test_dual_view(void);
 int px_header_test_scatter(void);
 int px_header_test_prefix_sum(void);
+int px_header_test_check(void);
 int px_header_test_sort(void);
 int px_header_test_subspan(void);
 int px_header_test_dlpack(void);
@@ -42,9 +43,9 @@ int main(void)
             px_header_test_copy() + px_header_test_graph() + px_header_test_portex() +
             px_header_test_version() + px_header_test_atomic() + px_header_test_random() +
             px_header_test_dual_view() + px_header_test_scatter() + px_header_test_prefix_sum() +
-            px_header_test_sort() + px_header_test_dlpack() + px_header_test_dlpack_official() +
-            px_header_test_impl_abi() + px_header_test_impl_targets() + px_header_test_impl_host() +
-            px_header_test_impl_cuda();
+            px_header_test_check() + px_header_test_sort() + px_header_test_dlpack() +
+            px_header_test_dlpack_official() + px_header_test_impl_abi() +
+            px_header_test_impl_targets() + px_header_test_impl_host() + px_header_test_impl_cuda();
 #ifdef PX_TEST_CUDA_HEADER
     r += px_header_test_cuda();
 #endif

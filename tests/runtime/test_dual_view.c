@@ -156,6 +156,60 @@ START_TEST(mirror_view_and_copy)
 }
 END_TEST
 
+/* Plain host memory to and from a view in the backend's space, in row-major order for a
+   LAYOUT_RIGHT 2-D view and column-major for LAYOUT_LEFT; a scalar; the refusals. */
+START_TEST(deep_copy_host_memory)
+{
+    int64_t in[DV_N], out[DV_N];
+    for (int64_t i = 0; i < DV_N; ++i) in[i] = 3 * i + 1;
+    px_view *v = tk_view1("v", tk_space(), PX_I64, DV_N);
+    TK_OK(px_deep_copy_from_host(v, in, sizeof in));
+    ck_assert_int_eq(at(v, 10), 31);
+    TK_OK(px_deep_copy_to_host(out, sizeof out, v));
+    for (int64_t i = 0; i < DV_N; ++i) ck_assert_int_eq(out[i], in[i]);
+
+    for (int layout = 0; layout < 2; ++layout) {
+        px_view_desc d = {.label = "m", .space = tk_space(), .dtype = PX_F64, .rank = 2};
+        d.extent[0] = 3;
+        d.extent[1] = 5;
+        d.layout = layout ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT;
+        px_view *m = NULL;
+        TK_OK(px_view_create(&m, &d));
+        double a[15], b[15];
+        for (int i = 0; i < 15; ++i) a[i] = i + 0.5;
+        TK_OK(px_deep_copy_from_host(m, a, sizeof a));
+        px_view *h = tk_to_host(m); /* a mirror keeps m's layout */
+        const double *hp = tk_data(h);
+        for (int i = 0; i < 15; ++i) ck_assert(hp[i] == a[i]);
+        px_span_f64 s;
+        TK_OK(px_view_get_span(h, &s));
+        ck_assert(PX_AT2(s, 1, 2) == (layout ? a[1 + 2 * 3] : a[1 * 5 + 2]));
+        TK_OK(px_deep_copy_to_host(b, sizeof b, m));
+        for (int i = 0; i < 15; ++i) ck_assert(b[i] == a[i]);
+        TK_RELEASE(h, m);
+    }
+
+    px_view *one = tk_view1("one", tk_space(), PX_F64, 1);
+    const double x = 2.25;
+    double y = 0;
+    TK_OK(px_deep_copy_from_host(one, &x, sizeof x));
+    TK_OK(px_deep_copy_to_host(&y, sizeof y, one));
+    ck_assert(y == 2.25);
+
+    TK_FAIL(px_deep_copy_to_host(out, sizeof out - 8, v), PX_ERR_INVALID_ARGUMENT,
+            "px_deep_copy_to_host");
+    TK_FAIL(px_deep_copy_to_host(NULL, sizeof out, v), PX_ERR_INVALID_ARGUMENT,
+            "px_deep_copy_to_host");
+    TK_FAIL(px_deep_copy_to_host(out, sizeof out, NULL), PX_ERR_INVALID_ARGUMENT,
+            "px_deep_copy_to_host");
+    TK_FAIL(px_deep_copy_from_host(v, in, 1), PX_ERR_INVALID_ARGUMENT, "px_deep_copy_from_host");
+    TK_FAIL(px_deep_copy_from_host(NULL, in, sizeof in), PX_ERR_INVALID_ARGUMENT,
+            "px_deep_copy_from_host");
+    ck_assert_int_eq(at(v, 10), 31); /* a refused copy changes nothing */
+    TK_RELEASE(one, v);
+}
+END_TEST
+
 START_TEST(dual_view_refusals)
 {
     px_view *a = tk_view1("a", px_host(), PX_I64, DV_N);
@@ -212,6 +266,7 @@ int main(void)
     tcase_add_test(tc, dual_view_wrapped_host_pair);
     tcase_add_test(tc, dual_view_created_mirror);
     tcase_add_test(tc, mirror_view_and_copy);
+    tcase_add_test(tc, deep_copy_host_memory);
     tcase_add_test(tc, dual_view_refusals);
     return tk_run();
 }

@@ -73,6 +73,13 @@ START_TEST(philox_streams)
     g = px_philox_init(0x0123456789abcdefull, 7, 5);
     const uint64_t w = px_rand_u64(&g);
     ck_assert_uint_eq(w, (uint64_t)want1[1] << 32 | want1[0]);
+
+    /* px_rand_uniform_f64_at: the first double of that stream, from its first two outputs
+       (the first as the high half), mid-block and across a block's end. */
+    const uint64_t bits = ((uint64_t)want1[0] << 32 | want1[1]) >> 11;
+    ck_assert(px_rand_uniform_f64_at(0x0123456789abcdefull, 7, 5) == (double)bits * 0x1p-53);
+    const uint64_t bits2 = ((uint64_t)want1[2] << 32 | want1[3]) >> 11;
+    ck_assert(px_rand_uniform_f64_at(0x0123456789abcdefull, 7, 7) == (double)bits2 * 0x1p-53);
 }
 END_TEST
 
