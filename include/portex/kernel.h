@@ -70,15 +70,15 @@ PX_EXTERN_C_BEGIN
 
 /** What a kernel is: the macro that defined it. */
 typedef enum px_kernel_kind {
-    PX_KERNEL_FOR = 1,    /**< PX_FOR, PX_FOR_2D, PX_FOR_3D */
-    PX_KERNEL_REDUCE = 2, /**< PX_REDUCE, PX_REDUCE_2D, PX_REDUCE_3D */
+    PX_KERNEL_FOR = 1,    /**< PX_FOR, PX_FOR_2D to PX_FOR_6D */
+    PX_KERNEL_REDUCE = 2, /**< PX_REDUCE, PX_REDUCE_2D to PX_REDUCE_6D */
     PX_KERNEL_SCAN = 3    /**< PX_SCAN */
 } px_kernel_kind;
 
-/** "PXK5": the descriptor's layout and the kernel ABI (portex/impl/abi.h) these headers
- * compile into a kernel file. Dispatch refuses "PXK1" to "PXK3" descriptors, from kernel
+/** "PXK6": the descriptor's layout and the kernel ABI (portex/impl/abi.h) these headers
+ * compile into a kernel file. Dispatch refuses "PXK1" to "PXK5" descriptors, from kernel
  * files compiled against an older portex/kernel.h, asking for the file to be recompiled. */
-#define PX_KERNEL_MAGIC 0x50584b35u
+#define PX_KERNEL_MAGIC 0x50584b36u
 
 /** A kernel's descriptor. Made by the macros below; never filled by hand. What runs the
  * kernel is a table of entries, one per family of device code compiled in and kind of
@@ -87,7 +87,7 @@ typedef struct px_kernel {
     uint32_t magic;                /**< PX_KERNEL_MAGIC */
     const char *name;              /**< the kernel's name, as given to the macro */
     px_kernel_kind kind;           /**< for, reduce or scan */
-    int32_t rank;                  /**< 1, 2 or 3: the policies it runs */
+    int32_t rank;                  /**< 1 to PX_POLICY_MAX_RANK: the policies it runs */
     int32_t team;                  /**< 1: a team kernel (PX_TEAM_FOR, PX_TEAM_REDUCE) */
     int32_t entry_count;           /**< the rows of `entries` */
     size_t args_size;              /**< sizeof the argument struct */
@@ -109,11 +109,11 @@ typedef struct px_kernel {
 #define PX_DECLARE_KERNEL(name)                         \
     PX_EXTERN_DECL const char px__kernel_kind_##name[]; \
     PX_EXTERN_DECL const px_kernel px_kernel_##name
-/** As PX_DECLARE_KERNEL, for a PX_FOR, PX_FOR_2D or PX_FOR_3D kernel: a dispatch of it that
+/** As PX_DECLARE_KERNEL, for a PX_FOR or PX_FOR_2D to PX_FOR_6D kernel: a dispatch of it that
  * takes another kind (px_parallel_reduce, ...) does not compile. The kernel file that
  * defines it may include the declaration; one of another kind there does not compile. */
 #define PX_DECLARE_KERNEL_FOR(name) PX__DECLARE_KERNEL_OF_KIND(name, PX__KIND_FOR)
-/** As PX_DECLARE_KERNEL_FOR, for a PX_REDUCE, PX_REDUCE_2D or PX_REDUCE_3D kernel. */
+/** As PX_DECLARE_KERNEL_FOR, for a PX_REDUCE or PX_REDUCE_2D to PX_REDUCE_6D kernel. */
 #define PX_DECLARE_KERNEL_REDUCE(name) PX__DECLARE_KERNEL_OF_KIND(name, PX__KIND_REDUCE)
 /** As PX_DECLARE_KERNEL_FOR, for a PX_SCAN kernel. */
 #define PX_DECLARE_KERNEL_SCAN(name) PX__DECLARE_KERNEL_OF_KIND(name, PX__KIND_SCAN)
@@ -252,6 +252,29 @@ PX_EXTERN_C_END
     PX__DEFINE_FOR(name, Args, 3)                                                  \
     PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k)
 
+/** As PX_FOR, over a 4-D range (px_mdrange4): indices i, j, k and l. */
+#define PX_FOR_4D(name, Args, args, i, j, k, l)                                               \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, int64_t l); \
+    PX__DEFINE_FOR(name, Args, 4)                                                             \
+    PX__BODY(name)(const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, int64_t l)
+
+/** As PX_FOR, over a 5-D range (px_mdrange5): indices i, j, k, l and m. */
+#define PX_FOR_5D(name, Args, args, i, j, k, l, m)                                         \
+    PX__BODY(name)                                                                         \
+    (const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, int64_t l, int64_t m); \
+    PX__DEFINE_FOR(name, Args, 5)                                                          \
+    PX__BODY(name)                                                                         \
+    (const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, int64_t l, int64_t m)
+
+/** As PX_FOR, over a 6-D range (px_mdrange6): indices i, j, k, l, m and n. */
+#define PX_FOR_6D(name, Args, args, i, j, k, l, m, n)                                     \
+    PX__BODY(name)                                                                        \
+    (const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, int64_t l, int64_t m, \
+     int64_t n);                                                                          \
+    PX__DEFINE_FOR(name, Args, 6)                                                         \
+    PX__BODY(name)                                                                        \
+    (const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, int64_t l, int64_t m, int64_t n)
+
 /* ---- parallel_reduce ------------------------------------------------------------------- */
 
 /** Defines the 1-D reduction kernel `name`, whose body follows the macro and folds index
@@ -276,6 +299,35 @@ PX_EXTERN_C_END
     PX__DEFINE_REDUCE(name, Args, 3, T, op)                                              \
     PX__BODY(name)                                                                       \
     (const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, T *PX_RESTRICT acc)
+
+/** As PX_REDUCE, over a 4-D range: indices i, j, k and l. */
+#define PX_REDUCE_4D(name, Args, args, i, j, k, l, T, op, acc)                 \
+    PX__BODY(name)                                                             \
+    (const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, int64_t l, \
+     T *PX_RESTRICT acc);                                                      \
+    PX__DEFINE_REDUCE(name, Args, 4, T, op)                                    \
+    PX__BODY(name)                                                             \
+    (const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, int64_t l, T *PX_RESTRICT acc)
+
+/** As PX_REDUCE, over a 5-D range: indices i, j, k, l and m. */
+#define PX_REDUCE_5D(name, Args, args, i, j, k, l, m, T, op, acc)                         \
+    PX__BODY(name)                                                                        \
+    (const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, int64_t l, int64_t m, \
+     T *PX_RESTRICT acc);                                                                 \
+    PX__DEFINE_REDUCE(name, Args, 5, T, op)                                               \
+    PX__BODY(name)                                                                        \
+    (const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, int64_t l, int64_t m, \
+     T *PX_RESTRICT acc)
+
+/** As PX_REDUCE, over a 6-D range: indices i, j, k, l, m and n. */
+#define PX_REDUCE_6D(name, Args, args, i, j, k, l, m, n, T, op, acc)                      \
+    PX__BODY(name)                                                                        \
+    (const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, int64_t l, int64_t m, \
+     int64_t n, T *PX_RESTRICT acc);                                                      \
+    PX__DEFINE_REDUCE(name, Args, 6, T, op)                                               \
+    PX__BODY(name)                                                                        \
+    (const Args *PX_RESTRICT args, int64_t i, int64_t j, int64_t k, int64_t l, int64_t m, \
+     int64_t n, T *PX_RESTRICT acc)
 
 /* ---- parallel_scan --------------------------------------------------------------------- */
 

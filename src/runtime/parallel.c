@@ -39,6 +39,9 @@ px_status px__take_bounds_violation(const char *label)
 
 static px_status check_policy(const px_policy *p, const px_kernel *k)
 {
+    if (p->rank < 1 || p->rank > PX_POLICY_MAX_RANK)
+        return px__error(PX_ERR_INVALID_ARGUMENT, "policy.rank is %d; expected 1 to %d", p->rank,
+                         PX_POLICY_MAX_RANK);
     if (p->rank != k->rank)
         return px__error(PX_ERR_INVALID_ARGUMENT, "kernel '%s' is %d-D but the policy has rank %d",
                          k->name, k->rank, p->rank);
@@ -61,6 +64,13 @@ static px_status check_policy(const px_policy *p, const px_kernel *k)
             return px__error(PX_ERR_INVALID_ARGUMENT, "policy.tile[%d] is %lld; expected >= 0", d,
                              (long long)p->tile[d]);
     }
+    /* From 4 dimensions on, a GPU walks the slower ones as one flattened index. */
+    int64_t count = 1;
+    for (int d = 0; d < p->rank && p->rank > 3; ++d)
+        if (__builtin_mul_overflow(count, p->end[d] - p->begin[d], &count))
+            return px__error(PX_ERR_INVALID_ARGUMENT,
+                             "the policy's %d dimensions hold more than INT64_MAX indices",
+                             p->rank);
     return PX_OK;
 }
 
@@ -69,7 +79,8 @@ static px_status check_descriptor(const px_kernel *kernel)
 {
     if (!kernel) return px__error(PX_ERR_INVALID_ARGUMENT, "kernel must not be NULL");
     if (kernel->magic == PX__KERNEL_MAGIC_V1 || kernel->magic == PX__KERNEL_MAGIC_V2 ||
-        kernel->magic == PX__KERNEL_MAGIC_V3 || kernel->magic == PX__KERNEL_MAGIC_V4)
+        kernel->magic == PX__KERNEL_MAGIC_V3 || kernel->magic == PX__KERNEL_MAGIC_V4 ||
+        kernel->magic == PX__KERNEL_MAGIC_V5)
         return px__error(
             PX_ERR_INVALID_ARGUMENT,
             "kernel '%s' was compiled against an older portex/kernel.h; recompile its kernel file",

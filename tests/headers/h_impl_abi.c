@@ -7,5 +7,5 @@ int px_header_test_impl_abi(void)
 {
     const px__kernel_entry e = {1, PX__ENTRY_RANGE, 0};
     void (*set)(uint64_t, unsigned) = px__kabi_cond_set;
-    return e.kind == PX__ENTRY_RANGE && set != 0 && PX__KERNEL_ABI == 5 ? 0 : 1;
+    return e.kind == PX__ENTRY_RANGE && set != 0 && PX__KERNEL_ABI == 6 ? 0 : 1;
 }

@@ -22,4 +22,40 @@ PX_FOR_3D(visit3, visit_args, args, i, j, k)
     if (args->order.data) PX_AT3(args->order, i, j, k) = args->counter.data[0]++;
 }
 
+PX_FOR_4D(visit4, visit_args, args, i, j, k, l)
+{
+    PX_AT4(args->hits, i, j, k, l) += 1;
+    if (args->order.data) PX_AT4(args->order, i, j, k, l) = args->counter.data[0]++;
+}
+
+PX_FOR_5D(visit5, visit_args, args, i, j, k, l, m)
+{
+    PX_AT5(args->hits, i, j, k, l, m) += 1;
+    if (args->order.data) PX_AT5(args->order, i, j, k, l, m) = args->counter.data[0]++;
+}
+
+PX_FOR_6D(visit6, visit_args, args, i, j, k, l, m, n)
+{
+    PX_AT6(args->hits, i, j, k, l, m, n) += 1;
+    if (args->order.data) PX_AT6(args->order, i, j, k, l, m, n) = args->counter.data[0]++;
+}
+
+PX_REDUCE_4D(nd_sum4, visit_args, args, i, j, k, l, int64_t, sum, acc)
+{
+    (void)args;
+    *acc += nd_term(i, j, k, l, 0, 0);
+}
+
+PX_REDUCE_5D(nd_sum5, visit_args, args, i, j, k, l, m, int64_t, sum, acc)
+{
+    (void)args;
+    *acc += nd_term(i, j, k, l, m, 0);
+}
+
+PX_REDUCE_6D(nd_sum6, visit_args, args, i, j, k, l, m, n, int64_t, sum, acc)
+{
+    (void)args;
+    *acc += nd_term(i, j, k, l, m, n);
+}
+
 PX_FOR_2D(index2, ij_args, args, i, j) { PX_AT2(args->out, i, j) = 1000.0 * (double)i + (double)j; }

@@ -24,6 +24,17 @@ typedef struct visit_args {
 PX_DECLARE_KERNEL(visit1);
 PX_DECLARE_KERNEL(visit2);
 PX_DECLARE_KERNEL(visit3);
+PX_DECLARE_KERNEL(visit4);
+PX_DECLARE_KERNEL(visit5);
+PX_DECLARE_KERNEL(visit6);
+/* The sum over the range of nd_term(i, j, ...) (the indices past the rank 0). */
+PX_DECLARE_KERNEL(nd_sum4);
+PX_DECLARE_KERNEL(nd_sum5);
+PX_DECLARE_KERNEL(nd_sum6);
+PX_FUNCTION int64_t nd_term(int64_t i, int64_t j, int64_t k, int64_t l, int64_t m, int64_t n)
+{
+    return ((((i * 7 + j) * 7 + k) * 7 + l) * 7 + m) * 7 + n + 3;
+}
 
 /* out(i, j) = 1000 * i + j, as a double */
 typedef struct ij_args {

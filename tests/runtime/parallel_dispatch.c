@@ -125,14 +125,25 @@ START_TEST(dispatch_null_arguments)
             "px_parallel_scan");
     TK_FAIL(px_parallel_scan(in, NULL, px_range(0, 10), PX_KERNEL(scan_incl_f64), NULL, NULL),
             PX_ERR_INVALID_ARGUMENT, "px_parallel_scan");
+    /* Ranks past 6, and 4-D index spaces of more than INT64_MAX indices. */
+    px_policy p7 = px_mdrange2(0, 1, 0, 1);
+    p7.rank = 7;
+    TK_FAIL(px_parallel_for(in, NULL, p7, PX_KERNEL(visit2), &f.a), PX_ERR_INVALID_ARGUMENT,
+            "px_parallel_for");
+    TK_ERROR_HAS("policy.rank is 7");
+    const int64_t big = (int64_t)1 << 20;
+    TK_FAIL(px_parallel_for(in, NULL, px_mdrange4(0, big, 0, big, 0, big, 0, big),
+                            PX_KERNEL(visit4), &f.a),
+            PX_ERR_INVALID_ARGUMENT, "px_parallel_for");
+    TK_ERROR_HAS("more than INT64_MAX");
     /* A descriptor that is not one. */
     px_kernel bad = px_kernel_axpy;
     bad.magic = 0;
     TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &bad, &f.a), PX_ERR_INVALID_ARGUMENT,
             "px_parallel_for");
-    /* Of a kernel file compiled against an older header ("PXK1" to "PXK3"): told to
+    /* Of a kernel file compiled against an older header ("PXK1" to "PXK5"): told to
        recompile it. */
-    for (uint32_t old = 0x50584b31u; old <= 0x50584b33u; ++old) {
+    for (uint32_t old = 0x50584b31u; old <= 0x50584b35u; ++old) {
         bad.magic = old;
         TK_FAIL(px_parallel_for(in, NULL, px_range(0, 10), &bad, &f.a), PX_ERR_INVALID_ARGUMENT,
                 "px_parallel_for");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* test_parallel, suite for: px_parallel_for over 1-D to 3-D ranges, tiles, both iteration
+/* test_parallel, suite for: px_parallel_for over 1-D to 6-D ranges, tiles, both iteration
  * orders and layouts; every index visited once. */
 
 #include <math.h>
@@ -198,6 +198,61 @@ START_TEST(for_layouts_2d)
 }
 END_TEST
 
+/* Ranks 4 to 6 (case _i: rank 4 + _i / 4, LEFT on odd cases, a tile on two dimensions in
+   cases 2 and 3 of each rank): every index of a sub-box visited once, none outside, in
+   iteration order on an in-order backend; and a reduction over the same box. */
+START_TEST(for_visit_nd)
+{
+    const int rank = 4 + _i / 4;
+    const px_iterate it = (_i % 2) ? PX_ITERATE_LEFT : PX_ITERATE_RIGHT;
+    const bool tiled = _i % 4 >= 2;
+    const int64_t ext[6] = {4, 3, 5, 2, 3, 4};
+    const int64_t b[6] = {1, 0, 1, 0, 1, 0}, e[6] = {4, 3, 4, 2, 3, 3};
+    const bool check_order = tk_in_order() && !tiled;
+    visit_views v = visit_views_make(rank, ext, check_order);
+    px_policy p = px_policy_iterate(px_mdrange(rank, b, e), it);
+    if (tiled) p = px_policy_tile_dim(px_policy_tile_dim(p, 0, 2), rank - 1, 2);
+    const px_kernel *k[3] = {PX_KERNEL(visit4), PX_KERNEL(visit5), PX_KERNEL(visit6)};
+    const px_kernel *sum[3] = {PX_KERNEL(nd_sum4), PX_KERNEL(nd_sum5), PX_KERNEL(nd_sum6)};
+    TK_OK(px_parallel_for(tk_inst(), "visit_nd", p, k[rank - 4], &v.a));
+    int64_t got = 0;
+    TK_OK(px_parallel_reduce(tk_inst(), "sum_nd", p, sum[rank - 4], &v.a, &got));
+    TK_OK(px_instance_fence(tk_inst()));
+
+    px_view *h = tk_to_host(v.hits);
+    const int32_t *c = (const int32_t *)tk_data(h);
+    const int64_t *o = check_order ? (const int64_t *)tk_data(v.order) : NULL;
+    int64_t count = 1, total = 0, want_sum = 0;
+    for (int d = 0; d < rank; ++d) count *= ext[d];
+    for (int64_t at = 0; at < count; ++at) {
+        int64_t x[6] = {0, 0, 0, 0, 0, 0}, rest = at; /* row-major position at */
+        for (int d = rank - 1; d >= 0; --d) {
+            x[d] = rest % ext[d];
+            rest /= ext[d];
+        }
+        bool in = true;
+        for (int d = 0; d < rank; ++d) in = in && x[d] >= b[d] && x[d] < e[d];
+        TK_ASSERT(c[at] == (in ? 1 : 0), "rank %d: hits at %lld = %d", rank, (long long)at, c[at]);
+        if (!in) continue;
+        total += 1;
+        want_sum += nd_term(x[0], x[1], x[2], x[3], x[4], x[5]);
+        if (o) { /* the iteration's position of x: its last index fastest, or its first */
+            int64_t want = 0;
+            for (int j = 0; j < rank; ++j) {
+                const int d = it == PX_ITERATE_RIGHT ? j : rank - 1 - j;
+                want = want * (e[d] - b[d]) + (x[d] - b[d]);
+            }
+            TK_ASSERT(o[at] == want, "rank %d: order at %lld = %lld, want %lld", rank,
+                      (long long)at, (long long)o[at], (long long)want);
+        }
+    }
+    ck_assert_int_gt(total, 0);
+    ck_assert_int_eq(got, want_sum);
+    if (check_order) TK_RELEASE(v.order, v.counter);
+    TK_RELEASE(h, v.hits);
+}
+END_TEST
+
 /* A large 2-D index space of prime extents (many blocks on a GPU). */
 START_TEST(for_large_2d)
 {
@@ -225,5 +280,6 @@ void parallel_for_cases(void)
     tcase_add_loop_test(tc, for_visit_2d, 0, 2 * NTILES2);
     tcase_add_loop_test(tc, for_visit_3d, 0, 2 * NTILES3);
     tcase_add_loop_test(tc, for_layouts_2d, 0, 2);
+    tcase_add_loop_test(tc, for_visit_nd, 0, 12);
     TK_ADD(tc, for_visit_1d_subrange, for_large_2d);
 }

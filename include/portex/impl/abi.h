@@ -23,13 +23,14 @@
 #include "portex/core.h"
 #include "portex/export.h"
 
-/* The kernel ABI's version: the last character of PX_KERNEL_MAGIC ("PXK5"). */
-#define PX__KERNEL_ABI 5
+/* The kernel ABI's version: the last character of PX_KERNEL_MAGIC ("PXK6"). */
+#define PX__KERNEL_ABI 6
 /* The magic of descriptors of earlier versions, which dispatch refuses by name. */
 #define PX__KERNEL_MAGIC_V1 0x50584b31u
 #define PX__KERNEL_MAGIC_V2 0x50584b32u
 #define PX__KERNEL_MAGIC_V3 0x50584b33u
 #define PX__KERNEL_MAGIC_V4 0x50584b34u
+#define PX__KERNEL_MAGIC_V5 0x50584b35u
 
 PX_EXTERN_C_BEGIN
 

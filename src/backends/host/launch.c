@@ -3,7 +3,7 @@
  * entry runs parts of the index space (a sub-policy each), so a kernel file needs no
  * threads of its own:
  *   - 1-D: one contiguous chunk per thread (static scheduling);
- *   - 2-D/3-D: the range is cut into tiles (the policy's, or for an untiled policy blocks
+ *   - 2-D to 6-D: the range is cut into tiles (the policy's, or for an untiled policy blocks
  *     of the slowest dimensions, enough for every thread), and each thread takes a
  *     contiguous run of tiles in iteration order; tiles next to each other along the
  *     fastest tiled dimension go to the entry together;
@@ -28,13 +28,13 @@
 
 /* ---- Cutting the index space ------------------------------------------------------------ */
 
-/* The range of 2-D/3-D dispatches as tiles. Units are what the parts divide: tiles over the
+/* The range of 2-D to 6-D dispatches as tiles. Units are what the parts divide: tiles over the
    k slowest dimensions (the faster ones whole), k as large as the unit count fits int64. */
 typedef struct md_plan {
     int rank, k;
-    int ord[3];    /* dimensions, slowest first */
-    int64_t t[3];  /* tile extent */
-    int64_t nt[3]; /* tiles */
+    int ord[PX_POLICY_MAX_RANK];    /* dimensions, slowest first */
+    int64_t t[PX_POLICY_MAX_RANK];  /* tile extent */
+    int64_t nt[PX_POLICY_MAX_RANK]; /* tiles */
     int64_t units;
 } md_plan;
 
@@ -46,7 +46,7 @@ static void md_plan_make(md_plan *m, const px_policy *p, int threads)
     m->rank = r;
     for (int j = 0; j < r; ++j) m->ord[j] = p->iterate == PX_ITERATE_LEFT ? r - 1 - j : j;
     bool tiled = false;
-    int64_t e[3];
+    int64_t e[PX_POLICY_MAX_RANK];
     for (int d = 0; d < r; ++d) {
         e[d] = p->end[d] - p->begin[d];
         tiled = tiled || p->tile[d] > 0;
@@ -92,7 +92,7 @@ typedef void (*sub_fn)(void *ctx, const px_policy *sub, int part);
 static void md_walk(const md_plan *m, const px_policy *p, int64_t u0, int64_t u1, sub_fn fn,
                     void *ctx, int part)
 {
-    int64_t idx[3] = {0, 0, 0};
+    int64_t idx[PX_POLICY_MAX_RANK] = {0};
     int64_t rest = u0;
     for (int j = m->k - 1; j >= 0; --j) {
         idx[j] = rest % m->nt[m->ord[j]];
@@ -150,7 +150,7 @@ typedef struct launch_ctx {
     px_policy policy;
     const px__dispatch *d;
     px__host_scan_pass_fn scan; /* scans: the pass entry */
-    md_plan md;                 /* rank 2 and 3 */
+    md_plan md;                 /* rank 2 to 6 */
     unsigned char *partial;     /* nparts values, `stride` bytes apart */
     size_t stride;
 } launch_ctx;

@@ -79,12 +79,30 @@ PX_EXTERN_C_END
 #define PX__CUDA_CALL_FOR2 (a, i0, i1)
 #define PX__CUDA_PARAMS_FOR3(Args, T) (const Args *a, int64_t i0, int64_t i1, int64_t i2)
 #define PX__CUDA_CALL_FOR3 (a, i0, i1, i2)
+#define PX__CUDA_PARAMS_FOR4(Args, T) \
+    (const Args *a, int64_t i0, int64_t i1, int64_t i2, int64_t i3)
+#define PX__CUDA_CALL_FOR4 (a, i0, i1, i2, i3)
+#define PX__CUDA_PARAMS_FOR5(Args, T) \
+    (const Args *a, int64_t i0, int64_t i1, int64_t i2, int64_t i3, int64_t i4)
+#define PX__CUDA_CALL_FOR5 (a, i0, i1, i2, i3, i4)
+#define PX__CUDA_PARAMS_FOR6(Args, T) \
+    (const Args *a, int64_t i0, int64_t i1, int64_t i2, int64_t i3, int64_t i4, int64_t i5)
+#define PX__CUDA_CALL_FOR6 (a, i0, i1, i2, i3, i4, i5)
 #define PX__CUDA_PARAMS_REDUCE1(Args, T) (const Args *a, int64_t i0, T *v)
 #define PX__CUDA_CALL_REDUCE1 (a, i0, v)
 #define PX__CUDA_PARAMS_REDUCE2(Args, T) (const Args *a, int64_t i0, int64_t i1, T *v)
 #define PX__CUDA_CALL_REDUCE2 (a, i0, i1, v)
 #define PX__CUDA_PARAMS_REDUCE3(Args, T) (const Args *a, int64_t i0, int64_t i1, int64_t i2, T *v)
 #define PX__CUDA_CALL_REDUCE3 (a, i0, i1, i2, v)
+#define PX__CUDA_PARAMS_REDUCE4(Args, T) \
+    (const Args *a, int64_t i0, int64_t i1, int64_t i2, int64_t i3, T *v)
+#define PX__CUDA_CALL_REDUCE4 (a, i0, i1, i2, i3, v)
+#define PX__CUDA_PARAMS_REDUCE5(Args, T) \
+    (const Args *a, int64_t i0, int64_t i1, int64_t i2, int64_t i3, int64_t i4, T *v)
+#define PX__CUDA_CALL_REDUCE5 (a, i0, i1, i2, i3, i4, v)
+#define PX__CUDA_PARAMS_REDUCE6(Args, T) \
+    (const Args *a, int64_t i0, int64_t i1, int64_t i2, int64_t i3, int64_t i4, int64_t i5, T *v)
+#define PX__CUDA_CALL_REDUCE6 (a, i0, i1, i2, i3, i4, i5, v)
 
 #define PX__CUDA_CODE_FOR(name, Args, R, T, op)                                         \
     PX__CUDA_BODY(name, PX__CUDA_PARAMS_FOR##R(Args, T), PX__CUDA_CALL_FOR##R)          \

@@ -319,7 +319,7 @@ inline int64_t for1_grid(int64_t n, const shape &sh, int sm_count)
     return min64(flat, min64(wave, max_grid_x));
 }
 
-/* ---- 2-D and 3-D ranges -------------------------------------------------------------- */
+/* ---- 2-D to 6-D ranges --------------------------------------------------------------- */
 
 /* A policy seen along hardware axes: axis 0 is the fastest index (threadIdx.x), axis 2
  * the slowest; a 2-D range has axis 2 = [0, 1). n[a] is the extent on axis a (kernels walk
@@ -354,33 +354,114 @@ inline md_range md_from_policy(const px_policy &p, int rank, bool right)
     return r;
 }
 
+/* Ranks 4 to 6: the two fastest dimensions on axes 0 and 1, the others flattened onto
+ * axis 2 (begin 0, n their product), outer[k] the k-th fastest of them: an offset on axis 2
+ * splits into their indices. One more parameter struct, only for those ranks. */
+struct md_outer {
+    int64_t begin[PX_POLICY_MAX_RANK - 2];
+    int64_t n[PX_POLICY_MAX_RANK - 2];
+};
+struct md_range_hi : md_range {
+    md_outer outer;
+};
+template <int R, bool Hi = (R > 3)> struct md_range_sel {
+    using type = md_range;
+};
+template <int R> struct md_range_sel<R, true> {
+    using type = md_range_hi;
+};
+template <int R> using md_range_of = typename md_range_sel<R>::type;
+
+/* The policy dimension of outer[k] (ranks 4 to 6). */
+__host__ __device__ constexpr int md_outer_dim(int rank, bool right, int k)
+{
+    return right ? rank - 3 - k : 2 + k;
+}
+
+template <int R> inline md_range_of<R> md_range_from(const px_policy &p, bool right)
+{
+    if constexpr (R <= 3) {
+        return md_from_policy(p, R, right);
+    } else {
+        md_range_hi r;
+        for (int a = 0; a < 2; ++a) {
+            const int d = right ? R - 1 - a : a;
+            r.begin[a] = p.begin[d];
+            r.n[a] = max64(0, p.end[d] - p.begin[d]);
+            r.tile[a] = p.tile[d];
+        }
+        /* The product of extents fits: dispatch checks the index count does. */
+        int64_t n = 1;
+        for (int k = 0; k < PX_POLICY_MAX_RANK - 2; ++k) {
+            const bool used = k < R - 2;
+            const int d = used ? md_outer_dim(R, right, k) : 0;
+            r.outer.begin[k] = used ? p.begin[d] : 0;
+            r.outer.n[k] = used ? max64(0, p.end[d] - p.begin[d]) : 1;
+            n *= r.outer.n[k];
+        }
+        r.begin[2] = 0;
+        r.n[2] = n;
+        r.tile[2] = 0;
+        return r;
+    }
+}
+
 inline int64_t md_extent(const md_range &r, int a) { return r.n[a]; }
+
+/* md_call of ranks 4 to 6, the order known at compile time (indices stay in registers). */
+template <class Body, class Args, int R, bool Right, class... V>
+__device__ __forceinline__ void md_call_hi(const Args *a, const md_range_hi &r, uint64_t ox,
+                                           uint64_t oy, uint64_t oz, V *...acc)
+{
+    int64_t d[R];
+    d[Right ? R - 1 : 0] = r.begin[0] + (int64_t)ox;
+    d[Right ? R - 2 : 1] = r.begin[1] + (int64_t)oy;
+#pragma unroll
+    for (int k = 0; k < R - 2; ++k) {
+        const uint64_t n = (uint64_t)r.outer.n[k];
+        d[md_outer_dim(R, Right, k)] = r.outer.begin[k] + (int64_t)(oz % n);
+        oz /= n;
+    }
+    if constexpr (R == 4)
+        Body::call_body(a, d[0], d[1], d[2], d[3], acc...);
+    else if constexpr (R == 5)
+        Body::call_body(a, d[0], d[1], d[2], d[3], d[4], acc...);
+    else
+        Body::call_body(a, d[0], d[1], d[2], d[3], d[4], d[5], acc...);
+}
 
 /* Calls the body at offsets (x, y, z) from the range's begin, with the axes put back in
  * the policy's order. */
-template <class Body, class Args, int R, class... V>
-__device__ __forceinline__ void md_call(const Args *a, const md_range &r, bool right, uint64_t ox,
+template <class Body, class Args, int R, class Range, class... V>
+__device__ __forceinline__ void md_call(const Args *a, const Range &r, bool right, uint64_t ox,
                                         uint64_t oy, uint64_t oz, V *...acc)
 {
-    const int64_t x = r.begin[0] + (int64_t)ox, y = r.begin[1] + (int64_t)oy;
-    const int64_t z = R == 3 ? r.begin[2] + (int64_t)oz : 0;
-    if constexpr (R == 2) {
+    if constexpr (R > 3) {
         if (right)
-            Body::call_body(a, y, x, acc...);
+            md_call_hi<Body, Args, R, true>(a, r, ox, oy, oz, acc...);
         else
-            Body::call_body(a, x, y, acc...);
+            md_call_hi<Body, Args, R, false>(a, r, ox, oy, oz, acc...);
     } else {
-        if (right)
-            Body::call_body(a, z, y, x, acc...);
-        else
-            Body::call_body(a, x, y, z, acc...);
+        const int64_t x = r.begin[0] + (int64_t)ox, y = r.begin[1] + (int64_t)oy;
+        const int64_t z = R == 3 ? r.begin[2] + (int64_t)oz : 0;
+        if constexpr (R == 2) {
+            if (right)
+                Body::call_body(a, y, x, acc...);
+            else
+                Body::call_body(a, x, y, acc...);
+        } else {
+            if (right)
+                Body::call_body(a, z, y, x, acc...);
+            else
+                Body::call_body(a, x, y, z, acc...);
+        }
     }
 }
 
 /* One element per thread of a grid that covers the range (grid-stride on an axis whose
  * blocks would exceed the grid's limit). Blocks are the tiles when tiles are given. */
 template <class Args, class Body, int R, bool Right>
-__global__ void for_md_kernel(const __grid_constant__ Args a, md_range r)
+__global__ void for_md_kernel(const __grid_constant__ Args a, md_range_of<R> r)
 {
     const uint64_t sx = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t sy = (uint64_t)gridDim.y * blockDim.y;
@@ -396,7 +477,7 @@ __global__ void for_md_kernel(const __grid_constant__ Args a, md_range r)
 /* Tiles larger than a block: each block walks its tile (tiles grid-stride over the grid),
  * so one tile's iterations still run on one block, as on the host. */
 template <class Args, class Body, int R, bool Right>
-__global__ void for_md_tiled_kernel(const __grid_constant__ Args a, md_range r)
+__global__ void for_md_tiled_kernel(const __grid_constant__ Args a, md_range_of<R> r)
 {
     const uint64_t nx = (uint64_t)r.n[0], ny = (uint64_t)r.n[1], nz = (uint64_t)r.n[2];
     const uint64_t tx = (uint64_t)r.tile[0], ty = (uint64_t)r.tile[1], tz = (uint64_t)r.tile[2];
@@ -463,11 +544,11 @@ inline dim3 md_grid(const md_range &r, int64_t tx, int64_t ty, int64_t tz)
 /* One element per thread, the grid covering the range exactly: no loops, 32-bit block
  * arithmetic. At 4 TB/s a few dozen instructions per element already cost bandwidth. */
 template <class Args, class Body, int R, bool Right>
-__global__ void for_md_exact_kernel(const __grid_constant__ Args a, md_range r)
+__global__ void for_md_exact_kernel(const __grid_constant__ Args a, md_range_of<R> r)
 {
     const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
-    const unsigned z = R == 3 ? blockIdx.z * blockDim.z + threadIdx.z : 0;
+    const unsigned z = R >= 3 ? blockIdx.z * blockDim.z + threadIdx.z : 0;
     if (x < r.n[0] && y < r.n[1] && (R == 2 || z < r.n[2]))
         md_call<Body, Args, R>(&a, r, Right, x, y, z);
 }
@@ -475,7 +556,7 @@ __global__ void for_md_exact_kernel(const __grid_constant__ Args a, md_range r)
 /* Blocks of shape b over r: the exact kernel when the grid covers the range within the
    hardware's limits and 32-bit indices, else the grid-stride one. */
 template <class Args, class Body, int R, bool Right>
-int launch_md_block(const md_range &r, md_block b, cudaStream_t s, const Args &args)
+int launch_md_block(const md_range_of<R> &r, md_block b, cudaStream_t s, const Args &args)
 {
     const dim3 grid = md_grid(r, b.x, b.y, b.z);
     const bool covers =
@@ -490,7 +571,7 @@ int launch_md_block(const md_range &r, md_block b, cudaStream_t s, const Args &a
 }
 
 template <class Args, class Body, int R, bool Right>
-int launch_md_for(const px__cuda_launch_desc *l, const Args &args, md_range r)
+int launch_md_for(const px__cuda_launch_desc *l, const Args &args, md_range_of<R> r)
 {
     static shape_cache cache_flat[max_cached_devices];
     static shape_cache cache_tiled[max_cached_devices];
@@ -533,7 +614,7 @@ template <class Args, class Body, int R>
 int launch_for_md(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     const bool right = p.iterate != PX_ITERATE_LEFT;
-    const md_range r = md_from_policy(p, R, right);
+    const md_range_of<R> r = md_range_from<R>(p, right);
     if (md_extent(r, 0) <= 0 || md_extent(r, 1) <= 0 || md_extent(r, 2) <= 0)
         return (int)cudaSuccess;
     return right ? launch_md_for<Args, Body, R, true>(l, args, r)
@@ -611,7 +692,7 @@ __global__ void __launch_bounds__(B)
 /* 2-D/3-D: a 1-D block of B threads seen as bx * by * bz (threads beyond that contribute
  * the identity), walking tiles of r.tile over a grid sized to the SMs. */
 template <class Args, class T, class Body, class Join, int B, int R>
-__global__ void reduce_md_kernel(const __grid_constant__ Args a, md_range r, md_block blk,
+__global__ void reduce_md_kernel(const __grid_constant__ Args a, md_range_of<R> r, md_block blk,
                                  bool right, T *partials, unsigned int *counter, T *result)
 {
     const int t = (int)threadIdx.x;
@@ -736,7 +817,7 @@ int launch_reduce_md(const px__cuda_launch_desc *l, const Args &args, const px_p
     if (e != cudaSuccess) return (int)e;
 
     const bool right = p.iterate != PX_ITERATE_LEFT;
-    md_range r = md_from_policy(p, R, right);
+    md_range_of<R> r = md_range_from<R>(p, right);
     const bool empty = md_extent(r, 0) <= 0 || md_extent(r, 1) <= 0 || md_extent(r, 2) <= 0;
     if (empty) { /* one block writes the identity */
         for (int a = 0; a < 3; ++a) r.n[a] = 0;
@@ -1078,6 +1159,24 @@ int launch_for3(const px__cuda_launch_desc *l, const Args &args, const px_policy
     return detail::launch_for_md<Args, Body, 3>(l, args, p);
 }
 
+template <class Args, class Body>
+int launch_for4(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
+{
+    return detail::launch_for_md<Args, Body, 4>(l, args, p);
+}
+
+template <class Args, class Body>
+int launch_for5(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
+{
+    return detail::launch_for_md<Args, Body, 5>(l, args, p);
+}
+
+template <class Args, class Body>
+int launch_for6(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
+{
+    return detail::launch_for_md<Args, Body, 6>(l, args, p);
+}
+
 template <class Args, class T, class Body, class Join>
 int launch_reduce1(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
@@ -1094,6 +1193,24 @@ template <class Args, class T, class Body, class Join>
 int launch_reduce3(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
 {
     return detail::launch_reduce_md<Args, T, Body, Join, 3>(l, args, p);
+}
+
+template <class Args, class T, class Body, class Join>
+int launch_reduce4(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
+{
+    return detail::launch_reduce_md<Args, T, Body, Join, 4>(l, args, p);
+}
+
+template <class Args, class T, class Body, class Join>
+int launch_reduce5(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
+{
+    return detail::launch_reduce_md<Args, T, Body, Join, 5>(l, args, p);
+}
+
+template <class Args, class T, class Body, class Join>
+int launch_reduce6(const px__cuda_launch_desc *l, const Args &args, const px_policy &p)
+{
+    return detail::launch_reduce_md<Args, T, Body, Join, 6>(l, args, p);
 }
 
 /* Scans n + 1 items so that item n's exclusive prefix is the total. 32-bit item counts

@@ -61,11 +61,18 @@ PX_EXTERN_C_END
 
 /* ---- parallel_for ---------------------------------------------------------------------- */
 
-/* The loop nest of a rank-R for (R: 1, 2, 3) around the body. */
+/* The loop nest of a rank-R for (R: 1 to 6) around the body. */
 #define PX__HOST_RUN_FOR1(name) PX__HOST_LOOP1(&px__p, i_, px__body_##name(&px__args, i_))
 #define PX__HOST_RUN_FOR2(name) PX__HOST_LOOP2(&px__p, i_, j_, px__body_##name(&px__args, i_, j_))
 #define PX__HOST_RUN_FOR3(name) \
     PX__HOST_LOOP3(&px__p, i_, j_, k_, px__body_##name(&px__args, i_, j_, k_))
+#define PX__HOST_RUN_FOR4(name) \
+    PX__HOST_LOOP4(&px__p, i_, j_, k_, l_, px__body_##name(&px__args, i_, j_, k_, l_))
+#define PX__HOST_RUN_FOR5(name) \
+    PX__HOST_LOOP5(&px__p, i_, j_, k_, l_, m_, px__body_##name(&px__args, i_, j_, k_, l_, m_))
+#define PX__HOST_RUN_FOR6(name)                    \
+    PX__HOST_LOOP6(&px__p, i_, j_, k_, l_, m_, n_, \
+                   px__body_##name(&px__args, i_, j_, k_, l_, m_, n_))
 
 #define PX__HOST_CODE_FOR(name, Args, R, T, op)                                \
     PX__HOST_LOOP_FN(name, Args, void) { PX__HOST_RUN_FOR##R(name) }           \
@@ -84,6 +91,14 @@ PX_EXTERN_C_END
     PX__HOST_LOOP2(&px__p, i_, j_, px__body_##name(&px__args, i_, j_, &px__acc))
 #define PX__HOST_RUN_REDUCE3(name) \
     PX__HOST_LOOP3(&px__p, i_, j_, k_, px__body_##name(&px__args, i_, j_, k_, &px__acc))
+#define PX__HOST_RUN_REDUCE4(name) \
+    PX__HOST_LOOP4(&px__p, i_, j_, k_, l_, px__body_##name(&px__args, i_, j_, k_, l_, &px__acc))
+#define PX__HOST_RUN_REDUCE5(name)             \
+    PX__HOST_LOOP5(&px__p, i_, j_, k_, l_, m_, \
+                   px__body_##name(&px__args, i_, j_, k_, l_, m_, &px__acc))
+#define PX__HOST_RUN_REDUCE6(name)                 \
+    PX__HOST_LOOP6(&px__p, i_, j_, k_, l_, m_, n_, \
+                   px__body_##name(&px__args, i_, j_, k_, l_, m_, n_, &px__acc))
 
 #define PX__HOST_CODE_REDUCE(name, Args, R, T, op)                             \
     PX__HOST_LOOP_FN(name, Args, T)                                            \

@@ -228,7 +228,7 @@ static void param_info_load(void)
 }
 
 /* How many parameters a parallel_for kernel of `rank` takes: its Args, then begin and n
-   (1-D) or the md_range (2-D, 3-D), as portex/impl/cuda/kernel_cuda.h defines them. Counted here,
+   (1-D) or the md_range (2-D to 6-D), as portex/impl/cuda/kernel_cuda.h defines them. Counted here,
    not asked of the driver: cuFuncGetParamInfo answers "how many" only with an error past
    the last one, which sanitizers report. */
 static int for_param_count(int rank) { return rank == 1 ? 3 : 2; }
