@@ -127,8 +127,9 @@ PX_API px_status px_view_create_mirror_view_and_copy(px_view **out, px_space spa
 
 /** @{ */
 /** Copies between a view and plain host memory of exactly the view's size (`bytes`: its
- * element count times its element size), the elements in the order of a contiguous view of
- * its extents: column-major for LAYOUT_LEFT, row-major otherwise. As px_deep_copy: after all
+ * element count times its element size; aligned for its element type; NULL only for an
+ * empty view), the elements in the order of a contiguous view of its extents:
+ * column-major for LAYOUT_LEFT, row-major otherwise. As px_deep_copy: after all
  * work issued so far on every instance, finished on return, the path chosen as for a view
  * of that memory (staged when the view is on a GPU). Kokkos' deep_copy between a view and
  * a host scalar or array:

@@ -22,7 +22,7 @@
 
 PX_EXTERN_C_BEGIN
 
-/** A PX_FOR / PX_FOR_2D / PX_FOR_3D kernel; the policy's rank must match the kernel's. */
+/** A PX_FOR or PX_FOR_2D to PX_FOR_6D kernel; the policy's rank must match the kernel's. */
 PX_API px_status px_parallel_for(px_instance *inst, const char *label, px_policy policy,
                                  const px_kernel *kernel, const void *args);
 

@@ -98,7 +98,8 @@ static inline px_policy px_policy_tile(px_policy p, int64_t t0, int64_t t1, int6
     return p;
 }
 
-/** p in tiles of `extent` in dimension d (0: the backend chooses). */
+/** p in tiles of `extent` in dimension d (0: the backend chooses). The host backends honour
+ * every dimension's tile; CUDA, from 4 dimensions on, those of the two fastest only. */
 static inline px_policy px_policy_tile_dim(px_policy p, int d, int64_t extent)
 {
     if (d >= 0 && d < PX_POLICY_MAX_RANK) p.tile[d] = extent;

@@ -15,8 +15,8 @@ static px_status wrap_as(px_view **out, const px_view *v, const char *what, void
                          size_t bytes)
 {
     PX__TRY(px__view_check(v, what));
-    PX__ARG(host, "the host memory must not be NULL");
     const int64_t n = px__view_size(v);
+    if (n > 0) PX__ARG(host, "the host memory must not be NULL");
     if ((uint64_t)n * v->elem_size != bytes)
         return px__error(PX_ERR_INVALID_ARGUMENT,
                          "%s '%s' holds %lld elements of %zu bytes (%llu bytes), not the %zu "
@@ -32,7 +32,8 @@ static px_status wrap_as(px_view **out, const px_view *v, const char *what, void
         .layout = v->layout == PX_LAYOUT_LEFT ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT,
     };
     for (int d = 0; d < v->rank; ++d) desc.extent[d] = v->extent[d];
-    return px_view_wrap(out, &desc, host);
+    static _Alignas(16) char nothing[16]; /* an empty view's memory: never read or written */
+    return px_view_wrap(out, &desc, host ? host : nothing);
 }
 
 px_status px_deep_copy_to_host(void *dst, size_t bytes, const px_view *src)

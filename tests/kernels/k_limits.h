@@ -9,9 +9,9 @@
 #include "portex/view.h"
 
 typedef struct lim_args {
-    int64_t begin[3];    /* the policy's begin (0 for the dimensions it does not have) */
-    int64_t n[3];        /* its extents (1 for the dimensions it does not have) */
-    px_span_i32_1d hits; /* hits(offset) += 1, offset = (o0 * n1 + o1) * n2 + o2 */
+    int64_t begin[6];    /* the policy's begin (0 for the dimensions it does not have) */
+    int64_t n[6];        /* its extents (1 for the dimensions it does not have) */
+    px_span_i32_1d hits; /* hits(offset) += 1, offset row-major: ((o0 * n1 + o1) * n2 ...) */
     px_span_i32_1d bad;  /* bad(0) = 1: an index outside the range was visited */
     px_span_i64_1d out;  /* scans: out(offset) = the exclusive count before it */
 } lim_args;
@@ -19,6 +19,9 @@ typedef struct lim_args {
 PX_DECLARE_KERNEL(lim_for1);
 PX_DECLARE_KERNEL(lim_for2);
 PX_DECLARE_KERNEL(lim_for3);
+PX_DECLARE_KERNEL(lim_for4);
+PX_DECLARE_KERNEL(lim_for5);
+PX_DECLARE_KERNEL(lim_for6);
 
 /* What a reduction saw: a sum of a hash of every offset visited (mod 2^64: a missed or a
    repeated offset changes it), the count, and how many indices were outside the range. */
@@ -30,6 +33,9 @@ typedef struct lim_seen {
 PX_DECLARE_KERNEL(lim_red1);
 PX_DECLARE_KERNEL(lim_red2);
 PX_DECLARE_KERNEL(lim_red3);
+PX_DECLARE_KERNEL(lim_red4);
+PX_DECLARE_KERNEL(lim_red5);
+PX_DECLARE_KERNEL(lim_red6);
 
 PX_DECLARE_KERNEL(lim_scan); /* exclusive count: out(o) = o; total = n */
 

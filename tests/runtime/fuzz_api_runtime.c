@@ -334,7 +334,7 @@ static int64_t gen_tile(void)
 static px_policy gen_policy(int krank)
 {
     px_policy p;
-    for (int d = 0; d < 3; ++d) {
+    for (int d = 0; d < PX_POLICY_MAX_RANK; ++d) {
         p.begin[d] = gen_begin();
         if (chance(6) && p.begin[d] > INT64_MIN + 3) {
             p.end[d] = p.begin[d] - rnd(1, 3); /* begin after end */
@@ -344,7 +344,7 @@ static px_policy gen_policy(int krank)
         }
         p.tile[d] = gen_tile();
     }
-    p.rank = chance(90) ? krank : (int32_t)PICK(((const int[]){0, 4, -1, krank % 3 + 1}));
+    p.rank = chance(90) ? krank : (int32_t)PICK(((const int[]){0, 4, 7, -1, krank % 3 + 1}));
     p.iterate = chance(95) ? (int32_t)rnd(0, 1) : (int32_t)PICK(((const int[]){2, -1, 100}));
     return p;
 }

@@ -206,6 +206,10 @@ START_TEST(deep_copy_host_memory)
     TK_FAIL(px_deep_copy_from_host(NULL, in, sizeof in), PX_ERR_INVALID_ARGUMENT,
             "px_deep_copy_from_host");
     ck_assert_int_eq(at(v, 10), 31); /* a refused copy changes nothing */
+    px_view *empty = tk_view1("empty", tk_space(), PX_F64, 0);
+    TK_OK(px_deep_copy_to_host(NULL, 0, empty)); /* nothing to copy, no memory needed */
+    TK_OK(px_deep_copy_from_host(empty, NULL, 0));
+    TK_RELEASE(empty);
     TK_RELEASE(one, v);
 }
 END_TEST

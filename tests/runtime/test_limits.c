@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Index ranges next to INT64_MAX and INT64_MIN: parallel_for, reduce and scan over 1-D to
- * 3-D ranges whose indices end at INT64_MAX or start at INT64_MIN, with and without tiles
+ * 6-D ranges (scan: 1-D) whose indices end at INT64_MAX or start at INT64_MIN, with and without tiles
  * (tiles larger than the range too), in both iteration orders; every index must be
  * visited once and no other. Policies whose extent (end - begin) does not fit in int64_t
  * are refused. Suite "limits". */
@@ -9,11 +9,11 @@
 
 enum { AT_MAX, AT_MIN };
 
-/* Where each dimension's range lies, for ranks 1, 2, 3. */
-static const int placements[][3] = {{AT_MAX, AT_MAX, AT_MAX},
-                                    {AT_MIN, AT_MIN, AT_MIN},
-                                    {AT_MIN, AT_MAX, AT_MIN},
-                                    {AT_MAX, AT_MIN, AT_MAX}};
+/* Where each dimension's range lies, for ranks 1 to 6. */
+static const int placements[][6] = {{AT_MAX, AT_MAX, AT_MAX, AT_MAX, AT_MAX, AT_MAX},
+                                    {AT_MIN, AT_MIN, AT_MIN, AT_MIN, AT_MIN, AT_MIN},
+                                    {AT_MIN, AT_MAX, AT_MIN, AT_MAX, AT_MIN, AT_MAX},
+                                    {AT_MAX, AT_MIN, AT_MAX, AT_MIN, AT_MAX, AT_MIN}};
 #define NPLACE ((int)(sizeof placements / sizeof placements[0]))
 static const int64_t tiles[] = {0, 1, 4, INT64_MAX};
 #define NTILES ((int)(sizeof tiles / sizeof tiles[0]))
@@ -26,18 +26,18 @@ typedef struct lim_case {
     px_view *hits, *bad, *out;
 } lim_case;
 
-/* Case _i: rank, placement, tile, iteration order. Extents 2 x 3 x 5 (a tile of 4 is
-   larger than the first dimension), 7 for 1-D. */
+/* Case _i: rank, placement, tile, iteration order. Extents 2 x 3 x 5 x 2 x 2 x 3 (a tile
+   of 4 is larger than the first dimension), 7 for 1-D. */
 static lim_case make_case(int i)
 {
     lim_case c;
     memset(&c, 0, sizeof c);
     const int it = i % 2, tile = (i / 2) % NTILES, place = (i / 2 / NTILES) % NPLACE;
     c.rank = 1 + i / (2 * NTILES * NPLACE);
-    const int64_t ext[3] = {c.rank == 1 ? 7 : 2, 3, 5};
-    int64_t b[3] = {0, 0, 0}, e[3] = {1, 1, 1};
+    const int64_t ext[6] = {c.rank == 1 ? 7 : 2, 3, 5, 2, 2, 3};
+    int64_t b[6] = {0, 0, 0, 0, 0, 0}, e[6] = {1, 1, 1, 1, 1, 1};
     c.total = 1;
-    for (int d = 0; d < 3; ++d) {
+    for (int d = 0; d < 6; ++d) {
         c.args.n[d] = 1;
         if (d >= c.rank) continue;
         b[d] = placements[place][d] == AT_MAX ? INT64_MAX - ext[d] : INT64_MIN;
@@ -46,11 +46,8 @@ static lim_case make_case(int i)
         c.args.n[d] = ext[d];
         c.total *= ext[d];
     }
-    c.policy = c.rank == 1   ? px_range(b[0], e[0])
-               : c.rank == 2 ? px_mdrange2(b[0], e[0], b[1], e[1])
-                             : px_mdrange3(b[0], e[0], b[1], e[1], b[2], e[2]);
-    c.policy = px_policy_iterate(px_policy_tile(c.policy, tiles[tile], tiles[tile], tiles[tile]),
-                                 it ? PX_ITERATE_LEFT : PX_ITERATE_RIGHT);
+    c.policy = px_policy_iterate(px_mdrange(c.rank, b, e), it ? PX_ITERATE_LEFT : PX_ITERATE_RIGHT);
+    for (int d = 0; d < c.rank; ++d) c.policy = px_policy_tile_dim(c.policy, d, tiles[tile]);
     c.hits = tk_view1("hits", tk_space(), PX_I32, c.total);
     c.bad = tk_view1("bad", tk_space(), PX_I32, 1);
     c.out = tk_view1("out", tk_space(), PX_I64, c.total);
@@ -78,7 +75,8 @@ static int32_t bad_flag(lim_case *c)
 START_TEST(limits_for)
 {
     lim_case c = make_case(_i);
-    const px_kernel *k[3] = {PX_KERNEL(lim_for1), PX_KERNEL(lim_for2), PX_KERNEL(lim_for3)};
+    const px_kernel *k[6] = {PX_KERNEL(lim_for1), PX_KERNEL(lim_for2), PX_KERNEL(lim_for3),
+                             PX_KERNEL(lim_for4), PX_KERNEL(lim_for5), PX_KERNEL(lim_for6)};
     TK_OK(px_parallel_for(tk_inst(), NULL, c.policy, k[c.rank - 1], &c.args));
     TK_OK(px_instance_fence(tk_inst()));
     ck_assert_int_eq(bad_flag(&c), 0);
@@ -95,7 +93,8 @@ END_TEST
 START_TEST(limits_reduce)
 {
     lim_case c = make_case(_i);
-    const px_kernel *k[3] = {PX_KERNEL(lim_red1), PX_KERNEL(lim_red2), PX_KERNEL(lim_red3)};
+    const px_kernel *k[6] = {PX_KERNEL(lim_red1), PX_KERNEL(lim_red2), PX_KERNEL(lim_red3),
+                             PX_KERNEL(lim_red4), PX_KERNEL(lim_red5), PX_KERNEL(lim_red6)};
     lim_seen seen;
     memset(&seen, 0x5a, sizeof seen);
     TK_OK(px_parallel_reduce(tk_inst(), NULL, c.policy, k[c.rank - 1], &c.args, &seen));
@@ -168,8 +167,8 @@ static Suite *limits_suite(void)
     Suite *s = suite_create("limits");
     TCase *tc = tk_tcase("limits");
     const int per_rank = 2 * NTILES * NPLACE;
-    tcase_add_loop_test(tc, limits_for, 0, 3 * per_rank);
-    tcase_add_loop_test(tc, limits_reduce, 0, 3 * per_rank);
+    tcase_add_loop_test(tc, limits_for, 0, 6 * per_rank);
+    tcase_add_loop_test(tc, limits_reduce, 0, 6 * per_rank);
     tcase_add_loop_test(tc, limits_scan, 0, per_rank);
     tcase_add_test(tc, limits_extent_overflow);
     suite_add_tcase(s, tc);

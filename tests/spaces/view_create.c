@@ -808,6 +808,24 @@ START_TEST(wrap_misaligned)
 }
 END_TEST
 
+/* On a GPU, device views of 64 KiB or more start on 64 KiB boundaries whatever was made
+   before them (atomics into memory a few KiB past one are 10 % slower: docs/cuda.md). */
+START_TEST(device_views_on_64k_boundaries)
+{
+    if (!tk_is_cuda()) TK_SKIP("DEVICE memory only on CUDA");
+    const int64_t small = 1000, sizes[3] = {8192, 65537, 1 << 20};
+    px_view *tiny = tk_view1("tiny", tk_space(), PX_F32, small);
+    for (int k = 0; k < 3; ++k) {
+        px_view *big = tk_view1("big", tk_space(), PX_F64, sizes[k]);
+        const unsigned long past = (unsigned long)((uintptr_t)tk_info(big).data % 65536);
+        TK_ASSERT(past == 0, "a %lld-byte view starts %lu bytes past 64 KiB",
+                  (long long)(sizes[k] * 8), past);
+        TK_RELEASE(big);
+    }
+    TK_RELEASE(tiny);
+}
+END_TEST
+
 void view_create_cases(void)
 {
     TCase *tc = tk_case("view", "create");
@@ -817,5 +835,5 @@ void view_create_cases(void)
            labels, dtype_helpers, create_bad_input, create_overflow, create_empty_huge_extents,
            create_count_overflows, create_unknown_flags, create_out_of_memory, retain_release,
            retain_release_threads, info_bad_input, wrap_user_memory, wrap_bad_input,
-           wrap_misaligned);
+           wrap_misaligned, device_views_on_64k_boundaries);
 }

@@ -14,7 +14,7 @@
 #include "portex/impl/targets.h"
 
 /* The body px__body_<name>, with the parameters each family's code calls it with, by shape:
-     FOR       (const Args *, int64_t i[, int64_t j[, int64_t k]])  (by rank)
+     FOR       (const Args *, int64_t i[, int64_t j ...])  (an index per dimension, 1 to 6)
      REDUCE    as FOR, then T *acc
      SCAN      (const Args *, int64_t i, T *update, bool final)
      TEAM_FOR  (const Args *, const px_team *)

@@ -689,7 +689,7 @@ __global__ void __launch_bounds__(B)
     reduce_finish<T, Join, B>(acc[0], blockIdx.x, gridDim.x, partials, counter, result);
 }
 
-/* 2-D/3-D: a 1-D block of B threads seen as bx * by * bz (threads beyond that contribute
+/* 2-D to 6-D: a 1-D block of B threads seen as bx * by * bz (threads beyond that contribute
  * the identity), walking tiles of r.tile over a grid sized to the SMs. */
 template <class Args, class T, class Body, class Join, int B, int R>
 __global__ void reduce_md_kernel(const __grid_constant__ Args a, md_range_of<R> r, md_block blk,

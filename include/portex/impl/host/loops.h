@@ -61,19 +61,19 @@
     {                                                                                         \
         stmt;                                                                                 \
     }
-#define PX__HOST_NEST6(p, a, ia, b, ib, c, ic, d, id, e, ie, f, if_, stmt)                    \
-    PX__TILE_LOOP(p, a, ia##_t)                                                               \
-    PX__TILE_LOOP(p, b, ib##_t)                                                               \
-    PX__TILE_LOOP(p, c, ic##_t)                                                               \
-    PX__TILE_LOOP(p, d, id##_t)                                                               \
-    PX__TILE_LOOP(p, e, ie##_t)                                                               \
-    PX__TILE_LOOP(p, f, if_##_t)                                                              \
-    PX__IN_TILE(p, a, ia##_t, ia)                                                             \
-    PX__IN_TILE(p, b, ib##_t, ib)                                                             \
-    PX__IN_TILE(p, c, ic##_t, ic) PX__IN_TILE(p, d, id##_t, id) PX__IN_TILE(p, e, ie##_t, ie) \
-        PX__IN_TILE(p, f, if_##_t, if_)                                                       \
-    {                                                                                         \
-        stmt;                                                                                 \
+#define PX__HOST_NEST6(p, a, ia, b, ib, c, ic, d, id, e, ie, f, if_, stmt)                      \
+    PX__TILE_LOOP(p, a, ia##_t)                                                                 \
+    PX__TILE_LOOP(p, b, ib##_t)                                                                 \
+    PX__TILE_LOOP(p, c, ic##_t)                                                                 \
+    PX__TILE_LOOP(p, d, id##_t)                                                                 \
+    PX__TILE_LOOP(p, e, ie##_t)                                                                 \
+    PX__TILE_LOOP(p, f, if_##_t)                                                                \
+    PX__IN_TILE(p, a, ia##_t, ia)                                                               \
+    PX__IN_TILE(p, b, ib##_t, ib)                                                               \
+    PX__IN_TILE(p, c, ic##_t, ic)                                                               \
+    PX__IN_TILE(p, d, id##_t, id) PX__IN_TILE(p, e, ie##_t, ie) PX__IN_TILE(p, f, if_##_t, if_) \
+    {                                                                                           \
+        stmt;                                                                                   \
     }
 
 /* PX_ITERATE_LEFT: the first index varies fastest; otherwise the last. */

@@ -45,20 +45,28 @@ static cudaMemPool_t pool_for(const px__cuda_device *d, size_t *bytes)
     return d->pool;
 }
 
-/* With the device current. Memory freed but not yet returned may be what is missing: trim
-   and try again, and as a last resort wait for the frees still queued. */
-static cudaError_t pool_alloc(px__cuda_device *d, void **p, size_t bytes)
+/* With the device current, on stream st. Memory one pool keeps freed may be what the other
+   lacks: trim both and try again; and with `wait`, as a last resort, wait for the frees
+   still queued. */
+static cudaError_t pool_take(px__cuda_device *d, void **p, size_t bytes, cudaStream_t st, bool wait)
 {
     cudaMemPool_t pool = pool_for(d, &bytes);
-    cudaError_t e = cudaMallocFromPoolAsync(p, bytes, pool, d->alloc);
-    for (int attempt = 0; e == cudaErrorMemoryAllocation && attempt < 2; ++attempt) {
+    cudaError_t e = cudaMallocFromPoolAsync(p, bytes, pool, st);
+    for (int attempt = 0; e == cudaErrorMemoryAllocation && attempt < (wait ? 2 : 1); ++attempt) {
         (void)cudaGetLastError();
         if (attempt == 1 && cudaStreamSynchronize(d->release) != cudaSuccess) break;
         if (cudaMemPoolTrimTo(d->pool, 0) != cudaSuccess ||
             cudaMemPoolTrimTo(d->small_pool, 0) != cudaSuccess)
             break;
-        e = cudaMallocFromPoolAsync(p, bytes, pool, d->alloc);
+        e = cudaMallocFromPoolAsync(p, bytes, pool, st);
     }
+    return e;
+}
+
+/* A view's memory: on the alloc stream, synchronised, so usable from any stream. */
+static cudaError_t pool_alloc(px__cuda_device *d, void **p, size_t bytes)
+{
+    cudaError_t e = pool_take(d, p, bytes, d->alloc, true);
     if (e == cudaSuccess) e = cudaStreamSynchronize(d->alloc);
     return e;
 }
@@ -139,9 +147,9 @@ px_status px__cuda_buffer_alloc(px__cuda_queue *q, size_t bytes, void **out)
         /* A graph allocation node: the memory belongs to the graph. */
         st = PX__CU_AT(cudaMallocAsync(&p, bytes, q->stream), &ctx);
     } else if (d->pool) {
-        size_t whole = bytes;
-        cudaMemPool_t pool = pool_for(d, &whole);
-        st = PX__CU_AT(cudaMallocFromPoolAsync(&p, whole, pool, q->stream), &ctx);
+        /* In q's stream order, never waiting for the host. */
+        st = px__cuda_check(pool_take(d, &p, bytes, q->stream, false),
+                            "cudaMallocFromPoolAsync(portex's pool)", &ctx);
         if (st == PX_OK) px__memory_account_library(px_device(q->device), bytes, true);
     } else {
         /* cudaMalloc synchronises the device: rare (no pool support), and only on growth. */

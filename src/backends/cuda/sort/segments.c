@@ -12,9 +12,9 @@
  * Keys of 4 or 8 bytes without values carry their ranks through the first sort and ride the
  * second as its values. Otherwise the keys carry their indices, the ranks come from those,
  * and keys and values are gathered by the positions the second sort leaves. Indices and
- * ranks are 32-bit below 2^32. Scratch: two copies of the keys; keys alone, two rank
- * arrays; otherwise five index arrays and a copy of the values when they are sorted in
- * place; and CUB's temporary storage. */
+ * ranks are 32-bit below 2^32 keys and 2^32 - 1 segments. Scratch: two copies of the keys;
+ * keys alone, two rank arrays; otherwise five index arrays and a copy of the values; and
+ * CUB's temporary storage. */
 #include "backends/cuda/sort/segments.h"
 
 #include <string.h>
@@ -57,31 +57,47 @@ static seg_plan plan_of(const px__sort_op *op)
     return p;
 }
 
+/* The two sorts, by key (its values: p's words) and by rank (its values: rank_values), and
+   the temporary storage the larger of them needs. */
+static px_status two_sorts(const px__sort_op *op, const seg_plan *p, px__cub_values rank_values,
+                           px__cub_sort *by_key, px__cub_sort *by_rank, size_t *temp_bytes)
+{
+    *by_key = cub_sort((int)op->key_dtype, op->descending, op->n, p->words);
+    *by_rank = cub_sort(p->rank_dtype, false, op->n, rank_values);
+    by_rank->bits = rank_bits(op->segments);
+    size_t t1 = 0, t2 = 0;
+    PX__TRY(PX__CU(px__cub_radix_sort(by_key, NULL, &t1, 0)));
+    PX__TRY(PX__CU(px__cub_radix_sort(by_rank, NULL, &t2, 0)));
+    *temp_bytes = t1 > t2 ? t1 : t2;
+    return PX_OK;
+}
+
+/* A copy of the keys to sort from (the sort writes the segments back in place). */
+static px_status copy_keys(const px__sort_op *op, void *copy, cudaStream_t st)
+{
+    return PX__CU(
+        cudaMemcpyAsync(copy, op->keys_in, (size_t)op->n * op->key_size, cudaMemcpyDefault, st));
+}
+
 /* Keys of 4 or 8 bytes, no values. */
 static px_status keys_only(px__cuda_queue *q, const px__sort_op *op, const seg_plan *p,
                            const px__cuda_segments *range, const px__cuda_ctx *ctx)
 {
     const size_t n = (size_t)op->n, ks = op->key_size;
-    px__cub_sort by_key = cub_sort((int)op->key_dtype, op->descending, op->n, p->words);
-    px__cub_sort by_rank =
-        cub_sort(p->rank_dtype, false, op->n, ks == 4 ? PX__CUB_U32 : PX__CUB_U64);
-    by_rank.bits = rank_bits(op->segments);
-    size_t t1 = 0, t2 = 0;
-    PX__TRY(PX__CU(px__cub_radix_sort(&by_key, NULL, &t1, 0)));
-    PX__TRY(PX__CU(px__cub_radix_sort(&by_rank, NULL, &t2, 0)));
+    px__cub_sort by_key, by_rank;
+    size_t temp_bytes;
+    PX__TRY(two_sorts(op, p, ks == 4 ? PX__CUB_U32 : PX__CUB_U64, &by_key, &by_rank, &temp_bytes));
     size_t at = 0;
     const size_t k0 = px__cuda_scratch_take(&at, n * ks), k1 = px__cuda_scratch_take(&at, n * ks);
     const size_t r0 = px__cuda_scratch_take(&at, n * p->w),
                  r1 = px__cuda_scratch_take(&at, n * p->w);
-    const size_t temp_bytes = t1 > t2 ? t1 : t2, temp = px__cuda_scratch_take(&at, temp_bytes);
+    const size_t temp = px__cuda_scratch_take(&at, temp_bytes);
     void *scratch = NULL;
     PX__TRY(px__cuda_scratch(q, at, &scratch));
     char *b = scratch;
     const cudaStream_t st = q->stream;
 
-    PX__TRY(PX__CU(cudaMemcpyAsync(b + k0, op->keys_in, n * ks, cudaMemcpyDefault, st)));
-    if (op->keys_in != op->keys_out)
-        PX__TRY(PX__CU(cudaMemcpyAsync(op->keys_out, op->keys_in, n * ks, cudaMemcpyDefault, st)));
+    PX__TRY(copy_keys(op, b + k0, st));
     PX__TRY(PX__CU_AT(px__cuda_segment_ranks(b + r0, NULL, p->w, range, op->n, st), ctx));
     by_key.k[0] = b + k0;
     by_key.k[1] = b + k1;
@@ -107,32 +123,23 @@ static px_status by_index(px__cuda_queue *q, const px__sort_op *op, const seg_pl
                           const px__cuda_segments *range, const px__cuda_ctx *ctx)
 {
     const size_t n = (size_t)op->n, ks = op->key_size, vs = op->value_size, w = p->w;
-    px__cub_sort by_key = cub_sort((int)op->key_dtype, op->descending, op->n, p->words);
-    px__cub_sort by_rank = cub_sort(p->rank_dtype, false, op->n, p->words);
-    by_rank.bits = rank_bits(op->segments);
-    size_t t1 = 0, t2 = 0;
-    PX__TRY(PX__CU(px__cub_radix_sort(&by_key, NULL, &t1, 0)));
-    PX__TRY(PX__CU(px__cub_radix_sort(&by_rank, NULL, &t2, 0)));
+    px__cub_sort by_key, by_rank;
+    size_t temp_bytes;
+    PX__TRY(two_sorts(op, p, p->words, &by_key, &by_rank, &temp_bytes));
     size_t at = 0;
     const size_t k0 = px__cuda_scratch_take(&at, n * ks), k1 = px__cuda_scratch_take(&at, n * ks);
     size_t ix[5];
     for (int i = 0; i < 5; ++i) ix[i] = px__cuda_scratch_take(&at, n * w);
-    const bool copy = vs && op->values_in == op->values_out;
-    const size_t vcopy = copy ? px__cuda_scratch_take(&at, n * vs) : 0;
-    const size_t temp_bytes = t1 > t2 ? t1 : t2, temp = px__cuda_scratch_take(&at, temp_bytes);
+    const size_t vcopy = vs ? px__cuda_scratch_take(&at, n * vs) : 0;
+    const size_t temp = px__cuda_scratch_take(&at, temp_bytes);
     void *scratch = NULL;
     PX__TRY(px__cuda_scratch(q, at, &scratch));
     char *b = scratch;
     const cudaStream_t st = q->stream;
 
-    PX__TRY(PX__CU(cudaMemcpyAsync(b + k0, op->keys_in, n * ks, cudaMemcpyDefault, st)));
-    if (op->keys_in != op->keys_out)
-        PX__TRY(PX__CU(cudaMemcpyAsync(op->keys_out, op->keys_in, n * ks, cudaMemcpyDefault, st)));
-    if (copy)
+    PX__TRY(copy_keys(op, b + k0, st));
+    if (vs)
         PX__TRY(PX__CU(cudaMemcpyAsync(b + vcopy, op->values_in, n * vs, cudaMemcpyDefault, st)));
-    else if (vs)
-        PX__TRY(
-            PX__CU(cudaMemcpyAsync(op->values_out, op->values_in, n * vs, cudaMemcpyDefault, st)));
     PX__TRY(PX__CU_AT(px__cuda_iota(b + ix[0], op->n, w, st), ctx));
     by_key.k[0] = b + k0;
     by_key.k[1] = b + k1;
@@ -158,9 +165,8 @@ static px_status by_index(px__cuda_queue *q, const px__sort_op *op, const seg_pl
         void *final_index = by_rank.k[1 - by_rank.ksel]; /* the ranks are no longer needed */
         PX__TRY(
             PX__CU_AT(px__cuda_gather(final_index, index, position, w, op->n, w, NULL, st), ctx));
-        const void *from = copy ? b + vcopy : op->values_in;
         PX__TRY(PX__CU_AT(
-            px__cuda_gather(op->values_out, from, final_index, w, op->n, vs, range, st), ctx));
+            px__cuda_gather(op->values_out, b + vcopy, final_index, w, op->n, vs, range, st), ctx));
     }
     return PX_OK;
 }
