@@ -34,16 +34,16 @@ PX_FOR_2D(plane_sums, nd_args, a, b, c)
 }
 PX_REDUCE_4D(total, nd_args, a, b, h, w, c, double, sum, acc) { *acc += PX_AT4(a->y, b, h, w, c); }
 
-/* A zero-filled row-major view of the given extents in the default space. */
-static px_view *tensor(const char *label, int rank, const int64_t *extent)
+/* A zero-filled row-major 4-D view of doubles (px_view_create_2d and _3d stop at 3-D). */
+static px_view *tensor(const char *label, px_space where, const int64_t extent[4])
 {
     px_view_desc d;
     memset(&d, 0, sizeof d);
     d.label = label;
+    d.space = where;
     d.dtype = PX_F64;
-    d.rank = rank;
-    for (int k = 0; k < rank; ++k) d.extent[k] = extent[k];
-    PX_CHECK(px_default_space(&d.space));
+    d.rank = 4;
+    for (int k = 0; k < 4; ++k) d.extent[k] = extent[k];
     px_view *v;
     PX_CHECK(px_view_create(&v, &d));
     return v;
@@ -54,8 +54,11 @@ int main(void)
     PX_CHECK(px_init(NULL));
     px_instance *inst;
     PX_CHECK(px_default_instance(&inst));
-    const int64_t xe[4] = {B, C, H, W}, ye[4] = {B, H, W, C}, se[2] = {B, C};
-    px_view *x = tensor("x", 4, xe), *y = tensor("y", 4, ye), *sums = tensor("sums", 2, se);
+    const int64_t xe[4] = {B, C, H, W}, ye[4] = {B, H, W, C};
+    px_space where;
+    PX_CHECK(px_default_space(&where));
+    px_view *x = tensor("x", where, xe), *y = tensor("y", where, ye), *sums;
+    PX_CHECK(px_view_create_2d(&sums, "sums", where, PX_F64, B, C));
     nd_args a;
     PX_CHECK(px_view_get_span(x, &a.x));
     PX_CHECK(px_view_get_span(y, &a.y));

@@ -32,8 +32,7 @@ static px_status wrap_as(px_view **out, const px_view *v, const char *what, void
         .layout = v->layout == PX_LAYOUT_LEFT ? PX_LAYOUT_LEFT : PX_LAYOUT_RIGHT,
     };
     for (int d = 0; d < v->rank; ++d) desc.extent[d] = v->extent[d];
-    static _Alignas(16) char nothing[16]; /* an empty view's memory: never read or written */
-    return px_view_wrap(out, &desc, host ? host : nothing);
+    return px_view_wrap(out, &desc, host); /* NULL only for an empty view, as wrap allows */
 }
 
 px_status px_deep_copy_to_host(void *dst, size_t bytes, const px_view *src)
