@@ -21,6 +21,17 @@
  *   set args        px_graph_exec_set_args of one node of the 50-axpy graph, alternating
  *                   between two argument values, against cudaGraphExecKernelNodeSetParams
  *                   of the same node of the raw graph (same launch shape). Target <= 1.10.
+ *   set args, k     the same for a graph of one kernel of k = 1, 2, 4, 8 arguments (a span
+ *                   each in portex's Args; k pointer parameters in the raw kernel, built
+ *                   into a parameter array on the stack at each call, as a user does), the
+ *                   destination switched between two buffers. Target <= 1.10.
+ *   set copy        px_graph_exec_set_copy of a graph's one copy node (4096 doubles, DEVICE
+ *                   to DEVICE), the destination switched between two views, against
+ *                   cudaGraphExecMemcpyNodeSetParams1D of a raw memcpy node. Target <= 1.10.
+ *   set fill        px_graph_exec_set_fill of a graph's one fill node (4096 doubles),
+ *                   between two values, against cudaGraphExecKernelNodeSetParams of a raw
+ *                   fill kernel's node (CUDA's memset nodes set bytes, not doubles).
+ *                   Target <= 1.10.
  *   jacobi WHILE    Laplace on a 256 x 256 grid, Jacobi passes (sweep a->b, sweep b->a,
  *                   max |a - b| reduced into a DEVICE scalar) for a fixed number of sweeps:
  *                   one launch of a graph whose WHILE node runs the pass and
@@ -98,7 +109,7 @@ typedef struct row {
     double target;    /* 0: for reference, no target */
 } row;
 
-#define MAX_ROWS 8
+#define MAX_ROWS 16
 static row rows[MAX_ROWS];
 static int nrows;
 
@@ -413,6 +424,153 @@ static void axpy_cases(void)
     CHECK(px_view_release(&vy_raw));
 }
 
+/* ---- d. Node updates: kernels of 1 to 8 arguments, copies, fills ----------------------- */
+
+enum { SET_ARGS, SET_COPY, SET_FILL };
+
+typedef struct set_ctx {
+    int kind, k; /* SET_ARGS: k arguments */
+    int sets;    /* calls per call of a variant */
+    unsigned flip;
+    px_graph *graph;
+    px_graph_node *node;
+    px_graph_exec *exec;
+    cudaGraph_t raw_graph;
+    cudaGraphNode_t raw_node;
+    cudaGraphExec_t raw_exec;
+    const void *px_args[2]; /* SET_ARGS: the two Args alternated */
+    double *raw_p[2][8];    /* SET_ARGS: the raw side's two parameter sets */
+    px_view *dst[2], *src;  /* SET_COPY: the two destinations; SET_FILL: dst[0] */
+    double *raw_dst[2], *raw_src;
+    double value[2]; /* SET_FILL */
+} set_ctx;
+
+static void set_node_px(void *p)
+{
+    set_ctx *c = p;
+    for (int k = 0; k < c->sets; ++k) {
+        const unsigned f = c->flip++ & 1u;
+        if (c->kind == SET_ARGS)
+            CHECK(px_graph_exec_set_args(c->exec, c->node, c->px_args[f]));
+        else if (c->kind == SET_COPY)
+            CHECK(px_graph_exec_set_copy(c->exec, c->node, c->dst[f], c->src));
+        else
+            CHECK(px_graph_exec_set_fill(c->exec, c->node, &c->value[f]));
+    }
+}
+
+static void set_node_raw(void *p)
+{
+    set_ctx *c = p;
+    for (int k = 0; k < c->sets; ++k) {
+        const unsigned f = c->flip++ & 1u;
+        if (c->kind == SET_ARGS)
+            CU(raw_graph_args_set(c->k, c->raw_exec, c->raw_node, c->raw_p[f], AXPY_N));
+        else if (c->kind == SET_COPY)
+            CU(cudaGraphExecMemcpyNodeSetParams1D(c->raw_exec, c->raw_node, c->raw_dst[f],
+                                                  c->raw_src, AXPY_N * sizeof(double),
+                                                  cudaMemcpyDeviceToDevice));
+        else
+            CU(raw_graph_fill_set(c->raw_exec, c->raw_node, c->raw_dst[0], c->value[f], AXPY_N));
+    }
+}
+
+/* One case: both graphs made and instantiated, the updates timed, each graph launched once
+   after (it still runs). */
+static void set_case(set_ctx *c, const char *name, const char *what, const char *px_name,
+                     const char *raw_name)
+{
+    CHECK(px_graph_instantiate(c->graph, &c->exec));
+    CU(cudaGraphInstantiate(&c->raw_exec, c->raw_graph, 0));
+    sync_both();
+    variant v[2] = {{"raw", set_node_raw, NULL, BY_HOST_CLOCK, 0},
+                    {"portex", set_node_px, NULL, BY_HOST_CLOCK, 0}};
+    measure(v, 2, c, 1, 2, g.reps);
+    add_row(name, what, px_name, v[1].ms * 1e3 / c->sets, raw_name, v[0].ms * 1e3 / c->sets, false,
+            1.10);
+    CHECK(px_graph_launch(c->exec, g.inst));
+    CU(cudaGraphLaunch(c->raw_exec, g.raw_stream));
+    sync_both();
+    CHECK(px_graph_exec_destroy(&c->exec));
+    CHECK(px_graph_destroy(&c->graph));
+    CU(cudaGraphExecDestroy(c->raw_exec));
+    CU(cudaGraphDestroy(c->raw_graph));
+}
+
+static void set_cases(void)
+{
+    enum { NBUF = 9 }; /* p[0] to p[7], and p[0]'s alternative */
+    px_view *buf[NBUF];
+    double *raw[NBUF];
+    for (int b = 0; b < NBUF; ++b) {
+        buf[b] = bench_device_view("set buffer", PX_F64, 1, AXPY_N, 0, 0);
+        raw[b] = device_data(buf[b]);
+    }
+    set_ctx c;
+    const int sets = g.quick ? 100 : 1000;
+
+    /* Kernels of k arguments: the Args of the two sets differ in p[0] (buffer 0 or 8). */
+    const px_kernel *const kernels[4] = {PX_KERNEL(bg_add1), PX_KERNEL(bg_add2), PX_KERNEL(bg_add4),
+                                         PX_KERNEL(bg_add8)};
+    bg_args8 args[2]; /* a prefix of it is the Args of k < 8: the same layout */
+    for (int f = 0; f < 2; ++f)
+        for (int j = 0; j < 8; ++j)
+            CHECK(px_view_get_span(buf[j == 0 && f ? 8 : j], &args[f].p[j]));
+    for (int t = 0; t < 4; ++t) {
+        const int k = 1 << t;
+        memset(&c, 0, sizeof c);
+        c.kind = SET_ARGS;
+        c.k = k;
+        c.sets = sets;
+        c.px_args[0] = &args[0];
+        c.px_args[1] = &args[1];
+        for (int f = 0; f < 2; ++f)
+            for (int j = 0; j < k; ++j) c.raw_p[f][j] = raw[j == 0 && f ? 8 : j];
+        CHECK(px_graph_create(&c.graph, PX_EXEC_CUDA, 0, "k arguments"));
+        CHECK(px_graph_add_for(c.graph, NULL, 0, "add", px_range(0, AXPY_N), kernels[t], &args[0],
+                               &c.node));
+        CU(raw_graph_args_node(k, c.raw_p[0], AXPY_N, &c.raw_graph, &c.raw_node));
+        char name[24], what[48];
+        snprintf(name, sizeof name, "d. set args, k=%d", k);
+        snprintf(what, sizeof what, "per call, a kernel of %d argument%s", k, k > 1 ? "s" : "");
+        set_case(&c, name, what, "px_graph_exec_set_args", "cudaGraphExecKernelNodeSetParams");
+    }
+
+    /* A copy node: buffer 1 into buffer 0 or 8. */
+    memset(&c, 0, sizeof c);
+    c.kind = SET_COPY;
+    c.sets = sets;
+    c.dst[0] = buf[0];
+    c.dst[1] = buf[8];
+    c.src = buf[1];
+    c.raw_dst[0] = raw[0];
+    c.raw_dst[1] = raw[8];
+    c.raw_src = raw[1];
+    CHECK(px_graph_create(&c.graph, PX_EXEC_CUDA, 0, "copy"));
+    CHECK(px_graph_add_copy(c.graph, NULL, 0, c.dst[0], c.src, &c.node));
+    CU(cudaGraphCreate(&c.raw_graph, 0));
+    CU(cudaGraphAddMemcpyNode1D(&c.raw_node, c.raw_graph, NULL, 0, c.raw_dst[0], c.raw_src,
+                                AXPY_N * sizeof(double), cudaMemcpyDeviceToDevice));
+    set_case(&c, "d. set copy", "per call, DEVICE to DEVICE, 4096 f64", "px_graph_exec_set_copy",
+             "cudaGraphExecMemcpyNodeSetParams1D");
+
+    /* A fill node of buffer 0, between two values. */
+    memset(&c, 0, sizeof c);
+    c.kind = SET_FILL;
+    c.sets = sets;
+    c.dst[0] = buf[0];
+    c.raw_dst[0] = raw[0];
+    c.value[0] = 0.5;
+    c.value[1] = 2.0;
+    CHECK(px_graph_create(&c.graph, PX_EXEC_CUDA, 0, "fill"));
+    CHECK(px_graph_add_fill(c.graph, NULL, 0, c.dst[0], &c.value[0], &c.node));
+    CU(raw_graph_fill_node(c.raw_dst[0], c.value[0], AXPY_N, &c.raw_graph, &c.raw_node));
+    set_case(&c, "d. set fill", "per call, 4096 f64", "px_graph_exec_set_fill",
+             "cudaGraphExecKernelNodeSetParams");
+
+    for (int b = 0; b < NBUF; ++b) CHECK(px_view_release(&buf[b]));
+}
+
 /* ---- e. Jacobi: WHILE node against a host-driven loop ------------------------------------ */
 
 typedef struct jacobi_ctx {
@@ -612,6 +770,7 @@ int main(int argc, char **argv)
 
     chain_cases();
     axpy_cases();
+    set_cases();
     jacobi_case();
     print_table();
     if (g.differ)

@@ -18,4 +18,23 @@ typedef struct bg_axpy_args {
 } bg_axpy_args;
 PX_DECLARE_KERNEL(bg_axpy); /* y(i) += a * x(i) */
 
+/* Kernels of k = 1, 2, 4 and 8 arguments, as a user passes them (one span each, in the
+   kernel's Args): p[0](i) += 1 (k = 1) or p[0](i) += p[1](i) + ... + p[k-1](i). */
+typedef struct bg_args1 {
+    px_span_f64_1d_restrict p[1];
+} bg_args1;
+typedef struct bg_args2 {
+    px_span_f64_1d_restrict p[2];
+} bg_args2;
+typedef struct bg_args4 {
+    px_span_f64_1d_restrict p[4];
+} bg_args4;
+typedef struct bg_args8 {
+    px_span_f64_1d_restrict p[8];
+} bg_args8;
+PX_DECLARE_KERNEL(bg_add1);
+PX_DECLARE_KERNEL(bg_add2);
+PX_DECLARE_KERNEL(bg_add4);
+PX_DECLARE_KERNEL(bg_add8);
+
 #endif

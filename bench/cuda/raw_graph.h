@@ -32,6 +32,26 @@ cudaError_t raw_graph_axpy_chain(int count, const double *a, const double *x, do
 cudaError_t raw_graph_axpy_set(cudaGraphExec_t exec, cudaGraphNode_t node, double a,
                                const double *x, double *y, int n);
 
+/* Kernels of k = 1, 2, 4 or 8 parameters, each a double pointer: p[0][i] += 1 (k = 1) or
+ * p[0][i] += p[1][i] + ... + p[k-1][i], i < n (n a multiple of 256). *out: a new graph of
+ * one such node over p; *node: the node. */
+cudaError_t raw_graph_args_node(int k, double *const *p, int n, cudaGraph_t *out,
+                                cudaGraphNode_t *node);
+
+/* The k-parameter node's parameters made p, as a raw-CUDA user changes them: the
+ * parameter array built on the stack, cudaGraphExecKernelNodeSetParams. */
+cudaError_t raw_graph_args_set(int k, cudaGraphExec_t exec, cudaGraphNode_t node, double *const *p,
+                               int n);
+
+/* *out: a new graph of one node, y[i] = v for i < n (a kernel: CUDA's memset nodes set
+ * bytes, not doubles); *node: the node. */
+cudaError_t raw_graph_fill_node(double *y, double v, int n, cudaGraph_t *out,
+                                cudaGraphNode_t *node);
+
+/* The fill node's value made v (cudaGraphExecKernelNodeSetParams). */
+cudaError_t raw_graph_fill_set(cudaGraphExec_t exec, cudaGraphNode_t node, double *y, double v,
+                               int n);
+
 #ifdef __cplusplus
 }
 #endif
