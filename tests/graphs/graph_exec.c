@@ -159,6 +159,54 @@ START_TEST(set_fill_zero_and_back)
 }
 END_TEST
 
+/* After an update from a graph whose fill and copies move other views, px_graph_exec_set_fill
+   and px_graph_exec_set_copy change what runs now: the updated graph's views, moved by the
+   call, never those the nodes were made with. Copies DEVICE to DEVICE and host to DEVICE
+   (on CUDA, memcpy nodes changed in place; the fill, a kernel node). */
+START_TEST(set_after_update_moves_running_views)
+{
+    const int64_t n = 1000;
+    px_view *f1 = vf("f1", n), *f2 = vf("f2", n), *d1 = vf("d1", n), *d2 = vf("d2", n);
+    px_view *d3 = vf("d3", n), *e1 = vf("e1", n), *e2 = vf("e2", n), *s1 = vf("s1", n);
+    px_view *s2 = vf("s2", n), *s3 = vf("s3", n), *h1 = hf("h1", n), *h2 = hf("h2", n);
+    px_view *const zero[] = {f1, f2, d1, d2, d3, e1, e2};
+    for (size_t k = 0; k < sizeof zero / sizeof zero[0]; ++k)
+        TK_OK(px_fill(zero[k], &(double){0.0}, NULL));
+    px_view *const src[] = {s1, s2, s3, h1, h2};
+    for (size_t k = 0; k < sizeof src / sizeof src[0]; ++k)
+        TK_OK(px_fill(src[k], &(double){(double)k + 1.0}, NULL));
+    px_graph *g = new_graph("first"), *h = new_graph("second");
+    px_graph_node *fill = NULL, *copy = NULL, *up = NULL;
+    TK_OK(px_graph_add_fill(g, NULL, 0, f1, &(double){1.0}, &fill));
+    TK_OK(px_graph_add_copy(g, NULL, 0, d1, s1, &copy));
+    TK_OK(px_graph_add_copy(g, NULL, 0, e1, h1, &up));
+    TK_OK(px_graph_add_fill(h, NULL, 0, f2, &(double){2.0}, NULL));
+    TK_OK(px_graph_add_copy(h, NULL, 0, d2, s2, NULL));
+    TK_OK(px_graph_add_copy(h, NULL, 0, e2, h1, NULL));
+    px_graph_exec *e = instantiate(g);
+    TK_OK(px_graph_exec_update(e, h, NULL));
+    TK_OK(px_graph_exec_set_fill(e, fill, &(double){7.0}));
+    TK_OK(px_graph_exec_set_copy(e, copy, d3, s3));
+    TK_OK(px_graph_exec_set_copy(e, up, e2, h2));
+    launch_fenced(e, tk_inst());
+    ALL_F64(f2, 7.0);
+    ALL_F64(d3, 3.0);
+    ALL_F64(e2, 5.0);
+    ALL_F64(f1, 0.0);
+    ALL_F64(d1, 0.0);
+    ALL_F64(d2, 0.0);
+    ALL_F64(e1, 0.0);
+    /* And back to the first views, the fill's value kept. */
+    TK_OK(px_graph_exec_set_copy(e, copy, d2, s2));
+    launch_fenced(e, tk_inst());
+    ALL_F64(d2, 2.0);
+    ALL_F64(f2, 7.0);
+    destroy_exec_and_graph(&e, &g);
+    TK_OK(px_graph_destroy(&h));
+    TK_RELEASE(f1, f2, d1, d2, d3, e1, e2, s1, s2, s3, h1, h2);
+}
+END_TEST
+
 /* What the setters refuse, each leaving exec as it was. */
 START_TEST(set_refused)
 {
@@ -630,7 +678,8 @@ END_TEST
 void graph_exec_cases(void)
 {
     TK_ADD(tk_case("graph_exec", "set"), set_args_next_launch, set_policy_next_launch,
-           set_copy_next_launch, set_fill_next_launch, set_fill_zero_and_back, set_refused);
+           set_copy_next_launch, set_fill_next_launch, set_fill_zero_and_back,
+           set_after_update_moves_running_views, set_refused);
     TCase *update = tk_case("graph_exec", "update");
     TK_ADD(update, update_same_shape, update_from_capture);
     tcase_add_loop_test(update, update_refused, 0, NREFUSED);

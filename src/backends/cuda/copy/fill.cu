@@ -116,7 +116,27 @@ cudaError_t fill_words(cudaStream_t s, int device, void *dst, uint64_t count, si
     return fill_slices<U, uint64_t>(s, device, dst, count, elem_size, value);
 }
 
+/* The element size when an element is one word at dst's alignment (fill_value_kernel),
+   else 0 (a pattern of words). */
+size_t value_word(const void *dst, size_t elem_size)
+{
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(dst);
+    const bool word = elem_size == 16 || elem_size == 8 || elem_size == 4 || elem_size == 2;
+    return word && addr % elem_size == 0 ? elem_size : 0;
+}
+
 } /* namespace */
+
+extern "C" const void *px__cuda_fill_value_kernel(const void *dst, size_t elem_size)
+{
+    switch (value_word(dst, elem_size)) {
+    case 16: return reinterpret_cast<const void *>(fill_value_kernel<uint4>);
+    case 8: return reinterpret_cast<const void *>(fill_value_kernel<uint64_t>);
+    case 4: return reinterpret_cast<const void *>(fill_value_kernel<uint32_t>);
+    case 2: return reinterpret_cast<const void *>(fill_value_kernel<uint16_t>);
+    default: return nullptr;
+    }
+}
 
 extern "C" cudaError_t px__cuda_fill_launch(cudaStream_t stream, int device, void *dst,
                                             size_t count, size_t elem_size, const void *value)
@@ -124,14 +144,13 @@ extern "C" cudaError_t px__cuda_fill_launch(cudaStream_t stream, int device, voi
     if (count == 0 || elem_size == 0) return cudaSuccess;
     const uintptr_t addr = reinterpret_cast<uintptr_t>(dst);
     const unsigned char *v = static_cast<const unsigned char *>(value);
-    if (elem_size == 16 && addr % 16 == 0)
-        return fill_value<uint4>(stream, device, dst, count, value);
-    if (elem_size == 8 && addr % 8 == 0)
-        return fill_value<uint64_t>(stream, device, dst, count, value);
-    if (elem_size == 4 && addr % 4 == 0)
-        return fill_value<uint32_t>(stream, device, dst, count, value);
-    if (elem_size == 2 && addr % 2 == 0)
-        return fill_value<uint16_t>(stream, device, dst, count, value);
+    switch (value_word(dst, elem_size)) {
+    case 16: return fill_value<uint4>(stream, device, dst, count, value);
+    case 8: return fill_value<uint64_t>(stream, device, dst, count, value);
+    case 4: return fill_value<uint32_t>(stream, device, dst, count, value);
+    case 2: return fill_value<uint16_t>(stream, device, dst, count, value);
+    default: break;
+    }
     if (elem_size % 8 == 0 && addr % 8 == 0)
         return fill_words<uint64_t>(stream, device, dst, count, elem_size, v);
     if (elem_size % 4 == 0 && addr % 4 == 0)

@@ -17,6 +17,12 @@ extern "C" {
 cudaError_t px__cuda_fill_launch(cudaStream_t stream, int device, void *dst, size_t count,
                                  size_t elem_size, const void *value);
 
+/* The kernel px__cuda_fill_launch queues alone, one thread a word, for `elem_size`-byte
+   elements at dst: fill_value_kernel, whose parameters are (dst, count as uint64_t, the
+   value's bytes), or NULL when it takes another (an element of several words, or one byte,
+   or an unaligned dst). A graph's fill node changes its value through that parameter. */
+const void *px__cuda_fill_value_kernel(const void *dst, size_t elem_size);
+
 #ifdef __cplusplus
 }
 #endif

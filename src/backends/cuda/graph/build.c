@@ -9,6 +9,7 @@
 #include <cuda.h>
 
 #include "backends/cuda/check.h"
+#include "backends/cuda/copy/fill.h"
 #include "backends/cuda/device.h"
 #include "backends/cuda/driver/driver.h"
 #include "backends/cuda/hooks.h"
@@ -233,28 +234,31 @@ static void param_info_load(void)
    the last one, which sanitizers report. */
 static int for_param_count(int rank) { return rank == 1 ? 3 : 2; }
 
-/* n takes a copy of kernel node k's launch and parameter values when it is a
-   parallel_for kernel whose parameter 0 is the kernel's Args, so that set_args can swap
-   that one. false when it cannot be described (no cuFuncGetParamInfo, or a parameter
-   list other than the expected one): the node stays a child graph then. */
-static bool take_kernel(px__bnode *n, cudaGraphNode_t k, const px__dispatch *d)
+/* Kernel node k's launch (without `extra`) and the offsets and sizes of its first `count`
+   parameters; false when the driver cannot say. */
+static bool kernel_layout(cudaGraphNode_t k, int count, struct cudaKernelNodeParams *kp,
+                          size_t *offs, size_t *sizes, size_t *total)
 {
     pthread_once(&g_param_info_once, param_info_load);
-    if (g_param_info == NULL || d->kernel->kind != PX_KERNEL_FOR || d->kernel->team) return false;
-    struct cudaKernelNodeParams kp;
-    if (cudaGraphKernelNodeGetParams(k, &kp) != cudaSuccess || kp.extra != NULL) return false;
+    if (g_param_info == NULL) return false;
+    if (cudaGraphKernelNodeGetParams(k, kp) != cudaSuccess || kp->extra != NULL) return false;
     cudaFunction_t f = NULL;
-    if (cudaGetFuncBySymbol(&f, kp.func) != cudaSuccess) return false;
-    const int count = for_param_count(d->policy.rank);
-    size_t offs[3], sizes[3], total = 0;
+    if (cudaGetFuncBySymbol(&f, kp->func) != cudaSuccess) return false;
+    *total = 0;
     for (int i = 0; i < count; ++i) {
         if (g_param_info((CUfunction)f, (size_t)i, &offs[i], &sizes[i]) != CUDA_SUCCESS) {
             (void)cudaGetLastError();
             return false;
         }
-        if (offs[i] + sizes[i] > total) total = offs[i] + sizes[i];
+        if (offs[i] + sizes[i] > *total) *total = offs[i] + sizes[i];
     }
-    if (sizes[0] != d->kernel->args_size) return false;
+    return true;
+}
+
+/* n keeps kp, with its `count` parameter values copied into n's own memory. */
+static bool keep_launch(px__bnode *n, const struct cudaKernelNodeParams *kp, int count,
+                        const size_t *offs, const size_t *sizes, size_t total)
+{
     n->params = px__calloc((size_t)count, sizeof *n->params);
     n->values = px__malloc(total);
     if (n->params == NULL || n->values == NULL) {
@@ -265,15 +269,49 @@ static bool take_kernel(px__bnode *n, cudaGraphNode_t k, const px__dispatch *d)
         return false;
     }
     for (int i = 0; i < count; ++i) {
-        memcpy(n->values + offs[i], kp.kernelParams[i], sizes[i]);
+        memcpy(n->values + offs[i], kp->kernelParams[i], sizes[i]);
         n->params[i] = n->values + offs[i];
     }
     n->nparams = count;
-    n->kp = kp;
+    n->kp = *kp;
     n->kp.kernelParams = n->params;
+    return true;
+}
+
+/* n takes a copy of kernel node k's launch and parameter values when it is a
+   parallel_for kernel whose parameter 0 is the kernel's Args, so that set_args can swap
+   that one. false when it cannot be described (no cuFuncGetParamInfo, or a parameter
+   list other than the expected one): the node stays a child graph then. */
+static bool take_kernel(px__bnode *n, cudaGraphNode_t k, const px__dispatch *d)
+{
+    if (d->kernel->kind != PX_KERNEL_FOR || d->kernel->team) return false;
+    const int count = for_param_count(d->policy.rank);
+    struct cudaKernelNodeParams kp;
+    size_t offs[3], sizes[3], total = 0;
+    if (!kernel_layout(k, count, &kp, offs, sizes, &total) || sizes[0] != d->kernel->args_size ||
+        !keep_launch(n, &kp, count, offs, sizes, total))
+        return false;
     n->kernel = d->kernel;
     n->policy = d->policy;
     n->single = true;
+    return true;
+}
+
+/* The same for a fill whose one kernel is the fill-value kernel: its parameters are the
+   target, the count and the value (copy/fill.h). */
+static bool take_fill(px__bnode *n, cudaGraphNode_t k, const px__copy_op *op)
+{
+    struct cudaKernelNodeParams kp;
+    size_t offs[3], sizes[3], total = 0;
+    const void *fn = px__cuda_fill_value_kernel(op->dst.data, op->elem_size);
+    if (fn == NULL || !kernel_layout(k, 3, &kp, offs, sizes, &total) || kp.func != fn ||
+        sizes[0] != sizeof(void *) || sizes[1] != sizeof(uint64_t) || sizes[2] != op->elem_size)
+        return false;
+    /* The view's own memory (not a peer mapping of it), which set_fill passes again. */
+    void *dst;
+    memcpy(&dst, kp.kernelParams[0], sizeof dst);
+    if (dst != op->dst.data || !keep_launch(n, &kp, 3, offs, sizes, total)) return false;
+    n->fill_value = true;
     return true;
 }
 
@@ -288,22 +326,35 @@ static void take_driver_params(px__bnode *n)
     if (n->has_dkp) n->dkp.kernelParams = n->params;
 }
 
-/* The node for a recorded graph: a kernel node when it is one kernel that can be taken,
-   an empty node when nothing was recorded (an empty range), a child graph otherwise. */
+/* The node for a recorded graph: a kernel node when it is one kernel that can be taken
+   (a parallel_for's or a fill's), a memcpy node when a copy is one memcpy, an empty node
+   when nothing was recorded (an empty range), a child graph otherwise. */
 static px_status add_recorded(px__bgraph *g, px__bnode *n, cudaGraph_t tg,
                               const px__gnode_desc *desc, const cudaGraphNode_t *deps, size_t ndeps)
 {
     size_t count = 0;
     PX__CU_TRY(cudaGraphGetNodes(tg, NULL, &count));
     if (count == 0) return PX__CU(cudaGraphAddEmptyNode(&n->node, g->graph, deps, ndeps));
-    if (count == 1 && desc->kind == PX__GNODE_KERNEL) {
+    if (count == 1) {
         cudaGraphNode_t k = NULL;
         enum cudaGraphNodeType type;
         PX__CU_TRY(cudaGraphGetNodes(tg, &k, &count));
         PX__CU_TRY(cudaGraphNodeGetType(k, &type));
-        if (type == cudaGraphNodeTypeKernel && take_kernel(n, k, &desc->dispatch)) {
+        const bool kernel = type == cudaGraphNodeTypeKernel;
+        if ((kernel && desc->kind == PX__GNODE_KERNEL && take_kernel(n, k, &desc->dispatch)) ||
+            (kernel && desc->kind == PX__GNODE_FILL && take_fill(n, k, &desc->op))) {
             PX__CU_TRY(cudaGraphAddKernelNode(&n->node, g->graph, deps, ndeps, &n->kp));
             take_driver_params(n);
+            return PX_OK;
+        }
+        /* Conditional bodies hold memcpy nodes under rules of their own; theirs stay in a
+           child graph, as recorded. */
+        if (type == cudaGraphNodeTypeMemcpy && desc->kind == PX__GNODE_COPY && !g->is_body) {
+            PX__CU_TRY(cudaGraphMemcpyNodeGetParams(k, &n->mp));
+            PX__CU_TRY(cudaGraphAddMemcpyNode(&n->node, g->graph, deps, ndeps, &n->mp));
+            n->is_memcpy = true;
+            n->mp_dst = (uintptr_t)desc->op.dst.data;
+            n->mp_src = (uintptr_t)desc->op.src.data;
             return PX_OK;
         }
     }

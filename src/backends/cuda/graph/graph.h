@@ -24,6 +24,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -41,6 +42,16 @@ struct px__bnode {
     bool single;
     const px_kernel *kernel;
     px_policy policy;
+    /* A fill that is one fill-value kernel node (copy/fill.h), its launch kept as a
+       single kernel's is (kp, params, values): set changes its target and value alone. */
+    bool fill_value;
+    /* A copy that is one memcpy node: its parameters as recorded and the two sides'
+       memory then; set moves the pointers by as far as the new views are from the old
+       (their layouts match). Top-level nodes only (bodies are never changed in place). */
+    bool is_memcpy;
+    struct cudaMemcpy3DParms mp;
+    uintptr_t mp_dst, mp_src;
+    /* The kept kernel launch of a single kernel or a fill (nparams > 0). */
     struct cudaKernelNodeParams kp;
     /* The same launch as the driver holds it, for updates through the driver's call
        (driver/driver.h); has_dkp false when the driver could not give it. */
