@@ -326,20 +326,6 @@ static void take_driver_params(px__bnode *n)
     if (n->has_dkp) n->dkp.kernelParams = n->params;
 }
 
-/* The direction of a copy between one GPU's memory and itself or pinned host memory, which
-   a memcpy node is given rather than the recorded cudaMemcpyDefault, so that CUDA need not
-   look the pointers up at each px_graph_exec_set_copy. Peer copies keep `recorded`. */
-static enum cudaMemcpyKind memcpy_kind(const px__copy_op *op, enum cudaMemcpyKind recorded)
-{
-    const bool dst_dev = op->dst.space.kind == PX_SPACE_DEVICE;
-    const bool src_dev = op->src.space.kind == PX_SPACE_DEVICE;
-    if (op->path == PX_COPY_CUDA_D2D) return cudaMemcpyDeviceToDevice;
-    if (op->path != PX_COPY_CUDA_DMA) return recorded;
-    return dst_dev && !src_dev   ? cudaMemcpyHostToDevice
-           : !dst_dev && src_dev ? cudaMemcpyDeviceToHost
-                                 : recorded;
-}
-
 /* The node for a recorded graph: a kernel node when it is one kernel that can be taken
    (a parallel_for's or a fill's), a memcpy node when a copy is one memcpy, an empty node
    when nothing was recorded (an empty range), a child graph otherwise. */
@@ -363,19 +349,12 @@ static px_status add_recorded(px__bgraph *g, px__bnode *n, cudaGraph_t tg,
         }
         /* Conditional bodies hold memcpy nodes under rules of their own; theirs stay in a
            child graph, as recorded. */
-        struct cudaMemcpy3DParms p;
-        if (type == cudaGraphNodeTypeMemcpy && desc->kind == PX__GNODE_COPY && !g->is_body &&
-            cudaGraphMemcpyNodeGetParams(k, &p) == cudaSuccess && p.dstPtr.ptr != NULL &&
-            p.srcPtr.ptr != NULL) {
-            p.kind = memcpy_kind(&desc->op, p.kind);
-            PX__CU_TRY(cudaGraphAddMemcpyNode(&n->node, g->graph, deps, ndeps, &p));
+        if (type == cudaGraphNodeTypeMemcpy && desc->kind == PX__GNODE_COPY && !g->is_body) {
+            PX__CU_TRY(cudaGraphMemcpyNodeGetParams(k, &n->mp));
+            PX__CU_TRY(cudaGraphAddMemcpyNode(&n->node, g->graph, deps, ndeps, &n->mp));
             n->is_memcpy = true;
-            n->mp = p;
             n->mp_dst = (uintptr_t)desc->op.dst.data;
             n->mp_src = (uintptr_t)desc->op.src.data;
-            n->mp_row = p.extent.height <= 1 && p.extent.depth <= 1 && p.srcPos.x == 0 &&
-                        p.srcPos.y == 0 && p.srcPos.z == 0 && p.dstPos.x == 0 && p.dstPos.y == 0 &&
-                        p.dstPos.z == 0;
             return PX_OK;
         }
     }

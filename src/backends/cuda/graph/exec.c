@@ -266,17 +266,14 @@ static cudaError_t set_fill_value(px__bexec *e, px__bnode *n, const px__copy_op 
 }
 
 /* A memcpy node: its recorded parameters with both pointers moved by as far as the new
-   views' memory is from the memory it was recorded with (same layouts: the core checked).
-   A block of bytes (one row) goes through CUDA's 1-D call, which costs less than the
-   3-D one. */
+   views' memory is from the memory it was recorded with (same layouts: the core checked). */
 static cudaError_t set_memcpy(px__bexec *e, px__bnode *n, const px__copy_op *op)
 {
     struct cudaMemcpy3DParms p = n->mp;
-    p.dstPtr.ptr = (void *)((uintptr_t)p.dstPtr.ptr - n->mp_dst + (uintptr_t)op->dst.data);
-    p.srcPtr.ptr = (void *)((uintptr_t)p.srcPtr.ptr - n->mp_src + (uintptr_t)op->src.data);
-    if (n->mp_row)
-        return cudaGraphExecMemcpyNodeSetParams1D(e->exec, n->node, p.dstPtr.ptr, p.srcPtr.ptr,
-                                                  p.extent.width, p.kind);
+    if (p.dstPtr.ptr)
+        p.dstPtr.ptr = (void *)((uintptr_t)p.dstPtr.ptr - n->mp_dst + (uintptr_t)op->dst.data);
+    if (p.srcPtr.ptr)
+        p.srcPtr.ptr = (void *)((uintptr_t)p.srcPtr.ptr - n->mp_src + (uintptr_t)op->src.data);
     return cudaGraphExecMemcpyNodeSetParams(e->exec, n->node, &p);
 }
 

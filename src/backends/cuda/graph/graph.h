@@ -49,7 +49,6 @@ struct px__bnode {
        memory then; set moves the pointers by as far as the new views are from the old
        (their layouts match). Top-level nodes only (bodies are never changed in place). */
     bool is_memcpy;
-    bool mp_row; /* one row of bytes: CUDA's 1-D call changes it */
     struct cudaMemcpy3DParms mp;
     uintptr_t mp_dst, mp_src;
     /* The kept kernel launch of a single kernel or a fill (nparams > 0). */
