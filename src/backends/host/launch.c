@@ -15,7 +15,6 @@
  * on every backend that cuts with this file. */
 #include "backends/host/launch.h"
 
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,13 +144,9 @@ void px__host_part_leave(int previous) { host_part = previous; }
    line fetched from the caller's core, one after the other, before the part can start:
    on a small dispatch, time every thread of the team waits. */
 typedef struct launch_ctx {
-    _Alignas(LINE) px__host_range_fn entry;
+    px__host_range_fn entry;
     const void *args;
     int nparts;
-    int32_t rank, iterate;
-    /* Dimension 0's range and tile: a 1-D part makes its chunk from this first line alone,
-       not from a copy of the whole policy (three lines). */
-    int64_t begin0, count0, tile0;
     px_policy policy;
     const px__dispatch *d;
     px__host_scan_pass_fn scan; /* scans: the pass entry */
@@ -159,9 +154,6 @@ typedef struct launch_ctx {
     unsigned char *partial;     /* nparts values, `stride` bytes apart */
     size_t stride;
 } launch_ctx;
-
-_Static_assert(offsetof(launch_ctx, tile0) + sizeof(int64_t) <= LINE,
-               "what a 1-D part reads fits the context's first line");
 
 static void *partial_of(const launch_ctx *c, int part)
 {
@@ -197,23 +189,16 @@ static void run_sub_reduce(void *vc, const px_policy *sub, int part)
     k->join(partial_of(c, part), value);
 }
 
-/* A 1-D part's chunk, from the context's first line. */
-static px_policy chunk_of(const launch_ctx *c, int part)
-{
-    int64_t lo, hi;
-    px__host_share(c->count0, part, c->nparts, &lo, &hi);
-    px_policy sub = px_range(c->begin0 + lo, c->begin0 + hi);
-    sub.tile[0] = c->tile0;
-    sub.iterate = c->iterate;
-    return sub;
-}
-
 /* The sub-policies of one part: its chunk (1-D) or its run of tiles. */
 static void each_sub(launch_ctx *c, int part, sub_fn fn)
 {
     const px_policy *p = &c->policy;
-    if (c->rank == 1) {
-        const px_policy sub = chunk_of(c, part);
+    if (p->rank == 1) {
+        int64_t lo, hi;
+        px__host_share(p->end[0] - p->begin[0], part, c->nparts, &lo, &hi);
+        px_policy sub = *p;
+        sub.begin[0] = p->begin[0] + lo;
+        sub.end[0] = p->begin[0] + hi;
         fn(c, &sub, part);
         return;
     }
@@ -243,7 +228,11 @@ static void pass_scan_total(void *vc, int part)
 {
     launch_ctx *c = vc;
     const px_kernel *k = c->d->kernel;
-    const px_policy sub = chunk_of(c, part);
+    int64_t lo, hi;
+    px__host_share(c->policy.end[0] - c->policy.begin[0], part, c->nparts, &lo, &hi);
+    px_policy sub = c->policy;
+    sub.begin[0] = c->policy.begin[0] + lo;
+    sub.end[0] = c->policy.begin[0] + hi;
     void *u = partial_of(c, part);
     k->identity(u);
     const int was = px__host_part_enter(part);
@@ -261,7 +250,11 @@ static void pass_scan_final(void *vc, int part)
     void *run = scratch_of(c, part);
     k->identity(run);
     for (int p = 0; p < part; ++p) k->join(run, partial_of(c, p));
-    const px_policy sub = chunk_of(c, part);
+    int64_t lo, hi;
+    px__host_share(c->policy.end[0] - c->policy.begin[0], part, c->nparts, &lo, &hi);
+    px_policy sub = c->policy;
+    sub.begin[0] = c->policy.begin[0] + lo;
+    sub.end[0] = c->policy.begin[0] + hi;
     const int was = px__host_part_enter(part);
     c->scan(c->args, &sub, run, true);
     px__host_part_leave(was);
@@ -291,11 +284,6 @@ px_status px__host_launch(const px__host_runner *r, const px__dispatch *d)
     launch_ctx c = {.entry = (px__host_range_fn)d->entry,
                     .args = d->args,
                     .nparts = r->nthreads,
-                    .rank = d->policy.rank,
-                    .iterate = d->policy.iterate,
-                    .begin0 = d->policy.begin[0],
-                    .count0 = d->policy.end[0] - d->policy.begin[0],
-                    .tile0 = d->policy.tile[0],
                     .policy = d->policy,
                     .d = d};
     if (d->policy.rank > 1) md_plan_make(&c.md, &d->policy, c.nparts);
