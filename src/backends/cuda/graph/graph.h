@@ -3,10 +3,12 @@
  *
  * A px__bgraph is a cudaGraph_t. Kernel, copy and fill nodes are made by capturing the
  * backend's own launch, copy or fill on a builder stream of the graph (so a graph node
- * runs exactly what the same call runs on an instance) into a small graph: one kernel
- * node is copied in as a kernel node, whose arguments can then be changed in place for
- * the cost of one cudaGraphExecKernelNodeSetParams; anything else (a reduction's kernels
- * and memset) becomes a child graph node. WHILE and IF are CUDA conditional nodes, their
+ * runs exactly what the same call runs on an instance) into a small graph: a
+ * parallel_for's one kernel node, or a fill's one fill-value kernel, is copied in as a
+ * kernel node, and a copy's one memcpy as a memcpy node (outside conditional bodies), each
+ * then changed in place with one CUDA call; anything else (a reduction's kernels and
+ * memset, a strided or staged copy) becomes a child graph node, changed by recording the
+ * call again. WHILE and IF are CUDA conditional nodes, their
  * handles created on the graph holding them. Reductions and scans use scratch blocks the
  * graph owns (px__cuda_gmem), not allocation nodes: a graph with allocation nodes could
  * not be a child, a conditional body, or instantiated twice.
@@ -43,7 +45,7 @@ struct px__bnode {
     const px_kernel *kernel;
     px_policy policy;
     /* A fill that is one fill-value kernel node (copy/fill.h), its launch kept as a
-       single kernel's is (kp, params, values): set changes its target and value alone. */
+       single kernel's is (kp, params, values): set gives it a target, count and value. */
     bool fill_value;
     /* A copy that is one memcpy node: its parameters as recorded and the two sides'
        memory then; set moves the pointers by as far as the new views are from the old
