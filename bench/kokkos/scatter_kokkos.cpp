@@ -13,8 +13,8 @@
 //   assembly 3-D, hexahedra   a 256^3 mesh of hexahedra, each adding w(e) / 8 to its 8 nodes
 //
 // Variants, one process, one stream (the default execution space's):
-//   raw CUDA           the kernels of bench/cuda/raw_scatter.cu, written out again here:
-//                      one thread an index, 256 a block, atomicAdd into a cudaMalloc target
+//   raw CUDA           bench/cuda/raw_scatter.cu's kernels, built into this program: one
+//                      thread an index, 256 a block, atomicAdd into a cudaMalloc target
 //   Kokkos ScatterView Kokkos::Experimental::ScatterView<T*> over the target (its default
 //                      for the execution space: on CUDA atomics, no duplicates), a
 //                      parallel_for adding through access(), then contribute() (nothing to
@@ -31,6 +31,8 @@
 // of Kokkos (the raw kernels are CUDA).
 #include <Kokkos_Core.hpp>
 #include <Kokkos_ScatterView.hpp>
+
+#include "raw_scatter.h"
 
 #include <algorithm>
 #include <cmath>
@@ -58,32 +60,6 @@ template <class T> using device_view = Kokkos::View<T *, memory_space>;
             std::exit(2);                                                                      \
         }                                                                                      \
     } while (0)
-
-// ---- The raw kernels (bench/cuda/raw_scatter.cu's) -------------------------------------
-
-constexpr int block = 256;
-
-__global__ void __launch_bounds__(block)
-    raw_hist(const double *__restrict__ x, long long n, double nbins, int *counts)
-{
-    const long long i = (long long)blockIdx.x * block + threadIdx.x;
-    if (i >= n) return;
-    atomicAdd(&counts[(long long)(x[i] * nbins)], 1);
-}
-
-template <int Dim>
-__global__ void __launch_bounds__(block)
-    raw_fem(const double *__restrict__ w, long long nx, long long ny, long long n, double *nodes)
-{
-    const long long e = (long long)blockIdx.x * block + threadIdx.x;
-    if (e >= n) return;
-    const long long i = e % nx, j = e / nx % ny, k = e / nx / ny;
-    const long long row = nx + 1, plane = row * (ny + 1), n0 = (k * (ny + 1) + j) * row + i;
-    const double v = (Dim == 2 ? 0.25 : 0.125) * w[e];
-#pragma unroll
-    for (int c = 0; c < (Dim == 2 ? 4 : 8); ++c)
-        atomicAdd(&nodes[n0 + (c & 1) + (c >> 1 & 1) * row + (c >> 2) * plane], v);
-}
 
 // ---- The Kokkos functors ----------------------------------------------------------------
 
@@ -205,17 +181,12 @@ template <class T> bool run_case(const bench_case &c, int reps)
     auto scatter = Kokkos::Experimental::create_scatter_view(target);
     using scatter_type = decltype(scatter);
     const Kokkos::RangePolicy<exec_space, Kokkos::IndexType<int64_t>> range(space, 0, nin);
-    const unsigned grid = (unsigned)((nin + block - 1) / block);
-
     auto variant = [&](int v) {
         if (v == 0) {
             if constexpr (std::is_same_v<T, int>)
-                raw_hist<<<grid, block, 0, stream>>>(in.data(), nin, c.nbins, raw);
-            else if (c.k == FEM2)
-                raw_fem<2><<<grid, block, 0, stream>>>(in.data(), nx, ny, nin, raw);
+                CU(raw_scatter_hist(in.data(), nin, c.nbins, raw, stream));
             else
-                raw_fem<3><<<grid, block, 0, stream>>>(in.data(), nx, ny, nin, raw);
-            CU(cudaGetLastError());
+                CU(raw_scatter_fem(in.data(), nx, ny, nz, c.k == FEM2 ? 2 : 3, raw, stream));
         } else if (v == 1) {
             if constexpr (std::is_same_v<T, int>)
                 Kokkos::parallel_for("hist scatter", range,
