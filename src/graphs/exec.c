@@ -185,34 +185,56 @@ static px__copy_op current_op(const px_graph_exec *e, const px_graph_node *node)
     return p ? p->op : running_node(e, node)->op;
 }
 
-/* Gives node's backend node the parameters of desc, then keeps copies of them (and the
-   memory a copy names: dst, src, else NULL) as node's parameters in exec. */
+/* A copy or fill node changed before: its kept parameters become desc's in place (the
+   fill's value into the same buffer: the element size cannot change), no allocation. */
+static void reuse_op_params(px__exec_params *p, const px__gnode_desc *desc)
+{
+    void *value = (void *)p->op.value;
+    if (value) memcpy(value, desc->op.value, desc->op.elem_size);
+    p->op = desc->op;
+    memset(&p->op.dst.hold, 0, sizeof p->op.dst.hold);
+    memset(&p->op.src.hold, 0, sizeof p->op.src.hold);
+    p->op.value = value;
+}
+
+/* Gives node's backend node the parameters of desc, then keeps copies of them as node's
+   parameters in exec, with the memory a copy names (dst, src, else NULL): references the
+   caller took, which exec owns from then on (on a failure they stay the caller's). */
 static px_status apply(px_graph_exec *e, const px_graph_node *node, const px__gnode_desc *desc,
                        px__alloc *dst, px__alloc *src)
 {
-    px__exec_params *fresh = px__calloc(1, sizeof *fresh);
+    const bool kernel = desc->kind == PX__GNODE_KERNEL;
+    px__exec_params *kept = e->params[node->index];
+    /* A copy or fill changed before keeps its parameters' memory: changing one in a loop
+       allocates nothing. */
+    const bool reuse = !kernel && kept != NULL;
+    px__exec_params *fresh = reuse ? kept : px__calloc(1, sizeof *fresh);
     if (fresh == NULL)
         return px__error(PX_ERR_OUT_OF_MEMORY, "out of host memory for the node's parameters");
-    const bool kernel = desc->kind == PX__GNODE_KERNEL;
-    px_status st =
-        px__graph_params_copy(kernel ? &fresh->dispatch : NULL, kernel ? NULL : &fresh->op, desc);
+    px_status st = reuse ? PX_OK
+                         : px__graph_params_copy(kernel ? &fresh->dispatch : NULL,
+                                                 kernel ? NULL : &fresh->op, desc);
     /* A copy or fill that moves nothing is an empty node in the backend (and stays one:
        the new views match the old in extents and path): nothing to give it. */
     const bool noop = !kernel && px__graph_op_is_noop(&desc->op);
     if (st == PX_OK && !noop) st = e->graph->be->graph->set(e->bexec, node->bnode, desc);
     if (st != PX_OK) {
-        params_drop(&fresh);
+        if (!reuse) params_drop(&fresh);
         return st;
     }
-    if (kernel) fresh->dispatch.label = node->label;
-    if (dst) px__alloc_retain(dst);
-    if (src) px__alloc_retain(src);
+    if (reuse) {
+        /* The memory of the previous change is let go: device frees wait for the work
+           queued before them, launches of exec included. */
+        if (kept->dst) px__alloc_release(kept->dst);
+        if (kept->src) px__alloc_release(kept->src);
+        reuse_op_params(kept, desc);
+    } else {
+        if (kernel) fresh->dispatch.label = node->label;
+        params_drop(&e->params[node->index]);
+        e->params[node->index] = fresh;
+    }
     fresh->dst = dst;
     fresh->src = src;
-    /* The memory of a previous change is let go: device frees wait for the work queued
-       before them, launches of exec included. */
-    params_drop(&e->params[node->index]);
-    e->params[node->index] = fresh;
     return PX_OK;
 }
 
@@ -360,8 +382,13 @@ px_status px_graph_exec_set_copy(px_graph_exec *exec, px_graph_node *node, px_vi
     if (st == PX_OK) st = check_same_types(exec, node, dst, src);
     if (st == PX_OK) st = check_same_copy(&was, &op, node);
     if (st == PX_OK) {
+        /* The plan's references to the views' memory become exec's. */
         const px__gnode_desc desc = {.kind = PX__GNODE_COPY, .label = node->label, .op = op};
-        st = apply(exec, node, &desc, dst->alloc, src->alloc);
+        st = apply(exec, node, &desc, op.dst.hold.obj, op.src.hold.obj);
+    }
+    if (st == PX_OK) {
+        memset(&op.dst.hold, 0, sizeof op.dst.hold);
+        memset(&op.src.hold, 0, sizeof op.src.hold);
     }
     px__copy_op_release(&op);
     return st;
