@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "test_graph.h"
 
@@ -156,6 +157,61 @@ START_TEST(set_fill_zero_and_back)
         TK_OK(px_graph_destroy(&h));
     }
     TK_RELEASE(iv, fv);
+}
+END_TEST
+
+/* Every element of v holds the bytes of `value` (elem bytes each). */
+static void all_bytes(const px_view *v, const unsigned char *value, size_t elem, int64_t count)
+{
+    const size_t bytes = (size_t)count * elem;
+    unsigned char *h = malloc(bytes ? bytes : 1);
+    ck_assert_ptr_nonnull(h);
+    TK_OK(px_deep_copy_to_host(h, bytes, v));
+    for (int64_t i = 0; i < count; ++i)
+        ck_assert_msg(memcmp(h + (size_t)i * elem, value, elem) == 0,
+                      "element %lld (%zu bytes) is not the value set", (long long)i, elem);
+    free(h);
+}
+
+/* Fill nodes of elements of 1, 2, 4, 8, 16 and 24 bytes (on CUDA: a one-word kernel node
+   for 2 to 16, a child graph of pattern kernels for 1 and 24) and of a strided view (the
+   strided kernel), each changed to another value and back, launched after each change. */
+START_TEST(set_fill_every_element_size)
+{
+    const int64_t n = 777;
+    const size_t sizes[] = {1, 2, 4, 8, 16, 24};
+    for (size_t k = 0; k <= sizeof sizes / sizeof sizes[0]; ++k) {
+        const bool strided = k == sizeof sizes / sizeof sizes[0];
+        const size_t elem = strided ? 8 : sizes[k];
+        const int64_t e2[2] = {n, 3};
+        px_view *whole = tk_view_ex("whole", tk_space(), PX_USER, elem, PX_LAYOUT_RIGHT,
+                                    strided ? 2 : 1, strided ? e2 : &n, 0);
+        px_view *v = whole;
+        if (strided) {
+            const px_slice col[2] = {px_slice_all(), px_slice_index(1)};
+            TK_OK(px_view_subview(&v, whole, col, 2));
+        }
+        unsigned char a[24], b[24];
+        for (size_t i = 0; i < sizeof a; ++i) {
+            a[i] = (unsigned char)(0x11 * (i % 15 + 1));
+            b[i] = (unsigned char)(0xf0 - i);
+        }
+        px_graph *g = new_graph("fill sizes");
+        px_graph_node *f = NULL;
+        TK_OK(px_graph_add_fill(g, NULL, 0, v, a, &f));
+        px_graph_exec *e = instantiate(g);
+        launch_fenced(e, tk_inst());
+        all_bytes(v, a, elem, n);
+        TK_OK(px_graph_exec_set_fill(e, f, b));
+        launch_fenced(e, tk_inst());
+        all_bytes(v, b, elem, n);
+        TK_OK(px_graph_exec_set_fill(e, f, a));
+        launch_fenced(e, tk_inst());
+        all_bytes(v, a, elem, n);
+        destroy_exec_and_graph(&e, &g);
+        if (strided) TK_RELEASE(v);
+        TK_RELEASE(whole);
+    }
 }
 END_TEST
 
@@ -679,7 +735,7 @@ void graph_exec_cases(void)
 {
     TK_ADD(tk_case("graph_exec", "set"), set_args_next_launch, set_policy_next_launch,
            set_copy_next_launch, set_fill_next_launch, set_fill_zero_and_back,
-           set_after_update_moves_running_views, set_refused);
+           set_after_update_moves_running_views, set_fill_every_element_size, set_refused);
     TCase *update = tk_case("graph_exec", "update");
     TK_ADD(update, update_same_shape, update_from_capture);
     tcase_add_loop_test(update, update_refused, 0, NREFUSED);
