@@ -532,7 +532,7 @@ static void set_cases(void)
         CU(raw_graph_args_node(k, c.raw_p[0], AXPY_N, &c.raw_graph, &c.raw_node));
         char name[24], what[48];
         snprintf(name, sizeof name, "d. set args, k=%d", k);
-        snprintf(what, sizeof what, "per call, a kernel of %d argument%s", k, k > 1 ? "s" : "");
+        snprintf(what, sizeof what, "per call, a kernel of %d arg%s", k, k > 1 ? "s" : "");
         set_case(&c, name, what, "px_graph_exec_set_args", "cudaGraphExecKernelNodeSetParams");
     }
 
@@ -551,7 +551,7 @@ static void set_cases(void)
     CU(cudaGraphCreate(&c.raw_graph, 0));
     CU(cudaGraphAddMemcpyNode1D(&c.raw_node, c.raw_graph, NULL, 0, c.raw_dst[0], c.raw_src,
                                 AXPY_N * sizeof(double), cudaMemcpyDeviceToDevice));
-    set_case(&c, "d. set copy", "per call, DEVICE to DEVICE, 4096 f64", "px_graph_exec_set_copy",
+    set_case(&c, "d. set copy", "per call, 4096 f64 on a GPU", "px_graph_exec_set_copy",
              "cudaGraphExecMemcpyNodeSetParams1D");
 
     /* A fill node of buffer 0, between two values. */
