@@ -95,14 +95,16 @@ cudaError_t one_node_graph(const cudaKernelNodeParams &kp, cudaGraph_t *out, cud
 
 cudaKernelNodeParams axpy_params(void **params, unsigned n)
 {
-    cudaKernelNodeParams kp = {};
-    kp.func = reinterpret_cast<void *>(axpy_kernel);
-    kp.gridDim = dim3((n + block - 1) / block);
-    kp.blockDim = dim3(block);
-    kp.sharedMemBytes = 0;
-    kp.kernelParams = params;
-    kp.extra = nullptr;
-    return kp;
+    return launch_params(reinterpret_cast<void *>(axpy_kernel), params, n);
+}
+
+/* The k-parameter kernels' parameter array: params[j] points at q[j] = p[j]. */
+void args_params(int k, double *const *p, double **q, void **params)
+{
+    for (int j = 0; j < k; ++j) {
+        q[j] = p[j];
+        params[j] = &q[j];
+    }
 }
 
 } // namespace
@@ -114,11 +116,8 @@ extern "C" cudaError_t raw_graph_empty_chain(int count, cudaGraph_t *out)
     if (e != cudaSuccess) return e;
     int unused = 0;
     void *params[1] = {&unused};
-    cudaKernelNodeParams kp = {};
-    kp.func = reinterpret_cast<void *>(empty_kernel);
-    kp.gridDim = dim3(1);
-    kp.blockDim = dim3(block);
-    kp.kernelParams = params;
+    const cudaKernelNodeParams kp =
+        launch_params(reinterpret_cast<void *>(empty_kernel), params, block); /* one block */
     cudaGraphNode_t prev = nullptr;
     for (int k = 0; k < count && e == cudaSuccess; ++k) {
         cudaGraphNode_t node = nullptr;
@@ -177,10 +176,7 @@ extern "C" cudaError_t raw_graph_args_node(int k, double *const *p, int n, cudaG
     if (args_kernel(k) == nullptr || n % block != 0) return cudaErrorInvalidValue;
     double *q[8];
     void *params[8];
-    for (int j = 0; j < k; ++j) {
-        q[j] = p[j];
-        params[j] = &q[j];
-    }
+    args_params(k, p, q, params);
     return one_node_graph(launch_params(args_kernel(k), params, (unsigned)n), out, node);
 }
 
@@ -190,10 +186,7 @@ extern "C" cudaError_t raw_graph_args_set(int k, cudaGraphExec_t exec, cudaGraph
     if (args_kernel(k) == nullptr) return cudaErrorInvalidValue;
     double *q[8];
     void *params[8];
-    for (int j = 0; j < k; ++j) {
-        q[j] = p[j];
-        params[j] = &q[j];
-    }
+    args_params(k, p, q, params);
     const cudaKernelNodeParams kp = launch_params(args_kernel(k), params, (unsigned)n);
     return cudaGraphExecKernelNodeSetParams(exec, node, &kp);
 }
