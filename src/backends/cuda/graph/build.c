@@ -310,9 +310,7 @@ static bool take_fill(px__bnode *n, cudaGraphNode_t k, const px__copy_op *op)
     /* The view's own memory (not a peer mapping of it), which set_fill passes again. */
     void *dst;
     memcpy(&dst, kp.kernelParams[0], sizeof dst);
-    if (dst != op->dst.data || !keep_launch(n, &kp, 3, offs, sizes, total)) return false;
-    n->fill_value = true;
-    return true;
+    return dst == op->dst.data && keep_launch(n, &kp, 3, offs, sizes, total);
 }
 
 /* n's launch as the driver holds it, its parameters pointing at n's own values as kp's do,

@@ -284,7 +284,7 @@ static px_status cuda_set(px__bexec *e, px__bnode *n, const px__gnode_desc *desc
     cudaError_t err = cudaErrorInvalidValue;
     if (desc->kind == PX__GNODE_COPY && n->is_memcpy)
         err = set_memcpy(e, n, &desc->op);
-    else if (desc->kind == PX__GNODE_FILL && n->fill_value)
+    else if (desc->kind == PX__GNODE_FILL && n->nparams > 0) /* kept: one fill-value kernel */
         err = set_fill_value(e, n, &desc->op);
     if (err == cudaSuccess) return PX_OK;
     (void)cudaGetLastError();

@@ -44,16 +44,14 @@ struct px__bnode {
     bool single;
     const px_kernel *kernel;
     px_policy policy;
-    /* A fill that is one fill-value kernel node (copy/fill.h), its launch kept as a
-       single kernel's is (kp, params, values): set gives it a target, count and value. */
-    bool fill_value;
     /* A copy that is one memcpy node: its parameters as recorded and the two sides'
        memory then; set moves the pointers by as far as the new views are from the old
        (their layouts match). Top-level nodes only (bodies are never changed in place). */
     bool is_memcpy;
     struct cudaMemcpy3DParms mp;
     uintptr_t mp_dst, mp_src;
-    /* The kept kernel launch of a single kernel or a fill (nparams > 0). */
+    /* The kept kernel launch (nparams > 0) of a single kernel, or of a fill node that is
+       one fill-value kernel (copy/fill.h), to which set gives a target, count and value. */
     struct cudaKernelNodeParams kp;
     /* The same launch as the driver holds it, for updates through the driver's call
        (driver/driver.h); has_dkp false when the driver could not give it. */
