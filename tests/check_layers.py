@@ -16,10 +16,10 @@ every backend). backends/ includes base/ only through services.h, and calls only
 parts of base/ that services.h includes (public functions aside: the public headers give
 those).
 
-Modules above the library (src/mpi/: libportex_mpi, a library of its own) use portex's
-public headers only: an include of anything in src/ from them, or of them from the
-library, fails, and so does a library file that includes <mpi.h> or "portex/mpi.h" (the
-library never depends on MPI).
+Modules above the library (src/mpi/: libportex_mpi, src/linalg/: libportex_linalg, each a
+library of its own) use portex's public headers only: an include of anything in src/ from
+them, or of them from the library, fails, and so does a library file that includes
+<mpi.h>, "portex/mpi.h" or "portex/linalg.h" (the library never depends on them).
 
 Public headers (include/) name nothing that a header of src/ declares: no internal type,
 function or macro of the library (a px__ or PX__ name a public header uses is its own).
@@ -38,8 +38,9 @@ import sys
 
 LAYERS = {"graphs": 5, "runtime": 4, "spaces": 3, "observability": 2, "backends": 1, "base": 0}
 # Libraries of their own built on the public API (src/<dir>/), never part of libportex.
-ABOVE = {"mpi"}
-MODULE_HEADERS = re.compile(r'^\s*#\s*include\s+[<"](mpi\.h|mpi-ext\.h|portex/mpi\.h)[>"]', re.M)
+ABOVE = {"mpi", "linalg"}
+MODULE_HEADERS = re.compile(
+    r'^\s*#\s*include\s+[<"](mpi\.h|mpi-ext\.h|portex/mpi\.h|portex/linalg\.h)[>"]', re.M)
 # backends/: what every backend may use beside its own folder.
 BACKEND_SHARED = {"backends/backend.h", "backends/services.h"}
 BACKEND_COMMON = "host"  # the host backends' shared code: loops, teams, graphs, places
@@ -105,7 +106,8 @@ def above_problems(src):
                     problems.append(f"{path} includes {target}: {top(path)}/ uses portex's public headers only")
         elif top(path) in LAYERS:
             for header in MODULE_HEADERS.findall(text):
-                problems.append(f"{path} includes {header}: the library never depends on MPI")
+                problems.append(f"{path} includes {header}: the library never depends on MPI "
+                                "or on the modules above it")
     return problems
 
 

@@ -3,8 +3,8 @@
 """Every ```c block of README.md and docs/*.md, compiled and run as written.
 
     check_snippets.py --root=SRC --exec=serial|openmp|threads --cc=CC [--cc=...] [--cflag=FLAG ...]
-                      --lib=LIBPORTEX.so [--mpicc=MPICC --mpirun=MPIRUN --mpi-lib=LIB.so
-                      --mpi-env=NAME=VALUE ...]
+                      --lib=LIBPORTEX.so [--linalg-lib=LIB.so] [--mpicc=MPICC
+                      --mpirun=MPIRUN --mpi-lib=LIB.so --mpi-env=NAME=VALUE ...]
 
 The line just before a block's opening fence says what the block is:
 
@@ -33,8 +33,10 @@ Programs are compiled with the given compiler and flags (-std=c11 -Wall -Wextra 
 -Werror ...) against the built libportex, as C (kernels included: the host backends), and
 run with PX_DEFAULT_EXEC=EXEC. A program that includes portex/mpi.h is compiled with
 MPICC, linked with libportex_mpi too and run on 2 processes under MPIRUN, with the
---mpi-env variables added; without --mpicc it is skipped. A program that exits 77 is skipped: a harness says so when what it
-needs is not here (a backend, say), and why. Exit 0 when no block failed and one ran, 77
+--mpi-env variables added; without --mpicc it is skipped. One that includes
+portex/linalg.h is linked with libportex_linalg too; without --linalg-lib it is skipped.
+A program that exits 77 is skipped: a harness says so when what it needs is not here (a
+backend, say), and why. Exit 0 when no block failed and one ran, 77
 when all were skipped, 1 otherwise. Meson runs it per host backend:
 `meson test -C build --suite snippets` (docs/snippets/meson.build)."""
 import argparse
@@ -51,6 +53,7 @@ COPY = re.compile(r"^copy of\s+(\S+)$")
 MAIN = re.compile(r"\bint\s+main\s*\(")
 SLOT = re.compile(r"^\s*/\*\s*snippet(?::\s*(\S+))?\s*\*/\s*$")
 MPI = re.compile(r'^\s*#\s*include\s*[<"]portex/mpi\.h[>"]', re.M)
+LINALG = re.compile(r'^\s*#\s*include\s*[<"]portex/linalg\.h[>"]', re.M)
 HARNESS_DIR = "docs/snippets"
 RUN_TIMEOUT_S = 120
 
@@ -204,8 +207,11 @@ def check(p, args, root, tmp):
     mpi = any(MPI.search(t) for t in p.sources.values())
     if mpi and not args.mpicc:
         return "skip", "needs MPI (portex/mpi.h), which this build has not"
+    linalg = any(LINALG.search(t) for t in p.sources.values())
+    if linalg and not args.linalg_lib:
+        return "skip", "needs libportex_linalg (portex/linalg.h), which this build has not"
     cc = [args.mpicc] if mpi else args.cc
-    libs = ([args.mpi_lib] if mpi else []) + [args.lib]
+    libs = ([args.mpi_lib] if mpi else []) + ([args.linalg_lib] if linalg else []) + [args.lib]
     rpath = sorted({os.path.dirname(os.path.abspath(l)) for l in libs})
     exe = os.path.join(d, p.name)
     cmd = (cc + args.cflag + ["-I" + os.path.join(root, HARNESS_DIR), "-I" + d]
@@ -240,6 +246,7 @@ def main():
     ap.add_argument("--cc", action="append", required=True)
     ap.add_argument("--cflag", action="append", default=[])
     ap.add_argument("--lib", required=True)
+    ap.add_argument("--linalg-lib")
     ap.add_argument("--mpicc")
     ap.add_argument("--mpirun")
     ap.add_argument("--mpi-lib")

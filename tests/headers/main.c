@@ -34,6 +34,9 @@ int px_header_test_cuda(void);
 #ifdef PX_TEST_MPI_HEADER
 int px_header_test_mpi(void);
 #endif
+#ifdef PX_TEST_LINALG_HEADER
+int px_header_test_linalg(void);
+#endif
 
 int main(void)
 {
@@ -51,6 +54,9 @@ int main(void)
 #endif
 #ifdef PX_TEST_MPI_HEADER
     r += px_header_test_mpi();
+#endif
+#ifdef PX_TEST_LINALG_HEADER
+    r += px_header_test_linalg();
 #endif
     return r;
 }

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/** @file
+ * portex — linear algebra, opt-in: CSR sparse matrices, their product with a vector, and
+ * BLAS-1 and GEMV over views (libportex_linalg; pkg-config portex-linalg). docs/linalg.md.
+ *
+ * One source for every backend: the library's kernels are portex kernels, so they run
+ * wherever the views live (serial, OpenMP, threads, CUDA). Every call is asynchronous on
+ * the instance it is given, as px_parallel_for is, except those that return a value in
+ * host memory (px_blas_dot, px_blas_nrm2), which wait for that instance only.
+ *
+ * Vectors are 1-D contiguous views of PX_F32 or PX_F64 in memory the instance reaches
+ * (DEVICE of its GPU for CUDA, HOST for the host backends). A call's views share one
+ * element type. A dense matrix (px_blas_gemv) is a 2-D view of either contiguous layout.
+ *
+ * Scalars (alpha, beta, a, b) are doubles; for f32 views they are rounded to float once
+ * per call. Errors: every function returns a px_status and names itself in
+ * px_last_error. */
+#ifndef PORTEX_LINALG_H
+#define PORTEX_LINALG_H
+
+#include <stdint.h>
+
+#include "portex/core.h"
+#include "portex/instance.h"
+#include "portex/space.h"
+#include "portex/view.h"
+
+/** @def PX_LINALG_API
+ * libportex_linalg is built with hidden visibility; only PX_LINALG_API symbols are
+ * exported. */
+#if defined(PX_LINALG_BUILDING_LIBRARY) && !defined(PX_STATIC_BUILD) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define PX_LINALG_API __attribute__((visibility("default")))
+#else
+#define PX_LINALG_API
+#endif
+
+PX_EXTERN_C_BEGIN
+
+/* ---- CSR sparse matrices ---------------------------------------------------------- */
+
+/** A sparse matrix in compressed sparse row form (opaque), in one memory space: row
+ * offsets, column indices and values, and what the library measured of its rows. */
+typedef struct px_csr px_csr;
+
+/** A CSR matrix in host memory, for px_csr_create. The arrays are read during the call
+ * only. Row offsets start at 0, never decrease and end at nnz; column indices lie in
+ * [0, ncols); within a row they may come in any order, and repeat (each entry counts). */
+typedef struct px_csr_desc {
+    int64_t nrows;           /**< rows, >= 0 */
+    int64_t ncols;           /**< columns, >= 0 */
+    int64_t nnz;             /**< entries, >= 0 */
+    px_dtype value_type;     /**< PX_F32 or PX_F64 */
+    px_dtype index_type;     /**< PX_I32 or PX_I64: of row offsets and column indices */
+    const void *row_offsets; /**< nrows + 1 offsets of index_type */
+    const void *col_indices; /**< nnz column indices of index_type */
+    const void *values;      /**< nnz values of value_type */
+} px_csr_desc;
+
+/** How a sparse matrix-vector product runs. */
+typedef enum px_spmv_alg {
+    PX_SPMV_AUTO = 0, /**< the library's choice for this matrix and space (px_csr_info) */
+    PX_SPMV_ROWS,     /**< rows over the lanes of teams shaped from the row lengths
+                           (px_team_rows): for rows of similar length */
+    PX_SPMV_TILES,    /**< tiles of consecutive rows holding about the same number of
+                           entries, each summed by one team; a row longer than a tile
+                           gets a team of its own: for skewed row lengths */
+} px_spmv_alg;
+
+/** The name of an algorithm ("auto", "rows", "tiles"), or "?". */
+PX_LINALG_API const char *px_spmv_alg_string(px_spmv_alg alg);
+
+/** What px_csr_create measured and chose. */
+typedef struct px_csr_info {
+    int64_t nrows, ncols, nnz;
+    px_dtype value_type, index_type;
+    px_space space;       /**< where the arrays live */
+    double mean_row;      /**< entries per row, on average (0 without rows) */
+    int64_t max_row;      /**< entries in the longest row */
+    double row_cv;        /**< the row lengths' coefficient of variation (stddev / mean) */
+    px_spmv_alg spmv_alg; /**< what px_csr_spmv runs on the creating instance's backend:
+                                 AUTO's choice there, or the one set */
+    int64_t tiles;        /**< PX_SPMV_TILES: tiles of the product (long rows included) */
+    int64_t long_rows;    /**< PX_SPMV_TILES: rows longer than a tile */
+    int64_t long_chunks;  /**< PX_SPMV_TILES: the long rows' chunks past their first, summed
+                                 by a second dispatch */
+    size_t extra_bytes;   /**< memory the library holds in `space` beyond the three
+                                 arrays (the algorithms' tables) */
+} px_csr_info;
+
+/** A CSR matrix in `space` from host arrays, copied on inst (the call waits for those
+ * copies). Refused, naming the fault: a value or index type not listed in px_csr_desc, a
+ * negative size, a null array where one is needed, row offsets that do not start at 0,
+ * decrease or end elsewhere than nnz, a column index out of range, sizes past the index
+ * type, or a space inst cannot reach. Release with px_csr_release. */
+PX_LINALG_API px_status px_csr_create(px_instance *inst, px_space space, const px_csr_desc *desc,
+                                      px_csr **A);
+
+/** Fills *info with the matrix's sizes, row statistics and product algorithm. */
+PX_LINALG_API px_status px_csr_info_get(const px_csr *A, px_csr_info *info);
+
+/** Makes px_csr_spmv run `alg` on this matrix from now on (PX_SPMV_AUTO: the library's
+ * choice again). For comparisons; the default is the fast choice. */
+PX_LINALG_API px_status px_csr_set_spmv_alg(px_csr *A, px_spmv_alg alg);
+
+/** y = alpha * A * x + beta * y on inst, asynchronous. x holds ncols elements, y nrows,
+ * both of A's value type, 1-D contiguous, in memory inst reaches, and distinct views of
+ * distinct memory; A's space too must be one inst reaches. As BLAS: beta = 0 ignores y's
+ * old values and alpha = 0 ignores A x (NaN included). The first PX_SPMV_ROWS product on an
+ * instance of another backend or GPU than the creating one shapes its league there, which
+ * waits for that instance once. Call it from one thread at a time per matrix. */
+PX_LINALG_API px_status px_csr_spmv(px_instance *inst, double alpha, const px_csr *A, px_view *x,
+                                    double beta, px_view *y);
+
+/** Releases the matrix (waits for nothing: work already enqueued keeps its arrays alive
+ * until it ends); sets *A to NULL. NULL or *A == NULL is a no-op. */
+PX_LINALG_API px_status px_csr_release(px_csr **A);
+
+/* ---- BLAS-1 and GEMV -------------------------------------------------------------- */
+
+/** y = a * x + y. x and y: the same length and element type, distinct. As BLAS, a = 0
+ * leaves y as it is (x is not read). */
+PX_LINALG_API px_status px_blas_axpy(px_instance *inst, double a, px_view *x, px_view *y);
+
+/** y = a * x + b * y. A zero coefficient drops its term: b = 0 ignores y's old values and
+ * a = 0 ignores x (NaN included). */
+PX_LINALG_API px_status px_blas_axpby(px_instance *inst, double a, px_view *x, double b,
+                                      px_view *y);
+
+/** x = a * x, a plain product: as reference BLAS, a = 0 keeps NaN and infinity as NaN. */
+PX_LINALG_API px_status px_blas_scal(px_instance *inst, double a, px_view *x);
+
+/** *result = the sum of x[i] * y[i], accumulated in the element type; waits for inst. x
+ * and y may be the same view. */
+PX_LINALG_API px_status px_blas_dot(px_instance *inst, px_view *x, px_view *y, double *result);
+
+/** The same into element 0 of `result`, a view of the element type in memory the
+ * instance writes (px_parallel_reduce_view's rule); asynchronous. */
+PX_LINALG_API px_status px_blas_dot_view(px_instance *inst, px_view *x, px_view *y,
+                                         px_view *result);
+
+/** *result = the Euclidean norm of x, without overflow or underflow for any finite x (in
+ * one pass, Blue's algorithm); waits for inst. The result is a double: for f32 views it
+ * may exceed FLT_MAX, where px_blas_nrm2_view stores infinity. */
+PX_LINALG_API px_status px_blas_nrm2(px_instance *inst, px_view *x, double *result);
+
+/** The same into element 0 of `result` (as px_blas_dot_view); asynchronous. */
+PX_LINALG_API px_status px_blas_nrm2_view(px_instance *inst, px_view *x, px_view *result);
+
+/** Which matrix a GEMV multiplies by. */
+typedef enum px_blas_op {
+    PX_BLAS_N = 0, /**< A */
+    PX_BLAS_T,     /**< A transposed */
+} px_blas_op;
+
+/** y = alpha * op(A) * x + beta * y, A an m x n 2-D view (either contiguous layout), x of
+ * n (PX_BLAS_N) or m (PX_BLAS_T) elements, y of the other; beta = 0 ignores y's old
+ * values and alpha = 0 ignores A and x. x and y distinct from A and from each other. */
+PX_LINALG_API px_status px_blas_gemv(px_instance *inst, px_blas_op op, double alpha, px_view *A,
+                                     px_view *x, double beta, px_view *y);
+
+PX_EXTERN_C_END
+
+#endif /* PORTEX_LINALG_H */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* A CSR matrix as libportex_linalg keeps it: its arrays as views in one space, what was
+ * measured of its rows once at creation, and each product algorithm's table. */
+#ifndef PX_LINALG_CSR_H
+#define PX_LINALG_CSR_H
+
+#include <stdint.h>
+
+#include "portex/linalg.h"
+#include "portex/team.h"
+
+/* The league px_team_rows shaped for one backend's instances (its rows are made for one
+   kind of instance and, on a GPU, one device). */
+typedef struct la_rows {
+    px_exec_space exec;
+    int device;
+    px_team_rows *rows;
+    struct la_rows *next;
+} la_rows;
+
+struct px_csr {
+    uint32_t magic; /* LA_CSR_MAGIC while alive */
+    int64_t nrows, ncols, nnz;
+    px_dtype value_type, index_type;
+    px_space space;
+    px_view *row, *col, *val; /* nrows + 1, nnz, nnz elements (at least 1 each) */
+    double mean_row, row_cv;
+    int64_t max_row;
+    px_spmv_alg chosen; /* AUTO's choice on the creating instance's backend */
+    px_spmv_alg set;    /* px_csr_set_spmv_alg's, or AUTO */
+    la_rows *rows;      /* PX_SPMV_ROWS: the league's shape per backend that ran it */
+    px_view *tile;      /* PX_SPMV_TILES: each tile's first row and first entry,
+                                    then (nrows, nnz) */
+    px_view *chunk;     /* PX_SPMV_TILES: each long row's chunks past its first, as
+                                    (row, first entry) pairs */
+    int64_t tiles, long_rows, chunks;
+};
+
+#define LA_CSR_MAGIC 0x43535231u /* "CSR1" */
+
+/* The tiles of PX_SPMV_TILES from the row offsets (host, nrows + 1): tile receives
+   each tile's first row and entry and chunk the long rows' later chunks, of the matrix's index type, in
+   A's space, copied on inst (the caller fences inst). */
+px_status la_tiles_build(px_instance *inst, px_csr *A, const int64_t *offsets);
+
+/* A 1-D view of n elements of `type` in `space` holding the host array src, copied on inst
+   (the caller fences inst before src goes away). */
+px_status la_upload(px_instance *inst, px_space space, const char *label, px_dtype type, int64_t n,
+                    const void *src, px_view **out);
+
+/* The rows' league for inst's backend and device: made on the first product there (which
+   then waits for inst: the offsets are read back once), kept until the matrix goes. */
+px_status la_csr_rows(px_instance *inst, px_csr *A, px_team_rows **out);
+
+/* A is a live matrix; the error names `func`. */
+px_status la_csr_check(const char *func, const px_csr *A);
+
+/* The row statistics. */
+void la_csr_measure(px_csr *A, const int64_t *offsets);
+
+/* AUTO's choice for products on instances whose memory is inst_space. */
+px_spmv_alg la_csr_choice(const px_csr *A, px_space inst_space);
+
+#endif
