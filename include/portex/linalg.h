@@ -57,6 +57,20 @@ typedef struct px_csr_desc {
     const void *values;      /**< nnz values of value_type */
 } px_csr_desc;
 
+/** A sparse matrix as a list of triplets in host memory, for px_csr_create_coo: entry k is
+ * values[k] at (row_indices[k], col_indices[k]). The triplets may come in any order; those
+ * at the same place are summed, in their order in the list. */
+typedef struct px_coo_desc {
+    int64_t nrows;           /**< rows, >= 0 */
+    int64_t ncols;           /**< columns, >= 0 */
+    int64_t nnz;             /**< triplets, >= 0 */
+    px_dtype value_type;     /**< PX_F32 or PX_F64 */
+    px_dtype index_type;     /**< PX_I32 or PX_I64: of the indices given and of the matrix */
+    const void *row_indices; /**< nnz row indices of index_type, in [0, nrows) */
+    const void *col_indices; /**< nnz column indices of index_type, in [0, ncols) */
+    const void *values;      /**< nnz values of value_type */
+} px_coo_desc;
+
 /** How a sparse matrix-vector product runs. */
 typedef enum px_spmv_alg {
     PX_SPMV_AUTO = 0, /**< the library's choice for this matrix and space (px_csr_info) */
@@ -95,6 +109,17 @@ typedef struct px_csr_info {
  * type, or a space inst cannot reach. Release with px_csr_release. */
 PX_LINALG_API px_status px_csr_create(px_instance *inst, px_space space, const px_csr_desc *desc,
                                       px_csr **A);
+
+/** A CSR matrix in `space` from a COO triplet list: the triplets are copied on inst, then
+ * sorted by row and column and summed where they repeat by kernels on inst
+ * (px_sort_permutation, px_prefix_sum, portex kernels), so that each row holds its
+ * columns in increasing order, once each; the matrix's nnz (px_csr_info) is the number of
+ * distinct places. Waits for inst. Refused as px_csr_create is, and for an index out of
+ * range, nrows * ncols past INT64_MAX, or an instance being captured into a graph. Beyond
+ * the matrix, the call holds until it returns four int64 arrays of the triplets' count and
+ * one of the distinct places' count, in `space`. */
+PX_LINALG_API px_status px_csr_create_coo(px_instance *inst, px_space space,
+                                          const px_coo_desc *desc, px_csr **A);
 
 /** Fills *info with the matrix's sizes, row statistics and product algorithm. */
 PX_LINALG_API px_status px_csr_info_get(const px_csr *A, px_csr_info *info);

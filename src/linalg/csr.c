@@ -20,31 +20,39 @@ const char *px_spmv_alg_string(px_spmv_alg alg)
     return "?";
 }
 
-/* Element i of an index array of `type`. */
-static int64_t index_at(const void *a, px_dtype type, int64_t i)
+int64_t la_index_at(const void *a, px_dtype type, int64_t i)
 {
     return type == PX_I32 ? ((const int32_t *)a)[i] : ((const int64_t *)a)[i];
+}
+
+px_status la_csr_check_shape(const char *func, px_dtype value_type, px_dtype index_type,
+                             int64_t nrows, int64_t ncols, int64_t nnz)
+{
+    if (value_type != PX_F32 && value_type != PX_F64)
+        return px_set_error(PX_ERR_TYPE_MISMATCH, func, "value_type is %s, not f32 or f64",
+                            px_dtype_string(value_type));
+    if (index_type != PX_I32 && index_type != PX_I64)
+        return px_set_error(PX_ERR_TYPE_MISMATCH, func, "index_type is %s, not i32 or i64",
+                            px_dtype_string(index_type));
+    if (nrows < 0 || ncols < 0 || nnz < 0)
+        return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
+                            "negative size: nrows %lld, ncols %lld, nnz %lld", (long long)nrows,
+                            (long long)ncols, (long long)nnz);
+    const int64_t most = index_type == PX_I32 ? INT32_MAX : INT64_MAX - 1;
+    if (nrows > most || ncols > most || nnz > most)
+        return px_set_error(PX_ERR_OVERFLOW, func,
+                            "nrows %lld, ncols %lld or nnz %lld is past what %s indices hold",
+                            (long long)nrows, (long long)ncols, (long long)nnz,
+                            px_dtype_string(index_type));
+    return PX_OK;
 }
 
 /* What the description says before anything is read through its pointers. */
 static px_status check_desc(const px_csr_desc *d)
 {
-    if (d->value_type != PX_F32 && d->value_type != PX_F64)
-        return px_set_error(PX_ERR_TYPE_MISMATCH, CREATE, "value_type is %s, not f32 or f64",
-                            px_dtype_string(d->value_type));
-    if (d->index_type != PX_I32 && d->index_type != PX_I64)
-        return px_set_error(PX_ERR_TYPE_MISMATCH, CREATE, "index_type is %s, not i32 or i64",
-                            px_dtype_string(d->index_type));
-    if (d->nrows < 0 || d->ncols < 0 || d->nnz < 0)
-        return px_set_error(PX_ERR_INVALID_ARGUMENT, CREATE,
-                            "negative size: nrows %lld, ncols %lld, nnz %lld", (long long)d->nrows,
-                            (long long)d->ncols, (long long)d->nnz);
-    const int64_t most = d->index_type == PX_I32 ? INT32_MAX : INT64_MAX - 1;
-    if (d->nrows > most || d->ncols > most || d->nnz > most)
-        return px_set_error(PX_ERR_OVERFLOW, CREATE,
-                            "nrows %lld, ncols %lld or nnz %lld is past what %s indices hold",
-                            (long long)d->nrows, (long long)d->ncols, (long long)d->nnz,
-                            px_dtype_string(d->index_type));
+    px_status st =
+        la_csr_check_shape(CREATE, d->value_type, d->index_type, d->nrows, d->ncols, d->nnz);
+    if (st != PX_OK) return st;
     if (!d->row_offsets)
         return px_set_error(PX_ERR_INVALID_ARGUMENT, CREATE, "row_offsets is NULL");
     if (d->nnz > 0 && (!d->col_indices || !d->values))
@@ -63,7 +71,7 @@ static px_status read_offsets(const px_csr_desc *d, int64_t **out)
                             (long long)d->nrows + 1);
     px_status st = PX_OK;
     for (int64_t r = 0; r <= d->nrows && st == PX_OK; ++r) {
-        off[r] = index_at(d->row_offsets, d->index_type, r);
+        off[r] = la_index_at(d->row_offsets, d->index_type, r);
         if (r == 0 && off[0] != 0)
             st = px_set_error(PX_ERR_INVALID_ARGUMENT, CREATE,
                               "row_offsets[0] is %lld; it must be 0", (long long)off[0]);
@@ -86,7 +94,7 @@ static px_status read_offsets(const px_csr_desc *d, int64_t **out)
 static px_status check_columns(const px_csr_desc *d)
 {
     for (int64_t k = 0; k < d->nnz; ++k) {
-        const int64_t c = index_at(d->col_indices, d->index_type, k);
+        const int64_t c = la_index_at(d->col_indices, d->index_type, k);
         if (c < 0 || c >= d->ncols)
             return px_set_error(PX_ERR_INVALID_ARGUMENT, CREATE,
                                 "col_indices[%lld] is %lld, outside [0, ncols = %lld)",
@@ -141,7 +149,7 @@ px_status la_csr_rows(px_instance *inst, px_csr *A, px_team_rows **out)
     return PX_OK;
 }
 
-static void destroy(px_csr *A)
+void la_csr_destroy(px_csr *A)
 {
     while (A->rows) {
         la_rows *next = A->rows->next;
@@ -158,7 +166,35 @@ static void destroy(px_csr *A)
     free(A);
 }
 
-/* The arrays in A's space, the rows measured, each algorithm's table. */
+px_status la_csr_finish(px_instance *inst, px_space inst_space, px_csr *A, const int64_t *off)
+{
+    px_status st = la_tiles_build(inst, A, off);
+    /* px_team_rows reads the offsets back once, after the work before on the same inst. */
+    px_team_rows *rows;
+    if (st == PX_OK) st = la_csr_rows(inst, A, &rows);
+    const px_status fenced = px_instance_fence(inst); /* host arrays given are read by now */
+    if (st == PX_OK) st = fenced;
+    la_csr_measure(A, off);
+    A->chosen = la_csr_choice(A, inst_space);
+    return st;
+}
+
+px_csr *la_csr_new(int64_t nrows, int64_t ncols, int64_t nnz, px_dtype value_type,
+                   px_dtype index_type, px_space space)
+{
+    px_csr *A = (px_csr *)calloc(1, sizeof *A);
+    if (!A) return NULL;
+    A->magic = LA_CSR_MAGIC;
+    A->nrows = nrows;
+    A->ncols = ncols;
+    A->nnz = nnz;
+    A->value_type = value_type;
+    A->index_type = index_type;
+    A->space = space;
+    return A;
+}
+
+/* The host arrays in A's space, then what every matrix has. */
 static px_status build(px_instance *inst, px_space inst_space, const px_csr_desc *d,
                        const int64_t *off, px_csr *A)
 {
@@ -169,14 +205,10 @@ static px_status build(px_instance *inst, px_space inst_space, const px_csr_desc
                        &A->col);
     if (st == PX_OK)
         st = la_upload(inst, A->space, "px_csr values", d->value_type, d->nnz, d->values, &A->val);
-    if (st == PX_OK) st = la_tiles_build(inst, A, off);
-    /* px_team_rows reads the offsets back once, after the copies above on the same inst. */
-    px_team_rows *rows;
-    if (st == PX_OK) st = la_csr_rows(inst, A, &rows);
-    const px_status fenced = px_instance_fence(inst); /* the host arrays are read by now */
-    if (st == PX_OK) st = fenced;
-    la_csr_measure(A, off);
-    A->chosen = la_csr_choice(A, inst_space);
+    if (st == PX_OK)
+        st = la_csr_finish(inst, inst_space, A, off);
+    else
+        px_instance_fence(inst); /* no copy may still read the caller's arrays */
     return st;
 }
 
@@ -199,22 +231,16 @@ px_status px_csr_create(px_instance *inst, px_space space, const px_csr_desc *de
         free(off);
         return st;
     }
-    px_csr *A = (px_csr *)calloc(1, sizeof *A);
+    px_csr *A =
+        la_csr_new(desc->nrows, desc->ncols, desc->nnz, desc->value_type, desc->index_type, space);
     if (!A) {
         free(off);
         return px_set_error(PX_ERR_OUT_OF_MEMORY, CREATE, "out of host memory");
     }
-    A->magic = LA_CSR_MAGIC;
-    A->nrows = desc->nrows;
-    A->ncols = desc->ncols;
-    A->nnz = desc->nnz;
-    A->value_type = desc->value_type;
-    A->index_type = desc->index_type;
-    A->space = space;
     st = la_named(CREATE, build(inst, is, desc, off, A));
     free(off);
     if (st != PX_OK) {
-        destroy(A);
+        la_csr_destroy(A);
         return st;
     }
     *out = A;
@@ -277,7 +303,7 @@ px_status px_csr_release(px_csr **A)
     if (!A || !*A) return PX_OK;
     px_status st = la_csr_check("px_csr_release", *A);
     if (st != PX_OK) return st;
-    destroy(*A);
+    la_csr_destroy(*A);
     *A = NULL;
     return PX_OK;
 }

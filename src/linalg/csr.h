@@ -38,6 +38,24 @@ struct px_csr {
 
 #define LA_CSR_MAGIC 0x43535231u /* "CSR1" */
 
+/* Element i of an index array of `type` (PX_I32 or PX_I64). */
+int64_t la_index_at(const void *a, px_dtype type, int64_t i);
+
+/* The types and sizes of a matrix to be made (the error names `func`). */
+px_status la_csr_check_shape(const char *func, px_dtype value_type, px_dtype index_type,
+                             int64_t nrows, int64_t ncols, int64_t nnz);
+
+/* A matrix of these sizes in `space`, without arrays yet (NULL: out of host memory). */
+px_csr *la_csr_new(int64_t nrows, int64_t ncols, int64_t nnz, px_dtype value_type,
+                   px_dtype index_type, px_space space);
+
+/* What every matrix has once its three arrays are in place (off: its row offsets on the
+   host): the tiles, the rows' league for inst, the statistics, AUTO's choice. Fences inst. */
+px_status la_csr_finish(px_instance *inst, px_space inst_space, px_csr *A, const int64_t *off);
+
+/* Frees a matrix made by la_csr_new, whatever it holds so far. */
+void la_csr_destroy(px_csr *A);
+
 /* The tiles of PX_SPMV_TILES from the row offsets (host, nrows + 1): tile receives
    each tile's first row and entry and chunk the long rows' later chunks, of the matrix's index type, in
    A's space, copied on inst (the caller fences inst). */
