@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* The COO kernels that depend on the index type alone: the includer defines LA_I and LA_IT
- * (i32 int32_t, or i64 int64_t); this file undefines them. Included once per index type
- * (coo_kernels.c). */
+/* The COO kernels that depend on the index type alone, as for_each_index.h defines it.
+ * Included once per index type (coo_kernels.c). */
 
-#define LA_PASTE_(a, i) a##_##i
-#define LA_PASTE(a, i) LA_PASTE_(a, i)
-#define LA_NAME(a) LA_PASTE(a, LA_I)
 /* PX_FOR pastes its name: give it one already expanded. */
 #define LA_FOR(name, Args, args, i) PX_FOR(name, Args, args, i)
 
@@ -23,8 +19,3 @@ LA_FOR(LA_NAME(la_coo_offsets), LA_NAME(la_coo_offsets_args), a, u)
 }
 
 #undef LA_FOR
-#undef LA_NAME
-#undef LA_PASTE
-#undef LA_PASTE_
-#undef LA_I
-#undef LA_IT

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* The COO kernel that sums runs of equal keys, for one value type and one index type: the
- * includer defines LA_V, LA_VT, LA_I and LA_IT (as spmv_body.h); this file undefines them. */
+/* The COO kernel that sums runs of equal keys, for one value type and one index type, as
+ * for_each_pair.h defines them. Included once per pair (coo_kernels.c). */
 
-#define LA_PASTE_(a, v, i) a##_##v##_##i
-#define LA_PASTE(a, v, i) LA_PASTE_(a, v, i)
-#define LA_NAME(a) LA_PASTE(a, LA_V, LA_I)
+/* PX_FOR pastes its name: give it one already expanded. */
 #define LA_FOR(name, Args, args, i) PX_FOR(name, Args, args, i)
 
 /* The head of each run sums it in sorted order, which the stable sort made the triplets'
@@ -23,10 +21,3 @@ LA_FOR(LA_NAME(la_coo_sum), LA_NAME(la_coo_sum_args), a, i)
 }
 
 #undef LA_FOR
-#undef LA_NAME
-#undef LA_PASTE
-#undef LA_PASTE_
-#undef LA_V
-#undef LA_VT
-#undef LA_I
-#undef LA_IT

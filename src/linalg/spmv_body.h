@@ -1,13 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* The sparse matrix-vector product's kernels for one value type and one index type: the
- * includer defines LA_V and LA_VT (f32 float, or f64 double) and LA_I and LA_IT (i32
- * int32_t, or i64 int64_t); this file undefines them. No include guard: it is included once
- * per pair (spmv_kernels.c). */
+/* The sparse matrix-vector product's kernels for one value type and one index type, as
+ * for_each_pair.h defines them (LA_V, LA_VT, LA_I, LA_IT, LA_NAME). No include guard: it is
+ * included once per pair (spmv_kernels.c). */
 
-/* Names pasted from the pair, through a second macro so that LA_V and LA_I expand first. */
-#define LA_PASTE_(a, v, i) a##_##v##_##i
-#define LA_PASTE(a, v, i) LA_PASTE_(a, v, i)
-#define LA_NAME(a) LA_PASTE(a, LA_V, LA_I)
 /* The kernel macros paste their name: give them names already expanded. */
 #define LA_TEAM_FOR(name, Args, args, team) PX_TEAM_FOR(name, Args, args, team)
 #define LA_ROW_REDUCE(team, k, begin, end, T, acc, result) \
@@ -162,10 +157,3 @@ LA_TEAM_FOR(LA_NAME(la_spmv_chunks), LA_NAME(la_spmv_args), a, team)
 #undef LA_STORE
 #undef LA_ROW_REDUCE
 #undef LA_TEAM_FOR
-#undef LA_NAME
-#undef LA_PASTE
-#undef LA_PASTE_
-#undef LA_V
-#undef LA_VT
-#undef LA_I
-#undef LA_IT
