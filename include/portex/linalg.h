@@ -137,6 +137,21 @@ PX_LINALG_API px_status px_csr_set_spmv_alg(px_csr *A, px_spmv_alg alg);
 PX_LINALG_API px_status px_csr_spmv(px_instance *inst, double alpha, const px_csr *A, px_view *x,
                                     double beta, px_view *y);
 
+/** y = alpha * A^T * x + beta * y on inst, asynchronous: x of nrows elements, y of ncols,
+ * otherwise as px_csr_spmv. y is scaled by beta first (beta = 0: set to 0), then each row's
+ * entries are added into y atomically: on the parallel backends and CUDA, sums into one
+ * element come in an order that may change from run to run (so may their last bits). */
+PX_LINALG_API px_status px_csr_spmv_transposed(px_instance *inst, double alpha, const px_csr *A,
+                                               px_view *x, double beta, px_view *y);
+
+/** One Jacobi step towards A x = b on inst, asynchronous: x_new = x + omega D^-1 (b - A x),
+ * D the diagonal of A (each row's entries in its own column, summed). A square; b, x and
+ * x_new of nrows elements of A's value type, in memory inst reaches; x_new distinct from x
+ * and from b. A row whose diagonal is missing or zero gets infinity or NaN, as the
+ * formula gives. omega = 1 is plain Jacobi; about 2/3 damps it for smoothing. */
+PX_LINALG_API px_status px_csr_jacobi(px_instance *inst, double omega, const px_csr *A, px_view *b,
+                                      px_view *x, px_view *x_new);
+
 /** Releases the matrix (waits for nothing: work already enqueued keeps its arrays alive
  * until it ends); sets *A to NULL. NULL or *A == NULL is a no-op. */
 PX_LINALG_API px_status px_csr_release(px_csr **A);

@@ -257,6 +257,32 @@ px_status la_csr_check(const char *func, const px_csr *A)
     return PX_OK;
 }
 
+px_status la_csr_begin(const char *func, px_instance *inst, const px_csr *A, px_space *is)
+{
+    px_status st = la_instance(func, inst, is);
+    if (st == PX_OK) st = la_csr_check(func, A);
+    if (st == PX_OK && !la_reaches(*is, A->space))
+        st = px_set_error(PX_ERR_INVALID_ARGUMENT, func,
+                          "A lives in %s memory the instance's kernels do not reach",
+                          px_space_kind_string(A->space.kind));
+    return st;
+}
+
+px_status la_csr_operand(const char *func, const px_csr *A, px_space is, const char *name,
+                         px_view *v, int64_t n, la_vec *out)
+{
+    px_status st = la_vector(func, name, is, v, out);
+    if (st != PX_OK) return st;
+    if (out->dtype != A->value_type)
+        return px_set_error(PX_ERR_TYPE_MISMATCH, func, "A holds %s but %s holds %s",
+                            px_dtype_string(A->value_type), name, px_dtype_string(out->dtype));
+    if (out->n != n)
+        return px_set_error(
+            PX_ERR_EXTENTS_MISMATCH, func, "%s has %lld elements; A (%lld x %lld) needs %lld there",
+            name, (long long)out->n, (long long)A->nrows, (long long)A->ncols, (long long)n);
+    return PX_OK;
+}
+
 px_status px_csr_info_get(const px_csr *A, px_csr_info *info)
 {
     px_status st = la_csr_check("px_csr_info_get", A);

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "args.h"
 #include "portex/linalg.h"
 #include "portex/team.h"
 
@@ -69,6 +70,14 @@ px_status la_upload(px_instance *inst, px_space space, const char *label, px_dty
 /* The rows' league for inst's backend and device: made on the first product there (which
    then waits for inst: the offsets are read back once), kept until the matrix goes. */
 px_status la_csr_rows(px_instance *inst, px_csr *A, px_team_rows **out);
+
+/* The start of a call with A on inst: inst and A alive, A's space one inst reaches (*is:
+   the memory inst's kernels use). */
+px_status la_csr_begin(const char *func, px_instance *inst, const px_csr *A, px_space *is);
+
+/* The vector `name` of a call with A: as la_vector, of A's value type and n elements. */
+px_status la_csr_operand(const char *func, const px_csr *A, px_space is, const char *name,
+                         px_view *v, int64_t n, la_vec *out);
 
 /* A is a live matrix; the error names `func`. */
 px_status la_csr_check(const char *func, const px_csr *A);

@@ -47,24 +47,11 @@ px_status px_csr_spmv(px_instance *inst, double alpha, const px_csr *A, px_view 
                       px_view *y)
 {
     px_space is;
-    px_status st = la_instance(SPMV, inst, &is);
-    if (st == PX_OK) st = la_csr_check(SPMV, A);
-    if (st != PX_OK) return st;
-    if (!la_reaches(is, A->space))
-        return px_set_error(PX_ERR_INVALID_ARGUMENT, SPMV,
-                            "A lives in %s memory the instance's kernels do not reach",
-                            px_space_kind_string(A->space.kind));
     la_vec xv, yv;
-    if ((st = la_vector(SPMV, "x", is, x, &xv)) != PX_OK) return st;
-    if ((st = la_vector(SPMV, "y", is, y, &yv)) != PX_OK) return st;
-    if (xv.dtype != A->value_type || yv.dtype != A->value_type)
-        return px_set_error(PX_ERR_TYPE_MISMATCH, SPMV, "A holds %s but %s holds %s",
-                            px_dtype_string(A->value_type), xv.dtype != A->value_type ? "x" : "y",
-                            px_dtype_string(xv.dtype != A->value_type ? xv.dtype : yv.dtype));
-    if (xv.n != A->ncols || yv.n != A->nrows)
-        return px_set_error(
-            PX_ERR_EXTENTS_MISMATCH, SPMV, "A is %lld x %lld but x has %lld elements and y %lld",
-            (long long)A->nrows, (long long)A->ncols, (long long)xv.n, (long long)yv.n);
+    px_status st = la_csr_begin(SPMV, inst, A, &is);
+    if (st == PX_OK) st = la_csr_operand(SPMV, A, is, "x", x, A->ncols, &xv);
+    if (st == PX_OK) st = la_csr_operand(SPMV, A, is, "y", y, A->nrows, &yv);
+    if (st != PX_OK) return st;
     if ((st = la_distinct(SPMV, "x", &xv, "y", &yv)) != PX_OK) return st;
     if ((st = la_scalar(SPMV, "alpha", alpha, A->value_type)) != PX_OK) return st;
     if ((st = la_scalar(SPMV, "beta", beta, A->value_type)) != PX_OK) return st;

@@ -5,6 +5,7 @@
 
 /* The kernel macros paste their name: give them names already expanded. */
 #define LA_TEAM_FOR(name, Args, args, team) PX_TEAM_FOR(name, Args, args, team)
+#define LA_FOR(name, Args, args, i) PX_FOR(name, Args, args, i)
 #define LA_ROW_REDUCE(team, k, begin, end, T, acc, result) \
     PX_ROW_VECTOR_REDUCE(team, k, begin, end, T, sum, acc, result)
 
@@ -152,6 +153,30 @@ LA_TEAM_FOR(LA_NAME(la_spmv_chunks), LA_NAME(la_spmv_args), a, team)
     PX_SINGLE_PER_TEAM(team) { px_atomic_add(&PX_AT1(a->y, r), (LA_VT)a->alpha * s); }
 }
 
+/* y += alpha * A^T * x, row r's entries scattered: y[col[k]] += alpha * x[r] * val[k],
+   atomically (rows that share a column run at once). The front end has scaled y by beta. */
+LA_FOR(LA_NAME(la_spmv_transposed), LA_NAME(la_spmv_args), a, r)
+{
+    const LA_VT xr = (LA_VT)a->alpha * PX_AT1(a->x, r);
+    for (int64_t k = PX_AT1(a->row, r); k < PX_AT1(a->row, r + 1); ++k)
+        px_atomic_add(&PX_AT1(a->y, PX_AT1(a->col, k)), PX_AT1(a->val, k) * xr);
+}
+
+/* One Jacobi step, a row a thread: x_new[r] = x[r] + omega * (b[r] - (A x)[r]) / A[r][r],
+   the diagonal summed from the row's entries in column r (repeats included). */
+LA_FOR(LA_NAME(la_jacobi), LA_NAME(la_jacobi_args), a, r)
+{
+    LA_VT ax = 0, diag = 0;
+    for (int64_t k = PX_AT1(a->row, r); k < PX_AT1(a->row, r + 1); ++k) {
+        const LA_VT v = PX_AT1(a->val, k);
+        const int64_t c = PX_AT1(a->col, k);
+        ax += v * PX_AT1(a->x, c);
+        if (c == r) diag += v;
+    }
+    PX_AT1(a->x_new, r) = PX_AT1(a->x, r) + (LA_VT)a->omega * (PX_AT1(a->b, r) - ax) / diag;
+}
+
+#undef LA_FOR
 #undef LA_TEAM_TOTAL
 #undef LA_BATCHED_SUM
 #undef LA_STORE

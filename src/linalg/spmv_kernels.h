@@ -30,7 +30,9 @@
 #define LA_TILE_SCRATCH(value_size) \
     ((size_t)(LA_TILE_SLOTS + LA_TILE_ROWS) * (value_size) + (LA_TILE_ROWS + 1) * 4)
 
-/* y = alpha * A * x + beta * y for the rows a dispatch covers. TILES only: tile, the
+/* y = alpha * A * x + beta * y for the rows a dispatch covers, and y += alpha * A^T * x (the
+   transposed product: x of nrows elements, y of ncols). la_jacobi_args: one Jacobi step
+   from x to x_new towards A x = b. TILES only: tile, the
    first row and first entry of each tile, then (nrows, nnz); chunk, for each chunk of a long row past its
    first, its row and first entry (2 per chunk). Every span restrict: the front end refuses
    x and y that share memory, and A's arrays are the library's own. */
@@ -40,9 +42,16 @@
         px_span_##V##_1d_restrict val, x, y;                 \
         double alpha, beta; /* rounded in the kernel: f32 */ \
     } la_spmv_args_##V##_##I;                                \
+    typedef struct la_jacobi_args_##V##_##I {                \
+        px_span_##I##_1d_restrict row, col;                  \
+        px_span_##V##_1d_restrict val, x, b, x_new;          \
+        double omega;                                        \
+    } la_jacobi_args_##V##_##I;                              \
     PX_DECLARE_KERNEL_TEAM_FOR(la_spmv_rows_##V##_##I);      \
     PX_DECLARE_KERNEL_TEAM_FOR(la_spmv_tiles_##V##_##I);     \
-    PX_DECLARE_KERNEL_TEAM_FOR(la_spmv_chunks_##V##_##I)
+    PX_DECLARE_KERNEL_TEAM_FOR(la_spmv_chunks_##V##_##I);    \
+    PX_DECLARE_KERNEL(la_spmv_transposed_##V##_##I);         \
+    PX_DECLARE_KERNEL(la_jacobi_##V##_##I)
 
 LA_SPMV_ARGS(f32, i32);
 LA_SPMV_ARGS(f32, i64);
