@@ -86,20 +86,24 @@ PX_LINALG_API const char *px_spmv_alg_string(px_spmv_alg alg);
 
 /** What px_csr_create measured and chose. */
 typedef struct px_csr_info {
-    int64_t nrows, ncols, nnz;
-    px_dtype value_type, index_type;
+    int64_t nrows;        /**< rows */
+    int64_t ncols;        /**< columns */
+    int64_t nnz;          /**< entries stored (repeats given to px_csr_create count each) */
+    px_dtype value_type;  /**< PX_F32 or PX_F64 */
+    px_dtype index_type;  /**< PX_I32 or PX_I64 */
     px_space space;       /**< where the arrays live */
     double mean_row;      /**< entries per row, on average (0 without rows) */
     int64_t max_row;      /**< entries in the longest row */
     double row_cv;        /**< the row lengths' coefficient of variation (stddev / mean) */
     px_spmv_alg spmv_alg; /**< what px_csr_spmv runs on the creating instance's backend:
-                                 AUTO's choice there, or the one set */
+                               AUTO's choice there, or the one set */
     int64_t tiles;        /**< PX_SPMV_TILES: tiles of the product (long rows included) */
     int64_t long_rows;    /**< PX_SPMV_TILES: rows longer than a tile */
     int64_t long_chunks;  /**< PX_SPMV_TILES: the long rows' chunks past their first, summed
-                                 by a second dispatch */
-    size_t extra_bytes;   /**< memory the library holds in `space` beyond the three
-                                 arrays (the algorithms' tables) */
+                               by a second dispatch */
+    size_t extra_bytes;   /**< memory the library holds beyond the three arrays: the
+                               algorithms' tables in `space`, and the long rows' indices
+                               px_team_rows keeps on each GPU that ran a product */
 } px_csr_info;
 
 /** A CSR matrix in `space` from host arrays, copied on inst (the call waits for those
@@ -152,8 +156,9 @@ PX_LINALG_API px_status px_csr_spmv_transposed(px_instance *inst, double alpha, 
 PX_LINALG_API px_status px_csr_jacobi(px_instance *inst, double omega, const px_csr *A, px_view *b,
                                       px_view *x, px_view *x_new);
 
-/** Releases the matrix (waits for nothing: work already enqueued keeps its arrays alive
- * until it ends); sets *A to NULL. NULL or *A == NULL is a no-op. */
+/** Releases the matrix and sets *A to NULL (NULL or *A == NULL: nothing to do). It waits for
+ * nothing: the products that used it must have finished (fence their instances first,
+ * as px_team_rows_release asks), and no graph may hold one any longer. */
 PX_LINALG_API px_status px_csr_release(px_csr **A);
 
 /* ---- BLAS-1 and GEMV -------------------------------------------------------------- */

@@ -36,16 +36,23 @@ px_status la_vector(const char *func, const char *name, px_space inst_space, px_
         return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
                             "%s is not contiguous (stride %lld); copy it into a contiguous view",
                             name, (long long)in.stride[0]);
-    if (!la_reaches(inst_space, in.space))
-        return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
-                            "%s lives in %s memory%s, which the instance's kernels do not reach",
-                            name, px_space_kind_string(in.space.kind),
-                            in.space.kind == PX_SPACE_DEVICE ? " of another GPU" : "");
+    if ((st = la_reachable(func, name, inst_space, in.space)) != PX_OK) return st;
     out->view = view;
     out->dtype = in.dtype;
     out->n = in.extent[0];
     out->data = in.data;
     return PX_OK;
+}
+
+px_status la_reachable(const char *func, const char *name, px_space inst_space, px_space space)
+{
+    if (la_reaches(inst_space, space)) return PX_OK;
+    return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
+                        "%s lives in %s memory%s, which the instance's kernels do not reach", name,
+                        px_space_kind_string(space.kind),
+                        space.kind == PX_SPACE_DEVICE && inst_space.kind == PX_SPACE_DEVICE
+                            ? " of another GPU"
+                            : "");
 }
 
 px_status la_match(const char *func, const char *a_name, const la_vec *a, const char *b_name,

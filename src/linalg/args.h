@@ -24,6 +24,9 @@ px_status la_instance(const char *func, px_instance *inst, px_space *space);
    GPU's DEVICE memory or HOST_PINNED for a GPU; HOST or HOST_PINNED for the host. */
 bool la_reaches(px_space inst_space, px_space space);
 
+/* la_reaches, or an error naming `func` and the argument `name`. */
+px_status la_reachable(const char *func, const char *name, px_space inst_space, px_space space);
+
 /* `view` (the argument `name`) is a 1-D contiguous view of PX_F32 or PX_F64 in memory
    inst_space reaches. */
 px_status la_vector(const char *func, const char *name, px_space inst_space, px_view *view,
@@ -40,6 +43,13 @@ px_status la_distinct(const char *func, const char *a_name, const la_vec *a, con
 /* A scalar argument is finite-or-not as the caller likes, but fits the element type: for
    PX_F32 views a finite double past FLT_MAX is refused rather than rounded to infinity. */
 px_status la_scalar(const char *func, const char *name, double value, px_dtype dtype);
+
+/* Whether a scalar is 0 once rounded to views of `dtype` (f32: 1e-50 is 0): where the BLAS
+   rule drops a term, the kernels and front ends decide alike. */
+static inline bool la_zero(double value, px_dtype dtype)
+{
+    return dtype == PX_F32 ? (float)value == 0 : value == 0;
+}
 
 /* st, with the last error named by `func` when it is not already: a failure reported by a
    portex call the module makes ("px_parallel_reduce: ...") becomes "func:

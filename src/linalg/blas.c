@@ -46,13 +46,7 @@ static px_status result_view(const char *func, px_space space, px_dtype dtype, p
         return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
                             "result must be contiguous with at least one element (it has %lld%s)",
                             (long long)in.size, in.contiguous ? "" : ", not contiguous");
-    if (!la_reaches(space, in.space))
-        return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
-                            "result lives in %s memory%s, which the instance's kernels do not "
-                            "write",
-                            px_space_kind_string(in.space.kind),
-                            in.space.kind == PX_SPACE_DEVICE ? " of another GPU" : "");
-    return PX_OK;
+    return la_reachable(func, "result", space, in.space);
 }
 
 /* ---- BLAS-1 --------------------------------------------------------------------------- */
@@ -168,11 +162,7 @@ static px_status matrix_arg(const char *func, px_space space, px_view *A, px_vie
                             "into a contiguous view",
                             px_layout_string(in->layout), (long long)in->stride[0],
                             (long long)in->stride[1]);
-    if (!la_reaches(space, in->space))
-        return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
-                            "A lives in %s memory%s, which the instance's kernels do not reach",
-                            px_space_kind_string(in->space.kind),
-                            in->space.kind == PX_SPACE_DEVICE ? " of another GPU" : "");
+    LA_TRY(la_reachable(func, "A", space, in->space));
     whole->view = A;
     whole->dtype = in->dtype;
     whole->data = in->data;

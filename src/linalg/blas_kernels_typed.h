@@ -33,9 +33,10 @@ typedef struct LA_NAME(la_nrm2_args) {
 } LA_NAME(la_nrm2_args);
 
 /* Blue's three sums of squares (la_blue_norm): small values scaled up, medium ones as they
-   are, big ones scaled down. */
+   are, big ones scaled down. In double for f32 too: 2^24 medium squares of floats (up to
+   2^104 each) would overflow a float sum. */
 typedef struct LA_NAME(la_blue) {
-    LA_T sml, med, big;
+    double sml, med, big;
 } LA_NAME(la_blue);
 
 /* What both GEMV kernels take besides op(A). */
@@ -97,13 +98,13 @@ PX_FUNCTION void LA_NAME(la_blue_add)(LA_NAME(la_blue) * acc, LA_T x)
 {
     const LA_T ax = x < 0 ? -x : x;
     if (ax > (LA_T)LA_BLUE_TBIG) {
-        const LA_T s = ax * (LA_T)LA_BLUE_SBIG;
+        const double s = (double)(ax * (LA_T)LA_BLUE_SBIG);
         acc->big += s * s;
     } else if (ax < (LA_T)LA_BLUE_TSML) {
-        const LA_T s = ax * (LA_T)LA_BLUE_SSML;
+        const double s = (double)(ax * (LA_T)LA_BLUE_SSML);
         acc->sml += s * s;
     } else {
-        acc->med += ax * ax;
+        acc->med += (double)ax * (double)ax;
     }
 }
 

@@ -108,7 +108,11 @@ static px_status offsets_to_host(px_instance *inst, const px_csr *A, int64_t **o
         px_view_release(&host);
     }
     if (st == PX_OK && A->index_type == PX_I32) /* widen in place, from the end */
-        for (int64_t i = n - 1; i >= 0; --i) off[i] = ((const int32_t *)off)[i];
+        for (int64_t i = n - 1; i >= 0; --i) {
+            int32_t v; /* memcpy: no int32 load may move after an int64 store */
+            memcpy(&v, (const char *)off + 4 * i, sizeof v);
+            off[i] = v;
+        }
     if (st != PX_OK)
         free(off);
     else
@@ -186,8 +190,10 @@ static px_status sort_triplets(px_instance *inst, const px_coo_desc *d, px_space
 {
     const int64_t n = d->nnz;
     const bool i32 = d->index_type == PX_I32;
-    px_status st =
-        la_upload(inst, space, "px_csr_create_coo rows", d->index_type, n, d->row_indices, &w->row);
+    px_status st = la_create_enqueue(COO, inst);
+    if (st == PX_OK)
+        st = la_upload(inst, space, "px_csr_create_coo rows", d->index_type, n, d->row_indices,
+                       &w->row);
     if (st == PX_OK)
         st = la_upload(inst, space, "px_csr_create_coo columns", d->index_type, n, d->col_indices,
                        &w->col);
@@ -229,17 +235,10 @@ static px_status assemble(px_instance *inst, const px_coo_desc *d, coo_work *w, 
 px_status px_csr_create_coo(px_instance *inst, px_space space, const px_coo_desc *desc,
                             px_csr **out)
 {
-    if (!out) return px_set_error(PX_ERR_INVALID_ARGUMENT, COO, "A is NULL");
-    *out = NULL;
     px_space is;
-    px_status st = la_instance(COO, inst, &is);
+    px_status st = la_create_begin(COO, inst, space, desc, out, &is);
     if (st != PX_OK) return st;
-    if (!desc) return px_set_error(PX_ERR_INVALID_ARGUMENT, COO, "desc is NULL");
     if ((st = check_coo(desc)) != PX_OK) return st;
-    if (!la_reaches(is, space))
-        return px_set_error(PX_ERR_INVALID_ARGUMENT, COO,
-                            "space %s is memory the instance's kernels do not reach",
-                            px_space_kind_string(space.kind));
     coo_work w;
     memset(&w, 0, sizeof w);
     int64_t places = 0, *off = NULL;
@@ -252,7 +251,7 @@ px_status px_csr_create_coo(px_instance *inst, px_space space, const px_coo_desc
     if (st == PX_OK) st = assemble(inst, desc, &w, A);
     if (st == PX_OK) st = offsets_to_host(inst, A, &off);
     if (st == PX_OK)
-        st = la_csr_finish(inst, is, A, off);
+        st = la_csr_finish(COO, inst, is, A, off);
     else
         px_instance_fence(inst); /* no copy may still read the caller's arrays */
     release_work(&w);

@@ -38,10 +38,12 @@ px_status la_csr_check_shape(const char *func, px_dtype value_type, px_dtype ind
         return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
                             "negative size: nrows %lld, ncols %lld, nnz %lld", (long long)nrows,
                             (long long)ncols, (long long)nnz);
-    const int64_t most = index_type == PX_I32 ? INT32_MAX : INT64_MAX - 1;
+    /* 2^56: the host arrays the module makes of a row or entry count (offsets, tiles) stay
+       far from size_t's limit. */
+    const int64_t most = index_type == PX_I32 ? INT32_MAX : (INT64_C(1) << 56);
     if (nrows > most || ncols > most || nnz > most)
         return px_set_error(PX_ERR_OVERFLOW, func,
-                            "nrows %lld, ncols %lld or nnz %lld is past what %s indices hold",
+                            "nrows %lld, ncols %lld or nnz %lld is past what %s indices hold here",
                             (long long)nrows, (long long)ncols, (long long)nnz,
                             px_dtype_string(index_type));
     return PX_OK;
@@ -123,7 +125,7 @@ px_status la_upload(px_instance *inst, px_space space, const char *label, px_dty
     return st;
 }
 
-px_status la_csr_rows(px_instance *inst, px_csr *A, px_team_rows **out)
+px_status la_csr_rows(const char *func, px_instance *inst, px_csr *A, px_team_rows **out)
 {
     px_exec_space exec;
     int device;
@@ -136,7 +138,7 @@ px_status la_csr_rows(px_instance *inst, px_csr *A, px_team_rows **out)
             return PX_OK;
         }
     la_rows *r = (la_rows *)calloc(1, sizeof *r);
-    if (!r) return px_set_error(PX_ERR_OUT_OF_MEMORY, "px_csr_spmv", "out of host memory");
+    if (!r) return px_set_error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory");
     if ((st = px_team_rows_create(inst, A->row, &r->rows)) != PX_OK) {
         free(r);
         return st;
@@ -166,12 +168,13 @@ void la_csr_destroy(px_csr *A)
     free(A);
 }
 
-px_status la_csr_finish(px_instance *inst, px_space inst_space, px_csr *A, const int64_t *off)
+px_status la_csr_finish(const char *func, px_instance *inst, px_space inst_space, px_csr *A,
+                        const int64_t *off)
 {
-    px_status st = la_tiles_build(inst, A, off);
+    px_status st = la_tiles_build(func, inst, A, off);
     /* px_team_rows reads the offsets back once, after the work before on the same inst. */
     px_team_rows *rows;
-    if (st == PX_OK) st = la_csr_rows(inst, A, &rows);
+    if (st == PX_OK) st = la_csr_rows(func, inst, A, &rows);
     const px_status fenced = px_instance_fence(inst); /* host arrays given are read by now */
     if (st == PX_OK) st = fenced;
     la_csr_measure(A, off);
@@ -198,33 +201,44 @@ px_csr *la_csr_new(int64_t nrows, int64_t ncols, int64_t nnz, px_dtype value_typ
 static px_status build(px_instance *inst, px_space inst_space, const px_csr_desc *d,
                        const int64_t *off, px_csr *A)
 {
-    px_status st = la_upload(inst, A->space, "px_csr row_offsets", d->index_type, d->nrows + 1,
-                             d->row_offsets, &A->row);
+    px_status st = la_create_enqueue(CREATE, inst);
+    if (st == PX_OK)
+        st = la_upload(inst, A->space, "px_csr row_offsets", d->index_type, d->nrows + 1,
+                       d->row_offsets, &A->row);
     if (st == PX_OK)
         st = la_upload(inst, A->space, "px_csr col_indices", d->index_type, d->nnz, d->col_indices,
                        &A->col);
     if (st == PX_OK)
         st = la_upload(inst, A->space, "px_csr values", d->value_type, d->nnz, d->values, &A->val);
     if (st == PX_OK)
-        st = la_csr_finish(inst, inst_space, A, off);
+        st = la_csr_finish(CREATE, inst, inst_space, A, off);
     else
         px_instance_fence(inst); /* no copy may still read the caller's arrays */
     return st;
 }
 
+px_status la_create_begin(const char *func, px_instance *inst, px_space space, const void *desc,
+                          px_csr **out, px_space *is)
+{
+    if (!out) return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "A is NULL");
+    *out = NULL;
+    px_status st = la_named(func, la_instance(func, inst, is));
+    if (st != PX_OK) return st;
+    if (!desc) return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "desc is NULL");
+    return la_reachable(func, "the space given", *is, space);
+}
+
+px_status la_create_enqueue(const char *func, px_instance *inst)
+{
+    return la_named(func, px_instance_fence(inst));
+}
+
 px_status px_csr_create(px_instance *inst, px_space space, const px_csr_desc *desc, px_csr **out)
 {
-    if (!out) return px_set_error(PX_ERR_INVALID_ARGUMENT, CREATE, "A is NULL");
-    *out = NULL;
     px_space is;
-    px_status st = la_instance(CREATE, inst, &is);
+    px_status st = la_create_begin(CREATE, inst, space, desc, out, &is);
     if (st != PX_OK) return st;
-    if (!desc) return px_set_error(PX_ERR_INVALID_ARGUMENT, CREATE, "desc is NULL");
     if ((st = check_desc(desc)) != PX_OK) return st;
-    if (!la_reaches(is, space))
-        return px_set_error(PX_ERR_INVALID_ARGUMENT, CREATE,
-                            "space %s is memory the instance's kernels do not reach",
-                            px_space_kind_string(space.kind));
     int64_t *off = NULL;
     if ((st = read_offsets(desc, &off)) != PX_OK) return st;
     if ((st = check_columns(desc)) != PX_OK) {
@@ -261,17 +275,14 @@ px_status la_csr_begin(const char *func, px_instance *inst, const px_csr *A, px_
 {
     px_status st = la_instance(func, inst, is);
     if (st == PX_OK) st = la_csr_check(func, A);
-    if (st == PX_OK && !la_reaches(*is, A->space))
-        st = px_set_error(PX_ERR_INVALID_ARGUMENT, func,
-                          "A lives in %s memory the instance's kernels do not reach",
-                          px_space_kind_string(A->space.kind));
-    return st;
+    if (st == PX_OK) st = la_reachable(func, "A", *is, A->space);
+    return la_named(func, st);
 }
 
 px_status la_csr_operand(const char *func, const px_csr *A, px_space is, const char *name,
                          px_view *v, int64_t n, la_vec *out)
 {
-    px_status st = la_vector(func, name, is, v, out);
+    px_status st = la_named(func, la_vector(func, name, is, v, out));
     if (st != PX_OK) return st;
     if (out->dtype != A->value_type)
         return px_set_error(PX_ERR_TYPE_MISMATCH, func, "A holds %s but %s holds %s",

@@ -24,7 +24,7 @@ struct px_csr {
     int64_t nrows, ncols, nnz;
     px_dtype value_type, index_type;
     px_space space;
-    px_view *row, *col, *val; /* nrows + 1, nnz, nnz elements (at least 1 each) */
+    px_view *row, *col, *val; /* nrows + 1, nnz, nnz elements */
     double mean_row, row_cv;
     int64_t max_row;
     px_spmv_alg chosen; /* AUTO's choice on the creating instance's backend */
@@ -52,7 +52,8 @@ px_csr *la_csr_new(int64_t nrows, int64_t ncols, int64_t nnz, px_dtype value_typ
 
 /* What every matrix has once its three arrays are in place (off: its row offsets on the
    host): the tiles, the rows' league for inst, the statistics, AUTO's choice. Fences inst. */
-px_status la_csr_finish(px_instance *inst, px_space inst_space, px_csr *A, const int64_t *off);
+px_status la_csr_finish(const char *func, px_instance *inst, px_space inst_space, px_csr *A,
+                        const int64_t *off);
 
 /* Frees a matrix made by la_csr_new, whatever it holds so far. */
 void la_csr_destroy(px_csr *A);
@@ -60,7 +61,7 @@ void la_csr_destroy(px_csr *A);
 /* The tiles of PX_SPMV_TILES from the row offsets (host, nrows + 1): tile receives
    each tile's first row and entry and chunk the long rows' later chunks, of the matrix's index type, in
    A's space, copied on inst (the caller fences inst). */
-px_status la_tiles_build(px_instance *inst, px_csr *A, const int64_t *offsets);
+px_status la_tiles_build(const char *func, px_instance *inst, px_csr *A, const int64_t *offsets);
 
 /* A 1-D view of n elements of `type` in `space` holding the host array src, copied on inst
    (the caller fences inst before src goes away). */
@@ -69,7 +70,16 @@ px_status la_upload(px_instance *inst, px_space space, const char *label, px_dty
 
 /* The rows' league for inst's backend and device: made on the first product there (which
    then waits for inst: the offsets are read back once), kept until the matrix goes. */
-px_status la_csr_rows(px_instance *inst, px_csr *A, px_team_rows **out);
+px_status la_csr_rows(const char *func, px_instance *inst, px_csr *A, px_team_rows **out);
+
+/* The start of px_csr_create and px_csr_create_coo: out and desc given (*out set to NULL),
+   inst alive (*is: the memory its kernels use), space one inst reaches. */
+px_status la_create_begin(const char *func, px_instance *inst, px_space space, const void *desc,
+                          px_csr **out, px_space *is);
+
+/* Before a creation's first copy: refuses an instance being captured into a graph
+   (nothing is enqueued then) and waits for inst's earlier work (the call waits anyway). */
+px_status la_create_enqueue(const char *func, px_instance *inst);
 
 /* The start of a call with A on inst: inst and A alive, A's space one inst reaches (*is:
    the memory inst's kernels use). */

@@ -51,7 +51,7 @@ LA_OPS_DISPATCH(f64, i64)
 static px_status scale(px_instance *inst, double beta, px_view *y, px_dtype type)
 {
     if (beta == 1) return PX_OK;
-    if (beta != 0) return px_blas_scal(inst, beta, y);
+    if (!la_zero(beta, type)) return px_blas_scal(inst, beta, y);
     const float zero32 = 0;
     const double zero64 = 0;
     return px_fill_async(inst, y, type == PX_F32 ? (const void *)&zero32 : (const void *)&zero64,
@@ -71,7 +71,7 @@ px_status px_csr_spmv_transposed(px_instance *inst, double alpha, const px_csr *
     if (st == PX_OK) st = la_scalar(TRANSPOSED, "beta", beta, A->value_type);
     if (st != PX_OK) return st;
     st = scale(inst, beta, y, A->value_type);
-    if (st == PX_OK && alpha != 0 && A->nnz > 0) {
+    if (st == PX_OK && !la_zero(alpha, A->value_type) && A->nnz > 0) {
         const bool f32 = A->value_type == PX_F32, i32 = A->index_type == PX_I32;
         st = f32 ? (i32 ? transposed_f32_i32(inst, A, x, y, alpha)
                         : transposed_f32_i64(inst, A, x, y, alpha))

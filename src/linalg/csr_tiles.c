@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* PX_SPMV_TILES' table: consecutive rows grouped into tiles of at most LA_TILE_ENTRIES
- * entries and LA_TILE_ROWS rows, a longer row a tile of its own; and the choice between
- * the algorithms, from the rows' lengths. */
-#include <math.h>
+/* PX_SPMV_TILES' tables: consecutive rows grouped into tiles of at most LA_TILE_ENTRIES
+ * entries and LA_TILE_ROWS rows, a longer row a tile of its own, and the long rows' later
+ * chunks. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "csr.h"
 #include "spmv_kernels.h"
@@ -41,14 +41,17 @@ static int64_t group_rows(const int64_t *offsets, int64_t nrows, int64_t *starts
 }
 
 /* la_upload of n indices from `wide`, narrowed in place for 32-bit indices (every value
-   fits: rows and entries of such a matrix are below 2^31). */
+   fits: rows and entries of such a matrix are below 2^31). Element i's 4 bytes go where
+   elements up to i / 2 were, all read by then; memcpy, so that no compiler may reorder
+   the int32 stores before the int64 loads. */
 static px_status index_view(px_instance *inst, const px_csr *A, const char *label, int64_t *wide,
                             int64_t n, px_view **out)
 {
-    if (A->index_type == PX_I32) {
-        int32_t *narrow = (int32_t *)wide;
-        for (int64_t i = 0; i < n; ++i) narrow[i] = (int32_t)wide[i];
-    }
+    if (A->index_type == PX_I32)
+        for (int64_t i = 0; i < n; ++i) {
+            const int32_t v = (int32_t)wide[i];
+            memcpy((char *)wide + 4 * i, &v, sizeof v);
+        }
     return la_upload(inst, A->space, label, A->index_type, n, wide, out);
 }
 
@@ -66,56 +69,28 @@ static int64_t long_chunks(const int64_t *offsets, int64_t nrows, int64_t *pairs
     return n;
 }
 
-px_status la_tiles_build(px_instance *inst, px_csr *A, const int64_t *offsets)
+px_status la_tiles_build(const char *func, px_instance *inst, px_csr *A, const int64_t *offsets)
 {
-    const int64_t tiles = group_rows(offsets, A->nrows, NULL, &A->long_rows);
-    const int64_t chunks = long_chunks(offsets, A->nrows, NULL);
-    const int64_t n = tiles + 1 > chunks ? 2 * (tiles + 1) : 2 * chunks;
-    int64_t *host = (int64_t *)malloc((size_t)n * sizeof *host);
-    if (!host)
-        return px_set_error(PX_ERR_OUT_OF_MEMORY, "px_csr_create",
-                            "out of host memory for %lld tiles", (long long)tiles);
-    A->tiles = tiles;
-    A->chunks = chunks;
-    group_rows(offsets, A->nrows, host, &A->long_rows);
-    px_status st = index_view(inst, A, "px_csr tiles", host, 2 * (tiles + 1), &A->tile);
-    /* The copy above reads `host` on inst: wait before reusing it. */
-    if (st == PX_OK && chunks > 0) st = px_instance_fence(inst);
+    A->tiles = group_rows(offsets, A->nrows, NULL, &A->long_rows);
+    A->chunks = long_chunks(offsets, A->nrows, NULL);
+    int64_t *tiles = (int64_t *)malloc((size_t)(A->tiles + 1) * 2 * sizeof *tiles);
+    int64_t *chunks =
+        (int64_t *)malloc((size_t)(A->chunks > 0 ? A->chunks : 1) * 2 * sizeof *chunks);
+    px_status st = PX_OK;
+    if (!tiles || !chunks)
+        st = px_set_error(PX_ERR_OUT_OF_MEMORY, func, "out of host memory for %lld tiles",
+                          (long long)A->tiles);
     if (st == PX_OK) {
-        long_chunks(offsets, A->nrows, host);
-        st = index_view(inst, A, "px_csr long-row chunks", host, 2 * chunks, &A->chunk);
+        group_rows(offsets, A->nrows, tiles, &A->long_rows);
+        long_chunks(offsets, A->nrows, chunks);
+        st = index_view(inst, A, "px_csr tiles", tiles, 2 * (A->tiles + 1), &A->tile);
     }
-    if (st == PX_OK) st = px_instance_fence(inst);
-    free(host);
+    if (st == PX_OK)
+        st = index_view(inst, A, "px_csr long-row chunks", chunks, 2 * A->chunks, &A->chunk);
+    /* The copies read the buffers on inst: wait before freeing them, failed or not. */
+    const px_status fenced = px_instance_fence(inst);
+    if (st == PX_OK) st = fenced;
+    free(tiles);
+    free(chunks);
     return st;
-}
-
-/* Rows of similar length run best a row per lane group (PX_SPMV_ROWS: what px_team_rows
-   tunes); skewed ones, where a warp of rows waits for its longest, over tiles of equal
-   entries. On the host backends a team is one thread either way, and px_team_rows'
-   shares of rows balance by entries: ROWS. The threshold is the row lengths' coefficient
-   of variation measured on the benchmark matrices (docs/linalg.md). */
-#define LA_SKEWED_CV 0.5
-
-void la_csr_measure(px_csr *A, const int64_t *offsets)
-{
-    double sum = 0, sq = 0;
-    int64_t max = 0;
-    for (int64_t r = 0; r < A->nrows; ++r) {
-        const int64_t n = offsets[r + 1] - offsets[r];
-        sum += (double)n;
-        sq += (double)n * (double)n;
-        if (n > max) max = n;
-    }
-    A->max_row = max;
-    A->mean_row = A->nrows > 0 ? sum / (double)A->nrows : 0;
-    const double var = A->nrows > 0 ? sq / (double)A->nrows - A->mean_row * A->mean_row : 0;
-    A->row_cv = A->mean_row > 0 ? sqrt(var > 0 ? var : 0) / A->mean_row : 0;
-}
-
-px_spmv_alg la_csr_choice(const px_csr *A, px_space inst_space)
-{
-    const bool gpu = inst_space.kind == PX_SPACE_DEVICE;
-    return gpu && (A->row_cv > LA_SKEWED_CV || A->max_row > LA_TILE_ENTRIES) ? PX_SPMV_TILES
-                                                                             : PX_SPMV_ROWS;
 }

@@ -25,7 +25,7 @@ static const char SPMV[] = "px_csr_spmv";
         a.beta = beta;                                                                          \
         if (alg == PX_SPMV_ROWS) {                                                              \
             px_team_rows *rows;                                                                 \
-            st = la_csr_rows(inst, A, &rows);                                                   \
+            st = la_csr_rows(SPMV, inst, A, &rows);                                             \
             return st != PX_OK ? st                                                             \
                                : px_parallel_for_team(inst, SPMV, px_teams_rows(rows),          \
                                                       PX_KERNEL(la_spmv_rows_##V##_##I), &a);   \
@@ -33,7 +33,7 @@ static const char SPMV[] = "px_csr_spmv";
         const px_team_policy p = px_team_policy_scratch(px_teams(A->tiles, LA_TILE_TEAM, 1), 0, \
                                                         LA_TILE_SCRATCH(sizeof(VT)), 0);        \
         st = px_parallel_for_team(inst, SPMV, p, PX_KERNEL(la_spmv_tiles_##V##_##I), &a);       \
-        if (st != PX_OK || A->chunks == 0 || alpha == 0) return st;                             \
+        if (st != PX_OK || A->chunks == 0 || la_zero(alpha, A->value_type)) return st;          \
         return px_parallel_for_team(inst, SPMV, px_teams(A->chunks, LA_TILE_TEAM, 1),           \
                                     PX_KERNEL(la_spmv_chunks_##V##_##I), &a);                   \
     }

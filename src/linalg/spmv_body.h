@@ -15,8 +15,8 @@
     do {                                                                  \
         const LA_VT alpha_ = (LA_VT)(a)->alpha, beta_ = (LA_VT)(a)->beta; \
         LA_VT *y_ = &PX_AT1((a)->y, r);                                   \
-        const LA_VT ax_ = (a)->alpha == 0 ? (LA_VT)0 : alpha_ * (s);      \
-        *y_ = (a)->beta == 0 ? ax_ : ax_ + beta_ * *y_;                   \
+        const LA_VT ax_ = alpha_ == 0 ? (LA_VT)0 : alpha_ * (s);          \
+        *y_ = beta_ == 0 ? ax_ : ax_ + beta_ * *y_;                       \
     } while (0)
 
 /* PX_SPMV_ROWS: the league px_team_rows shaped from the row offsets; each row's entries
@@ -34,22 +34,29 @@ LA_TEAM_FOR(LA_NAME(la_spmv_rows), LA_NAME(la_spmv_args), a, team)
     }
 }
 
-/* The sum of val[k] * x[col[k]] over this thread's share of [b, e) (k = b + rank, then a
-   team's width apart), LA_TILE_BATCH entries at a time with their loads issued together:
-   the column indices, then the gathers from x, each batch one round trip to memory. */
-#define LA_BATCHED_SUM(a, team, b, e, sum)                                                       \
-    do {                                                                                         \
-        const int64_t step_ = (int64_t)(team)->team_size;                                        \
-        for (int64_t k_ = (b) + (team)->team_rank; k_ < (e); k_ += LA_TILE_BATCH * step_) {      \
-            LA_IT c_[LA_TILE_BATCH];                                                             \
-            LA_VT v_[LA_TILE_BATCH];                                                             \
-            for (int j_ = 0; j_ < LA_TILE_BATCH; ++j_) {                                         \
-                const int64_t kj_ = k_ + j_ * step_;                                             \
-                c_[j_] = kj_ < (e) ? PX_AT1((a)->col, kj_) : 0;                                  \
-                v_[j_] = kj_ < (e) ? PX_AT1((a)->val, kj_) : (LA_VT)0;                           \
-            }                                                                                    \
-            for (int j_ = 0; j_ < LA_TILE_BATCH; ++j_) (sum) += v_[j_] * PX_AT1((a)->x, c_[j_]); \
-        }                                                                                        \
+/* For each entry k of this thread's share of [b, e) (k = b + rank, then a team's width
+   apart), `stmt` with p = val[k] * x[col[k]]. LA_TILE_BATCH entries at a time, their loads
+   issued together (the column indices, then the gathers from x): a batch is one round trip
+   to memory. Slots past e load nothing and gather nothing. */
+#define LA_FOR_PRODUCTS(a, team, b, e, k, p, stmt)                                          \
+    do {                                                                                    \
+        const int64_t step_ = (int64_t)(team)->team_size;                                   \
+        for (int64_t k_ = (b) + (team)->team_rank; k_ < (e); k_ += LA_TILE_BATCH * step_) { \
+            LA_IT c_[LA_TILE_BATCH];                                                        \
+            LA_VT v_[LA_TILE_BATCH];                                                        \
+            for (int j_ = 0; j_ < LA_TILE_BATCH; ++j_) {                                    \
+                const int64_t kj_ = k_ + j_ * step_;                                        \
+                c_[j_] = kj_ < (e) ? PX_AT1((a)->col, kj_) : 0;                             \
+                v_[j_] = kj_ < (e) ? PX_AT1((a)->val, kj_) : (LA_VT)0;                      \
+            }                                                                               \
+            for (int j_ = 0; j_ < LA_TILE_BATCH; ++j_) {                                    \
+                const int64_t k = k_ + j_ * step_;                                          \
+                if (k < (e)) {                                                              \
+                    const LA_VT p = v_[j_] * PX_AT1((a)->x, c_[j_]);                        \
+                    stmt;                                                                   \
+                }                                                                           \
+            }                                                                               \
+        }                                                                                   \
     } while (0)
 
 /* The team's total of its threads' `mine`, in every thread. */
@@ -80,7 +87,8 @@ LA_TEAM_FOR(LA_NAME(la_spmv_tiles), LA_NAME(la_spmv_args), a, team)
     const int64_t r1 = PX_AT1(a->tile, 2 * t + 2), k1 = PX_AT1(a->tile, 2 * t + 3);
     if (k1 - k0 > LA_TILE_ENTRIES) { /* one long row: the builder makes no other kind */
         LA_VT mine = 0, s;
-        LA_BATCHED_SUM(a, team, k0, k1 - k0 > LA_LONG_CHUNK ? k0 + LA_LONG_CHUNK : k1, mine);
+        const int64_t end = k1 - k0 > LA_LONG_CHUNK ? k0 + LA_LONG_CHUNK : k1;
+        LA_FOR_PRODUCTS(a, team, k0, end, k, p, mine += p);
         LA_TEAM_TOTAL(team, mine, s);
         PX_SINGLE_PER_TEAM(team) { LA_STORE(a, r0, s); }
         return;
@@ -89,19 +97,7 @@ LA_TEAM_FOR(LA_NAME(la_spmv_tiles), LA_NAME(la_spmv_args), a, team)
     LA_VT *prod = (LA_VT *)px_team_scratch(team, 0);
     LA_VT *rsum = prod + LA_TILE_SLOTS;
     int32_t *off = (int32_t *)(rsum + LA_TILE_ROWS);
-    const int64_t step = (int64_t)team->team_size;
-    for (int64_t k = k0 + team->team_rank; k < k1; k += LA_TILE_BATCH * step) {
-        LA_IT c[LA_TILE_BATCH];
-        LA_VT v[LA_TILE_BATCH];
-        for (int j = 0; j < LA_TILE_BATCH; ++j) {
-            const int64_t kj = k + j * step;
-            c[j] = kj < k1 ? PX_AT1(a->col, kj) : 0;
-            v[j] = kj < k1 ? PX_AT1(a->val, kj) : (LA_VT)0;
-        }
-        for (int j = 0; j < LA_TILE_BATCH; ++j)
-            if (k + j * step < k1)
-                prod[LA_TILE_SLOT(k + j * step - k0)] = v[j] * PX_AT1(a->x, c[j]);
-    }
+    LA_FOR_PRODUCTS(a, team, k0, k1, k, p, prod[LA_TILE_SLOT(k - k0)] = p);
     PX_TEAM_THREAD_FOR(team, i, 0, nr + 1) { off[i] = (int32_t)(PX_AT1(a->row, r0 + i) - k0); }
     PX_TEAM_THREAD_FOR(team, i, 0, nr) { rsum[i] = 0; }
     PX_TEAM_BARRIER(team);
@@ -148,7 +144,7 @@ LA_TEAM_FOR(LA_NAME(la_spmv_chunks), LA_NAME(la_spmv_args), a, team)
     const int64_t end = PX_AT1(a->row, r + 1),
                   e = end - b > LA_LONG_CHUNK ? b + LA_LONG_CHUNK : end;
     LA_VT mine = 0, s;
-    LA_BATCHED_SUM(a, team, b, e, mine);
+    LA_FOR_PRODUCTS(a, team, b, e, k, p, mine += p);
     LA_TEAM_TOTAL(team, mine, s);
     PX_SINGLE_PER_TEAM(team) { px_atomic_add(&PX_AT1(a->y, r), (LA_VT)a->alpha * s); }
 }
@@ -178,7 +174,7 @@ LA_FOR(LA_NAME(la_jacobi), LA_NAME(la_jacobi_args), a, r)
 
 #undef LA_FOR
 #undef LA_TEAM_TOTAL
-#undef LA_BATCHED_SUM
+#undef LA_FOR_PRODUCTS
 #undef LA_STORE
 #undef LA_ROW_REDUCE
 #undef LA_TEAM_FOR

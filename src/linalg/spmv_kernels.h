@@ -13,7 +13,7 @@
    of more entries than a tile is a tile of its own, summed by the whole team: its first
    LA_LONG_CHUNK entries by the tile's team, the rest in chunks of as many by the teams of a
    second dispatch, which add to y atomically after the first has stored it. Batches of 8
-   measured 1.05-1.29x faster than batches of 4 on power-law rows of mean 16 to 64, 0.97x
+   measured 1.06-1.29x faster than batches of 4 on power-law rows of mean 16 to 64, 0.97x
    at mean 8 (H200; docs/linalg.md). */
 #define LA_TILE_TEAM 256
 #define LA_TILE_BATCH 8
@@ -22,7 +22,8 @@
 #define LA_LONG_CHUNK 8192
 /* A tile's product p sits at LA_TILE_SLOT(p) in scratch: a gap after every LA_TILE_BATCH
    products, so that the threads of a warp reading the p-th product of their runs (which
-   lie LA_TILE_BATCH apart) hit distinct shared-memory banks. */
+   lie LA_TILE_BATCH apart in a full tile, fewer in a shorter one) hit distinct
+   shared-memory banks. */
 #define LA_TILE_SLOT(p) ((p) + (p) / LA_TILE_BATCH)
 #define LA_TILE_SLOTS LA_TILE_SLOT(LA_TILE_ENTRIES)
 /* The scratch a tile's team uses: its entries' products and rows' sums (of the value

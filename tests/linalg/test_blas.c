@@ -431,6 +431,25 @@ static void nrm2_both(px_view *x, px_dtype t, double *host, double *view)
 /* NaN and infinity come through both forms, near and far from each other in a long vector;
    an empty vector's norm is 0; the f32 norm beyond FLT_MAX comes back whole as a double
    (the view form, a float, is infinity). */
+/* 2^25 floats of 4e15: each square (1.6e31) is a medium value of Blue's, and their sum
+   (5.4e38) is past FLT_MAX: the norm (2.32e19) must come back finite and right from both
+   forms. 128 MiB: not under valgrind. */
+START_TEST(blas_nrm2_f32_sum_past_flt_max)
+{
+    if (tk_under_valgrind()) return;
+    const int64_t n = INT64_C(1) << 25;
+    px_view *x = tk_view1("x", tk_space(), PX_F32, n);
+    const float value = 4e15f;
+    TK_OK(px_fill(x, &value, NULL));
+    double host, view;
+    nrm2_both(x, PX_F32, &host, &view);
+    const double want = 4e15 * sqrt((double)n);
+    TK_ASSERT(fabs(host - want) <= 1e-5 * want && fabs(view - want) <= 1e-5 * want,
+              "nrm2 of 2^25 x 4e15f gave %g and %g, want %g", host, view, want);
+    TK_RELEASE(x);
+}
+END_TEST
+
 START_TEST(blas_nrm2_special)
 {
     const int64_t n = 100003;
@@ -890,7 +909,7 @@ int main(void)
     tcase_add_loop_test(tc, blas_gemv_subviews, 0, NTYPES);
     tcase_add_loop_test(tc, blas_halves, 0, NTYPES);
     tcase_add_loop_test(tc, blas_graph, 0, NTYPES);
-    TK_ADD(tc, blas_nrm2_special);
+    TK_ADD(tc, blas_nrm2_special, blas_nrm2_f32_sum_past_flt_max);
 
     TCase *te = tk_case("blas_errors", "blas_errors");
     TK_ADD(te, blas_errors_null, blas_errors_vectors, blas_errors_alias, blas_errors_result,

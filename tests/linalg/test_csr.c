@@ -439,11 +439,12 @@ static px_csr_info expect_info(const problem *p, px_spmv_alg set)
         ck_assert_msg(close_to(in.row_cv, s.cv, 1e-9, 1e-12),
                       "%s: row_cv %.17g, want %.17g (population standard deviation / mean)",
                       p->name, in.row_cv, s.cv);
-    if (set == PX_SPMV_AUTO)
-        ck_assert_msg(in.spmv_alg == PX_SPMV_ROWS || in.spmv_alg == PX_SPMV_TILES,
-                      "%s: AUTO chose %d (%s)", p->name, (int)in.spmv_alg,
-                      px_spmv_alg_string(in.spmv_alg));
-    else
+    if (set == PX_SPMV_AUTO) { /* docs/linalg.md's rule: tiles for skewed rows on a GPU */
+        const px_spmv_alg rule =
+            tk_is_cuda() && (s.cv > 0.5 || s.max > 2048) ? PX_SPMV_TILES : PX_SPMV_ROWS;
+        ck_assert_msg(in.spmv_alg == rule, "%s: AUTO chose %d (%s), the rule says %s", p->name,
+                      (int)in.spmv_alg, px_spmv_alg_string(in.spmv_alg), px_spmv_alg_string(rule));
+    } else
         ck_assert_msg(in.spmv_alg == set, "%s: info says %s after %s was set", p->name,
                       px_spmv_alg_string(in.spmv_alg), px_spmv_alg_string(set));
     if (in.spmv_alg == PX_SPMV_TILES) {

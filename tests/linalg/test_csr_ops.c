@@ -252,6 +252,44 @@ START_TEST(jacobi_steps)
 }
 END_TEST
 
+/* A long row (a tile of its own; past 8192 entries, chunks too) that never uses column 0,
+   with x[0] infinite: every algorithm reads only the columns the row has. _i: 0 one long
+   tile, 1 a row with chunks. */
+START_TEST(long_row_reads_its_columns)
+{
+    const int64_t len = _i == 0 ? 3001 : 20003; /* not a multiple of any batch */
+    mat m = {1,
+             len + 1,
+             len,
+             (int64_t *)xcalloc(2, 8),
+             (int64_t *)xcalloc((size_t)len, 8),
+             (double *)xcalloc((size_t)len, 8)};
+    m.off[1] = len;
+    for (int64_t k = 0; k < len; ++k) {
+        m.col[k] = k + 1;
+        m.val[k] = 1;
+    }
+    double *x = (double *)xcalloc((size_t)len + 1, 8);
+    for (int64_t j = 1; j <= len; ++j) x[j] = 0.5;
+    x[0] = INFINITY;
+    px_csr *A = create(&m, PX_F64, PX_I32);
+    px_view *xv = put("x", PX_F64, x, len + 1), *yv = tk_view1("y", tk_space(), PX_F64, 1);
+    for (int alg = PX_SPMV_AUTO; alg <= PX_SPMV_TILES; ++alg) {
+        TK_OK(px_csr_set_spmv_alg(A, (px_spmv_alg)alg));
+        TK_OK(px_csr_spmv(tk_inst(), 1.0, A, xv, 0.0, yv));
+        long double *y = get(yv, PX_F64, 1);
+        ck_assert_msg(y[0] == 0.5L * (long double)len, "%s, a row of %lld: y = %Lg, want %g",
+                      px_spmv_alg_string((px_spmv_alg)alg), (long long)len, y[0],
+                      0.5 * (double)len);
+        free(y);
+    }
+    TK_RELEASE(xv, yv);
+    TK_OK(px_csr_release(&A));
+    free(x);
+    drop(&m);
+}
+END_TEST
+
 /* ---- Refusals --------------------------------------------------------------------------- */
 
 static void expect_refused(px_status st, px_status want, const char *func, const char *what)
@@ -306,6 +344,7 @@ int main(void)
     TCase *tc = tk_case("csr_ops", "ops");
     tcase_add_loop_test(tc, transposed_products, 0, NSHAPES * 4);
     tcase_add_loop_test(tc, jacobi_steps, 0, 4);
+    tcase_add_loop_test(tc, long_row_reads_its_columns, 0, 2);
     TK_ADD(tk_case("csr_ops_errors", "errors"), ops_refusals);
     return tk_run();
 }
