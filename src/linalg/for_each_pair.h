@@ -11,33 +11,14 @@
 
 #define LA_V f32
 #define LA_VT float
-#define LA_I i32
-#define LA_IT int32_t
-#include LA_BODY
-#undef LA_I
-#undef LA_IT
-#define LA_I i64
-#define LA_IT int64_t
-#include LA_BODY
+#include "for_each_index.h"
 #undef LA_V
 #undef LA_VT
-#undef LA_I
-#undef LA_IT
-
 #define LA_V f64
 #define LA_VT double
-#define LA_I i32
-#define LA_IT int32_t
-#include LA_BODY
-#undef LA_I
-#undef LA_IT
-#define LA_I i64
-#define LA_IT int64_t
-#include LA_BODY
+#include "for_each_index.h"
 #undef LA_V
 #undef LA_VT
-#undef LA_I
-#undef LA_IT
 
 #undef LA_NAME
 #undef LA_PASTE

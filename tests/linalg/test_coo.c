@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "la_test.h"
 #include "portex/linalg.h"
 
 /* Triplets as the test makes them: int64 indices, double values. */
@@ -19,13 +20,6 @@ typedef struct triplets {
     double *val;
 } triplets;
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n > 0 ? n : 1, size);
-    ck_assert_ptr_nonnull(p);
-    return p;
-}
-
 /* n triplets over an nrows x ncols matrix, places drawn from `spread` rows and columns so
    that they repeat; values in [-1, 1). */
 static triplets make(int64_t nrows, int64_t ncols, int64_t n, int64_t spread, uint64_t seed)
@@ -34,9 +28,9 @@ static triplets make(int64_t nrows, int64_t ncols, int64_t n, int64_t spread, ui
     triplets t = {nrows,
                   ncols,
                   n,
-                  (int64_t *)xcalloc((size_t)n, 8),
-                  (int64_t *)xcalloc((size_t)n, 8),
-                  (double *)xcalloc((size_t)n, 8)};
+                  (int64_t *)la_calloc((size_t)n, 8),
+                  (int64_t *)la_calloc((size_t)n, 8),
+                  (double *)la_calloc((size_t)n, 8)};
     for (int64_t k = 0; k < n; ++k) {
         t.row[k] = tk_int(&g, 0, (spread < nrows ? spread : nrows) - 1) *
                    (nrows > spread ? nrows / spread : 1);
@@ -66,40 +60,12 @@ static int64_t places(const triplets *t)
     return count;
 }
 
-/* The arrays of t in the types the library takes (free each). */
-static void *as_index(const int64_t *src, int64_t n, px_dtype it)
-{
-    void *p = xcalloc((size_t)n, px_dtype_size(it));
-    for (int64_t i = 0; i < n; ++i)
-        if (it == PX_I32)
-            ((int32_t *)p)[i] = (int32_t)src[i];
-        else
-            ((int64_t *)p)[i] = src[i];
-    return p;
-}
-
-static void *as_values(const double *src, int64_t n, px_dtype vt)
-{
-    void *p = xcalloc((size_t)n, px_dtype_size(vt));
-    for (int64_t i = 0; i < n; ++i)
-        if (vt == PX_F32)
-            ((float *)p)[i] = (float)src[i];
-        else
-            ((double *)p)[i] = src[i];
-    return p;
-}
-
-static long double value_at(const void *p, px_dtype vt, int64_t i)
-{
-    return vt == PX_F32 ? (long double)((const float *)p)[i] : (long double)((const double *)p)[i];
-}
-
 /* Makes the matrix of t in vt/it, checks its nnz, then y = A x with each algorithm against
    the triplets summed one by one. */
 static void check(const triplets *t, px_dtype vt, px_dtype it)
 {
-    void *row = as_index(t->row, t->n, it), *col = as_index(t->col, t->n, it);
-    void *val = as_values(t->val, t->n, vt);
+    void *row = la_as_index(t->row, t->n, it), *col = la_as_index(t->col, t->n, it);
+    void *val = la_as_values(t->val, t->n, vt);
     px_coo_desc d = {t->nrows, t->ncols, t->n, vt, it, row, col, val};
     px_csr *A = NULL;
     TK_OK(px_csr_create_coo(tk_inst(), tk_space(), &d, &A));
@@ -111,20 +77,20 @@ static void check(const triplets *t, px_dtype vt, px_dtype it)
 
     tk_rng g = tk_rng_seed(5);
     const double xs[] = {0.5, -1.25, 2, 0.75, -0.5, 1.5, -2, 1};
-    double *x = (double *)xcalloc((size_t)t->ncols, 8);
+    double *x = (double *)la_calloc((size_t)t->ncols, 8);
     for (int64_t j = 0; j < t->ncols; ++j) x[j] = xs[tk_int(&g, 0, 7)]; /* exact in f32 */
-    void *xh = as_values(x, t->ncols, vt);
-    long double *want = (long double *)xcalloc((size_t)t->nrows, sizeof *want);
-    long double *bound = (long double *)xcalloc((size_t)t->nrows, sizeof *bound);
+    void *xh = la_as_values(x, t->ncols, vt);
+    long double *want = (long double *)la_calloc((size_t)t->nrows, sizeof *want);
+    long double *bound = (long double *)la_calloc((size_t)t->nrows, sizeof *bound);
     for (int64_t k = 0; k < t->n; ++k) {
-        const long double term = value_at(val, vt, k) * x[t->col[k]];
+        const long double term = la_value_at(val, vt, k) * x[t->col[k]];
         want[t->row[k]] += term;
         bound[t->row[k]] += fabsl(term);
     }
     px_view *xv = tk_view1("x", tk_space(), vt, t->ncols),
             *yv = tk_view1("y", tk_space(), vt, t->nrows);
     TK_OK(px_deep_copy_from_host(xv, xh, (size_t)t->ncols * px_dtype_size(vt)));
-    void *y = xcalloc((size_t)t->nrows, px_dtype_size(vt));
+    void *y = la_calloc((size_t)t->nrows, px_dtype_size(vt));
     const double tol = vt == PX_F32 ? 1e-5 : 1e-12;
     for (int alg = PX_SPMV_AUTO; alg <= PX_SPMV_TILES; ++alg) {
         TK_OK(px_csr_set_spmv_alg(A, (px_spmv_alg)alg));
@@ -132,7 +98,7 @@ static void check(const triplets *t, px_dtype vt, px_dtype it)
         TK_OK(px_instance_fence(tk_inst()));
         TK_OK(px_deep_copy_to_host(y, (size_t)t->nrows * px_dtype_size(vt), yv));
         for (int64_t r = 0; r < t->nrows; ++r) {
-            const long double got = value_at(y, vt, r);
+            const long double got = la_value_at(y, vt, r);
             ck_assert_msg(fabsl(got - want[r]) <= tol * bound[r],
                           "%s/%s, %lld x %lld, %lld triplets, %s: y[%lld] = %.17Lg, want %.17Lg",
                           px_dtype_string(vt), px_dtype_string(it), (long long)t->nrows,

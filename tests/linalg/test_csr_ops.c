@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "la_test.h"
 #include "portex/linalg.h"
 
 /* A CSR matrix on the host: int64 indices, double values. */
@@ -19,13 +20,6 @@ typedef struct mat {
     double *val;
 } mat;
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n > 0 ? n : 1, size);
-    ck_assert_ptr_nonnull(p);
-    return p;
-}
-
 /* Rows of 0 to 6 entries at random columns (repeats possible); with `diag`, square and
    each row holding its diagonal, 10 plus the row's other entries' magnitudes. */
 static mat random_mat(int64_t nrows, int64_t ncols, bool diag, uint64_t seed)
@@ -34,9 +28,9 @@ static mat random_mat(int64_t nrows, int64_t ncols, bool diag, uint64_t seed)
     mat m = {nrows,
              ncols,
              0,
-             (int64_t *)xcalloc((size_t)nrows + 1, 8),
-             (int64_t *)xcalloc((size_t)nrows * 8, 8),
-             (double *)xcalloc((size_t)nrows * 8, 8)};
+             (int64_t *)la_calloc((size_t)nrows + 1, 8),
+             (int64_t *)la_calloc((size_t)nrows * 8, 8),
+             (double *)la_calloc((size_t)nrows * 8, 8)};
     for (int64_t r = 0; r < nrows; ++r) {
         m.off[r] = m.nnz;
         const int64_t len = ncols > 0 ? tk_int(&g, 0, 6) : 0;
@@ -62,33 +56,6 @@ static void drop(mat *m)
     free(m->val);
 }
 
-static void *as_index(const int64_t *src, int64_t n, px_dtype it)
-{
-    void *p = xcalloc((size_t)n, px_dtype_size(it));
-    for (int64_t i = 0; i < n; ++i)
-        if (it == PX_I32)
-            ((int32_t *)p)[i] = (int32_t)src[i];
-        else
-            ((int64_t *)p)[i] = src[i];
-    return p;
-}
-
-static void *as_values(const double *src, int64_t n, px_dtype vt)
-{
-    void *p = xcalloc((size_t)n, px_dtype_size(vt));
-    for (int64_t i = 0; i < n; ++i)
-        if (vt == PX_F32)
-            ((float *)p)[i] = (float)src[i];
-        else
-            ((double *)p)[i] = src[i];
-    return p;
-}
-
-static long double at(const void *p, px_dtype vt, int64_t i)
-{
-    return vt == PX_F32 ? (long double)((const float *)p)[i] : (long double)((const double *)p)[i];
-}
-
 /* v as the library holds it in vt. */
 static long double rounded(double v, px_dtype vt)
 {
@@ -97,8 +64,8 @@ static long double rounded(double v, px_dtype vt)
 
 static px_csr *create(const mat *m, px_dtype vt, px_dtype it)
 {
-    void *off = as_index(m->off, m->nrows + 1, it), *col = as_index(m->col, m->nnz, it);
-    void *val = as_values(m->val, m->nnz, vt);
+    void *off = la_as_index(m->off, m->nrows + 1, it), *col = la_as_index(m->col, m->nnz, it);
+    void *val = la_as_values(m->val, m->nnz, vt);
     px_csr_desc d = {m->nrows, m->ncols, m->nnz, vt, it, off, col, val};
     px_csr *A = NULL;
     TK_OK(px_csr_create(tk_inst(), tk_space(), &d, &A));
@@ -112,7 +79,7 @@ static px_csr *create(const mat *m, px_dtype vt, px_dtype it)
 static px_view *put(const char *label, px_dtype vt, const double *src, int64_t n)
 {
     px_view *v = tk_view1(label, tk_space(), vt, n);
-    void *h = as_values(src, n, vt);
+    void *h = la_as_values(src, n, vt);
     TK_OK(px_deep_copy_from_host(v, h, (size_t)n * px_dtype_size(vt)));
     free(h);
     return v;
@@ -122,17 +89,17 @@ static px_view *put(const char *label, px_dtype vt, const double *src, int64_t n
 static long double *get(px_view *v, px_dtype vt, int64_t n)
 {
     TK_OK(px_instance_fence(tk_inst()));
-    void *h = xcalloc((size_t)n, px_dtype_size(vt));
+    void *h = la_calloc((size_t)n, px_dtype_size(vt));
     TK_OK(px_deep_copy_to_host(h, (size_t)n * px_dtype_size(vt), v));
-    long double *out = (long double *)xcalloc((size_t)n, sizeof *out);
-    for (int64_t i = 0; i < n; ++i) out[i] = at(h, vt, i);
+    long double *out = (long double *)la_calloc((size_t)n, sizeof *out);
+    for (int64_t i = 0; i < n; ++i) out[i] = la_value_at(h, vt, i);
     free(h);
     return out;
 }
 
 static double *random_vec(int64_t n, tk_rng *g)
 {
-    double *v = (double *)xcalloc((size_t)n, 8);
+    double *v = (double *)la_calloc((size_t)n, 8);
     for (int64_t i = 0; i < n; ++i) v[i] = tk_uniform(g, -1, 1);
     return v;
 }
@@ -160,9 +127,9 @@ START_TEST(transposed_products)
         px_view *xv = put("x", vt, x, nr), *yv = put("y", vt, y0, nc);
         TK_OK(px_csr_spmv_transposed(tk_inst(), alpha, A, xv, beta, yv));
         long double *y = get(yv, vt, nc);
-        long double *xs = get(xv, vt, nr), *ys = (long double *)xcalloc((size_t)nc, sizeof *ys);
-        long double *bound = (long double *)xcalloc((size_t)nc, sizeof *bound);
-        void *vals = as_values(m.val, m.nnz, vt);
+        long double *xs = get(xv, vt, nr), *ys = (long double *)la_calloc((size_t)nc, sizeof *ys);
+        long double *bound = (long double *)la_calloc((size_t)nc, sizeof *bound);
+        void *vals = la_as_values(m.val, m.nnz, vt);
         for (int64_t j = 0; j < nc; ++j) {
             const long double old = beta == 0 ? 0 : (long double)beta * rounded(y0[j], vt);
             ys[j] = old;
@@ -170,7 +137,7 @@ START_TEST(transposed_products)
         }
         for (int64_t r = 0; r < nr; ++r)
             for (int64_t k = m.off[r]; k < m.off[r + 1]; ++k) {
-                const long double t = (long double)alpha * at(vals, vt, k) * xs[r];
+                const long double t = (long double)alpha * la_value_at(vals, vt, k) * xs[r];
                 ys[m.col[k]] += t;
                 bound[m.col[k]] += fabsl(t);
             }
@@ -225,7 +192,7 @@ START_TEST(jacobi_steps)
     }
     free(got);
     /* Iterate from 0: x and x_new swap each step. */
-    double *zero = (double *)xcalloc((size_t)n, 8);
+    double *zero = (double *)la_calloc((size_t)n, 8);
     px_view *u = put("u", vt, zero, n), *w = put("w", vt, zero, n);
     for (int step = 0; step < 60; ++step) {
         TK_OK(px_csr_jacobi(tk_inst(), 0.9, A, bv, u, w));
@@ -261,15 +228,15 @@ START_TEST(long_row_reads_its_columns)
     mat m = {1,
              len + 1,
              len,
-             (int64_t *)xcalloc(2, 8),
-             (int64_t *)xcalloc((size_t)len, 8),
-             (double *)xcalloc((size_t)len, 8)};
+             (int64_t *)la_calloc(2, 8),
+             (int64_t *)la_calloc((size_t)len, 8),
+             (double *)la_calloc((size_t)len, 8)};
     m.off[1] = len;
     for (int64_t k = 0; k < len; ++k) {
         m.col[k] = k + 1;
         m.val[k] = 1;
     }
-    double *x = (double *)xcalloc((size_t)len + 1, 8);
+    double *x = (double *)la_calloc((size_t)len + 1, 8);
     for (int64_t j = 1; j <= len; ++j) x[j] = 0.5;
     x[0] = INFINITY;
     px_csr *A = create(&m, PX_F64, PX_I32);
