@@ -65,23 +65,10 @@ static void release_work(coo_work *w)
 static px_status read_i64(px_instance *inst, px_view *v, int64_t at, int64_t *out)
 {
     px_slice one = {at, at + 1, false};
-    px_view *sub, *host;
+    px_view *sub;
     px_status st = px_view_subview(&sub, v, &one, 1);
     if (st != PX_OK) return st;
-    px_view_desc hd;
-    memset(&hd, 0, sizeof hd);
-    hd.label = "px_csr_create_coo count";
-    hd.space = px_host();
-    hd.dtype = PX_I64;
-    hd.rank = 1;
-    hd.extent[0] = 1;
-    st = px_view_wrap(&host, &hd, out);
-    if (st == PX_OK) {
-        st = px_deep_copy_async(inst, host, sub, NULL);
-        const px_status fenced = px_instance_fence(inst);
-        if (st == PX_OK) st = fenced;
-        px_view_release(&host);
-    }
+    st = la_download(inst, sub, PX_I64, 1, out);
     px_view_release(&sub);
     return st;
 }
@@ -92,21 +79,7 @@ static px_status offsets_to_host(px_instance *inst, const px_csr *A, int64_t **o
     const int64_t n = A->nrows + 1;
     int64_t *off = (int64_t *)malloc((size_t)n * sizeof *off);
     if (!off) return px_set_error(PX_ERR_OUT_OF_MEMORY, COO, "out of host memory for offsets");
-    px_view_desc hd;
-    memset(&hd, 0, sizeof hd);
-    hd.label = "px_csr_create_coo offsets";
-    hd.space = px_host();
-    hd.dtype = A->index_type;
-    hd.rank = 1;
-    hd.extent[0] = n;
-    px_view *host;
-    px_status st = px_view_wrap(&host, &hd, off); /* i32 offsets fill its first half */
-    if (st == PX_OK) {
-        st = px_deep_copy_async(inst, host, A->row, NULL);
-        const px_status fenced = px_instance_fence(inst);
-        if (st == PX_OK) st = fenced;
-        px_view_release(&host);
-    }
+    px_status st = la_download(inst, A->row, A->index_type, n, off); /* i32: the first half */
     if (st == PX_OK && A->index_type == PX_I32) /* widen in place, from the end */
         for (int64_t i = n - 1; i >= 0; --i) {
             int32_t v; /* memcpy: no int32 load may move after an int64 store */

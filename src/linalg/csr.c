@@ -105,11 +105,9 @@ static px_status check_columns(const px_csr_desc *d)
     return PX_OK;
 }
 
-px_status la_upload(px_instance *inst, px_space space, const char *label, px_dtype type, int64_t n,
-                    const void *src, px_view **out)
+/* A view of n elements of `type` over the host array p. */
+static px_status wrap_host(const char *label, px_dtype type, int64_t n, void *p, px_view **out)
 {
-    px_status st = px_view_create_1d(out, label, space, type, n);
-    if (st != PX_OK || n == 0) return st;
     px_view_desc hd;
     memset(&hd, 0, sizeof hd);
     hd.label = label;
@@ -117,12 +115,31 @@ px_status la_upload(px_instance *inst, px_space space, const char *label, px_dty
     hd.dtype = type;
     hd.rank = 1;
     hd.extent[0] = n;
+    return px_view_wrap(out, &hd, p);
+}
+
+px_status la_upload(px_instance *inst, px_space space, const char *label, px_dtype type, int64_t n,
+                    const void *src, px_view **out)
+{
+    px_status st = px_view_create_1d(out, label, space, type, n);
+    if (st != PX_OK || n == 0) return st;
     px_view *h;
-    st = px_view_wrap(&h, &hd, (void *)src); /* read only */
+    st = wrap_host(label, type, n, (void *)src, &h); /* read only */
     if (st != PX_OK) return st;
     st = px_deep_copy_async(inst, *out, h, NULL);
     px_view_release(&h);
     return st;
+}
+
+px_status la_download(px_instance *inst, const px_view *src, px_dtype type, int64_t n, void *dst)
+{
+    px_view *h;
+    px_status st = wrap_host("px_csr download", type, n, dst, &h);
+    if (st != PX_OK) return st;
+    st = px_deep_copy_async(inst, h, src, NULL);
+    const px_status fenced = px_instance_fence(inst);
+    px_view_release(&h);
+    return st != PX_OK ? st : fenced;
 }
 
 px_status la_csr_rows(const char *func, px_instance *inst, px_csr *A, px_team_rows **out)

@@ -89,6 +89,10 @@ px_status la_csr_begin(const char *func, px_instance *inst, const px_csr *A, px_
 px_status la_csr_operand(const char *func, const px_csr *A, px_space is, const char *name,
                          px_view *v, int64_t n, la_vec *out);
 
+/* src's n elements of `type` (all of it) into the host array dst, copied on inst, which
+   this waits for. */
+px_status la_download(px_instance *inst, const px_view *src, px_dtype type, int64_t n, void *dst);
+
 /* A is a live matrix; the error names `func`. */
 px_status la_csr_check(const char *func, const px_csr *A);
 
