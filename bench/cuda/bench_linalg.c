@@ -62,6 +62,7 @@
 #include "bench_util.h"
 #include "bench_variant.h"
 #include "bench_views.h"
+#include "bench_views.h"
 #include "csr.h"
 #include "raw_blas.h"
 #include "raw_team.h"
@@ -87,23 +88,18 @@ static void *xmalloc(size_t bytes)
     return p;
 }
 
-/* Host -> device and back on the instance's stream, waited for (nothing else runs then). */
+/* Host -> device and back once the instance's work is done (bench_views.h's blocking
+   copies: nothing else runs then). */
 static void upload(px_view *v, const void *src, size_t bytes)
 {
-    px_span s;
-    CHECK(px_view_span(v, &s));
     CHECK(px_instance_fence(g.inst));
-    CU(cudaMemcpyAsync(s.data, src, bytes, cudaMemcpyHostToDevice, g.stream));
-    CU(cudaStreamSynchronize(g.stream));
+    bench_to_device(v, src, bytes);
 }
 
 static void download(void *dst, px_view *v, size_t bytes)
 {
-    px_span s;
-    CHECK(px_view_span(v, &s));
     CHECK(px_instance_fence(g.inst));
-    CU(cudaMemcpyAsync(dst, s.data, bytes, cudaMemcpyDeviceToHost, g.stream));
-    CU(cudaStreamSynchronize(g.stream));
+    bench_to_host(dst, v, bytes);
 }
 
 /* Every byte 0xff (a NaN in each double), so that an element a side misses fails the check. */
