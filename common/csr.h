@@ -290,7 +290,8 @@ static inline double csr_max_rel_diff(const csr *m, const double *x, const doubl
         for (int32_t k = m->row[r]; k < m->row[r + 1]; ++k) scale += fabs(m->val[k] * x[m->col[k]]);
         const double d = fabs(y[r] - ref[r]);
         const double rel = scale > 0.0 ? d / scale : d;
-        if (!(rel <= worst)) worst = rel; /* NaN propagates as a failure */
+        if (isnan(rel)) return INFINITY; /* a NaN is a failure, whatever the other rows */
+        if (rel > worst) worst = rel;
     }
     return worst;
 }

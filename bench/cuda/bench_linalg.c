@@ -2,23 +2,43 @@
 /* bench_linalg: libportex_linalg (portex/linalg.h) on one GPU against cuSPARSE, cuBLAS and a
  * raw CUDA kernel, in one process.
  *
- *   bench_linalg [--quick] [--reps N] [--spmv-only | --blas-only]
+ *   bench_linalg [--quick] [--reps N] [--spmv-only | --spmm-only | --blas-only]
  *
- * SpMV, y = A x (alpha 1, beta 0; f64 values, 32-bit offsets and indices): px_csr_spmv on a
- * px_csr made by px_csr_create from the host arrays in DEVICE(0) (its time on the host
- * clock is printed: copies and analysis), three ways: PX_SPMV_AUTO (the algorithm it chose,
- * its tiles, long rows and the rows' coefficient of variation printed), PX_SPMV_ROWS and
- * PX_SPMV_TILES forced with px_csr_set_spmv_alg; against cusparseSpMV (CSR,
- * CUSPARSE_SPMV_ALG_DEFAULT; raw_team.cu's raw_spmv_*: buffer and preprocessing made once,
- * their time, uploads included, printed beside px_csr_create's). Matrices (common/csr.h):
+ * (--spmv-only: the SpMV rows alone; --spmm-only: the SpMM rows alone; --blas-only: BLAS-1
+ * and GEMV alone; one of them at most.)
+ *
+ * Matrices (common/csr.h; f64 values, 32-bit offsets and indices, square):
  *   the 5-point Laplacian of a 4096^2 grid and the 7-point one of 256^3 (16.8M rows each);
  *   power-law rows (csr_powerlaw_mean) of mean/max 8/100, 16/4096, 32/10^4, 64/1000 and
  *   8/10^5, 2^21 rows each; an R-MAT graph of scale 21, edge factor 16 (SuiteSparse's
  *   kron_g500-logn21's shape); a 27-point 3-D FEM-like mesh of 128^3 (SuiteSparse's 3-D FEM
  *   matrices' shape); "few dense rows": 2^21 rows of 16 entries and 8 rows of 2^20 entries
- *   spread among them. Ratio: cuSPARSE time / portex time (above 1: portex faster); target
- *   >= 1.0 for AUTO, none for the forced algorithms (printed for comparison, with AUTO
- *   against the faster of the two).
+ *   spread among them.
+ * Each is made once in DEVICE(0) for its SpMV and SpMM rows, then freed with all they used:
+ * portex's px_csr by px_csr_create from the host arrays (its time on the host clock is
+ * printed: copies and analysis; AUTO's algorithm, its tiles, long rows and the rows'
+ * coefficient of variation printed) and cuSPARSE's own copy of the arrays (the uploads'
+ * time printed beside px_csr_create's).
+ *
+ * SpMV, y = A x (alpha 1, beta 0): px_csr_spmv three ways: PX_SPMV_AUTO, PX_SPMV_ROWS and
+ * PX_SPMV_TILES forced with px_csr_set_spmv_alg; against cusparseSpMV (CSR,
+ * CUSPARSE_SPMV_ALG_DEFAULT; raw_team.cu's raw_spmv_*: buffer and preprocessing made once,
+ * their time printed). Ratio: cuSPARSE time / portex time (above 1: portex faster); target
+ * >= 1.0 for AUTO, none for the forced algorithms (printed for comparison, with AUTO
+ * against the faster of the two).
+ *
+ * SpMM, Y = A X for k = 4 and k = 8 vectors (alpha 1, beta 0; X n x k, random in (0, 1],
+ * Y n x k), X and Y both row-major (PX_LAYOUT_RIGHT, "right": a row's k values side by
+ * side) or both column-major (PX_LAYOUT_LEFT, "left": each vector contiguous), four cases
+ * a matrix: px_csr_spmm on the same px_csr against cusparseSpMM (raw_team.cu's raw_spmm_*:
+ * CSR, dense matrices of the same order, CUSPARSE_ORDER_ROW with ld = k or
+ * CUSPARSE_ORDER_COL with ld = n) with each of CUSPARSE_SPMM_ALG_DEFAULT,
+ * CUSPARSE_SPMM_CSR_ALG1, _ALG2 and _ALG3 (each its own handle, descriptors and buffer,
+ * cusparseSpMM_preprocess done once; their setup times printed; an algorithm cuSPARSE
+ * refuses for the order is printed with why and left out). Ratio: the fastest cuSPARSE
+ * algorithm's time (named in the baseline column) / portex time; target >= 1.0; each
+ * slower algorithm in a row below it, for comparison. GB/s from the least traffic: A once,
+ * X and Y once each, nnz * 12 + (n + 1) * 4 + 8 k (n + n) bytes.
  *
  * BLAS-1 at n = 2^26 and 2^14 (f64) and GEMV on a row-major 8192 x 8192 matrix (and, in the
  * small set, 128 x 128): px_blas_axpy against cublasDaxpy, px_blas_axpby against a raw CUDA
@@ -34,17 +54,20 @@
  * Everything runs on the default CUDA instance of device 0 and its stream: cuSPARSE and
  * cuBLAS are set to that same stream. Each case runs once each way and is checked against a
  * plain C result before any timing (SpMV: csr_spmv_plain, 1e-12 relative to each row's sum
- * of |a x|; BLAS-1 vectors 1e-14 relative; dot, nrm2, gemv 1e-12 against a long double
- * reference); a case that differs prints the difference and is not timed (exit status 1).
- * Timing: 2 warm-up rounds, then N rounds (default 21; 3 with --quick) in which each
- * variant runs once, the one to go first rotating; medians. Large cases (SpMV, 2^26, 8192^2)
- * time each call between two events on the stream; the small ones (2^14, 128^2), which
- * launches bound, time a batch of back-to-back calls and divide. Calls that wait for their
- * result on the host (px_blas_dot, px_blas_nrm2, cuBLAS in host pointer mode) are timed by
- * the host clock.
+ * of |a x|; SpMM: the same for each of the k vectors, every side checked, portex and each
+ * cuSPARSE algorithm; BLAS-1 vectors 1e-14 relative; dot, nrm2, gemv 1e-12 against a long
+ * double reference; the outputs of SpMV, SpMM, gemv and the _view reductions are 0xff bytes,
+ * NaN, before the call, so that an element a side misses fails); a case that differs prints
+ * the difference and is not timed (exit status 1). Timing: 2 warm-up rounds, then N rounds
+ * (default 21; 3 with --quick) in which each variant runs once, the one to go first
+ * rotating; medians. Large cases (SpMV, SpMM, 2^26, 8192^2) time each call between two
+ * events on the stream; the small ones (2^14, 128^2), which launches bound, time a batch of
+ * back-to-back calls and divide. Calls that wait for their result on the host (px_blas_dot,
+ * px_blas_nrm2, cuBLAS in host pointer mode) are timed by the host clock.
  *
- * --quick (the test bench_linalg_quick): matrices of about a sixteenth of the rows, vectors
- * of 2^20 and 2^14, GEMV 1024^2 and 128^2, few rounds.
+ * --quick (the test bench_linalg_quick): matrices of about a sixteenth of the rows (SpMM
+ * still at k = 4 and 8, both layouts), vectors of 2^20 and 2^14, GEMV 1024^2 and 128^2, few
+ * rounds.
  *
  * Exit status: 0; 1 when a result differs; 2 on an error; 77 without a usable GPU. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
@@ -62,7 +85,6 @@
 #include "bench_util.h"
 #include "bench_variant.h"
 #include "bench_views.h"
-#include "bench_views.h"
 #include "csr.h"
 #include "raw_blas.h"
 #include "raw_team.h"
@@ -72,6 +94,7 @@ static struct {
     bool quick;
     px_instance *inst;   /* the default CUDA instance of device 0 */
     cudaStream_t stream; /* its stream: portex, cuSPARSE and cuBLAS all run on it */
+    bool spmv, spmm;     /* the rows bench_matrices runs */
     int failed;          /* a result differed */
     int rows, met;       /* rows with a target, and those that met it */
 } g;
@@ -160,6 +183,25 @@ static void print_row(const char *name, const char *base_name, double base_ms, d
            met);
 }
 
+/* ---- The matrices ----------------------------------------------------------------------- */
+
+/* A matrix in DEVICE(0), made once and used by its SpMV and SpMM rows: portex's px_csr and
+   cuSPARSE's own copy of the arrays. */
+typedef struct matrix {
+    const char *name;
+    const csr *m;
+    px_csr *A;
+    px_csr_info info;
+    px_view *row, *col, *val; /* cuSPARSE's copy */
+} matrix;
+
+static int32_t *device_i32(px_view *v)
+{
+    px_span s;
+    CHECK(px_view_span(v, &s));
+    return (int32_t *)s.data;
+}
+
 /* ---- SpMV ------------------------------------------------------------------------------- */
 
 typedef struct spmv_ctx {
@@ -203,8 +245,10 @@ static bool spmv_checked(const char *name, const char *what, void (*fn)(void *),
     return false;
 }
 
-static void bench_spmv(const char *name, const csr *m)
+static void bench_spmv(const matrix *mx)
 {
+    const char *name = mx->name;
+    const csr *m = mx->m;
     const int64_t n = m->nrows;
     double *x = xmalloc((size_t)n * sizeof *x), *ref = xmalloc((size_t)n * sizeof *ref);
     double *got = xmalloc((size_t)n * sizeof *got);
@@ -212,53 +256,22 @@ static void bench_spmv(const char *name, const csr *m)
     for (int64_t r = 0; r < n; ++r) x[r] = csr_random(&seed);
     csr_spmv_plain(m, x, ref);
 
-    spmv_ctx c = {0};
+    spmv_ctx c = {.A = mx->A};
     c.x = device_vector("x", n);
     c.y_px = device_vector("y (portex)", n);
     px_view *y_raw = device_vector("y (cuSPARSE)", n);
     upload(c.x, x, (size_t)n * sizeof *x);
 
-    /* portex: the matrix from the host arrays, copied and measured by the library. */
-    const px_csr_desc desc = {.nrows = n,
-                              .ncols = n,
-                              .nnz = m->nnz,
-                              .value_type = PX_F64,
-                              .index_type = PX_I32,
-                              .row_offsets = m->row,
-                              .col_indices = m->col,
-                              .values = m->val};
-    double t0 = now_ms();
-    CHECK(px_csr_create(g.inst, px_device(0), &desc, &c.A));
-    const double create_ms = now_ms() - t0;
-    px_csr_info info;
-    CHECK(px_csr_info_get(c.A, &info));
-
-    /* cuSPARSE: its own copy of the arrays, uploaded, then its buffer and preprocessing. */
-    t0 = now_ms();
-    px_view *row = bench_device_view("row (cuSPARSE)", PX_I32, 1, n + 1, 0, PX_VIEW_NO_INIT);
-    px_view *col = bench_device_view("col (cuSPARSE)", PX_I32, 1, m->nnz, 0, PX_VIEW_NO_INIT);
-    px_view *val = device_vector("val (cuSPARSE)", m->nnz);
-    upload(row, m->row, (size_t)(n + 1) * sizeof *m->row);
-    upload(col, m->col, (size_t)m->nnz * sizeof *m->col);
-    upload(val, m->val, (size_t)m->nnz * sizeof *m->val);
-    px_span rs, cs;
-    CHECK(px_view_span(row, &rs));
-    CHECK(px_view_span(col, &cs));
-    if (raw_spmv_create(&c.raw, n, m->nnz, rs.data, cs.data, device_data(val), device_data(c.x),
-                        device_data(y_raw), g.stream) != 0) {
+    /* cuSPARSE: its buffer and preprocessing, on the matrix's copy of the arrays. */
+    const double t0 = now_ms();
+    if (raw_spmv_create(&c.raw, n, m->nnz, device_i32(mx->row), device_i32(mx->col),
+                        device_data(mx->val), device_data(c.x), device_data(y_raw),
+                        g.stream) != 0) {
         fprintf(stderr, "bench_linalg: %s: cuSPARSE setup: %s failed\n", name, raw_spmv_error());
         exit(2);
     }
     CU(cudaStreamSynchronize(g.stream));
-    const double cusparse_setup_ms = now_ms() - t0;
-
-    printf("\n%s: %lld rows, %lld entries (mean %.2f, longest %lld, row cv %.2f); AUTO chose %s "
-           "(tiles %lld, long rows %lld, %.1f MB of tables); px_csr_create %.1f ms (cuSPARSE: "
-           "uploads + create + preprocess %.1f ms)\n",
-           name, (long long)n, (long long)m->nnz, info.mean_row, (long long)info.max_row,
-           info.row_cv, px_spmv_alg_string(info.spmv_alg), (long long)info.tiles,
-           (long long)info.long_rows, (double)info.extra_bytes * 1e-6, create_ms,
-           cusparse_setup_ms);
+    printf("SpMV: cuSPARSE create + buffer + preprocess %.1f ms\n", now_ms() - t0);
 
     const bool ok = spmv_checked(name, "portex AUTO", spmv_auto, &c, m, x, ref, got, c.y_px) &&
                     spmv_checked(name, "portex ROWS", spmv_rows, &c, m, x, ref, got, c.y_px) &&
@@ -274,7 +287,7 @@ static void bench_spmv(const char *name, const csr *m)
         const double bytes = (double)m->nnz * 12.0 + (double)(n + 1) * 4.0 + 16.0 * (double)n;
         char label[64];
         print_header();
-        snprintf(label, sizeof label, "%s AUTO (%s)", name, px_spmv_alg_string(info.spmv_alg));
+        snprintf(label, sizeof label, "%s AUTO (%s)", name, px_spmv_alg_string(mx->info.spmv_alg));
         print_row(label, "cuSPARSE", v[0].ms, v[1].ms, bytes, 1.0);
         print_row("  forced ROWS", "cuSPARSE", v[0].ms, v[2].ms, bytes, -1.0);
         print_row("  forced TILES", "cuSPARSE", v[0].ms, v[3].ms, bytes, -1.0);
@@ -285,12 +298,275 @@ static void bench_spmv(const char *name, const csr *m)
     CHECK(px_csr_set_spmv_alg(c.A, PX_SPMV_AUTO));
     CHECK(px_instance_fence(g.inst));
     raw_spmv_destroy(c.raw);
-    CHECK(px_csr_release(&c.A));
-    px_view *views[] = {c.x, c.y_px, y_raw, row, col, val};
+    px_view *views[] = {c.x, c.y_px, y_raw};
     for (size_t k = 0; k < sizeof views / sizeof views[0]; ++k) CHECK(px_view_release(&views[k]));
     free(x);
     free(ref);
     free(got);
+}
+
+/* ---- SpMM ------------------------------------------------------------------------------- */
+
+enum { SPMM_KMAX = 8 }; /* the most vectors; a case of k uses the first k */
+
+/* The host side of a matrix's SpMM rows, made once for SPMM_KMAX vectors, element (r, j) at
+   r * SPMM_KMAX + j: X (random in (0, 1]), the plain C product A X (each row's entries in
+   order, as csr_row_dot) and each element's scale, the sum of |a x| over its row (as
+   csr_max_rel_diff). */
+typedef struct spmm_host {
+    double *x, *ref, *scale;
+    double *buf; /* n x SPMM_KMAX: X staged in a case's layout, then each side's Y read back */
+} spmm_host;
+
+static spmm_host spmm_host_make(const csr *m)
+{
+    const size_t elems = (size_t)m->nrows * SPMM_KMAX, bytes = elems * sizeof(double);
+    spmm_host h = {xmalloc(bytes), xmalloc(bytes), xmalloc(bytes), xmalloc(bytes)};
+    uint64_t seed = 5;
+    for (size_t e = 0; e < elems; ++e) h.x[e] = csr_random(&seed);
+    for (int64_t r = 0; r < m->nrows; ++r) {
+        double sum[SPMM_KMAX] = {0}, scale[SPMM_KMAX] = {0};
+        for (int32_t e = m->row[r]; e < m->row[r + 1]; ++e) {
+            const double a = m->val[e], *xc = h.x + (size_t)m->col[e] * SPMM_KMAX;
+            for (int j = 0; j < SPMM_KMAX; ++j) {
+                sum[j] += a * xc[j];
+                scale[j] += fabs(a * xc[j]);
+            }
+        }
+        for (int j = 0; j < SPMM_KMAX; ++j) {
+            h.ref[(size_t)r * SPMM_KMAX + j] = sum[j];
+            h.scale[(size_t)r * SPMM_KMAX + j] = scale[j];
+        }
+    }
+    return h;
+}
+
+static void spmm_host_free(spmm_host *h)
+{
+    free(h->x);
+    free(h->ref);
+    free(h->scale);
+    free(h->buf);
+}
+
+/* Where element (r, j) of an n x k matrix of `layout` is. */
+static size_t spmm_at(px_layout layout, int64_t n, int k, int64_t r, int j)
+{
+    return layout == PX_LAYOUT_RIGHT ? (size_t)r * (size_t)k + (size_t)j
+                                     : (size_t)j * (size_t)n + (size_t)r;
+}
+
+/* The largest difference of a side's Y (n x k, `layout`) from the reference, each element's
+   relative to its scale (csr_max_rel_diff's measure, vector by vector); a NaN (an element
+   the side missed: the poison) gives infinity. */
+static double spmm_max_rel_diff(const spmm_host *h, int64_t n, int k, px_layout layout,
+                                const double *y)
+{
+    double worst = 0.0;
+    for (int64_t r = 0; r < n; ++r)
+        for (int j = 0; j < k; ++j) {
+            const size_t e = (size_t)r * SPMM_KMAX + (size_t)j;
+            const double d = fabs(y[spmm_at(layout, n, k, r, j)] - h->ref[e]);
+            const double rel = h->scale[e] > 0.0 ? d / h->scale[e] : d;
+            if (!(rel <= worst)) worst = isnan(rel) ? INFINITY : rel;
+        }
+    return worst;
+}
+
+/* A rows x cols view of doubles in DEVICE(0) of `layout`, not filled. */
+static px_view *device_matrix(const char *label, int64_t rows, int64_t cols, px_layout layout)
+{
+    px_view_desc d = bench_desc(label, px_device(0), PX_F64, 2, rows, cols);
+    d.layout = layout;
+    d.flags = PX_VIEW_NO_INIT;
+    px_view *v;
+    CHECK(px_view_create(&v, &d));
+    return v;
+}
+
+typedef struct spmm_ctx {
+    px_csr *A;
+    px_view *x, *y_px;
+    raw_spmm *raw[RAW_SPMM_ALGS]; /* NULL: cuSPARSE refused that algorithm for the case */
+} spmm_ctx;
+
+static void spmm_portex(void *p)
+{
+    const spmm_ctx *c = p;
+    CHECK(px_csr_spmm(g.inst, 1.0, c->A, c->x, 0.0, c->y_px));
+}
+
+static void spmm_cusparse(const spmm_ctx *c, raw_spmm_alg alg)
+{
+    if (raw_spmm_run(c->raw[alg]) != 0) {
+        fprintf(stderr, "bench_linalg: cusparseSpMM %s: %s failed\n", raw_spmm_alg_name(alg),
+                raw_spmm_error());
+        exit(2);
+    }
+}
+
+static void spmm_default(void *p) { spmm_cusparse(p, RAW_SPMM_DEFAULT); }
+static void spmm_alg1(void *p) { spmm_cusparse(p, RAW_SPMM_CSR_ALG1); }
+static void spmm_alg2(void *p) { spmm_cusparse(p, RAW_SPMM_CSR_ALG2); }
+static void spmm_alg3(void *p) { spmm_cusparse(p, RAW_SPMM_CSR_ALG3); }
+static void (*const spmm_cusparse_fn[RAW_SPMM_ALGS])(void *) = {spmm_default, spmm_alg1, spmm_alg2,
+                                                                spmm_alg3};
+
+/* Runs fn once into y (NaN first) and checks y against the plain C product. */
+static bool spmm_checked(const char *label, const char *what, void (*fn)(void *), spmm_ctx *c,
+                         const spmm_host *h, int64_t n, int k, px_layout layout, px_view *y)
+{
+    const size_t bytes = (size_t)n * (size_t)k * sizeof(double);
+    poison(y, bytes);
+    fn(c);
+    download(h->buf, y, bytes);
+    const double d = spmm_max_rel_diff(h, n, k, layout, h->buf);
+    if (d <= 1e-12) return true;
+    printf("%s: %s: max relative difference from plain C %.3g > 1e-12: MISMATCH, row not timed\n",
+           label, what, d);
+    g.failed = 1;
+    return false;
+}
+
+/* Y = A X for k vectors, X and Y both of `layout`: px_csr_spmm against each cusparseSpMM
+   algorithm cuSPARSE accepts for that order, the fastest the baseline. */
+static void bench_spmm(const matrix *mx, const spmm_host *h, int k, px_layout layout)
+{
+    const csr *m = mx->m;
+    const int64_t n = m->nrows; /* square: ncols = nrows */
+    const bool right = layout == PX_LAYOUT_RIGHT;
+    const size_t bytes = (size_t)n * (size_t)k * sizeof(double);
+    char label[64];
+    snprintf(label, sizeof label, "%s k=%d %s", mx->name, k, right ? "right" : "left");
+
+    spmm_ctx c = {.A = mx->A};
+    c.x = device_matrix("X", n, k, layout);
+    c.y_px = device_matrix("Y (portex)", n, k, layout);
+    px_view *y_raw = device_matrix("Y (cuSPARSE)", n, k, layout);
+    for (int64_t r = 0; r < n; ++r)
+        for (int j = 0; j < k; ++j)
+            h->buf[spmm_at(layout, n, k, r, j)] = h->x[(size_t)r * SPMM_KMAX + (size_t)j];
+    upload(c.x, h->buf, bytes);
+
+    /* cuSPARSE: each algorithm with its own handle, descriptors and buffer, preprocessed;
+       one that cuSPARSE refuses for this order is left out. */
+    printf("\nSpMM %s: X and Y %s (CUSPARSE_ORDER_%s, ld %s); cuSPARSE setup (handle, "
+           "descriptors, buffer, preprocess):",
+           label, right ? "row-major" : "column-major", right ? "ROW" : "COL", right ? "k" : "n");
+    int usable = 0;
+    for (int a = 0; a < RAW_SPMM_ALGS; ++a) {
+        const double t0 = now_ms();
+        if (raw_spmm_create(&c.raw[a], n, n, m->nnz, device_i32(mx->row), device_i32(mx->col),
+                            device_data(mx->val), k, right, device_data(c.x), device_data(y_raw),
+                            (raw_spmm_alg)a, g.stream) != 0) {
+            printf("%s %s refused: %s", a ? "," : "", raw_spmm_alg_name((raw_spmm_alg)a),
+                   raw_spmm_error());
+            continue;
+        }
+        CU(cudaStreamSynchronize(g.stream));
+        printf("%s %s %.1f ms", a ? "," : "", raw_spmm_alg_name((raw_spmm_alg)a), now_ms() - t0);
+        ++usable;
+    }
+    printf("\n");
+    if (usable == 0) {
+        fprintf(stderr, "bench_linalg: %s: cuSPARSE refused every SpMM algorithm\n", label);
+        exit(2);
+    }
+
+    /* Every side checked (each mismatch printed), then timed only if all agree. */
+    bool ok = spmm_checked(label, "portex", spmm_portex, &c, h, n, k, layout, c.y_px);
+    for (int a = 0; a < RAW_SPMM_ALGS; ++a) {
+        if (!c.raw[a]) continue;
+        char what[32];
+        snprintf(what, sizeof what, "cuSPARSE %s", raw_spmm_alg_name((raw_spmm_alg)a));
+        ok = spmm_checked(label, what, spmm_cusparse_fn[a], &c, h, n, k, layout, y_raw) && ok;
+    }
+    if (ok) {
+        variant v[1 + RAW_SPMM_ALGS];
+        int nv = 0;
+        v[nv++] = (variant){"portex", spmm_portex, g.stream, BY_EVENTS, 0};
+        for (int a = 0; a < RAW_SPMM_ALGS; ++a)
+            if (c.raw[a])
+                v[nv++] = (variant){raw_spmm_alg_name((raw_spmm_alg)a), spmm_cusparse_fn[a],
+                                    g.stream, BY_EVENTS, 0};
+        measure(v, nv, &c, 1, 2, g.reps);
+        int best = 1;
+        for (int i = 2; i < nv; ++i)
+            if (v[i].ms < v[best].ms) best = i;
+        /* The least traffic: A once, X and Y once each. */
+        const double traffic = (double)m->nnz * 12.0 + (double)(n + 1) * 4.0 +
+                               8.0 * (double)k * ((double)n + (double)n);
+        char base[32];
+        print_header();
+        snprintf(base, sizeof base, "cuSPARSE %s", v[best].name);
+        print_row(label, base, v[best].ms, v[0].ms, traffic, 1.0);
+        for (int i = 1; i < nv; ++i) {
+            if (i == best) continue;
+            snprintf(base, sizeof base, "cuSPARSE %s", v[i].name);
+            print_row("  a slower cuSPARSE algorithm", base, v[i].ms, v[0].ms, traffic, -1.0);
+        }
+    }
+    CHECK(px_instance_fence(g.inst));
+    for (int a = 0; a < RAW_SPMM_ALGS; ++a) raw_spmm_destroy(c.raw[a]);
+    px_view *views[] = {c.x, c.y_px, y_raw};
+    for (size_t e = 0; e < sizeof views / sizeof views[0]; ++e) CHECK(px_view_release(&views[e]));
+}
+
+/* ---- Each matrix: SpMV and SpMM ---------------------------------------------------------- */
+
+static void bench_matrix(const char *name, const csr *m)
+{
+    const int64_t n = m->nrows;
+    matrix mx = {.name = name, .m = m};
+
+    /* portex: the matrix from the host arrays, copied and measured by the library. */
+    const px_csr_desc desc = {.nrows = n,
+                              .ncols = n,
+                              .nnz = m->nnz,
+                              .value_type = PX_F64,
+                              .index_type = PX_I32,
+                              .row_offsets = m->row,
+                              .col_indices = m->col,
+                              .values = m->val};
+    double t0 = now_ms();
+    CHECK(px_csr_create(g.inst, px_device(0), &desc, &mx.A));
+    const double create_ms = now_ms() - t0;
+    CHECK(px_csr_info_get(mx.A, &mx.info));
+
+    /* cuSPARSE: its own copy of the arrays, for its SpMV and SpMM. */
+    t0 = now_ms();
+    mx.row = bench_device_view("row (cuSPARSE)", PX_I32, 1, n + 1, 0, PX_VIEW_NO_INIT);
+    mx.col = bench_device_view("col (cuSPARSE)", PX_I32, 1, m->nnz, 0, PX_VIEW_NO_INIT);
+    mx.val = device_vector("val (cuSPARSE)", m->nnz);
+    upload(mx.row, m->row, (size_t)(n + 1) * sizeof *m->row);
+    upload(mx.col, m->col, (size_t)m->nnz * sizeof *m->col);
+    upload(mx.val, m->val, (size_t)m->nnz * sizeof *m->val);
+    const double upload_ms = now_ms() - t0;
+
+    const px_csr_info *info = &mx.info;
+    printf("\n%s: %lld rows, %lld entries (mean %.2f, longest %lld, row cv %.2f); AUTO chose %s "
+           "(tiles %lld, long rows %lld, %.1f MB of tables); px_csr_create %.1f ms (cuSPARSE's "
+           "copy of the arrays: uploads %.1f ms)\n",
+           name, (long long)n, (long long)m->nnz, info->mean_row, (long long)info->max_row,
+           info->row_cv, px_spmv_alg_string(info->spmv_alg), (long long)info->tiles,
+           (long long)info->long_rows, (double)info->extra_bytes * 1e-6, create_ms, upload_ms);
+
+    if (g.spmv) bench_spmv(&mx);
+    if (g.spmm) {
+        spmm_host h = spmm_host_make(m);
+        const int ks[] = {4, SPMM_KMAX};
+        const px_layout layouts[] = {PX_LAYOUT_RIGHT, PX_LAYOUT_LEFT};
+        for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i)
+            for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; ++l)
+                bench_spmm(&mx, &h, ks[i], layouts[l]);
+        spmm_host_free(&h);
+    }
+
+    CHECK(px_instance_fence(g.inst));
+    CHECK(px_csr_release(&mx.A));
+    CHECK(px_view_release(&mx.row));
+    CHECK(px_view_release(&mx.col));
+    CHECK(px_view_release(&mx.val));
 }
 
 /* `rows` rows of short_len entries and `dense` rows of dense_len entries spread evenly among
@@ -309,10 +585,10 @@ static void bench_matrices(void)
 {
     const int64_t s = g.quick ? 16 : 1; /* --quick: a sixteenth of the rows, or so */
     csr m = csr_laplacian2d(g.quick ? 512 : 4096);
-    bench_spmv("laplace 2-D", &m);
+    bench_matrix("laplace 2-D", &m);
     csr_free(&m);
     m = csr_laplacian3d(g.quick ? 64 : 256);
-    bench_spmv("laplace 3-D", &m);
+    bench_matrix("laplace 3-D", &m);
     csr_free(&m);
     const struct {
         const char *name;
@@ -325,17 +601,17 @@ static void bench_matrices(void)
     };
     for (size_t k = 0; k < sizeof pl / sizeof pl[0]; ++k) {
         m = csr_powerlaw_mean(((int64_t)1 << 21) / s, pl[k].mean, pl[k].max, 42 + k);
-        bench_spmv(pl[k].name, &m);
+        bench_matrix(pl[k].name, &m);
         csr_free(&m);
     }
     m = csr_rmat(g.quick ? 17 : 21, 16, 7);
-    bench_spmv("R-MAT 21 (kron_g500)", &m);
+    bench_matrix("R-MAT 21 (kron_g500)", &m);
     csr_free(&m);
     m = csr_stencil27(g.quick ? 48 : 128, 5);
-    bench_spmv("FEM 27-point 3-D", &m);
+    bench_matrix("FEM 27-point 3-D", &m);
     csr_free(&m);
     m = csr_few_dense(((int64_t)1 << 21) / s, 16, 8, (int32_t)(((int64_t)1 << 20) / s), 11);
-    bench_spmv("few dense rows", &m);
+    bench_matrix("few dense rows", &m);
     csr_free(&m);
 }
 
@@ -716,23 +992,27 @@ static void bench_blas(void)
 
 int main(int argc, char **argv)
 {
-    bool spmv = true, blas = true;
+    const char *only = NULL; /* --spmv-only, --spmm-only or --blas-only */
     for (int k = 1; k < argc; ++k) {
         if (!strcmp(argv[k], "--quick"))
             g.quick = true;
         else if (!strcmp(argv[k], "--reps") && k + 1 < argc)
             g.reps = atoi(argv[++k]);
-        else if (!strcmp(argv[k], "--spmv-only"))
-            blas = false;
-        else if (!strcmp(argv[k], "--blas-only"))
-            spmv = false;
+        else if ((!strcmp(argv[k], "--spmv-only") || !strcmp(argv[k], "--spmm-only") ||
+                  !strcmp(argv[k], "--blas-only")) &&
+                 (!only || !strcmp(only, argv[k])))
+            only = argv[k];
         else {
-            fprintf(stderr, "usage: %s [--quick] [--reps N] [--spmv-only | --blas-only]\n",
+            fprintf(stderr,
+                    "usage: %s [--quick] [--reps N] [--spmv-only | --spmm-only | --blas-only]\n",
                     argv[0]);
             return 2;
         }
     }
     if (g.reps < 1) g.reps = g.quick ? 3 : 21;
+    g.spmv = !only || !strcmp(only, "--spmv-only");
+    g.spmm = !only || !strcmp(only, "--spmm-only");
+    const bool blas = !only || !strcmp(only, "--blas-only");
 
     CHECK(px_init(NULL));
     if (!bench_cuda_usable("bench_linalg")) return 77;
@@ -747,7 +1027,7 @@ int main(int argc, char **argv)
            px_version_string(), prop.name, prop.multiProcessorCount, g.reps,
            g.quick ? " (--quick sizes)" : "");
 
-    if (spmv) bench_matrices();
+    if (g.spmv || g.spmm) bench_matrices();
     if (blas) bench_blas();
 
     printf("\nbench_linalg: %d of %d rows with a target met it%s\n", g.met, g.rows,

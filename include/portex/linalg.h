@@ -141,6 +141,16 @@ PX_LINALG_API px_status px_csr_set_spmv_alg(px_csr *A, px_spmv_alg alg);
 PX_LINALG_API px_status px_csr_spmv(px_instance *inst, double alpha, const px_csr *A, px_view *x,
                                     double beta, px_view *y);
 
+/** Y = alpha * A * X + beta * Y for k vectors at once (SpMM), on inst, asynchronous: X is a
+ * 2-D view of ncols x k elements, Y of nrows x k (column j of each is vector j), both of
+ * A's value type, of any layout (right, a row's k values side by side, reads X fastest;
+ * left and strided subviews work too), in memory inst reaches, and sharing no memory.
+ * Each row's entries are read once for up to 8 vectors; the rows run on PX_SPMV_ROWS'
+ * league, whatever px_csr_spmv's algorithm. k = 0 (or no rows) does nothing. alpha, beta
+ * and the rest as px_csr_spmv. */
+PX_LINALG_API px_status px_csr_spmm(px_instance *inst, double alpha, const px_csr *A, px_view *X,
+                                    double beta, px_view *Y);
+
 /** y = alpha * A^T * x + beta * y on inst, asynchronous: x of nrows elements, y of ncols,
  * otherwise as px_csr_spmv. y is scaled by beta first (beta = 0: set to 0), then each row's
  * entries are added into y atomically: on the parallel backends and CUDA, sums into one

@@ -44,6 +44,27 @@ px_status la_vector(const char *func, const char *name, px_space inst_space, px_
     return PX_OK;
 }
 
+px_status la_matrix(const char *func, const char *name, px_space inst_space, px_view *view,
+                    px_view_info *in, la_vec *whole)
+{
+    if (!view) return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "%s is NULL", name);
+    px_status st = px_view_info_get(view, in);
+    if (st != PX_OK) return st;
+    if (in->rank != 2)
+        return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "%s has rank %d, not 2", name, in->rank);
+    if (in->dtype != PX_F32 && in->dtype != PX_F64)
+        return px_set_error(PX_ERR_TYPE_MISMATCH, func, "%s holds %s, not f32 or f64", name,
+                            px_dtype_string(in->dtype));
+    if ((st = la_reachable(func, name, inst_space, in->space)) != PX_OK) return st;
+    whole->view = view;
+    whole->dtype = in->dtype;
+    whole->data = in->data;
+    whole->n = in->size == 0
+                   ? 0
+                   : (in->extent[0] - 1) * in->stride[0] + (in->extent[1] - 1) * in->stride[1] + 1;
+    return PX_OK;
+}
+
 px_status la_reachable(const char *func, const char *name, px_space inst_space, px_space space)
 {
     if (la_reaches(inst_space, space)) return PX_OK;

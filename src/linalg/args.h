@@ -32,6 +32,12 @@ px_status la_reachable(const char *func, const char *name, px_space inst_space, 
 px_status la_vector(const char *func, const char *name, px_space inst_space, px_view *view,
                     la_vec *out);
 
+/* `view` (the argument `name`) is a 2-D view of PX_F32 or PX_F64, of any layout, in memory
+   inst_space reaches; *in receives what it is, and *whole the memory it spans as a vector
+   (for la_distinct). */
+px_status la_matrix(const char *func, const char *name, px_space inst_space, px_view *view,
+                    px_view_info *in, la_vec *whole);
+
 /* a and b have the same element type and, when `same_length`, the same length. */
 px_status la_match(const char *func, const char *a_name, const la_vec *a, const char *b_name,
                    const la_vec *b, bool same_length);

@@ -144,31 +144,17 @@ px_status px_blas_nrm2_view(px_instance *inst, px_view *x, px_view *result)
 
 /* ---- GEMV ------------------------------------------------------------------------------- */
 
-/* A: a 2-D view of PX_F32 or PX_F64 of either contiguous layout in memory the instance
-   reaches; *in receives what it is, and *whole its memory as a vector (for la_distinct). */
+/* A, for GEMV: as la_matrix, of either contiguous layout. */
 static px_status matrix_arg(const char *func, px_space space, px_view *A, px_view_info *in,
                             la_vec *whole)
 {
-    if (!A) return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "A is NULL");
-    LA_TRY(px_view_info_get(A, in));
-    if (in->rank != 2)
-        return px_set_error(PX_ERR_INVALID_ARGUMENT, func, "A has rank %d, not 2", in->rank);
-    if (in->dtype != PX_F32 && in->dtype != PX_F64)
-        return px_set_error(PX_ERR_TYPE_MISMATCH, func, "A holds %s, not f32 or f64",
-                            px_dtype_string(in->dtype));
+    LA_TRY(la_matrix(func, "A", space, A, in, whole));
     if (in->layout != PX_LAYOUT_RIGHT && in->layout != PX_LAYOUT_LEFT)
         return px_set_error(PX_ERR_INVALID_ARGUMENT, func,
                             "A has layout %s (strides %lld, %lld), not right or left; copy it "
                             "into a contiguous view",
                             px_layout_string(in->layout), (long long)in->stride[0],
                             (long long)in->stride[1]);
-    LA_TRY(la_reachable(func, "A", space, in->space));
-    whole->view = A;
-    whole->dtype = in->dtype;
-    whole->data = in->data;
-    whole->n = in->size == 0
-                   ? 0
-                   : (in->extent[0] - 1) * in->stride[0] + (in->extent[1] - 1) * in->stride[1] + 1;
     return PX_OK;
 }
 

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* px_csr_spmm: the arguments checked, then one dispatch on the rows' league. */
+#include "args.h"
+#include "csr.h"
+#include "spmm_kernels.h"
+
+static const char SPMM[] = "px_csr_spmm";
+
+/* One dispatcher per value and index type: the spans filled by type (px_view_get_span
+   checks each against its view), then the rows' league with the group width k needs. */
+#define LA_SPMM_DISPATCH(V, I)                                                                   \
+    static px_status spmm_##V##_##I(px_instance *inst, px_csr *A, px_view *X, px_view *Y,       \
+                                    double alpha, double beta, int64_t k)                        \
+    {                                                                                            \
+        la_spmm_args_##V##_##I a;                                                                \
+        px_team_rows *rows;                                                                      \
+        px_status st = px_view_get_span(A->row, &a.row);                                         \
+        if (st == PX_OK) st = px_view_get_span(A->col, &a.col);                                  \
+        if (st == PX_OK) st = px_view_get_span(A->val, &a.val);                                  \
+        if (st == PX_OK) st = px_view_get_span(X, &a.x);                                         \
+        if (st == PX_OK) st = px_view_get_span(Y, &a.y);                                         \
+        if (st == PX_OK) st = la_csr_rows(SPMM, inst, A, &rows);                                 \
+        if (st != PX_OK) return st;                                                              \
+        a.alpha = alpha;                                                                         \
+        a.beta = beta;                                                                           \
+        if (k <= LA_SPMM_NARROW)                                                                 \
+            return px_parallel_for_team(inst, SPMM, px_teams_rows(rows),                         \
+                                        PX_KERNEL(la_spmm4_##V##_##I), &a);                      \
+        return px_parallel_for_team(inst, SPMM, px_teams_rows(rows),                             \
+                                    PX_KERNEL(la_spmm8_##V##_##I), &a);                          \
+    }
+
+LA_SPMM_DISPATCH(f32, i32)
+LA_SPMM_DISPATCH(f32, i64)
+LA_SPMM_DISPATCH(f64, i32)
+LA_SPMM_DISPATCH(f64, i64)
+
+/* The dense operand `name` of A's value type with `rows` rows; *k its columns. */
+static px_status dense_operand(const px_csr *A, px_space is, const char *name, px_view *v,
+                               int64_t rows, px_view_info *in, la_vec *whole)
+{
+    px_status st = la_named(SPMM, la_matrix(SPMM, name, is, v, in, whole));
+    if (st != PX_OK) return st;
+    if (in->dtype != A->value_type)
+        return px_set_error(PX_ERR_TYPE_MISMATCH, SPMM, "A holds %s but %s holds %s",
+                            px_dtype_string(A->value_type), name, px_dtype_string(in->dtype));
+    if (in->extent[0] != rows)
+        return px_set_error(PX_ERR_EXTENTS_MISMATCH, SPMM,
+                            "%s has %lld rows; A (%lld x %lld) needs %lld there", name,
+                            (long long)in->extent[0], (long long)A->nrows, (long long)A->ncols,
+                            (long long)rows);
+    return PX_OK;
+}
+
+px_status px_csr_spmm(px_instance *inst, double alpha, const px_csr *A, px_view *X, double beta,
+                      px_view *Y)
+{
+    px_space is;
+    px_view_info xi, yi;
+    la_vec xv, yv;
+    px_status st = la_csr_begin(SPMM, inst, A, &is);
+    if (st == PX_OK) st = dense_operand(A, is, "X", X, A->ncols, &xi, &xv);
+    if (st == PX_OK) st = dense_operand(A, is, "Y", Y, A->nrows, &yi, &yv);
+    if (st != PX_OK) return st;
+    if (xi.extent[1] != yi.extent[1])
+        return px_set_error(PX_ERR_EXTENTS_MISMATCH, SPMM,
+                            "X has %lld columns (vectors) but Y has %lld", (long long)xi.extent[1],
+                            (long long)yi.extent[1]);
+    if ((st = la_distinct(SPMM, "X", &xv, "Y", &yv)) != PX_OK) return st;
+    if ((st = la_scalar(SPMM, "alpha", alpha, A->value_type)) != PX_OK) return st;
+    if ((st = la_scalar(SPMM, "beta", beta, A->value_type)) != PX_OK) return st;
+    const int64_t k = yi.extent[1];
+    if (A->nrows == 0 || k == 0) return PX_OK;
+    /* The matrix's contents never change; its rows' leagues per backend are made on first
+       use (one thread at a time per matrix, as the header says). */
+    px_csr *M = (px_csr *)A;
+    const bool f32 = A->value_type == PX_F32, i32 = A->index_type == PX_I32;
+    if (f32)
+        st = i32 ? spmm_f32_i32(inst, M, X, Y, alpha, beta, k)
+                 : spmm_f32_i64(inst, M, X, Y, alpha, beta, k);
+    else
+        st = i32 ? spmm_f64_i32(inst, M, X, Y, alpha, beta, k)
+                 : spmm_f64_i64(inst, M, X, Y, alpha, beta, k);
+    return la_named(SPMM, st); /* a refusal inside portex names px_csr_spmm too */
+}
