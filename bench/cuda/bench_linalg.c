@@ -2,10 +2,11 @@
 /* bench_linalg: libportex_linalg (portex/linalg.h) on one GPU against cuSPARSE, cuBLAS and a
  * raw CUDA kernel, in one process.
  *
- *   bench_linalg [--quick] [--reps N] [--spmv-only | --spmm-only | --blas-only]
+ *   bench_linalg [--quick] [--reps N] [--matrix S] [--spmv-only | --spmm-only | --blas-only]
  *
  * (--spmv-only: the SpMV rows alone; --spmm-only: the SpMM rows alone; --blas-only: BLAS-1
- * and GEMV alone; one of them at most.)
+ * and GEMV alone; one of them at most. --matrix S: the sparse rows of the matrices whose
+ * name contains S only.)
  *
  * Matrices (common/csr.h; f64 values, 32-bit offsets and indices, square):
  *   the 5-point Laplacian of a 4096^2 grid and the 7-point one of 256^3 (16.8M rows each);
@@ -92,6 +93,7 @@
 static struct {
     int reps;
     bool quick;
+    const char *matrix; /* --matrix S: only the matrices whose name holds S */
     px_instance *inst;   /* the default CUDA instance of device 0 */
     cudaStream_t stream; /* its stream: portex, cuSPARSE and cuBLAS all run on it */
     bool spmv, spmm;     /* the rows bench_matrices runs */
@@ -516,6 +518,7 @@ static void bench_spmm(const matrix *mx, const spmm_host *h, int k, px_layout la
 
 static void bench_matrix(const char *name, const csr *m)
 {
+    if (g.matrix && !strstr(name, g.matrix)) return;
     const int64_t n = m->nrows;
     matrix mx = {.name = name, .m = m};
 
@@ -998,13 +1001,16 @@ int main(int argc, char **argv)
             g.quick = true;
         else if (!strcmp(argv[k], "--reps") && k + 1 < argc)
             g.reps = atoi(argv[++k]);
+        else if (!strcmp(argv[k], "--matrix") && k + 1 < argc)
+            g.matrix = argv[++k];
         else if ((!strcmp(argv[k], "--spmv-only") || !strcmp(argv[k], "--spmm-only") ||
                   !strcmp(argv[k], "--blas-only")) &&
                  (!only || !strcmp(only, argv[k])))
             only = argv[k];
         else {
             fprintf(stderr,
-                    "usage: %s [--quick] [--reps N] [--spmv-only | --spmm-only | --blas-only]\n",
+                    "usage: %s [--quick] [--reps N] [--matrix S] [--spmv-only | --spmm-only | "
+                    "--blas-only]\n",
                     argv[0]);
             return 2;
         }

@@ -8,26 +8,38 @@ static const char SPMM[] = "px_csr_spmm";
 
 /* One dispatcher per value and index type: the spans filled by type (px_view_get_span
    checks each against its view), then the rows' league with the group width k needs. */
-#define LA_SPMM_DISPATCH(V, I)                                                                   \
-    static px_status spmm_##V##_##I(px_instance *inst, px_csr *A, px_view *X, px_view *Y,       \
-                                    double alpha, double beta, int64_t k)                        \
-    {                                                                                            \
-        la_spmm_args_##V##_##I a;                                                                \
-        px_team_rows *rows;                                                                      \
-        px_status st = px_view_get_span(A->row, &a.row);                                         \
-        if (st == PX_OK) st = px_view_get_span(A->col, &a.col);                                  \
-        if (st == PX_OK) st = px_view_get_span(A->val, &a.val);                                  \
-        if (st == PX_OK) st = px_view_get_span(X, &a.x);                                         \
-        if (st == PX_OK) st = px_view_get_span(Y, &a.y);                                         \
-        if (st == PX_OK) st = la_csr_rows(SPMM, inst, A, &rows);                                 \
-        if (st != PX_OK) return st;                                                              \
-        a.alpha = alpha;                                                                         \
-        a.beta = beta;                                                                           \
-        if (k <= LA_SPMM_NARROW)                                                                 \
-            return px_parallel_for_team(inst, SPMM, px_teams_rows(rows),                         \
-                                        PX_KERNEL(la_spmm4_##V##_##I), &a);                      \
-        return px_parallel_for_team(inst, SPMM, px_teams_rows(rows),                             \
-                                    PX_KERNEL(la_spmm8_##V##_##I), &a);                          \
+#define LA_SPMM_DISPATCH(V, I)                                                                    \
+    static px_status spmm_##V##_##I(px_instance *inst, px_csr *A, px_view *X, px_view *Y,         \
+                                    double alpha, double beta, int64_t k)                         \
+    {                                                                                             \
+        la_spmm_args_##V##_##I a;                                                                 \
+        px_team_rows *rows;                                                                       \
+        px_status st = px_view_get_span(A->row, &a.row);                                          \
+        if (st == PX_OK) st = px_view_get_span(A->col, &a.col);                                   \
+        if (st == PX_OK) st = px_view_get_span(A->chunk, &a.chunk);                               \
+        if (st == PX_OK) st = px_view_get_span(A->val, &a.val);                                   \
+        if (st == PX_OK) st = px_view_get_span(X, &a.x);                                          \
+        if (st == PX_OK) st = px_view_get_span(Y, &a.y);                                          \
+        if (st == PX_OK) st = la_csr_rows(SPMM, inst, A, &rows);                                  \
+        if (st != PX_OK) return st;                                                               \
+        a.alpha = alpha;                                                                          \
+        a.beta = beta;                                                                            \
+        const px_team_policy chunks = px_teams(A->chunks, LA_TILE_TEAM, 1);                       \
+        const bool more = A->chunks > 0 && !la_zero(alpha, A->value_type);                        \
+        if (k <= LA_SPMM_NARROW) {                                                                \
+            st = px_parallel_for_team(inst, SPMM, px_teams_rows(rows),                            \
+                                      PX_KERNEL(la_spmm4_##V##_##I), &a);                         \
+            return st != PX_OK || !more                                                           \
+                       ? st                                                                       \
+                       : px_parallel_for_team(inst, SPMM, chunks,                                 \
+                                              PX_KERNEL(la_spmm_chunks4_##V##_##I), &a);          \
+        }                                                                                         \
+        st = px_parallel_for_team(inst, SPMM, px_teams_rows(rows), PX_KERNEL(la_spmm8_##V##_##I), \
+                                  &a);                                                            \
+        return st != PX_OK || !more                                                               \
+                   ? st                                                                           \
+                   : px_parallel_for_team(inst, SPMM, chunks,                                     \
+                                          PX_KERNEL(la_spmm_chunks8_##V##_##I), &a);              \
     }
 
 LA_SPMM_DISPATCH(f32, i32)

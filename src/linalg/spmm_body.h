@@ -8,8 +8,6 @@
 #define LA_PASTE_W(a, w) LA_PASTE_W_(a, w)
 #define LA_SUM LA_PASTE(la_sum, LA_W, LA_V)
 #define LA_TEAM_FOR(name, Args, args, team) PX_TEAM_FOR(name, Args, args, team)
-#define LA_GROUP_REDUCE(team, k, begin, end, T, acc, result) \
-    PX_ROW_VECTOR_REDUCE(team, k, begin, end, T, vsum, acc, result)
 
 /* *y_ from a row's sum s, as px_csr_spmv stores: alpha = 0 ignores the sum, beta = 0 y's
    old value (NaN or infinity in either too). */
@@ -20,26 +18,33 @@
         *(y_) = beta_ == 0 ? ax_ : ax_ + beta_ * *(y_);                   \
     } while (0)
 
-/* The rows of PX_SPMV_ROWS' league (px_team_rows); for each group of up to LA_W vectors,
-   the row's entries over its lanes, each entry's value and column read once for the
-   group, its LA_W loads from X issued together (a row-major X: one run of memory), the
-   group's sums folded across the lanes as one value. Then one lane stores the group. */
+/* For each entry p of [b, e) that `loop` gives this thread, the group's products
+   val[p] * X(col[p], j0 + j) folded into *acc: the entry's value and column read once for
+   the group, its LA_W loads from X issued together (a row-major X: one run of memory). */
+#define LA_GROUP_SUM(loop, team, b, e, j0, left, s)                           \
+    loop(team, p_, b, e, LA_SUM, vsum, acc_, s)                               \
+    {                                                                         \
+        const LA_VT v_ = PX_AT1(a->val, p_);                                  \
+        const int64_t c_ = PX_AT1(a->col, p_);                                \
+        for (int j_ = 0; j_ < LA_W; ++j_)                                     \
+            if (j_ < (left)) acc_->v[j_] += v_ * PX_AT2(a->x, c_, (j0) + j_); \
+    }
+
+/* The rows of PX_SPMV_ROWS' league (px_team_rows), each group of up to LA_W vectors
+   summed over the row's lanes and folded across them as one value; one lane stores the
+   group. A row's entries past LA_LONG_CHUNK are la_spmm_chunks' (so that a few long rows
+   do not hold the whole product up on a handful of teams). */
 LA_TEAM_FOR(LA_NAME(LA_PASTE_W(la_spmm, LA_W)), LA_NAME(la_spmm_args), a, team)
 {
     const int64_t k = a->x.extent[1];
     PX_TEAM_ROW_FOR(team, r)
     {
-        const int64_t b = PX_AT1(a->row, r), e = PX_AT1(a->row, r + 1);
+        const int64_t b = PX_AT1(a->row, r), end = PX_AT1(a->row, r + 1);
+        const int64_t e = end - b > LA_LONG_CHUNK ? b + LA_LONG_CHUNK : end;
         for (int64_t j0 = 0; j0 < k; j0 += LA_W) {
             const int64_t left = k - j0; /* this group's vectors: LA_W, or fewer last */
             LA_SUM s;
-            LA_GROUP_REDUCE(team, p, b, e, LA_SUM, acc, s)
-            {
-                const LA_VT v = PX_AT1(a->val, p);
-                const int64_t c = PX_AT1(a->col, p);
-                for (int j = 0; j < LA_W; ++j)
-                    if (j < left) acc->v[j] += v * PX_AT2(a->x, c, j0 + j);
-            }
+            LA_GROUP_SUM(PX_ROW_VECTOR_REDUCE, team, b, e, j0, left, s);
             PX_SINGLE_PER_ROW(team)
             {
                 for (int j = 0; j < LA_W; ++j)
@@ -49,8 +54,29 @@ LA_TEAM_FOR(LA_NAME(LA_PASTE_W(la_spmm, LA_W)), LA_NAME(la_spmm_args), a, team)
     }
 }
 
+/* Team c sums chunk c of a long row, [chunk[2c + 1], at most LA_LONG_CHUNK entries on),
+   over all its threads for each group, and adds alpha times it to the row of Y, which the
+   rows' dispatch has stored (the two run in order on the instance). */
+LA_TEAM_FOR(LA_NAME(LA_PASTE_W(la_spmm_chunks, LA_W)), LA_NAME(la_spmm_args), a, team)
+{
+    const int64_t c = team->league_rank, k = a->x.extent[1];
+    const int64_t r = PX_AT1(a->chunk, 2 * c), b = PX_AT1(a->chunk, 2 * c + 1);
+    const int64_t end = PX_AT1(a->row, r + 1),
+                  e = end - b > LA_LONG_CHUNK ? b + LA_LONG_CHUNK : end;
+    for (int64_t j0 = 0; j0 < k; j0 += LA_W) {
+        const int64_t left = k - j0;
+        LA_SUM s;
+        LA_GROUP_SUM(PX_TEAM_VECTOR_REDUCE, team, b, e, j0, left, s);
+        PX_SINGLE_PER_TEAM(team)
+        {
+            for (int j = 0; j < LA_W; ++j)
+                if (j < left) px_atomic_add(&PX_AT2(a->y, r, j0 + j), (LA_VT)a->alpha * s.v[j]);
+        }
+    }
+}
+
+#undef LA_GROUP_SUM
 #undef LA_STORE_AT
-#undef LA_GROUP_REDUCE
 #undef LA_TEAM_FOR
 #undef LA_SUM
 #undef LA_PASTE_W

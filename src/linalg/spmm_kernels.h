@@ -7,6 +7,8 @@
 
 #include <portex.h>
 
+#include "spmv_kernels.h" /* LA_LONG_CHUNK, LA_TILE_TEAM: the long rows' chunks */
+
 /* A row's sums for a group of vectors, folded over the row's lanes as one value (a nested
    reduction's value is at most PX_TEAM_VALUE_MAX, 64 bytes: 8 doubles). A group of 4 for k
    <= 4, so that a narrow product folds no unused sums across lanes. */
@@ -24,17 +26,21 @@ LA_SPMM_SUMS(f64, double)
 
 /* Y = alpha * A * X + beta * Y: X ncols x k, Y nrows x k, any strides (a strided span);
    the kernel's group of vectors is its width, taken k / width times (and once more for the
-   rest). Every span restrict: the front end refuses X and Y that share memory, and A's
-   arrays are the library's own. */
+   rest). chunk: A's long rows' chunks past their first LA_LONG_CHUNK entries, as
+   (row, first entry) pairs (csr_tiles.c), which a second dispatch adds. Every span
+   restrict: the front end refuses X and Y that share memory, and A's arrays are the
+   library's own. */
 #define LA_SPMM_ARGS(V, I)                                   \
     typedef struct la_spmm_args_##V##_##I {                  \
-        px_span_##I##_1d_restrict row, col;                  \
+        px_span_##I##_1d_restrict row, col, chunk;           \
         px_span_##V##_1d_restrict val;                       \
         px_span_##V##_restrict x, y;                         \
         double alpha, beta; /* rounded in the kernel: f32 */ \
     } la_spmm_args_##V##_##I;                                \
     PX_DECLARE_KERNEL_TEAM_FOR(la_spmm4_##V##_##I);          \
-    PX_DECLARE_KERNEL_TEAM_FOR(la_spmm8_##V##_##I)
+    PX_DECLARE_KERNEL_TEAM_FOR(la_spmm8_##V##_##I);          \
+    PX_DECLARE_KERNEL_TEAM_FOR(la_spmm_chunks4_##V##_##I);   \
+    PX_DECLARE_KERNEL_TEAM_FOR(la_spmm_chunks8_##V##_##I)
 
 LA_SPMM_ARGS(f32, i32);
 LA_SPMM_ARGS(f32, i64);
