@@ -93,7 +93,7 @@
 static struct {
     int reps;
     bool quick;
-    const char *matrix; /* --matrix S: only the matrices whose name holds S */
+    const char *matrix;  /* --matrix S: only the matrices whose name holds S */
     px_instance *inst;   /* the default CUDA instance of device 0 */
     cudaStream_t stream; /* its stream: portex, cuSPARSE and cuBLAS all run on it */
     bool spmv, spmm;     /* the rows bench_matrices runs */

@@ -7,10 +7,11 @@
 static const char SPMM[] = "px_csr_spmm";
 
 /* One dispatcher per value and index type: the spans filled by type (px_view_get_span
-   checks each against its view), then the rows' league with the group width k needs. */
+   checks each against its view), then the rows' league with groups of 4 vectors
+   (`narrow`) or 8, then the long rows' chunks. */
 #define LA_SPMM_DISPATCH(V, I)                                                                    \
     static px_status spmm_##V##_##I(px_instance *inst, px_csr *A, px_view *X, px_view *Y,         \
-                                    double alpha, double beta, int64_t k)                         \
+                                    double alpha, double beta, bool narrow)                       \
     {                                                                                             \
         la_spmm_args_##V##_##I a;                                                                 \
         px_team_rows *rows;                                                                       \
@@ -26,7 +27,7 @@ static const char SPMM[] = "px_csr_spmm";
         a.beta = beta;                                                                            \
         const px_team_policy chunks = px_teams(A->chunks, LA_TILE_TEAM, 1);                       \
         const bool more = A->chunks > 0 && !la_zero(alpha, A->value_type);                        \
-        if (k <= LA_SPMM_NARROW) {                                                                \
+        if (narrow) {                                                                             \
             st = px_parallel_for_team(inst, SPMM, px_teams_rows(rows),                            \
                                       PX_KERNEL(la_spmm4_##V##_##I), &a);                         \
             return st != PX_OK || !more                                                           \
@@ -86,12 +87,16 @@ px_status px_csr_spmm(px_instance *inst, double alpha, const px_csr *A, px_view 
     /* The matrix's contents never change; its rows' leagues per backend are made on first
        use (one thread at a time per matrix, as the header says). */
     px_csr *M = (px_csr *)A;
+    /* Groups of 8 read each entry once for 8 vectors; on a GPU a skewed matrix's gathers
+       from X (rows at random columns) ran 1.11-1.18x faster in groups of 4 with k = 8
+       and a row-major X, the same with a column-major one (H200, docs/linalg.md). */
+    const bool narrow = k <= LA_SPMM_NARROW || la_csr_choice(A, is) == PX_SPMV_TILES;
     const bool f32 = A->value_type == PX_F32, i32 = A->index_type == PX_I32;
     if (f32)
-        st = i32 ? spmm_f32_i32(inst, M, X, Y, alpha, beta, k)
-                 : spmm_f32_i64(inst, M, X, Y, alpha, beta, k);
+        st = i32 ? spmm_f32_i32(inst, M, X, Y, alpha, beta, narrow)
+                 : spmm_f32_i64(inst, M, X, Y, alpha, beta, narrow);
     else
-        st = i32 ? spmm_f64_i32(inst, M, X, Y, alpha, beta, k)
-                 : spmm_f64_i64(inst, M, X, Y, alpha, beta, k);
+        st = i32 ? spmm_f64_i32(inst, M, X, Y, alpha, beta, narrow)
+                 : spmm_f64_i64(inst, M, X, Y, alpha, beta, narrow);
     return la_named(SPMM, st); /* a refusal inside portex names px_csr_spmm too */
 }

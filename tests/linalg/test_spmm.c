@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The product with several vectors (px_csr_spmm) on the backend under test, against a
  * reference computed here in long double: random matrices of odd shapes (0 x 0, no
- * columns, non-square, empty rows, repeated columns) and a skewed one (a row of 9000
+ * columns, non-square, empty rows, repeated columns), a skewed one (a row of 9000
  * entries among short ones, so that the GPU's league has long rows and rows of several
- * lanes); every value and index type; k from 0 to 19 (groups of 4 and 8, and a rest);
- * X and Y row-major, column-major and strided (a subview of a wider view) in mixed pairs;
+ * lanes, and the row has a chunk past its first 8192) and a regular one; every value and
+ * index type; k from 0 to 19 (groups of 4 and 8, and a rest); X and Y row-major, column-major and strided (a subview of a wider view) in mixed pairs;
  * several alpha and beta (Y full of NaN where beta = 0, X of NaN where alpha = 0). Suite
  * "spmm"; the refusals, each naming the call: suite "spmm_errors". */
 #include <math.h>
@@ -45,18 +45,21 @@ static mat make_mat(int64_t nrows, int64_t ncols, const int64_t *len, uint64_t s
     return m;
 }
 
-/* The shapes: random rows of 0 to 6 entries, or (`skewed`) mostly short rows, every 97th
-   of 200 to 500 entries and row 17 of 9000. */
-static mat test_mat(int64_t nrows, int64_t ncols, bool skewed, uint64_t seed)
+/* The kinds of rows: random, of 0 to 6 entries; skewed, mostly short, every 97th of 200
+   to 500 entries and row 17 of 9000; regular, 5 entries each (the GPU takes groups of 8
+   vectors for these and of 4 for the others, px_csr_spmm's rule). */
+enum { RANDOM_ROWS, SKEWED_ROWS, REGULAR_ROWS };
+static mat test_mat(int64_t nrows, int64_t ncols, int kind, uint64_t seed)
 {
     tk_rng g = tk_rng_seed(seed + 1000);
     int64_t *len = (int64_t *)la_calloc((size_t)nrows, 8);
     for (int64_t r = 0; r < nrows; ++r)
-        len[r] = ncols == 0    ? 0
-                 : !skewed     ? tk_int(&g, 0, 6)
-                 : r == 17     ? 9000
-                 : r % 97 == 0 ? tk_int(&g, 200, 500)
-                               : tk_int(&g, 0, 9);
+        len[r] = ncols == 0             ? 0
+                 : kind == REGULAR_ROWS ? 5
+                 : kind == RANDOM_ROWS  ? tk_int(&g, 0, 6)
+                 : r == 17              ? 9000
+                 : r % 97 == 0          ? tk_int(&g, 200, 500)
+                                        : tk_int(&g, 0, 9);
     mat m = make_mat(nrows, ncols, len, seed);
     free(len);
     return m;
@@ -145,7 +148,7 @@ static long double *dense_get(const dense *d)
 static void dense_drop(dense *d) { TK_RELEASE(d->op, d->whole); }
 
 static const px_dtype value_types[] = {PX_F32, PX_F64}, index_types[] = {PX_I32, PX_I64};
-/* nrows, ncols, skewed */
+/* nrows, ncols, kind of rows */
 static const int64_t shapes[][3] = {{0, 0, 0},    {0, 4, 0},    {4, 0, 0},     {1, 1, 0},
                                     {37, 113, 0}, {113, 37, 0}, {700, 700, 0}, {3000, 9500, 1}};
 enum { NSHAPES = sizeof shapes / sizeof shapes[0] };
@@ -211,10 +214,10 @@ static void check_product(const mat *m, px_csr *A, px_dtype vt, int64_t k, dense
 START_TEST(products)
 {
     const int64_t nr = shapes[_i / 4][0], nc = shapes[_i / 4][1];
-    const bool skewed = shapes[_i / 4][2] != 0;
+    const int kind = (int)shapes[_i / 4][2];
     const px_dtype vt = value_types[(_i / 2) % 2], it = index_types[_i % 2];
     const double ab[][2] = {{1, 0}, {-2.5, 1}, {0.5, -3}, {0, 2}};
-    mat m = test_mat(nr, nc, skewed, 7 + (uint64_t)_i);
+    mat m = test_mat(nr, nc, kind, 7 + (uint64_t)_i);
     px_csr *A = create(&m, vt, it);
     tk_rng g = tk_rng_seed(3 + (uint64_t)_i);
     for (int c = 0; c < NKS; ++c) {
@@ -231,7 +234,7 @@ END_TEST
    result equal to k single-vector products (px_csr_spmv) column by column. */
 START_TEST(layouts_agree_with_spmv)
 {
-    mat m = test_mat(3000, 9500, true, 5);
+    mat m = test_mat(3000, 9500, SKEWED_ROWS, 5);
     px_csr *A = create(&m, PX_F64, PX_I32);
     tk_rng g = tk_rng_seed(11);
     for (int xl = 0; xl < NLAYOUTS; ++xl)
@@ -288,7 +291,7 @@ static void expect_refused(px_status st, px_status want, const char *what)
 
 START_TEST(refusals)
 {
-    mat wide = test_mat(3, 5, false, 2);
+    mat wide = test_mat(3, 5, RANDOM_ROWS, 2);
     px_csr *W = create(&wide, PX_F64, PX_I32);
     const int64_t e54[2] = {5, 4}, e34[2] = {3, 4}, e33[2] = {3, 3}, e84[2] = {8, 4};
     px_view *X = tk_view("X", tk_space(), PX_F64, 2, e54),
