@@ -334,6 +334,9 @@ PX_API px_status px_graph_exec_update(px_graph_exec *exec, px_graph *graph,
 PX_API px_status px_graph_node_index(const px_graph_node *node, int *out);
 PX_API px_status px_graph_node_label(const px_graph_node *node, const char **out);
 PX_API px_status px_graph_node_count(const px_graph *graph, int *out);
+/** The execution space and device the graph was made for (a body: its graph's; a captured
+ * graph: the capturing instance's). */
+PX_API px_status px_graph_exec_space(const px_graph *graph, px_exec_space *exec, int *device);
 /** @} */
 
 /** The graph in Graphviz DOT (`dot -Tsvg`): each node with its label, kind, range or copy

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "portex/core.h"
+#include "portex/graph.h"
 #include "portex/instance.h"
 #include "portex/space.h"
 #include "portex/view.h"
@@ -216,6 +217,37 @@ typedef enum px_blas_op {
  * values and alpha = 0 ignores A and x. x and y distinct from A and from each other. */
 PX_LINALG_API px_status px_blas_gemv(px_instance *inst, px_blas_op op, double alpha, px_view *A,
                                      px_view *x, double beta, px_view *y);
+
+/* ---- As graph nodes ------------------------------------------------------------------- */
+
+/** @name As graph nodes
+ * The calls above as nodes of a graph (portex/graph.h), for loops that run on the device
+ * without the host: a solver's iteration in a WHILE node's body, its scalars in views.
+ * Each adds the kernels the call would run on an instance of the graph's execution space
+ * and device (the same algorithm, chosen the same way), after `deps` as every
+ * px_graph_add_* (NULL, 0: none), one after the other, and gives in *out (out may be
+ * NULL) the node after which the work is done; a call with nothing to do adds an empty
+ * node. The operands must be memory the graph's kernels reach (DEVICE of its GPU on CUDA;
+ * HOST or HOST_PINNED on the host backends); the graph keeps the views alive. They are
+ * refused as the calls are, naming themselves, and the graph stays usable; a failure in
+ * the middle of a two-node product can leave its first node in the graph. The matrix must
+ * outlive the graph, its bodies' graphs and their executable graphs. The first
+ * PX_SPMV_ROWS node on another backend or GPU than the matrix's creating instance shapes
+ * its league on that backend's default instance, which waits for it once. */
+/** @{ */
+/** y = alpha * A * x + beta * y, as px_csr_spmv. */
+PX_LINALG_API px_status px_graph_add_csr_spmv(px_graph *graph, px_graph_node *const *deps,
+                                              int ndeps, double alpha, const px_csr *A, px_view *x,
+                                              double beta, px_view *y, px_graph_node **out);
+/** y = a * x + b * y, as px_blas_axpby. */
+PX_LINALG_API px_status px_graph_add_blas_axpby(px_graph *graph, px_graph_node *const *deps,
+                                                int ndeps, double a, px_view *x, double b,
+                                                px_view *y, px_graph_node **out);
+/** Element 0 of `result` = x . y, as px_blas_dot_view. */
+PX_LINALG_API px_status px_graph_add_blas_dot(px_graph *graph, px_graph_node *const *deps,
+                                              int ndeps, px_view *x, px_view *y, px_view *result,
+                                              px_graph_node **out);
+/** @} */
 
 PX_EXTERN_C_END
 

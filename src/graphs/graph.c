@@ -403,6 +403,16 @@ px_status px_graph_node_count(const px_graph *graph, int *out)
     return PX_OK;
 }
 
+px_status px_graph_exec_space(const px_graph *graph, px_exec_space *exec, int *device)
+{
+    PX__ENTER;
+    PX__TRY(px__graph_check(graph, "graph"));
+    PX__ARG(exec && device, "exec and device must not be NULL");
+    *exec = graph->exec;
+    *device = graph->device;
+    return PX_OK;
+}
+
 px_status px_graph_cond_value(const px_graph_cond_t *cond, px_cond *out)
 {
     PX__ENTER;

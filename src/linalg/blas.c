@@ -61,7 +61,23 @@ px_status px_blas_axpy(px_instance *inst, double a, px_view *x, px_view *y)
     LA_TRY(la_scalar(func, "a", a, vx.dtype));
     /* a = 0 adds nothing and reads nothing, as BLAS's axpy returns at once. */
     if (vx.n == 0 || a == 0) return PX_OK;
-    LA_TRY(LA_TYPED(vx.dtype, la_axpby, inst, func, a, &vx, 1.0, &vy));
+    la_target t = la_on_instance(inst);
+    LA_TRY(LA_TYPED(vx.dtype, la_axpby, &t, func, a, &vx, 1.0, &vy));
+    return PX_OK;
+}
+
+/* y = a x + b y on t: px_blas_axpby and its graph form. */
+static px_status axpby(const char *func, la_target *t, px_space space, double a, px_view *x,
+                       double b, px_view *y)
+{
+    la_vec vx, vy;
+    LA_TRY(two_vectors(func, space, x, y, true, &vx, &vy));
+    LA_TRY(la_scalar(func, "a", a, vx.dtype));
+    LA_TRY(la_scalar(func, "b", b, vx.dtype));
+    if (vx.n == 0) return PX_OK;
+    la_target_uses(t, x);
+    la_target_uses(t, y);
+    LA_TRY(LA_TYPED(vx.dtype, la_axpby, t, func, a, &vx, b, &vy));
     return PX_OK;
 }
 
@@ -69,13 +85,20 @@ px_status px_blas_axpby(px_instance *inst, double a, px_view *x, double b, px_vi
 {
     const char *func = __func__;
     px_space space;
-    la_vec vx, vy;
+    la_target t = la_on_instance(inst);
     LA_TRY(la_instance(func, inst, &space));
-    LA_TRY(two_vectors(func, space, x, y, true, &vx, &vy));
-    LA_TRY(la_scalar(func, "a", a, vx.dtype));
-    LA_TRY(la_scalar(func, "b", b, vx.dtype));
-    if (vx.n == 0) return PX_OK;
-    LA_TRY(LA_TYPED(vx.dtype, la_axpby, inst, func, a, &vx, b, &vy));
+    return axpby(func, &t, space, a, x, b, y);
+}
+
+px_status px_graph_add_blas_axpby(px_graph *graph, px_graph_node *const *deps, int ndeps, double a,
+                                  px_view *x, double b, px_view *y, px_graph_node **out)
+{
+    const char *func = __func__;
+    px_space space;
+    la_target t;
+    LA_TRY(la_in_graph(func, graph, deps, ndeps, &t, &space));
+    LA_TRY(axpby(func, &t, space, a, x, b, y));
+    LA_TRY(la_target_done(&t, out));
     return PX_OK;
 }
 
@@ -106,15 +129,37 @@ px_status px_blas_dot(px_instance *inst, px_view *x, px_view *y, double *result)
     return PX_OK;
 }
 
+/* element 0 of result = x . y on t: px_blas_dot_view and its graph form. */
+static px_status dot_view(const char *func, la_target *t, px_space space, px_view *x, px_view *y,
+                          px_view *result)
+{
+    la_vec vx, vy;
+    LA_TRY(two_vectors(func, space, x, y, false, &vx, &vy));
+    LA_TRY(result_view(func, space, vx.dtype, result));
+    la_target_uses(t, x);
+    la_target_uses(t, y);
+    LA_TRY(LA_TYPED(vx.dtype, la_dot_view, t, func, &vx, &vy, result));
+    return PX_OK;
+}
+
 px_status px_blas_dot_view(px_instance *inst, px_view *x, px_view *y, px_view *result)
 {
     const char *func = __func__;
     px_space space;
-    la_vec vx, vy;
+    la_target t = la_on_instance(inst);
     LA_TRY(la_instance(func, inst, &space));
-    LA_TRY(two_vectors(func, space, x, y, false, &vx, &vy));
-    LA_TRY(result_view(func, space, vx.dtype, result));
-    LA_TRY(LA_TYPED(vx.dtype, la_dot_view, inst, func, &vx, &vy, result));
+    return dot_view(func, &t, space, x, y, result);
+}
+
+px_status px_graph_add_blas_dot(px_graph *graph, px_graph_node *const *deps, int ndeps, px_view *x,
+                                px_view *y, px_view *result, px_graph_node **out)
+{
+    const char *func = __func__;
+    px_space space;
+    la_target t;
+    LA_TRY(la_in_graph(func, graph, deps, ndeps, &t, &space));
+    LA_TRY(dot_view(func, &t, space, x, y, result));
+    LA_TRY(la_target_done(&t, out));
     return PX_OK;
 }
 

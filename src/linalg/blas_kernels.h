@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "args.h"
+#include "target.h"
 
 /* op(A) of px_blas_gemv as the kernels read it: `rows` x `cols` (y has rows elements, x
    cols), element (r, c) at data[r * row_stride + c * col_stride]. rows_contiguous: a row is
@@ -25,7 +26,8 @@ typedef struct la_op_matrix {
 
 PX_EXTERN_C_BEGIN
 
-/* One element type's calls (S: f32 or f64):
+/* One element type's calls (S: f32 or f64; those taking a la_target run on an instance or
+   go into a graph):
      la_axpby_S     y = a * x + b * y; a zero coefficient drops its term (NaN times 0 too)
      la_scal_S      x = a * x
      la_dot_S       *result = x . y, waiting for inst
@@ -35,13 +37,13 @@ PX_EXTERN_C_BEGIN
      la_gemv_S      y = alpha * op(A) * x + beta * y; beta = 0 drops y's old values, and
                     alpha = 0 with A->cols = 0 reads neither A nor x */
 #define LA_BLAS_CALLS(S)                                                                          \
-    px_status la_axpby_##S(px_instance *inst, const char *label, double a, const la_vec *x,       \
-                           double b, const la_vec *y);                                            \
+    px_status la_axpby_##S(la_target *t, const char *label, double a, const la_vec *x, double b,  \
+                           const la_vec *y);                                                      \
     px_status la_scal_##S(px_instance *inst, const char *label, double a, const la_vec *x);       \
     px_status la_dot_##S(px_instance *inst, const char *label, const la_vec *x, const la_vec *y,  \
                          double *result);                                                         \
-    px_status la_dot_view_##S(px_instance *inst, const char *label, const la_vec *x,              \
-                              const la_vec *y, px_view *out);                                     \
+    px_status la_dot_view_##S(la_target *t, const char *label, const la_vec *x, const la_vec *y,  \
+                              px_view *out);                                                      \
     px_status la_nrm2_##S(px_instance *inst, const char *label, const la_vec *x, double *result); \
     px_status la_nrm2_view_##S(px_instance *inst, const char *label, const la_vec *x,             \
                                px_view *out);                                                     \

@@ -239,8 +239,8 @@ PX_FOR(LA_NAME(la_gemv_cols_blocks), LA_NAME(la_gemv_cols_args), g, b)
 
 /* Scalars are rounded to the element type here, once per call. */
 
-px_status LA_NAME(la_axpby)(px_instance *inst, const char *label, double a, const la_vec *x,
-                            double b, const la_vec *y)
+px_status LA_NAME(la_axpby)(la_target *t, const char *label, double a, const la_vec *x, double b,
+                            const la_vec *y)
 {
     LA_NAME(la_axpby_args) args;
     args.a = (LA_T)a;
@@ -248,7 +248,7 @@ px_status LA_NAME(la_axpby)(px_instance *inst, const char *label, double a, cons
     px_status st = px_view_get_span(x->view, &args.x);
     if (st == PX_OK) st = px_view_get_span(y->view, &args.y);
     if (st != PX_OK) return st;
-    return px_parallel_for(inst, label, px_range(0, x->n), LA_KERNEL(la_axpby), &args);
+    return la_for(t, label, px_range(0, x->n), LA_KERNEL(la_axpby), &args);
 }
 
 px_status LA_NAME(la_scal)(px_instance *inst, const char *label, double a, const la_vec *x)
@@ -279,13 +279,13 @@ px_status LA_NAME(la_dot)(px_instance *inst, const char *label, const la_vec *x,
     return st;
 }
 
-px_status LA_NAME(la_dot_view)(px_instance *inst, const char *label, const la_vec *x,
-                               const la_vec *y, px_view *out)
+px_status LA_NAME(la_dot_view)(la_target *t, const char *label, const la_vec *x, const la_vec *y,
+                               px_view *out)
 {
     LA_NAME(la_dot_args) args;
     const px_status st = LA_NAME(la_dot_args_of)(x, y, &args);
     if (st != PX_OK) return st;
-    return px_parallel_reduce_view(inst, label, px_range(0, x->n), LA_KERNEL(la_dot), &args, out);
+    return la_reduce_view(t, label, px_range(0, x->n), LA_KERNEL(la_dot), &args, out);
 }
 
 /* The f32 sums are combined in double: the norm of floats may exceed FLT_MAX, and the
