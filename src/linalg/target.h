@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Where a call's kernels go: dispatched on an instance (px_csr_spmv), or added as nodes to a
  * graph (px_graph_add_csr_spmv), one after the other. The calls are written once against
- * this, so that a graph node runs the same kernels with the same choices as the call. */
+ * this, so that a graph node runs the same kernels with the same choices as the call.
+ * Included by C and, from the BLAS kernel file, by CUDA C++. */
 #ifndef PX_LINALG_TARGET_H
 #define PX_LINALG_TARGET_H
 
 #include "portex/linalg.h"
 #include "portex/parallel.h"
 #include "portex/team.h"
+
+PX_EXTERN_C_BEGIN
 
 /* The most views one call's nodes read or write (the graph keeps them alive). */
 #define LA_TARGET_USES 8
@@ -49,5 +52,7 @@ px_status la_for_team(la_target *t, const char *label, px_team_policy policy,
                       const px_kernel *kernel, const void *args);
 px_status la_reduce_view(la_target *t, const char *label, px_policy policy, const px_kernel *kernel,
                          const void *args, px_view *result);
+
+PX_EXTERN_C_END
 
 #endif
