@@ -31,14 +31,16 @@
  * SpMM, Y = A X for k = 4 and k = 8 vectors (alpha 1, beta 0; X n x k, random in (0, 1],
  * Y n x k), X and Y both row-major (PX_LAYOUT_RIGHT, "right": a row's k values side by
  * side) or both column-major (PX_LAYOUT_LEFT, "left": each vector contiguous), four cases
- * a matrix: px_csr_spmm on the same px_csr against cusparseSpMM (raw_team.cu's raw_spmm_*:
+ * a matrix: px_csr_spmm on the same px_csr (AUTO, and PX_SPMV_ROWS and PX_SPMV_TILES
+ * forced, as for SpMV) against cusparseSpMM (raw_team.cu's raw_spmm_*:
  * CSR, dense matrices of the same order, CUSPARSE_ORDER_ROW with ld = k or
  * CUSPARSE_ORDER_COL with ld = n) with each of CUSPARSE_SPMM_ALG_DEFAULT,
  * CUSPARSE_SPMM_CSR_ALG1, _ALG2 and _ALG3 (each its own handle, descriptors and buffer,
  * cusparseSpMM_preprocess done once; their setup times printed; an algorithm cuSPARSE
  * refuses for the order is printed with why and left out). Ratio: the fastest cuSPARSE
- * algorithm's time (named in the baseline column) / portex time; target >= 1.0; each
- * slower algorithm in a row below it, for comparison. GB/s from the least traffic: A once,
+ * algorithm's time (named in the baseline column) / portex time; target >= 1.0 for AUTO;
+ * the forced algorithms and each slower cuSPARSE algorithm in rows below it, for
+ * comparison. GB/s from the least traffic: A once,
  * X and Y once each, nnz * 12 + (n + 1) * 4 + 8 k (n + n) bytes.
  *
  * BLAS-1 at n = 2^26 and 2^14 (f64) and GEMV on a row-major 8192 x 8192 matrix (and, in the
@@ -392,11 +394,15 @@ typedef struct spmm_ctx {
     raw_spmm *raw[RAW_SPMM_ALGS]; /* NULL: cuSPARSE refused that algorithm for the case */
 } spmm_ctx;
 
-static void spmm_portex(void *p)
+static void spmm_with(const spmm_ctx *c, px_spmv_alg alg)
 {
-    const spmm_ctx *c = p;
+    CHECK(px_csr_set_spmv_alg(c->A, alg));
     CHECK(px_csr_spmm(g.inst, 1.0, c->A, c->x, 0.0, c->y_px));
 }
+
+static void spmm_portex(void *p) { spmm_with(p, PX_SPMV_AUTO); }
+static void spmm_rows(void *p) { spmm_with(p, PX_SPMV_ROWS); }
+static void spmm_tiles(void *p) { spmm_with(p, PX_SPMV_TILES); }
 
 static void spmm_cusparse(const spmm_ctx *c, raw_spmm_alg alg)
 {
@@ -477,6 +483,8 @@ static void bench_spmm(const matrix *mx, const spmm_host *h, int k, px_layout la
 
     /* Every side checked (each mismatch printed), then timed only if all agree. */
     bool ok = spmm_checked(label, "portex", spmm_portex, &c, h, n, k, layout, c.y_px);
+    ok = spmm_checked(label, "portex ROWS", spmm_rows, &c, h, n, k, layout, c.y_px) && ok;
+    ok = spmm_checked(label, "portex TILES", spmm_tiles, &c, h, n, k, layout, c.y_px) && ok;
     for (int a = 0; a < RAW_SPMM_ALGS; ++a) {
         if (!c.raw[a]) continue;
         char what[32];
@@ -484,16 +492,19 @@ static void bench_spmm(const matrix *mx, const spmm_host *h, int k, px_layout la
         ok = spmm_checked(label, what, spmm_cusparse_fn[a], &c, h, n, k, layout, y_raw) && ok;
     }
     if (ok) {
-        variant v[1 + RAW_SPMM_ALGS];
+        variant v[3 + RAW_SPMM_ALGS];
         int nv = 0;
         v[nv++] = (variant){"portex", spmm_portex, g.stream, BY_EVENTS, 0};
+        v[nv++] = (variant){"portex ROWS", spmm_rows, g.stream, BY_EVENTS, 0};
+        v[nv++] = (variant){"portex TILES", spmm_tiles, g.stream, BY_EVENTS, 0};
+        const int raw0 = nv; /* the cuSPARSE variants from here */
         for (int a = 0; a < RAW_SPMM_ALGS; ++a)
             if (c.raw[a])
                 v[nv++] = (variant){raw_spmm_alg_name((raw_spmm_alg)a), spmm_cusparse_fn[a],
                                     g.stream, BY_EVENTS, 0};
         measure(v, nv, &c, 1, 2, g.reps);
-        int best = 1;
-        for (int i = 2; i < nv; ++i)
+        int best = raw0;
+        for (int i = raw0 + 1; i < nv; ++i)
             if (v[i].ms < v[best].ms) best = i;
         /* The least traffic: A once, X and Y once each. */
         const double traffic = (double)m->nnz * 12.0 + (double)(n + 1) * 4.0 +
@@ -502,7 +513,9 @@ static void bench_spmm(const matrix *mx, const spmm_host *h, int k, px_layout la
         print_header();
         snprintf(base, sizeof base, "cuSPARSE %s", v[best].name);
         print_row(label, base, v[best].ms, v[0].ms, traffic, 1.0);
-        for (int i = 1; i < nv; ++i) {
+        print_row("  forced ROWS", base, v[best].ms, v[1].ms, traffic, -1.0);
+        print_row("  forced TILES", base, v[best].ms, v[2].ms, traffic, -1.0);
+        for (int i = raw0; i < nv; ++i) {
             if (i == best) continue;
             snprintf(base, sizeof base, "cuSPARSE %s", v[i].name);
             print_row("  a slower cuSPARSE algorithm", base, v[i].ms, v[0].ms, traffic, -1.0);

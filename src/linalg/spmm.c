@@ -1,52 +1,57 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* px_csr_spmm: the arguments checked, then one dispatch on the rows' league. */
+/* px_csr_spmm: the arguments checked, then the algorithm px_csr_spmv runs, for several
+ * vectors. */
 #include "args.h"
 #include "csr.h"
 #include "spmm_kernels.h"
 
 static const char SPMM[] = "px_csr_spmm";
 
+/* A team dispatch of the kernel `kind` (la_spmm, la_spmm_tiles, la_spmm_chunks) in its
+   width: groups of 4 vectors (`narrow`) or 8. */
+#define LA_SPMM_RUN(kind, V, I, narrow, inst, policy, args)                                  \
+    ((narrow) ? px_parallel_for_team(inst, SPMM, policy, PX_KERNEL(kind##4_##V##_##I), args) \
+              : px_parallel_for_team(inst, SPMM, policy, PX_KERNEL(kind##8_##V##_##I), args))
+
 /* One dispatcher per value and index type: the spans filled by type (px_view_get_span
-   checks each against its view), then the rows' league with groups of 4 vectors
-   (`narrow`) or 8, then the long rows' chunks. */
-#define LA_SPMM_DISPATCH(V, I)                                                                    \
-    static px_status spmm_##V##_##I(px_instance *inst, px_csr *A, px_view *X, px_view *Y,         \
-                                    double alpha, double beta, bool narrow)                       \
-    {                                                                                             \
-        la_spmm_args_##V##_##I a;                                                                 \
-        px_team_rows *rows;                                                                       \
-        px_status st = px_view_get_span(A->row, &a.row);                                          \
-        if (st == PX_OK) st = px_view_get_span(A->col, &a.col);                                   \
-        if (st == PX_OK) st = px_view_get_span(A->chunk, &a.chunk);                               \
-        if (st == PX_OK) st = px_view_get_span(A->val, &a.val);                                   \
-        if (st == PX_OK) st = px_view_get_span(X, &a.x);                                          \
-        if (st == PX_OK) st = px_view_get_span(Y, &a.y);                                          \
-        if (st == PX_OK) st = la_csr_rows(SPMM, inst, A, &rows);                                  \
-        if (st != PX_OK) return st;                                                               \
-        a.alpha = alpha;                                                                          \
-        a.beta = beta;                                                                            \
-        const px_team_policy chunks = px_teams(A->chunks, LA_TILE_TEAM, 1);                       \
-        const bool more = A->chunks > 0 && !la_zero(alpha, A->value_type);                        \
-        if (narrow) {                                                                             \
-            st = px_parallel_for_team(inst, SPMM, px_teams_rows(rows),                            \
-                                      PX_KERNEL(la_spmm4_##V##_##I), &a);                         \
-            return st != PX_OK || !more                                                           \
-                       ? st                                                                       \
-                       : px_parallel_for_team(inst, SPMM, chunks,                                 \
-                                              PX_KERNEL(la_spmm_chunks4_##V##_##I), &a);          \
-        }                                                                                         \
-        st = px_parallel_for_team(inst, SPMM, px_teams_rows(rows), PX_KERNEL(la_spmm8_##V##_##I), \
-                                  &a);                                                            \
-        return st != PX_OK || !more                                                               \
-                   ? st                                                                           \
-                   : px_parallel_for_team(inst, SPMM, chunks,                                     \
-                                          PX_KERNEL(la_spmm_chunks8_##V##_##I), &a);              \
+   checks each against its view), then the algorithm's league (as px_csr_spmv's), then the
+   long rows' chunks. */
+#define LA_SPMM_DISPATCH(V, I, VT)                                                             \
+    static px_status spmm_##V##_##I(px_instance *inst, px_spmv_alg alg, px_csr *A, px_view *X, \
+                                    px_view *Y, double alpha, double beta, bool narrow)        \
+    {                                                                                          \
+        la_spmm_args_##V##_##I a;                                                              \
+        px_status st = px_view_get_span(A->row, &a.row);                                       \
+        if (st == PX_OK) st = px_view_get_span(A->col, &a.col);                                \
+        if (st == PX_OK) st = px_view_get_span(A->tile, &a.tile);                              \
+        if (st == PX_OK) st = px_view_get_span(A->chunk, &a.chunk);                            \
+        if (st == PX_OK) st = px_view_get_span(A->val, &a.val);                                \
+        if (st == PX_OK) st = px_view_get_span(X, &a.x);                                       \
+        if (st == PX_OK) st = px_view_get_span(Y, &a.y);                                       \
+        if (st != PX_OK) return st;                                                            \
+        a.alpha = alpha;                                                                       \
+        a.beta = beta;                                                                         \
+        if (alg == PX_SPMV_TILES) {                                                            \
+            const size_t scratch =                                                             \
+                LA_SPMM_TILE_SCRATCH(narrow ? LA_SPMM_NARROW : LA_SPMM_GROUP, sizeof(VT));     \
+            const px_team_policy p =                                                           \
+                px_team_policy_scratch(px_teams(A->tiles, LA_TILE_TEAM, 1), 0, scratch, 0);    \
+            st = LA_SPMM_RUN(la_spmm_tiles, V, I, narrow, inst, p, &a);                        \
+        } else {                                                                               \
+            px_team_rows *rows;                                                                \
+            st = la_csr_rows(SPMM, inst, A, &rows);                                            \
+            if (st == PX_OK)                                                                   \
+                st = LA_SPMM_RUN(la_spmm, V, I, narrow, inst, px_teams_rows(rows), &a);        \
+        }                                                                                      \
+        if (st != PX_OK || A->chunks == 0 || la_zero(alpha, A->value_type)) return st;         \
+        return LA_SPMM_RUN(la_spmm_chunks, V, I, narrow, inst,                                 \
+                           px_teams(A->chunks, LA_TILE_TEAM, 1), &a);                          \
     }
 
-LA_SPMM_DISPATCH(f32, i32)
-LA_SPMM_DISPATCH(f32, i64)
-LA_SPMM_DISPATCH(f64, i32)
-LA_SPMM_DISPATCH(f64, i64)
+LA_SPMM_DISPATCH(f32, i32, float)
+LA_SPMM_DISPATCH(f32, i64, float)
+LA_SPMM_DISPATCH(f64, i32, double)
+LA_SPMM_DISPATCH(f64, i64, double)
 
 /* The dense operand `name` of A's value type with `rows` rows; *k its columns. */
 static px_status dense_operand(const px_csr *A, px_space is, const char *name, px_view *v,
@@ -87,16 +92,19 @@ px_status px_csr_spmm(px_instance *inst, double alpha, const px_csr *A, px_view 
     /* The matrix's contents never change; its rows' leagues per backend are made on first
        use (one thread at a time per matrix, as the header says). */
     px_csr *M = (px_csr *)A;
-    /* Groups of 8 read each entry once for 8 vectors; on a GPU a skewed matrix's gathers
-       from X (rows at random columns) ran 1.11-1.18x faster in groups of 4 with k = 8
-       and a row-major X, the same with a column-major one (H200, docs/linalg.md). */
-    const bool narrow = k <= LA_SPMM_NARROW || la_csr_choice(A, is) == PX_SPMV_TILES;
+    /* The algorithm px_csr_spmv runs. Groups of 8 read each entry once for 8 vectors; on a
+       GPU, a skewed matrix's rows in ROWS' league gathered from X (rows at random
+       columns) 1.11-1.18x faster in groups of 4 with k = 8 and a row-major X, the same
+       with a column-major one (H200, docs/linalg.md). */
+    const px_spmv_alg choice = la_csr_choice(A, is);
+    const px_spmv_alg alg = A->set != PX_SPMV_AUTO ? A->set : choice;
+    const bool narrow = k <= LA_SPMM_NARROW || (alg == PX_SPMV_ROWS && choice == PX_SPMV_TILES);
     const bool f32 = A->value_type == PX_F32, i32 = A->index_type == PX_I32;
     if (f32)
-        st = i32 ? spmm_f32_i32(inst, M, X, Y, alpha, beta, narrow)
-                 : spmm_f32_i64(inst, M, X, Y, alpha, beta, narrow);
+        st = i32 ? spmm_f32_i32(inst, alg, M, X, Y, alpha, beta, narrow)
+                 : spmm_f32_i64(inst, alg, M, X, Y, alpha, beta, narrow);
     else
-        st = i32 ? spmm_f64_i32(inst, M, X, Y, alpha, beta, narrow)
-                 : spmm_f64_i64(inst, M, X, Y, alpha, beta, narrow);
+        st = i32 ? spmm_f64_i32(inst, alg, M, X, Y, alpha, beta, narrow)
+                 : spmm_f64_i64(inst, alg, M, X, Y, alpha, beta, narrow);
     return la_named(SPMM, st); /* a refusal inside portex names px_csr_spmm too */
 }

@@ -54,6 +54,98 @@ LA_TEAM_FOR(LA_NAME(LA_PASTE_W(la_spmm, LA_W)), LA_NAME(la_spmm_args), a, team)
     }
 }
 
+/* PX_SPMV_TILES' tiles (the table px_csr_spmv's tiles use): team t takes tile t, rows
+   [tile[2t], tile[2t + 2]) and their entries [tile[2t + 1], tile[2t + 3]), and for each
+   group of up to LA_W vectors:
+   1. each thread takes a run of consecutive entries (the tile's entries over the team's
+      threads, at most LA_TILE_BATCH each) and sums the group's products row by row, a row
+      wholly inside its run stored into the scratch row sums, one that crosses into a
+      neighbour's run added atomically (at most two per thread);
+   2. the rows' sums go to Y, the team's threads over (row, vector) pairs.
+   Every thread does the same number of entries whatever the rows' lengths: the balance
+   skewed rows need. A long tile (one row of more than LA_TILE_ENTRIES entries) is a
+   team-wide sum of its first LA_LONG_CHUNK entries (la_spmm_chunks adds the rest). On
+   the host backends a team is one thread, whose run is the whole tile. */
+LA_TEAM_FOR(LA_NAME(LA_PASTE_W(la_spmm_tiles, LA_W)), LA_NAME(la_spmm_args), a, team)
+{
+    const int64_t t = team->league_rank, k = a->x.extent[1];
+    const int64_t r0 = PX_AT1(a->tile, 2 * t), k0 = PX_AT1(a->tile, 2 * t + 1);
+    const int64_t r1 = PX_AT1(a->tile, 2 * t + 2), k1 = PX_AT1(a->tile, 2 * t + 3);
+    if (k1 - k0 > LA_TILE_ENTRIES) { /* one long row: the builder makes no other kind */
+        const int64_t e = k1 - k0 > LA_LONG_CHUNK ? k0 + LA_LONG_CHUNK : k1;
+        for (int64_t j0 = 0; j0 < k; j0 += LA_W) {
+            const int64_t left = k - j0;
+            LA_SUM s;
+            LA_GROUP_SUM(PX_TEAM_VECTOR_REDUCE, team, k0, e, j0, left, s);
+            PX_SINGLE_PER_TEAM(team)
+            {
+                for (int j = 0; j < LA_W; ++j)
+                    if (j < left) LA_STORE_AT(a, &PX_AT2(a->y, r0, j0 + j), s.v[j]);
+            }
+        }
+        return;
+    }
+    const int32_t len = (int32_t)(k1 - k0), nr = (int32_t)(r1 - r0);
+    LA_VT *rsum = (LA_VT *)px_team_scratch(team, 0);
+    int32_t *off = (int32_t *)(rsum + LA_TILE_ROWS * LA_W);
+    PX_TEAM_THREAD_FOR(team, i, 0, nr + 1) { off[i] = (int32_t)(PX_AT1(a->row, r0 + i) - k0); }
+    const int32_t per = (len + team->team_size - 1) / team->team_size;
+    const int32_t b = team->team_rank * per, e = b + per < len ? b + per : len;
+    int32_t first = 0; /* the row of entry b: the last row starting at or before it */
+    PX_TEAM_BARRIER(team);
+    if (b < e) {
+        int32_t hi = nr - 1;
+        while (first < hi) {
+            const int32_t mid = (first + hi + 1) / 2;
+            if (off[mid] <= b)
+                first = mid;
+            else
+                hi = mid - 1;
+        }
+    }
+    for (int64_t j0 = 0; j0 < k; j0 += LA_W) {
+        const int64_t left = k - j0;
+        const int32_t width = left < LA_W ? (int32_t)left : LA_W;
+        PX_TEAM_THREAD_FOR(team, i, 0, nr * LA_W) { rsum[i] = 0; }
+        PX_TEAM_BARRIER(team);
+        if (b < e) {
+            int32_t i = first;
+            LA_VT acc[LA_W];
+            for (int j = 0; j < LA_W; ++j) acc[j] = 0;
+            for (int32_t q = b; q < e; ++q) {
+                for (; q >= off[i + 1]; ++i) {    /* row i ends before entry q */
+                    const bool own = off[i] >= b; /* began in this run, ended in it */
+                    for (int j = 0; j < LA_W; ++j) {
+                        if (own)
+                            rsum[i * LA_W + j] = acc[j];
+                        else
+                            px_atomic_add(&rsum[i * LA_W + j], acc[j]);
+                        acc[j] = 0;
+                    }
+                }
+                const LA_VT v = PX_AT1(a->val, k0 + q);
+                const int64_t c = PX_AT1(a->col, k0 + q);
+                for (int j = 0; j < LA_W; ++j)
+                    if (j < left) acc[j] += v * PX_AT2(a->x, c, j0 + j);
+            }
+            const bool own = off[i] >= b && off[i + 1] <= e;
+            for (int j = 0; j < LA_W; ++j) {
+                if (own)
+                    rsum[i * LA_W + j] = acc[j];
+                else
+                    px_atomic_add(&rsum[i * LA_W + j], acc[j]);
+            }
+        }
+        PX_TEAM_BARRIER(team);
+        PX_TEAM_THREAD_FOR(team, q, 0, nr * width)
+        {
+            const int32_t i = (int32_t)(q / width), j = (int32_t)(q % width);
+            LA_STORE_AT(a, &PX_AT2(a->y, r0 + i, j0 + j), rsum[i * LA_W + j]);
+        }
+        PX_TEAM_BARRIER(team);
+    }
+}
+
 /* Team c sums chunk c of a long row, [chunk[2c + 1], at most LA_LONG_CHUNK entries on),
    over all its threads for each group, and adds alpha times it to the row of Y, which the
    rows' dispatch has stored (the two run in order on the instance). */

@@ -210,7 +210,8 @@ static void check_product(const mat *m, px_csr *A, px_dtype vt, int64_t k, dense
     free(y0r);
 }
 
-/* _i: shape, value type, index type; every k, with X and Y layouts and scalars varied. */
+/* _i: shape, value type, index type; every algorithm (px_csr_set_spmv_alg: SpMM runs
+   SpMV's) and every k, with X and Y layouts and scalars varied. */
 START_TEST(products)
 {
     const int64_t nr = shapes[_i / 4][0], nc = shapes[_i / 4][1];
@@ -220,27 +221,35 @@ START_TEST(products)
     mat m = test_mat(nr, nc, kind, 7 + (uint64_t)_i);
     px_csr *A = create(&m, vt, it);
     tk_rng g = tk_rng_seed(3 + (uint64_t)_i);
-    for (int c = 0; c < NKS; ++c) {
-        const dense_layout xl = (dense_layout)(c % NLAYOUTS),
-                           yl = (dense_layout)((c / NLAYOUTS + c) % NLAYOUTS);
-        check_product(&m, A, vt, ks[c], xl, yl, ab[c % 4][0], ab[c % 4][1], &g);
+    for (int alg = PX_SPMV_AUTO; alg <= PX_SPMV_TILES; ++alg) {
+        TK_OK(px_csr_set_spmv_alg(A, (px_spmv_alg)alg));
+        for (int c = 0; c < NKS; ++c) {
+            const dense_layout xl = (dense_layout)((c + alg) % NLAYOUTS),
+                               yl = (dense_layout)((c / NLAYOUTS + c) % NLAYOUTS);
+            check_product(&m, A, vt, ks[c], xl, yl, ab[(c + alg) % 4][0], ab[(c + alg) % 4][1], &g);
+        }
     }
     TK_OK(px_csr_release(&A));
     drop(&m);
 }
 END_TEST
 
-/* Every pair of layouts with the groups of 4 and 8 on the skewed matrix (f64, i32), and the
-   result equal to k single-vector products (px_csr_spmv) column by column. */
+/* Every pair of layouts with the groups of 4 and 8 on the skewed matrix (f64, i32), each
+   algorithm, and the result equal to k single-vector products (px_csr_spmv) column by
+   column. */
 START_TEST(layouts_agree_with_spmv)
 {
     mat m = test_mat(3000, 9500, SKEWED_ROWS, 5);
     px_csr *A = create(&m, PX_F64, PX_I32);
     tk_rng g = tk_rng_seed(11);
-    for (int xl = 0; xl < NLAYOUTS; ++xl)
-        for (int yl = 0; yl < NLAYOUTS; ++yl)
-            check_product(&m, A, PX_F64, xl == yl ? 8 : 4, (dense_layout)xl, (dense_layout)yl, 1.5,
-                          0.5, &g);
+    for (int alg = PX_SPMV_ROWS; alg <= PX_SPMV_TILES; ++alg) {
+        TK_OK(px_csr_set_spmv_alg(A, (px_spmv_alg)alg));
+        for (int xl = 0; xl < NLAYOUTS; ++xl)
+            for (int yl = 0; yl < NLAYOUTS; ++yl)
+                check_product(&m, A, PX_F64, xl == yl ? 8 : 4, (dense_layout)xl, (dense_layout)yl,
+                              1.5, 0.5, &g);
+    }
+    TK_OK(px_csr_set_spmv_alg(A, PX_SPMV_AUTO));
     /* Column j of an SpMM is the SpMV of column j of X. */
     const int64_t k = 6;
     double *x = (double *)la_calloc((size_t)(m.ncols * k), 8);
