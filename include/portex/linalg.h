@@ -146,12 +146,13 @@ PX_LINALG_API px_status px_csr_spmv(px_instance *inst, double alpha, const px_cs
  * 2-D view of ncols x k elements, Y of nrows x k (column j of each is vector j), both of
  * A's value type, of any layout (right, a row's k values side by side, reads X fastest;
  * left and strided subviews work too), in memory inst reaches, and sharing no memory.
- * It runs the algorithm px_csr_spmv runs (AUTO's choice, or px_csr_set_spmv_alg's), each
- * row's entries read once for a group of 8 vectors (of 4 where k <= 4, and in ROWS on a
- * GPU for the skewed matrices AUTO runs as tiles); a row's entries past its first 8192 go
- * to a second dispatch, which adds them into Y atomically (their sums' last bits may
- * change from run to run). k = 0 (or no rows) does nothing. alpha, beta and the rest as
- * px_csr_spmv. */
+ * The algorithm is px_csr_spmv's (px_csr_set_spmv_alg's when set), except that AUTO runs
+ * a matrix that px_csr_spmv runs as tiles in ROWS' league unless k <= 4 and X is
+ * row-major (docs/linalg.md has the measurements). Each row's entries are read once for a
+ * group of 8 vectors (of 4 where k <= 4, and in ROWS for those skewed matrices); a row's
+ * entries past its first 8192 go to a second dispatch, which adds them into Y atomically
+ * (their sums' last bits may change from run to run). k = 0 (or no rows) does nothing.
+ * alpha, beta and the rest as px_csr_spmv. */
 PX_LINALG_API px_status px_csr_spmm(px_instance *inst, double alpha, const px_csr *A, px_view *X,
                                     double beta, px_view *Y);
 

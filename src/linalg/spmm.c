@@ -92,13 +92,20 @@ px_status px_csr_spmm(px_instance *inst, double alpha, const px_csr *A, px_view 
     /* The matrix's contents never change; its rows' leagues per backend are made on first
        use (one thread at a time per matrix, as the header says). */
     px_csr *M = (px_csr *)A;
-    /* The algorithm px_csr_spmv runs. Groups of 8 read each entry once for 8 vectors; on a
-       GPU, a skewed matrix's rows in ROWS' league gathered from X (rows at random
-       columns) 1.11-1.18x faster in groups of 4 with k = 8 and a row-major X, the same
-       with a column-major one (H200, docs/linalg.md). */
+    /* AUTO: px_csr_spmv's choice, except that on a GPU a skewed matrix runs in tiles only
+       for at most 4 vectors of a row-major X (a row's values side by side) and in ROWS'
+       league otherwise: on the power-law matrices (H200, docs/linalg.md) tiles ran
+       1.17-1.32x cuSPARSE there against ROWS' 0.87-1.03, and ROWS was ahead with 8
+       vectors or a column-major X (0.76-0.98 against 0.58-0.94). Groups of 8 vectors read
+       each entry once for 8; ROWS on those matrices gathered from X 1.11-1.18x faster in
+       groups of 4 with k = 8 and a row-major X, the same with a column-major one. */
     const px_spmv_alg choice = la_csr_choice(A, is);
-    const px_spmv_alg alg = A->set != PX_SPMV_AUTO ? A->set : choice;
-    const bool narrow = k <= LA_SPMM_NARROW || (alg == PX_SPMV_ROWS && choice == PX_SPMV_TILES);
+    const bool gathers_rows = k <= LA_SPMM_NARROW && (k == 1 || xi.stride[1] == 1);
+    const px_spmv_alg alg = A->set != PX_SPMV_AUTO                         ? A->set
+                            : choice == PX_SPMV_TILES && !gathers_rows ? PX_SPMV_ROWS
+                                                                           : choice;
+    const bool narrow =
+        k <= LA_SPMM_NARROW || (alg == PX_SPMV_ROWS && choice == PX_SPMV_TILES);
     const bool f32 = A->value_type == PX_F32, i32 = A->index_type == PX_I32;
     if (f32)
         st = i32 ? spmm_f32_i32(inst, alg, M, X, Y, alpha, beta, narrow)
