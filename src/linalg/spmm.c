@@ -101,11 +101,10 @@ px_status px_csr_spmm(px_instance *inst, double alpha, const px_csr *A, px_view 
        groups of 4 with k = 8 and a row-major X, the same with a column-major one. */
     const px_spmv_alg choice = la_csr_choice(A, is);
     const bool gathers_rows = k <= LA_SPMM_NARROW && (k == 1 || xi.stride[1] == 1);
-    const px_spmv_alg alg = A->set != PX_SPMV_AUTO                         ? A->set
+    const px_spmv_alg alg = A->set != PX_SPMV_AUTO                     ? A->set
                             : choice == PX_SPMV_TILES && !gathers_rows ? PX_SPMV_ROWS
-                                                                           : choice;
-    const bool narrow =
-        k <= LA_SPMM_NARROW || (alg == PX_SPMV_ROWS && choice == PX_SPMV_TILES);
+                                                                       : choice;
+    const bool narrow = k <= LA_SPMM_NARROW || (alg == PX_SPMV_ROWS && choice == PX_SPMV_TILES);
     const bool f32 = A->value_type == PX_F32, i32 = A->index_type == PX_I32;
     if (f32)
         st = i32 ? spmm_f32_i32(inst, alg, M, X, Y, alpha, beta, narrow)
