@@ -94,36 +94,12 @@ static struct {
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes > 0 ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "bench_cg: out of host memory (%zu bytes)\n", bytes);
-        exit(2);
-    }
-    return p;
-}
-
-static void *device_data(px_view *v)
-{
-    px_span s;
-    CHECK(px_view_span(v, &s));
-    return s.data;
-}
-
-/* Host -> device and back once the instance's work is done (bench_views.h's blocking
-   copies: nothing else runs then). */
+/* Host -> device and back once the instance's work is done. */
 static void upload(px_view *v, const void *src, size_t bytes)
 {
-    CHECK(px_instance_fence(g.inst));
-    bench_to_device(v, src, bytes);
+    bench_upload(g.inst, v, src, bytes);
 }
-
-static void download(void *dst, px_view *v, size_t bytes)
-{
-    CHECK(px_instance_fence(g.inst));
-    bench_to_host(dst, v, bytes);
-}
+static void download(void *dst, px_view *v, size_t bytes) { bench_download(g.inst, dst, v, bytes); }
 
 /* "1.234 ms" or "3.41 us". */
 static void format_time(char *buf, size_t len, double ms)
@@ -186,8 +162,8 @@ static void solve(problem *p, int s, cg_result *res)
         break;
     default:
         res->setup_seconds = 0;
-        if (raw_cg_solve(p->raw, device_data(p->b), device_data(p->x[s]), tol, p->max_it,
-                         &res->iterations, &res->residual, &res->seconds) != 0) {
+        if (raw_cg_solve(p->raw, bench_device_data(p->b), bench_device_data(p->x[s]), tol,
+                         p->max_it, &res->iterations, &res->residual, &res->seconds) != 0) {
             fprintf(stderr, "bench_cg: raw CG: %s failed\n", raw_cg_error());
             exit(2);
         }
@@ -221,7 +197,7 @@ static bool warm_up(problem *p, int64_t grid, int64_t n)
            same ? "equal" : "DIFFERENT: FAILURE");
     if (!same) failure();
 
-    double *hx = xmalloc((size_t)n * sizeof *hx);
+    double *hx = bench_malloc("bench_cg", (size_t)n * sizeof *hx);
     bool good = true;
     for (int s = 0; s < SOLVERS; ++s) {
         download(hx, p->x[s], (size_t)n * sizeof *hx);
@@ -279,8 +255,8 @@ static void bench_grid(int64_t grid)
     upload(col, m.col, (size_t)m.nnz * sizeof *m.col);
     upload(val, m.val, (size_t)m.nnz * sizeof *m.val);
     const double t0 = now_ms();
-    if (raw_cg_create(&p.raw, n, m.nnz, device_data(row), device_data(col), device_data(val),
-                      g.stream) != 0) {
+    if (raw_cg_create(&p.raw, n, m.nnz, bench_device_data(row), bench_device_data(col),
+                      bench_device_data(val), g.stream) != 0) {
         fprintf(stderr, "bench_cg: raw CG setup: %s failed\n", raw_cg_error());
         exit(2);
     }
@@ -303,7 +279,7 @@ static void bench_grid(int64_t grid)
     grid_result *r = &g.done[g.ndone++];
     *r = (grid_result){.grid = grid, .max_it = p.max_it};
     if (warm_up(&p, grid, n)) {
-        p.setup = xmalloc((size_t)g.reps * sizeof *p.setup);
+        p.setup = bench_malloc("bench_cg", (size_t)g.reps * sizeof *p.setup);
         double med[SOLVERS];
         if (bench_rotate(SOLVERS, 0, g.reps, sample, &p, med) != 0) {
             fprintf(stderr, "bench_cg: out of host memory\n");

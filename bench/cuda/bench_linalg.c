@@ -105,29 +105,12 @@ static struct {
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes > 0 ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "bench_linalg: out of host memory (%zu bytes)\n", bytes);
-        exit(2);
-    }
-    return p;
-}
-
-/* Host -> device and back once the instance's work is done (bench_views.h's blocking
-   copies: nothing else runs then). */
+/* Host -> device and back once the instance's work is done. */
 static void upload(px_view *v, const void *src, size_t bytes)
 {
-    CHECK(px_instance_fence(g.inst));
-    bench_to_device(v, src, bytes);
+    bench_upload(g.inst, v, src, bytes);
 }
-
-static void download(void *dst, px_view *v, size_t bytes)
-{
-    CHECK(px_instance_fence(g.inst));
-    bench_to_host(dst, v, bytes);
-}
+static void download(void *dst, px_view *v, size_t bytes) { bench_download(g.inst, dst, v, bytes); }
 
 /* Every byte 0xff (a NaN in each double), so that an element a side misses fails the check. */
 static void poison(px_view *v, size_t bytes)
@@ -135,13 +118,6 @@ static void poison(px_view *v, size_t bytes)
     px_span s;
     CHECK(px_view_span(v, &s));
     CU(cudaMemsetAsync(s.data, 0xff, bytes, g.stream));
-}
-
-static double *device_data(px_view *v)
-{
-    px_span s;
-    CHECK(px_view_span(v, &s));
-    return (double *)s.data;
 }
 
 static px_view *device_vector(const char *label, int64_t n)
@@ -254,8 +230,9 @@ static void bench_spmv(const matrix *mx)
     const char *name = mx->name;
     const csr *m = mx->m;
     const int64_t n = m->nrows;
-    double *x = xmalloc((size_t)n * sizeof *x), *ref = xmalloc((size_t)n * sizeof *ref);
-    double *got = xmalloc((size_t)n * sizeof *got);
+    double *x = bench_malloc("bench_linalg", (size_t)n * sizeof *x),
+           *ref = bench_malloc("bench_linalg", (size_t)n * sizeof *ref);
+    double *got = bench_malloc("bench_linalg", (size_t)n * sizeof *got);
     uint64_t seed = 3;
     for (int64_t r = 0; r < n; ++r) x[r] = csr_random(&seed);
     csr_spmv_plain(m, x, ref);
@@ -269,8 +246,8 @@ static void bench_spmv(const matrix *mx)
     /* cuSPARSE: its buffer and preprocessing, on the matrix's copy of the arrays. */
     const double t0 = now_ms();
     if (raw_spmv_create(&c.raw, n, m->nnz, device_i32(mx->row), device_i32(mx->col),
-                        device_data(mx->val), device_data(c.x), device_data(y_raw),
-                        g.stream) != 0) {
+                        bench_device_data(mx->val), bench_device_data(c.x),
+                        bench_device_data(y_raw), g.stream) != 0) {
         fprintf(stderr, "bench_linalg: %s: cuSPARSE setup: %s failed\n", name, raw_spmv_error());
         exit(2);
     }
@@ -325,7 +302,8 @@ typedef struct spmm_host {
 static spmm_host spmm_host_make(const csr *m)
 {
     const size_t elems = (size_t)m->nrows * SPMM_KMAX, bytes = elems * sizeof(double);
-    spmm_host h = {xmalloc(bytes), xmalloc(bytes), xmalloc(bytes), xmalloc(bytes)};
+    spmm_host h = {bench_malloc("bench_linalg", bytes), bench_malloc("bench_linalg", bytes),
+                   bench_malloc("bench_linalg", bytes), bench_malloc("bench_linalg", bytes)};
     uint64_t seed = 5;
     for (size_t e = 0; e < elems; ++e) h.x[e] = csr_random(&seed);
     for (int64_t r = 0; r < m->nrows; ++r) {
@@ -465,8 +443,8 @@ static void bench_spmm(const matrix *mx, const spmm_host *h, int k, px_layout la
     for (int a = 0; a < RAW_SPMM_ALGS; ++a) {
         const double t0 = now_ms();
         if (raw_spmm_create(&c.raw[a], n, n, m->nnz, device_i32(mx->row), device_i32(mx->col),
-                            device_data(mx->val), k, right, device_data(c.x), device_data(y_raw),
-                            (raw_spmm_alg)a, g.stream) != 0) {
+                            bench_device_data(mx->val), k, right, bench_device_data(c.x),
+                            bench_device_data(y_raw), (raw_spmm_alg)a, g.stream) != 0) {
             printf("%s %s refused: %s", a ? "," : "", raw_spmm_alg_name((raw_spmm_alg)a),
                    raw_spmm_error());
             continue;
@@ -591,7 +569,7 @@ static csr csr_few_dense(int64_t rows, int32_t short_len, int dense, int32_t den
                          uint64_t seed)
 {
     const int64_t n = rows + dense;
-    int32_t *len = xmalloc((size_t)n * sizeof *len);
+    int32_t *len = bench_malloc("bench_linalg", (size_t)n * sizeof *len);
     for (int64_t r = 0; r < n; ++r) len[r] = short_len;
     for (int k = 0; k < dense; ++k) len[k * (n / dense) + n / (2 * dense)] = dense_len;
     return csr_with_lengths(n, len, seed);
@@ -665,7 +643,7 @@ static void axpy_px(void *p)
 static void axpy_raw(void *p)
 {
     blas_ctx *c = p;
-    if (raw_blas_axpy(c->raw, c->n, axpy_a, device_data(c->x), device_data(c->y)))
+    if (raw_blas_axpy(c->raw, c->n, axpy_a, bench_device_data(c->x), bench_device_data(c->y)))
         raw_fail("cublasDaxpy");
 }
 
@@ -678,7 +656,8 @@ static void axpby_px(void *p)
 static void axpby_raw(void *p)
 {
     blas_ctx *c = p;
-    CU(raw_axpby(c->n, axpby_a, device_data(c->x), axpby_b, device_data(c->y), g.stream));
+    CU(raw_axpby(c->n, axpby_a, bench_device_data(c->x), axpby_b, bench_device_data(c->y),
+                 g.stream));
 }
 
 static void scal_px(void *p)
@@ -690,7 +669,7 @@ static void scal_px(void *p)
 static void scal_raw(void *p)
 {
     blas_ctx *c = p;
-    if (raw_blas_scal(c->raw, c->n, scal_a, device_data(c->y))) raw_fail("cublasDscal");
+    if (raw_blas_scal(c->raw, c->n, scal_a, bench_device_data(c->y))) raw_fail("cublasDscal");
 }
 
 static void dot_px(void *p)
@@ -702,7 +681,8 @@ static void dot_px(void *p)
 static void dot_raw(void *p)
 {
     blas_ctx *c = p;
-    if (raw_blas_dot_host(c->raw, c->n, device_data(c->x), device_data(c->y), &c->host_result))
+    if (raw_blas_dot_host(c->raw, c->n, bench_device_data(c->x), bench_device_data(c->y),
+                          &c->host_result))
         raw_fail("cublasDdot (host pointer mode)");
 }
 
@@ -715,8 +695,8 @@ static void dot_view_px(void *p)
 static void dot_view_raw(void *p)
 {
     blas_ctx *c = p;
-    if (raw_blas_dot_device(c->raw, c->n, device_data(c->x), device_data(c->y),
-                            device_data(c->r_raw)))
+    if (raw_blas_dot_device(c->raw, c->n, bench_device_data(c->x), bench_device_data(c->y),
+                            bench_device_data(c->r_raw)))
         raw_fail("cublasDdot (device pointer mode)");
 }
 
@@ -729,7 +709,7 @@ static void nrm2_px(void *p)
 static void nrm2_raw(void *p)
 {
     blas_ctx *c = p;
-    if (raw_blas_nrm2_host(c->raw, c->n, device_data(c->x), &c->host_result))
+    if (raw_blas_nrm2_host(c->raw, c->n, bench_device_data(c->x), &c->host_result))
         raw_fail("cublasDnrm2 (host pointer mode)");
 }
 
@@ -742,7 +722,7 @@ static void nrm2_view_px(void *p)
 static void nrm2_view_raw(void *p)
 {
     blas_ctx *c = p;
-    if (raw_blas_nrm2_device(c->raw, c->n, device_data(c->x), device_data(c->r_raw)))
+    if (raw_blas_nrm2_device(c->raw, c->n, bench_device_data(c->x), bench_device_data(c->r_raw)))
         raw_fail("cublasDnrm2 (device pointer mode)");
 }
 
@@ -755,8 +735,8 @@ static void gemv_n_px(void *p)
 static void gemv_n_raw(void *p)
 {
     blas_ctx *c = p;
-    if (raw_blas_gemv_rowmajor(c->raw, 0, c->m, c->k, 1.0, device_data(c->A), device_data(c->xk),
-                               0.0, device_data(c->ym)))
+    if (raw_blas_gemv_rowmajor(c->raw, 0, c->m, c->k, 1.0, bench_device_data(c->A),
+                               bench_device_data(c->xk), 0.0, bench_device_data(c->ym)))
         raw_fail("cublasDgemv (op T: row-major A x)");
 }
 
@@ -769,8 +749,8 @@ static void gemv_t_px(void *p)
 static void gemv_t_raw(void *p)
 {
     blas_ctx *c = p;
-    if (raw_blas_gemv_rowmajor(c->raw, 1, c->m, c->k, 1.0, device_data(c->A), device_data(c->xm),
-                               0.0, device_data(c->yk)))
+    if (raw_blas_gemv_rowmajor(c->raw, 1, c->m, c->k, 1.0, bench_device_data(c->A),
+                               bench_device_data(c->xm), 0.0, bench_device_data(c->yk)))
         raw_fail("cublasDgemv (op N: row-major A^T x)");
 }
 
@@ -849,7 +829,8 @@ static void bench_blas1(blas_ctx *c, int64_t n, int batch, double target)
 {
     c->n = n;
     const size_t bytes = (size_t)n * sizeof(double);
-    double *x = xmalloc(bytes), *y0 = xmalloc(bytes), *want = xmalloc(bytes), *got = xmalloc(bytes);
+    double *x = bench_malloc("bench_linalg", bytes), *y0 = bench_malloc("bench_linalg", bytes),
+           *want = bench_malloc("bench_linalg", bytes), *got = bench_malloc("bench_linalg", bytes);
     uint64_t seed = 17;
     for (int64_t i = 0; i < n; ++i) {
         x[i] = csr_random(&seed);
@@ -920,11 +901,13 @@ static void bench_gemv(blas_ctx *c, int64_t m, int64_t k, int batch, double targ
 {
     c->m = m;
     c->k = k;
-    double *a = xmalloc((size_t)(m * k) * sizeof *a);
-    double *xk = xmalloc((size_t)k * sizeof *xk), *xm = xmalloc((size_t)m * sizeof *xm);
+    double *a = bench_malloc("bench_linalg", (size_t)(m * k) * sizeof *a);
+    double *xk = bench_malloc("bench_linalg", (size_t)k * sizeof *xk),
+           *xm = bench_malloc("bench_linalg", (size_t)m * sizeof *xm);
     const int64_t most = m > k ? m : k;
-    double *want = xmalloc((size_t)most * sizeof *want), *got = xmalloc((size_t)most * sizeof *got);
-    long double *acc = xmalloc((size_t)most * sizeof *acc);
+    double *want = bench_malloc("bench_linalg", (size_t)most * sizeof *want),
+           *got = bench_malloc("bench_linalg", (size_t)most * sizeof *got);
+    long double *acc = bench_malloc("bench_linalg", (size_t)most * sizeof *acc);
     uint64_t seed = 23;
     for (int64_t e = 0; e < m * k; ++e) a[e] = csr_random(&seed);
     for (int64_t j = 0; j < k; ++j) xk[j] = csr_random(&seed);

@@ -18,6 +18,11 @@
         *(y_) = beta_ == 0 ? ax_ : ax_ + beta_ * *(y_);                   \
     } while (0)
 
+/* Row r of Y, the group's vectors [j0, j0 + left) (at most LA_W), from the group's sums s. */
+#define LA_STORE_GROUP(a, r, j0, left, s) \
+    for (int j_ = 0; j_ < LA_W; ++j_)     \
+        if (j_ < (left)) LA_STORE_AT(a, &PX_AT2((a)->y, r, (j0) + j_), (s).v[j_])
+
 /* For each entry p of [b, e) that `loop` gives this thread, the group's products
    val[p] * X(col[p], j0 + j) folded into *acc: the entry's value and column read once for
    the group, its LA_W loads from X issued together (a row-major X: one run of memory). */
@@ -45,11 +50,7 @@ LA_TEAM_FOR(LA_NAME(LA_PASTE_W(la_spmm, LA_W)), LA_NAME(la_spmm_args), a, team)
             const int64_t left = k - j0; /* this group's vectors: LA_W, or fewer last */
             LA_SUM s;
             LA_GROUP_SUM(PX_ROW_VECTOR_REDUCE, team, b, e, j0, left, s);
-            PX_SINGLE_PER_ROW(team)
-            {
-                for (int j = 0; j < LA_W; ++j)
-                    if (j < left) LA_STORE_AT(a, &PX_AT2(a->y, r, j0 + j), s.v[j]);
-            }
+            PX_SINGLE_PER_ROW(team) { LA_STORE_GROUP(a, r, j0, left, s); }
         }
     }
 }
@@ -77,11 +78,7 @@ LA_TEAM_FOR(LA_NAME(LA_PASTE_W(la_spmm_tiles, LA_W)), LA_NAME(la_spmm_args), a, 
             const int64_t left = k - j0;
             LA_SUM s;
             LA_GROUP_SUM(PX_TEAM_VECTOR_REDUCE, team, k0, e, j0, left, s);
-            PX_SINGLE_PER_TEAM(team)
-            {
-                for (int j = 0; j < LA_W; ++j)
-                    if (j < left) LA_STORE_AT(a, &PX_AT2(a->y, r0, j0 + j), s.v[j]);
-            }
+            PX_SINGLE_PER_TEAM(team) { LA_STORE_GROUP(a, r0, j0, left, s); }
         }
         return;
     }
@@ -168,6 +165,7 @@ LA_TEAM_FOR(LA_NAME(LA_PASTE_W(la_spmm_chunks, LA_W)), LA_NAME(la_spmm_args), a,
 }
 
 #undef LA_GROUP_SUM
+#undef LA_STORE_GROUP
 #undef LA_STORE_AT
 #undef LA_TEAM_FOR
 #undef LA_SUM

@@ -13,19 +13,12 @@
 #include "la_test.h"
 #include "portex/linalg.h"
 
-/* A CSR matrix on the host: int64 indices, double values. */
-typedef struct mat {
-    int64_t nrows, ncols, nnz;
-    int64_t *off, *col;
-    double *val;
-} mat;
-
 /* Rows of 0 to 6 entries at random columns (repeats possible); with `diag`, square and
    each row holding its diagonal, 10 plus the row's other entries' magnitudes. */
-static mat random_mat(int64_t nrows, int64_t ncols, bool diag, uint64_t seed)
+static la_mat random_mat(int64_t nrows, int64_t ncols, bool diag, uint64_t seed)
 {
     tk_rng g = tk_rng_seed(seed);
-    mat m = {nrows,
+    la_mat m = {nrows,
              ncols,
              0,
              (int64_t *)la_calloc((size_t)nrows + 1, 8),
@@ -49,30 +42,10 @@ static mat random_mat(int64_t nrows, int64_t ncols, bool diag, uint64_t seed)
     return m;
 }
 
-static void drop(mat *m)
-{
-    free(m->off);
-    free(m->col);
-    free(m->val);
-}
-
 /* v as the library holds it in vt. */
 static long double rounded(double v, px_dtype vt)
 {
     return vt == PX_F32 ? (long double)(float)v : (long double)v;
-}
-
-static px_csr *create(const mat *m, px_dtype vt, px_dtype it)
-{
-    void *off = la_as_index(m->off, m->nrows + 1, it), *col = la_as_index(m->col, m->nnz, it);
-    void *val = la_as_values(m->val, m->nnz, vt);
-    px_csr_desc d = {m->nrows, m->ncols, m->nnz, vt, it, off, col, val};
-    px_csr *A = NULL;
-    TK_OK(px_csr_create(tk_inst(), tk_space(), &d, &A));
-    free(off);
-    free(col);
-    free(val);
-    return A;
 }
 
 /* A vector of n values of vt in tk_space() from doubles. */
@@ -116,8 +89,8 @@ START_TEST(transposed_products)
     const px_dtype vt = value_types[(_i / 2) % 2], it = index_types[_i % 2];
     const double tol = vt == PX_F32 ? 1e-5 : 1e-12;
     const double ab[][2] = {{1, 0}, {-2.5, 1}, {0.5, -3}, {0, 2}};
-    mat m = random_mat(nr, nc, false, 7 + (uint64_t)_i);
-    px_csr *A = create(&m, vt, it);
+    la_mat m = random_mat(nr, nc, false, 7 + (uint64_t)_i);
+    px_csr *A = la_create(&m, vt, it);
     tk_rng g = tk_rng_seed(3);
     for (size_t c = 0; c < sizeof ab / sizeof ab[0]; ++c) {
         const double alpha = ab[c][0], beta = ab[c][1];
@@ -156,7 +129,7 @@ START_TEST(transposed_products)
         free(vals);
     }
     TK_OK(px_csr_release(&A));
-    drop(&m);
+    la_mat_drop(&m);
 }
 END_TEST
 
@@ -167,8 +140,8 @@ START_TEST(jacobi_steps)
     const px_dtype vt = value_types[_i / 2], it = index_types[_i % 2];
     const double tol = vt == PX_F32 ? 1e-5 : 1e-12;
     const int64_t n = 400;
-    mat m = random_mat(n, n, true, 19 + (uint64_t)_i);
-    px_csr *A = create(&m, vt, it);
+    la_mat m = random_mat(n, n, true, 19 + (uint64_t)_i);
+    px_csr *A = la_create(&m, vt, it);
     tk_rng g = tk_rng_seed(4);
     double *b = random_vec(n, &g), *x = random_vec(n, &g);
     px_view *bv = put("b", vt, b, n), *xv = put("x", vt, x, n),
@@ -215,7 +188,7 @@ START_TEST(jacobi_steps)
     free(b);
     free(x);
     free(zero);
-    drop(&m);
+    la_mat_drop(&m);
 }
 END_TEST
 
@@ -225,7 +198,7 @@ END_TEST
 START_TEST(long_row_reads_its_columns)
 {
     const int64_t len = _i == 0 ? 3001 : 20003; /* not a multiple of any batch */
-    mat m = {1,
+    la_mat m = {1,
              len + 1,
              len,
              (int64_t *)la_calloc(2, 8),
@@ -239,7 +212,7 @@ START_TEST(long_row_reads_its_columns)
     double *x = (double *)la_calloc((size_t)len + 1, 8);
     for (int64_t j = 1; j <= len; ++j) x[j] = 0.5;
     x[0] = INFINITY;
-    px_csr *A = create(&m, PX_F64, PX_I32);
+    px_csr *A = la_create(&m, PX_F64, PX_I32);
     px_view *xv = put("x", PX_F64, x, len + 1), *yv = tk_view1("y", tk_space(), PX_F64, 1);
     for (int alg = PX_SPMV_AUTO; alg <= PX_SPMV_TILES; ++alg) {
         TK_OK(px_csr_set_spmv_alg(A, (px_spmv_alg)alg));
@@ -253,24 +226,16 @@ START_TEST(long_row_reads_its_columns)
     TK_RELEASE(xv, yv);
     TK_OK(px_csr_release(&A));
     free(x);
-    drop(&m);
+    la_mat_drop(&m);
 }
 END_TEST
 
 /* ---- Refusals --------------------------------------------------------------------------- */
 
-static void expect_refused(px_status st, px_status want, const char *func, const char *what)
-{
-    ck_assert_msg(st == want, "%s: %s returned %s, want %s (%s)", what, func, px_status_name(st),
-                  px_status_name(want), px_last_error());
-    ck_assert_msg(tk_error_from(func), "%s: last error '%s' is not %s's", what, px_last_error(),
-                  func);
-}
-
 START_TEST(ops_refusals)
 {
-    mat sq = random_mat(5, 5, true, 1), wide = random_mat(3, 5, false, 2);
-    px_csr *S = create(&sq, PX_F64, PX_I32), *W = create(&wide, PX_F64, PX_I32);
+    la_mat sq = random_mat(5, 5, true, 1), wide = random_mat(3, 5, false, 2);
+    px_csr *S = la_create(&sq, PX_F64, PX_I32), *W = la_create(&wide, PX_F64, PX_I32);
     px_view *v5 = tk_view1("v5", tk_space(), PX_F64, 5),
             *u5 = tk_view1("u5", tk_space(), PX_F64, 5);
     px_view *v3 = tk_view1("v3", tk_space(), PX_F64, 3),
@@ -279,30 +244,30 @@ START_TEST(ops_refusals)
     const char *T = "px_csr_spmv_transposed", *J = "px_csr_jacobi";
     TK_OK(px_csr_spmv_transposed(tk_inst(), 1, W, v3, 0, v5)); /* the baseline is accepted */
     TK_OK(px_csr_jacobi(tk_inst(), 1, S, v5, u5, n5));
-    expect_refused(px_csr_spmv_transposed(tk_inst(), 1, W, v5, 0, v3), PX_ERR_EXTENTS_MISMATCH, T,
+    la_expect_refused(px_csr_spmv_transposed(tk_inst(), 1, W, v5, 0, v3), PX_ERR_EXTENTS_MISMATCH, T,
                    "x and y swapped");
-    expect_refused(px_csr_spmv_transposed(tk_inst(), 1, S, v5, 0, v5), PX_ERR_INVALID_ARGUMENT, T,
+    la_expect_refused(px_csr_spmv_transposed(tk_inst(), 1, S, v5, 0, v5), PX_ERR_INVALID_ARGUMENT, T,
                    "x is y");
-    expect_refused(px_csr_spmv_transposed(tk_inst(), 1, S, f5, 0, v5), PX_ERR_TYPE_MISMATCH, T,
+    la_expect_refused(px_csr_spmv_transposed(tk_inst(), 1, S, f5, 0, v5), PX_ERR_TYPE_MISMATCH, T,
                    "f32 x");
-    expect_refused(px_csr_spmv_transposed(tk_inst(), 1, NULL, v5, 0, u5), PX_ERR_INVALID_ARGUMENT,
+    la_expect_refused(px_csr_spmv_transposed(tk_inst(), 1, NULL, v5, 0, u5), PX_ERR_INVALID_ARGUMENT,
                    T, "no matrix");
-    expect_refused(px_csr_jacobi(tk_inst(), 1, W, v3, v5, u5), PX_ERR_INVALID_ARGUMENT, J,
+    la_expect_refused(px_csr_jacobi(tk_inst(), 1, W, v3, v5, u5), PX_ERR_INVALID_ARGUMENT, J,
                    "not square");
-    expect_refused(px_csr_jacobi(tk_inst(), 1, S, v5, u5, u5), PX_ERR_INVALID_ARGUMENT, J,
+    la_expect_refused(px_csr_jacobi(tk_inst(), 1, S, v5, u5, u5), PX_ERR_INVALID_ARGUMENT, J,
                    "x_new is x");
-    expect_refused(px_csr_jacobi(tk_inst(), 1, S, u5, v5, u5), PX_ERR_INVALID_ARGUMENT, J,
+    la_expect_refused(px_csr_jacobi(tk_inst(), 1, S, u5, v5, u5), PX_ERR_INVALID_ARGUMENT, J,
                    "x_new is b");
-    expect_refused(px_csr_jacobi(tk_inst(), 1, S, v5, u5, v3), PX_ERR_EXTENTS_MISMATCH, J,
+    la_expect_refused(px_csr_jacobi(tk_inst(), 1, S, v5, u5, v3), PX_ERR_EXTENTS_MISMATCH, J,
                    "short x_new");
-    expect_refused(px_csr_jacobi(NULL, 1, S, v5, u5, n5), PX_ERR_INVALID_ARGUMENT, J,
+    la_expect_refused(px_csr_jacobi(NULL, 1, S, v5, u5, n5), PX_ERR_INVALID_ARGUMENT, J,
                    "no instance");
     TK_OK(px_instance_fence(tk_inst()));
     TK_RELEASE(v5, u5, v3, f5, n5);
     TK_OK(px_csr_release(&S));
     TK_OK(px_csr_release(&W));
-    drop(&sq);
-    drop(&wide);
+    la_mat_drop(&sq);
+    la_mat_drop(&wide);
 }
 END_TEST
 

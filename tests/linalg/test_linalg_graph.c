@@ -210,14 +210,6 @@ END_TEST
 
 /* ---- Refusals --------------------------------------------------------------------------- */
 
-static void expect_refused(px_status st, px_status want, const char *func, const char *what)
-{
-    ck_assert_msg(st == want, "%s: %s returned %s, want %s (%s)", what, func, px_status_name(st),
-                  px_status_name(want), px_last_error());
-    ck_assert_msg(tk_error_from(func), "%s: last error '%s' is not %s's", what, px_last_error(),
-                  func);
-}
-
 START_TEST(refusals)
 {
     px_csr *A = make(6, false, PX_F64, PX_I32, 1);
@@ -230,23 +222,23 @@ START_TEST(refusals)
     const char *S = "px_graph_add_csr_spmv", *X = "px_graph_add_blas_axpby",
                *D = "px_graph_add_blas_dot";
     TK_OK(px_graph_add_csr_spmv(g, NULL, 0, 1, A, v6, 0, u6, NULL)); /* the baseline */
-    expect_refused(px_graph_add_csr_spmv(NULL, NULL, 0, 1, A, v6, 0, u6, NULL),
+    la_expect_refused(px_graph_add_csr_spmv(NULL, NULL, 0, 1, A, v6, 0, u6, NULL),
                    PX_ERR_INVALID_ARGUMENT, S, "no graph");
-    expect_refused(px_graph_add_csr_spmv(g, NULL, 1, 1, A, v6, 0, u6, NULL),
+    la_expect_refused(px_graph_add_csr_spmv(g, NULL, 1, 1, A, v6, 0, u6, NULL),
                    PX_ERR_INVALID_ARGUMENT, S, "one dependency, none given");
-    expect_refused(px_graph_add_csr_spmv(g, NULL, 0, 1, NULL, v6, 0, u6, NULL),
+    la_expect_refused(px_graph_add_csr_spmv(g, NULL, 0, 1, NULL, v6, 0, u6, NULL),
                    PX_ERR_INVALID_ARGUMENT, S, "no matrix");
-    expect_refused(px_graph_add_csr_spmv(g, NULL, 0, 1, A, v5, 0, u6, NULL),
+    la_expect_refused(px_graph_add_csr_spmv(g, NULL, 0, 1, A, v5, 0, u6, NULL),
                    PX_ERR_EXTENTS_MISMATCH, S, "short x");
-    expect_refused(px_graph_add_csr_spmv(g, NULL, 0, 1, A, v6, 0, v6, NULL),
+    la_expect_refused(px_graph_add_csr_spmv(g, NULL, 0, 1, A, v6, 0, v6, NULL),
                    PX_ERR_INVALID_ARGUMENT, S, "x is y");
-    expect_refused(px_graph_add_blas_axpby(g, NULL, 0, 1, v6, 1, f6, NULL), PX_ERR_TYPE_MISMATCH, X,
+    la_expect_refused(px_graph_add_blas_axpby(g, NULL, 0, 1, v6, 1, f6, NULL), PX_ERR_TYPE_MISMATCH, X,
                    "f32 y");
-    expect_refused(px_graph_add_blas_axpby(g, NULL, -1, 1, v6, 1, u6, NULL),
+    la_expect_refused(px_graph_add_blas_axpby(g, NULL, -1, 1, v6, 1, u6, NULL),
                    PX_ERR_INVALID_ARGUMENT, X, "negative ndeps");
-    expect_refused(px_graph_add_blas_dot(g, NULL, 0, v6, u6, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
+    la_expect_refused(px_graph_add_blas_dot(g, NULL, 0, v6, u6, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
                    D, "no result");
-    expect_refused(px_graph_add_blas_dot(g, NULL, 0, v6, v5, r1, NULL), PX_ERR_EXTENTS_MISMATCH, D,
+    la_expect_refused(px_graph_add_blas_dot(g, NULL, 0, v6, v5, r1, NULL), PX_ERR_EXTENTS_MISMATCH, D,
                    "x and y of different lengths");
     int nodes = 0;
     TK_OK(px_graph_node_count(g, &nodes));

@@ -15,20 +15,13 @@
 #include "la_test.h"
 #include "portex/linalg.h"
 
-/* A CSR matrix on the host: int64 indices, double values. */
-typedef struct mat {
-    int64_t nrows, ncols, nnz;
-    int64_t *off, *col;
-    double *val;
-} mat;
-
 /* Row r of `len` entries at random columns (repeats possible), values in [-1, 1). */
-static mat make_mat(int64_t nrows, int64_t ncols, const int64_t *len, uint64_t seed)
+static la_mat make_mat(int64_t nrows, int64_t ncols, const int64_t *len, uint64_t seed)
 {
     tk_rng g = tk_rng_seed(seed);
     int64_t nnz = 0;
     for (int64_t r = 0; r < nrows; ++r) nnz += len[r];
-    mat m = {nrows,
+    la_mat m = {nrows,
              ncols,
              nnz,
              (int64_t *)la_calloc((size_t)nrows + 1, 8),
@@ -49,7 +42,7 @@ static mat make_mat(int64_t nrows, int64_t ncols, const int64_t *len, uint64_t s
    to 500 entries and row 17 of 9000; regular, 5 entries each (the GPU takes groups of 8
    vectors for these and of 4 for the others, px_csr_spmm's rule). */
 enum { RANDOM_ROWS, SKEWED_ROWS, REGULAR_ROWS };
-static mat test_mat(int64_t nrows, int64_t ncols, int kind, uint64_t seed)
+static la_mat test_mat(int64_t nrows, int64_t ncols, int kind, uint64_t seed)
 {
     tk_rng g = tk_rng_seed(seed + 1000);
     int64_t *len = (int64_t *)la_calloc((size_t)nrows, 8);
@@ -60,29 +53,9 @@ static mat test_mat(int64_t nrows, int64_t ncols, int kind, uint64_t seed)
                  : r == 17              ? 9000
                  : r % 97 == 0          ? tk_int(&g, 200, 500)
                                         : tk_int(&g, 0, 9);
-    mat m = make_mat(nrows, ncols, len, seed);
+    la_mat m = make_mat(nrows, ncols, len, seed);
     free(len);
     return m;
-}
-
-static void drop(mat *m)
-{
-    free(m->off);
-    free(m->col);
-    free(m->val);
-}
-
-static px_csr *create(const mat *m, px_dtype vt, px_dtype it)
-{
-    void *off = la_as_index(m->off, m->nrows + 1, it), *col = la_as_index(m->col, m->nnz, it);
-    void *val = la_as_values(m->val, m->nnz, vt);
-    px_csr_desc d = {m->nrows, m->ncols, m->nnz, vt, it, off, col, val};
-    px_csr *A = NULL;
-    TK_OK(px_csr_create(tk_inst(), tk_space(), &d, &A));
-    free(off);
-    free(col);
-    free(val);
-    return A;
 }
 
 /* How a dense operand is laid out: row-major, column-major, or columns 1 to k of a
@@ -158,7 +131,7 @@ enum { NKS = sizeof ks / sizeof ks[0] };
 /* One product, Y = alpha A X + beta Y with k vectors, against the reference: each element
    within tol of the sum of its terms' magnitudes. Everything outside a strided Y's columns
    is untouched (NaN). */
-static void check_product(const mat *m, px_csr *A, px_dtype vt, int64_t k, dense_layout xl,
+static void check_product(const la_mat *m, px_csr *A, px_dtype vt, int64_t k, dense_layout xl,
                           dense_layout yl, double alpha, double beta, tk_rng *g)
 {
     const double tol = vt == PX_F32 ? 1e-5 : 1e-12;
@@ -218,8 +191,8 @@ START_TEST(products)
     const int kind = (int)shapes[_i / 4][2];
     const px_dtype vt = value_types[(_i / 2) % 2], it = index_types[_i % 2];
     const double ab[][2] = {{1, 0}, {-2.5, 1}, {0.5, -3}, {0, 2}};
-    mat m = test_mat(nr, nc, kind, 7 + (uint64_t)_i);
-    px_csr *A = create(&m, vt, it);
+    la_mat m = test_mat(nr, nc, kind, 7 + (uint64_t)_i);
+    px_csr *A = la_create(&m, vt, it);
     tk_rng g = tk_rng_seed(3 + (uint64_t)_i);
     for (int alg = PX_SPMV_AUTO; alg <= PX_SPMV_TILES; ++alg) {
         TK_OK(px_csr_set_spmv_alg(A, (px_spmv_alg)alg));
@@ -230,7 +203,7 @@ START_TEST(products)
         }
     }
     TK_OK(px_csr_release(&A));
-    drop(&m);
+    la_mat_drop(&m);
 }
 END_TEST
 
@@ -239,8 +212,8 @@ END_TEST
    column. */
 START_TEST(layouts_agree_with_spmv)
 {
-    mat m = test_mat(3000, 9500, SKEWED_ROWS, 5);
-    px_csr *A = create(&m, PX_F64, PX_I32);
+    la_mat m = test_mat(3000, 9500, SKEWED_ROWS, 5);
+    px_csr *A = la_create(&m, PX_F64, PX_I32);
     tk_rng g = tk_rng_seed(11);
     for (int alg = PX_SPMV_ROWS; alg <= PX_SPMV_TILES; ++alg) {
         TK_OK(px_csr_set_spmv_alg(A, (px_spmv_alg)alg));
@@ -284,24 +257,17 @@ START_TEST(layouts_agree_with_spmv)
     free(yj);
     free(yimg);
     TK_OK(px_csr_release(&A));
-    drop(&m);
+    la_mat_drop(&m);
 }
 END_TEST
 
 /* ---- Refusals --------------------------------------------------------------------------- */
 
-static void expect_refused(px_status st, px_status want, const char *what)
-{
-    ck_assert_msg(st == want, "%s: px_csr_spmm returned %s, want %s (%s)", what, px_status_name(st),
-                  px_status_name(want), px_last_error());
-    ck_assert_msg(tk_error_from("px_csr_spmm"), "%s: last error '%s' is not px_csr_spmm's", what,
-                  px_last_error());
-}
-
 START_TEST(refusals)
 {
-    mat wide = test_mat(3, 5, RANDOM_ROWS, 2);
-    px_csr *W = create(&wide, PX_F64, PX_I32);
+    const char *S = "px_csr_spmm";
+    la_mat wide = test_mat(3, 5, RANDOM_ROWS, 2);
+    px_csr *W = la_create(&wide, PX_F64, PX_I32);
     const int64_t e54[2] = {5, 4}, e34[2] = {3, 4}, e33[2] = {3, 3}, e84[2] = {8, 4};
     px_view *X = tk_view("X", tk_space(), PX_F64, 2, e54),
             *Y = tk_view("Y", tk_space(), PX_F64, 2, e34);
@@ -313,22 +279,22 @@ START_TEST(refusals)
             *below = tk_sub2(B, 5, 8, 0, 4);
     TK_OK(px_csr_spmm(tk_inst(), 1, W, X, 0, Y));       /* the baseline is accepted */
     TK_OK(px_csr_spmm(tk_inst(), 1, W, top, 0, below)); /* disjoint rows of one view too */
-    expect_refused(px_csr_spmm(tk_inst(), 1, W, Y, 0, X), PX_ERR_EXTENTS_MISMATCH,
-                   "X and Y swapped");
-    expect_refused(px_csr_spmm(tk_inst(), 1, W, X, 0, Y3), PX_ERR_EXTENTS_MISMATCH,
-                   "3 vectors in Y, 4 in X");
-    expect_refused(px_csr_spmm(tk_inst(), 1, W, X, 0, F), PX_ERR_TYPE_MISMATCH, "f32 Y");
-    expect_refused(px_csr_spmm(tk_inst(), 1, W, v5, 0, Y), PX_ERR_INVALID_ARGUMENT,
-                   "a vector for X");
-    expect_refused(px_csr_spmm(tk_inst(), 1, W, top, 0, bottom), PX_ERR_INVALID_ARGUMENT,
-                   "X and Y share rows of one view");
-    expect_refused(px_csr_spmm(tk_inst(), 1, W, NULL, 0, Y), PX_ERR_INVALID_ARGUMENT, "no X");
-    expect_refused(px_csr_spmm(tk_inst(), 1, NULL, X, 0, Y), PX_ERR_INVALID_ARGUMENT, "no matrix");
-    expect_refused(px_csr_spmm(NULL, 1, W, X, 0, Y), PX_ERR_INVALID_ARGUMENT, "no instance");
+    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, Y, 0, X), PX_ERR_EXTENTS_MISMATCH,
+                   S, "X and Y swapped");
+    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, X, 0, Y3), PX_ERR_EXTENTS_MISMATCH,
+                   S, "3 vectors in Y, 4 in X");
+    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, X, 0, F), PX_ERR_TYPE_MISMATCH, S, "f32 Y");
+    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, v5, 0, Y), PX_ERR_INVALID_ARGUMENT,
+                   S, "a vector for X");
+    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, top, 0, bottom), PX_ERR_INVALID_ARGUMENT,
+                   S, "X and Y share rows of one view");
+    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, NULL, 0, Y), PX_ERR_INVALID_ARGUMENT, S, "no X");
+    la_expect_refused(px_csr_spmm(tk_inst(), 1, NULL, X, 0, Y), PX_ERR_INVALID_ARGUMENT, S, "no matrix");
+    la_expect_refused(px_csr_spmm(NULL, 1, W, X, 0, Y), PX_ERR_INVALID_ARGUMENT, S, "no instance");
     TK_OK(px_instance_fence(tk_inst()));
     TK_RELEASE(X, Y, Y3, F, B, v5, top, bottom, below);
     TK_OK(px_csr_release(&W));
-    drop(&wide);
+    la_mat_drop(&wide);
 }
 END_TEST
 
