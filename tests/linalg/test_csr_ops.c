@@ -19,11 +19,11 @@ static la_mat random_mat(int64_t nrows, int64_t ncols, bool diag, uint64_t seed)
 {
     tk_rng g = tk_rng_seed(seed);
     la_mat m = {nrows,
-             ncols,
-             0,
-             (int64_t *)la_calloc((size_t)nrows + 1, 8),
-             (int64_t *)la_calloc((size_t)nrows * 8, 8),
-             (double *)la_calloc((size_t)nrows * 8, 8)};
+                ncols,
+                0,
+                (int64_t *)la_calloc((size_t)nrows + 1, 8),
+                (int64_t *)la_calloc((size_t)nrows * 8, 8),
+                (double *)la_calloc((size_t)nrows * 8, 8)};
     for (int64_t r = 0; r < nrows; ++r) {
         m.off[r] = m.nnz;
         const int64_t len = ncols > 0 ? tk_int(&g, 0, 6) : 0;
@@ -199,11 +199,11 @@ START_TEST(long_row_reads_its_columns)
 {
     const int64_t len = _i == 0 ? 3001 : 20003; /* not a multiple of any batch */
     la_mat m = {1,
-             len + 1,
-             len,
-             (int64_t *)la_calloc(2, 8),
-             (int64_t *)la_calloc((size_t)len, 8),
-             (double *)la_calloc((size_t)len, 8)};
+                len + 1,
+                len,
+                (int64_t *)la_calloc(2, 8),
+                (int64_t *)la_calloc((size_t)len, 8),
+                (double *)la_calloc((size_t)len, 8)};
     m.off[1] = len;
     for (int64_t k = 0; k < len; ++k) {
         m.col[k] = k + 1;
@@ -244,24 +244,24 @@ START_TEST(ops_refusals)
     const char *T = "px_csr_spmv_transposed", *J = "px_csr_jacobi";
     TK_OK(px_csr_spmv_transposed(tk_inst(), 1, W, v3, 0, v5)); /* the baseline is accepted */
     TK_OK(px_csr_jacobi(tk_inst(), 1, S, v5, u5, n5));
-    la_expect_refused(px_csr_spmv_transposed(tk_inst(), 1, W, v5, 0, v3), PX_ERR_EXTENTS_MISMATCH, T,
-                   "x and y swapped");
-    la_expect_refused(px_csr_spmv_transposed(tk_inst(), 1, S, v5, 0, v5), PX_ERR_INVALID_ARGUMENT, T,
-                   "x is y");
+    la_expect_refused(px_csr_spmv_transposed(tk_inst(), 1, W, v5, 0, v3), PX_ERR_EXTENTS_MISMATCH,
+                      T, "x and y swapped");
+    la_expect_refused(px_csr_spmv_transposed(tk_inst(), 1, S, v5, 0, v5), PX_ERR_INVALID_ARGUMENT,
+                      T, "x is y");
     la_expect_refused(px_csr_spmv_transposed(tk_inst(), 1, S, f5, 0, v5), PX_ERR_TYPE_MISMATCH, T,
-                   "f32 x");
-    la_expect_refused(px_csr_spmv_transposed(tk_inst(), 1, NULL, v5, 0, u5), PX_ERR_INVALID_ARGUMENT,
-                   T, "no matrix");
+                      "f32 x");
+    la_expect_refused(px_csr_spmv_transposed(tk_inst(), 1, NULL, v5, 0, u5),
+                      PX_ERR_INVALID_ARGUMENT, T, "no matrix");
     la_expect_refused(px_csr_jacobi(tk_inst(), 1, W, v3, v5, u5), PX_ERR_INVALID_ARGUMENT, J,
-                   "not square");
+                      "not square");
     la_expect_refused(px_csr_jacobi(tk_inst(), 1, S, v5, u5, u5), PX_ERR_INVALID_ARGUMENT, J,
-                   "x_new is x");
+                      "x_new is x");
     la_expect_refused(px_csr_jacobi(tk_inst(), 1, S, u5, v5, u5), PX_ERR_INVALID_ARGUMENT, J,
-                   "x_new is b");
+                      "x_new is b");
     la_expect_refused(px_csr_jacobi(tk_inst(), 1, S, v5, u5, v3), PX_ERR_EXTENTS_MISMATCH, J,
-                   "short x_new");
+                      "short x_new");
     la_expect_refused(px_csr_jacobi(NULL, 1, S, v5, u5, n5), PX_ERR_INVALID_ARGUMENT, J,
-                   "no instance");
+                      "no instance");
     TK_OK(px_instance_fence(tk_inst()));
     TK_RELEASE(v5, u5, v3, f5, n5);
     TK_OK(px_csr_release(&S));

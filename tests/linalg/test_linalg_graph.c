@@ -223,23 +223,23 @@ START_TEST(refusals)
                *D = "px_graph_add_blas_dot";
     TK_OK(px_graph_add_csr_spmv(g, NULL, 0, 1, A, v6, 0, u6, NULL)); /* the baseline */
     la_expect_refused(px_graph_add_csr_spmv(NULL, NULL, 0, 1, A, v6, 0, u6, NULL),
-                   PX_ERR_INVALID_ARGUMENT, S, "no graph");
+                      PX_ERR_INVALID_ARGUMENT, S, "no graph");
     la_expect_refused(px_graph_add_csr_spmv(g, NULL, 1, 1, A, v6, 0, u6, NULL),
-                   PX_ERR_INVALID_ARGUMENT, S, "one dependency, none given");
+                      PX_ERR_INVALID_ARGUMENT, S, "one dependency, none given");
     la_expect_refused(px_graph_add_csr_spmv(g, NULL, 0, 1, NULL, v6, 0, u6, NULL),
-                   PX_ERR_INVALID_ARGUMENT, S, "no matrix");
+                      PX_ERR_INVALID_ARGUMENT, S, "no matrix");
     la_expect_refused(px_graph_add_csr_spmv(g, NULL, 0, 1, A, v5, 0, u6, NULL),
-                   PX_ERR_EXTENTS_MISMATCH, S, "short x");
+                      PX_ERR_EXTENTS_MISMATCH, S, "short x");
     la_expect_refused(px_graph_add_csr_spmv(g, NULL, 0, 1, A, v6, 0, v6, NULL),
-                   PX_ERR_INVALID_ARGUMENT, S, "x is y");
-    la_expect_refused(px_graph_add_blas_axpby(g, NULL, 0, 1, v6, 1, f6, NULL), PX_ERR_TYPE_MISMATCH, X,
-                   "f32 y");
+                      PX_ERR_INVALID_ARGUMENT, S, "x is y");
+    la_expect_refused(px_graph_add_blas_axpby(g, NULL, 0, 1, v6, 1, f6, NULL), PX_ERR_TYPE_MISMATCH,
+                      X, "f32 y");
     la_expect_refused(px_graph_add_blas_axpby(g, NULL, -1, 1, v6, 1, u6, NULL),
-                   PX_ERR_INVALID_ARGUMENT, X, "negative ndeps");
-    la_expect_refused(px_graph_add_blas_dot(g, NULL, 0, v6, u6, NULL, NULL), PX_ERR_INVALID_ARGUMENT,
-                   D, "no result");
-    la_expect_refused(px_graph_add_blas_dot(g, NULL, 0, v6, v5, r1, NULL), PX_ERR_EXTENTS_MISMATCH, D,
-                   "x and y of different lengths");
+                      PX_ERR_INVALID_ARGUMENT, X, "negative ndeps");
+    la_expect_refused(px_graph_add_blas_dot(g, NULL, 0, v6, u6, NULL, NULL),
+                      PX_ERR_INVALID_ARGUMENT, D, "no result");
+    la_expect_refused(px_graph_add_blas_dot(g, NULL, 0, v6, v5, r1, NULL), PX_ERR_EXTENTS_MISMATCH,
+                      D, "x and y of different lengths");
     int nodes = 0;
     TK_OK(px_graph_node_count(g, &nodes));
     ck_assert_int_eq(nodes, 1); /* the refusals added nothing */

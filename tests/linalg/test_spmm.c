@@ -22,11 +22,11 @@ static la_mat make_mat(int64_t nrows, int64_t ncols, const int64_t *len, uint64_
     int64_t nnz = 0;
     for (int64_t r = 0; r < nrows; ++r) nnz += len[r];
     la_mat m = {nrows,
-             ncols,
-             nnz,
-             (int64_t *)la_calloc((size_t)nrows + 1, 8),
-             (int64_t *)la_calloc((size_t)nnz, 8),
-             (double *)la_calloc((size_t)nnz, 8)};
+                ncols,
+                nnz,
+                (int64_t *)la_calloc((size_t)nrows + 1, 8),
+                (int64_t *)la_calloc((size_t)nnz, 8),
+                (double *)la_calloc((size_t)nnz, 8)};
     for (int64_t r = 0, k = 0; r < nrows; ++r) {
         m.off[r] = k;
         for (int64_t e = 0; e < len[r]; ++e, ++k) {
@@ -279,17 +279,18 @@ START_TEST(refusals)
             *below = tk_sub2(B, 5, 8, 0, 4);
     TK_OK(px_csr_spmm(tk_inst(), 1, W, X, 0, Y));       /* the baseline is accepted */
     TK_OK(px_csr_spmm(tk_inst(), 1, W, top, 0, below)); /* disjoint rows of one view too */
-    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, Y, 0, X), PX_ERR_EXTENTS_MISMATCH,
-                   S, "X and Y swapped");
-    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, X, 0, Y3), PX_ERR_EXTENTS_MISMATCH,
-                   S, "3 vectors in Y, 4 in X");
+    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, Y, 0, X), PX_ERR_EXTENTS_MISMATCH, S,
+                      "X and Y swapped");
+    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, X, 0, Y3), PX_ERR_EXTENTS_MISMATCH, S,
+                      "3 vectors in Y, 4 in X");
     la_expect_refused(px_csr_spmm(tk_inst(), 1, W, X, 0, F), PX_ERR_TYPE_MISMATCH, S, "f32 Y");
-    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, v5, 0, Y), PX_ERR_INVALID_ARGUMENT,
-                   S, "a vector for X");
-    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, top, 0, bottom), PX_ERR_INVALID_ARGUMENT,
-                   S, "X and Y share rows of one view");
+    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, v5, 0, Y), PX_ERR_INVALID_ARGUMENT, S,
+                      "a vector for X");
+    la_expect_refused(px_csr_spmm(tk_inst(), 1, W, top, 0, bottom), PX_ERR_INVALID_ARGUMENT, S,
+                      "X and Y share rows of one view");
     la_expect_refused(px_csr_spmm(tk_inst(), 1, W, NULL, 0, Y), PX_ERR_INVALID_ARGUMENT, S, "no X");
-    la_expect_refused(px_csr_spmm(tk_inst(), 1, NULL, X, 0, Y), PX_ERR_INVALID_ARGUMENT, S, "no matrix");
+    la_expect_refused(px_csr_spmm(tk_inst(), 1, NULL, X, 0, Y), PX_ERR_INVALID_ARGUMENT, S,
+                      "no matrix");
     la_expect_refused(px_csr_spmm(NULL, 1, W, X, 0, Y), PX_ERR_INVALID_ARGUMENT, S, "no instance");
     TK_OK(px_instance_fence(tk_inst()));
     TK_RELEASE(X, Y, Y3, F, B, v5, top, bottom, below);
