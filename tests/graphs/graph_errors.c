@@ -292,6 +292,23 @@ START_TEST(null_args_introspection)
     TK_FAIL(px_graph_node_count(g, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_node_count");
     TK_FAIL(px_graph_dot(NULL, stderr), PX_ERR_INVALID_ARGUMENT, "px_graph_dot");
     TK_FAIL(px_graph_dot(g, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_dot");
+    /* The graph's execution space and device, a body's its graph's; NULLs refused. */
+    px_exec_space exec = PX_EXEC_SERIAL;
+    int device = -1;
+    px_graph_cond_t *c = NULL;
+    px_graph *body = NULL;
+    TK_OK(px_graph_add_while(g, &k, 1, "loop", 0, &c, &body, NULL));
+    for (px_graph *h = g; h; h = h == g ? body : NULL) {
+        exec = PX_EXEC_SERIAL == tk_exec() ? PX_EXEC_OPENMP : PX_EXEC_SERIAL;
+        device = -1;
+        TK_OK(px_graph_exec_space(h, &exec, &device));
+        ck_assert_int_eq(exec, tk_exec());
+        ck_assert_int_eq(device, 0);
+    }
+    TK_FAIL(px_graph_exec_space(NULL, &exec, &device), PX_ERR_INVALID_ARGUMENT,
+            "px_graph_exec_space");
+    TK_FAIL(px_graph_exec_space(g, NULL, &device), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_space");
+    TK_FAIL(px_graph_exec_space(g, &exec, NULL), PX_ERR_INVALID_ARGUMENT, "px_graph_exec_space");
     TK_OK(px_graph_destroy(&g));
     TK_RELEASE(v);
 }
