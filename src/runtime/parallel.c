@@ -2,7 +2,6 @@
 /* Kernel dispatch: the core validates everything once, then hands the backend a
  * px__dispatch it can trust. */
 #include <stdio.h>
-#include <string.h>
 
 #include "runtime/dispatch.h"
 
@@ -113,19 +112,26 @@ static px_status not_compiled(const px_kernel *kernel, const px__backend *be, px
 }
 
 /* A dispatch of kernel's entry with nothing else set: the policy and result are the
-   caller's to fill in. */
+   caller's to fill in. Field by field rather than a memset of the whole (a few hundred
+   bytes, most of them the policy, which the caller writes next): on a small dispatch the
+   memset showed. */
 static void start(px__dispatch *d, const px_kernel *kernel, px__entry_fn entry, const char *label,
                   const void *args)
 {
-    memset(d, 0, sizeof *d);
     d->kernel = kernel;
     d->entry = entry;
     d->label = label ? label : kernel->name;
+    d->team = (px_team_policy){0};
+    d->team_rows = NULL;
     d->args = args;
+    d->result_kind = PX__RESULT_NONE;
+    d->result = NULL;
+    d->result_space = (px_space){0};
 }
 
-px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, px__target target,
-                               const char *label, px_policy policy, const px_kernel *kernel,
+/* px__dispatch_prepare with the policy read where it is, not copied on the way. */
+static px_status prepare_range(px__dispatch *d, const px__backend *be, px__target target,
+                               const char *label, const px_policy *policy, const px_kernel *kernel,
                                const void *args, px_kernel_kind want)
 {
     PX__TRY(check_descriptor(kernel));
@@ -143,12 +149,19 @@ px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, px__targe
             red ? "px_graph_add_reduce_team" : "px_graph_add_for_team");
     }
     PX__TRY(check_args(kernel, args));
-    PX__TRY(check_policy(&policy, kernel));
+    PX__TRY(check_policy(policy, kernel));
     const px__entry_fn entry = px__kernel_entry_of(kernel, be->target, PX__ENTRY_RANGE);
     if (!entry) return not_compiled(kernel, be, target);
     start(d, kernel, entry, label, args);
-    d->policy = policy;
+    d->policy = *policy;
     return PX_OK;
+}
+
+px_status px__dispatch_prepare(px__dispatch *d, const px__backend *be, px__target target,
+                               const char *label, px_policy policy, const px_kernel *kernel,
+                               const void *args, px_kernel_kind want)
+{
+    return prepare_range(d, be, target, label, &policy, kernel, args, want);
 }
 
 /* ---- Team policies -------------------------------------------------------------------------- */
@@ -265,12 +278,12 @@ static px_status prepare_team(px__dispatch *d, px_instance *inst, const char *la
                                      policy, kernel, args, want);
 }
 
-static px_status prepare(px__dispatch *d, px_instance *inst, const char *label, px_policy policy,
-                         const px_kernel *kernel, const void *args, px_kernel_kind want)
+static px_status prepare(px__dispatch *d, px_instance *inst, const char *label,
+                         const px_policy *policy, const px_kernel *kernel, const void *args,
+                         px_kernel_kind want)
 {
     PX__TRY(px__instance_check(inst));
-    return px__dispatch_prepare(d, inst->be, instance_target(inst), label, policy, kernel, args,
-                                want);
+    return prepare_range(d, inst->be, instance_target(inst), label, policy, kernel, args, want);
 }
 
 /* Runs d on inst, or records it when inst is being captured by a host backend; `result`
@@ -316,7 +329,7 @@ px_status px_parallel_for(px_instance *inst, const char *label, px_policy policy
 {
     PX__ENTER;
     px__dispatch d;
-    PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_FOR));
+    PX__TRY(prepare(&d, inst, label, &policy, kernel, args, PX_KERNEL_FOR));
     return launch(inst, &d, NULL);
 }
 
@@ -325,7 +338,7 @@ px_status px_parallel_reduce(px_instance *inst, const char *label, px_policy pol
 {
     PX__ENTER;
     px__dispatch d;
-    PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_REDUCE));
+    PX__TRY(prepare(&d, inst, label, &policy, kernel, args, PX_KERNEL_REDUCE));
     return launch_into_host(inst, &d, result);
 }
 
@@ -373,7 +386,7 @@ px_status px_parallel_reduce_view(px_instance *inst, const char *label, px_polic
 {
     PX__ENTER;
     px__dispatch d;
-    PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_REDUCE));
+    PX__TRY(prepare(&d, inst, label, &policy, kernel, args, PX_KERNEL_REDUCE));
     return launch_into_view(inst, &d, result);
 }
 
@@ -382,7 +395,7 @@ px_status px_parallel_scan(px_instance *inst, const char *label, px_policy polic
 {
     PX__ENTER;
     px__dispatch d;
-    PX__TRY(prepare(&d, inst, label, policy, kernel, args, PX_KERNEL_SCAN));
+    PX__TRY(prepare(&d, inst, label, &policy, kernel, args, PX_KERNEL_SCAN));
     d.result_kind = total ? PX__RESULT_HOST : PX__RESULT_NONE;
     d.result = total;
     return launch(inst, &d, NULL);

@@ -260,6 +260,29 @@ static void pass_scan_final(void *vc, int part)
     px__host_part_leave(was);
 }
 
+/* ---- 1-D PX_FOR by value ----------------------------------------------------------------- */
+
+/* px_range(0, 0): a part's sub-policy but for its first dimension. Copied from here whole
+   (the compiler is not told what it holds, or it would build it in place again, as it
+   does px_range: zeroing, then narrow stores that the copy into the entry's argument
+   reads back in wider pieces, each a stall). */
+static const px_policy range_0 = {
+    .begin = {0}, .end = {0, 1, 1, 1, 1, 1}, .tile = {0}, .rank = 1, .iterate = PX_ITERATE_RIGHT};
+
+void px__host_for1_part(const px__host_for1 *f, int part)
+{
+    int64_t lo, hi;
+    px__host_share(f->end - f->begin, part, f->nparts, &lo, &hi);
+    const px_policy *tmpl = &range_0;
+    __asm__("" : "+r"(tmpl));
+    px_policy sub = *tmpl;
+    sub.begin[0] = f->begin + lo;
+    sub.end[0] = f->begin + hi;
+    const int was = px__host_part_enter(part);
+    f->entry(f->args, &sub, NULL);
+    px__host_part_leave(was);
+}
+
 /* Team kernels: the league shared out among the threads (px__host_team_part: chunks for a
    for, contiguous shares for a reduction), each team on one thread (one thread per
    team: no barrier between threads is ever needed, the nested loops run in order, and the
@@ -281,11 +304,17 @@ px_status px__host_launch(const px__host_runner *r, const px__dispatch *d)
         px__host_team_end(&t);
         return PX_OK;
     }
-    launch_ctx c = {.entry = (px__host_range_fn)d->entry,
-                    .args = d->args,
-                    .nparts = r->nthreads,
-                    .policy = d->policy,
-                    .d = d};
+    /* Field by field: an initialiser would zero the whole context first (the tiling plan
+       is most of it, and 1-D dispatches never read it), which showed on small dispatches. */
+    launch_ctx c;
+    c.entry = (px__host_range_fn)d->entry;
+    c.args = d->args;
+    c.nparts = r->nthreads;
+    c.policy = d->policy;
+    c.d = d;
+    c.scan = NULL;
+    c.partial = NULL;
+    c.stride = 0;
     if (d->policy.rank > 1) md_plan_make(&c.md, &d->policy, c.nparts);
     if (k->kind == PX_KERNEL_FOR) {
         r->run(r->team, &(px__host_job){.nparts = c.nparts, .pass = {pass_for, NULL}, .ctx = &c});

@@ -5,6 +5,7 @@
 #include "backends/openmp/pool.h"
 
 #include <omp.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "backends/host/graph.h"
@@ -17,55 +18,124 @@
 
 /* ---- Running a job ----------------------------------------------------------------------- */
 
-static void run_pass(const px__host_job *job, int pass, int tid, int team)
+/* What a region's threads read of the calling thread's, they read as the region's own data,
+   by value: eight words, a cache line of its own (the vector type's alignment puts it on
+   one), written by the calling thread just before the region as a plain `parallel for`
+   writes its shared variables. Each pointer a thread had to follow from there before it
+   could start (to the job, to the context the job points to) was one more line fetched
+   from the calling thread's core, one after the other, and on a small dispatch the time
+   the whole team waited. Lanes 0 to 3 are the region's own; the others every region's: */
+typedef uint64_t team_words __attribute__((vector_size(64)));
+enum {
+    W_CALLER = 4, /* the public call whose work the team does: the name its messages carry */
+    W_GRAPHS,     /* the graphs the calling thread runs (px_cond_set), or NULL */
+    W_BACK,       /* its team_back */
+    W_PARTS       /* the job's parts, and the team's first place << 32 */
+};
+
+/* What only the calling thread reads, and what the team brings back to it. */
+typedef struct team_back {
+    bool bind_caller;         /* the calling thread takes the team's first place too */
+    bool hit;                 /* a thread of the team met a bounds violation: */
+    char msg[PX__BOUNDS_MSG]; /* the first one (written with hit only) */
+} team_back;
+
+#define W_PTR(w, lane) ((const void *)(uintptr_t)(w)[lane])
+
+/* The words of a region of q's team whose own lanes are a to d. Made whole by one
+   initialiser, so that the compiler writes the region's copy directly: filled lane by lane
+   and then copied, the copy read back in wider pieces than the lanes were written (each a
+   stall). The vector goes by pointer elsewhere (by value, its ABI would depend on AVX-512). */
+#define TEAM_WORDS(q, nparts, back, a, b, c, d)                                           \
+    {                                                                                     \
+        (a), (b), (c), (d), (uintptr_t)px__caller(), (uintptr_t)px__host_graph_context(), \
+            (uintptr_t)(back), (uint32_t)(nparts) | (uint64_t)(uint32_t)(q)->first << 32  \
+    }
+
+static int parts_of(const team_words *w) { return (int)(uint32_t)(*w)[W_PARTS]; }
+
+/* A thread of the team, as it starts (after PX__ENTER_AS(W_CALLER)): binds itself to its
+   place, and a thread other than the calling one adopts the calling thread's graphs;
+   returns the graphs it had. */
+static const void *member_begin(const team_words *w, int tid)
 {
-    for (int p = tid; p < job->nparts; p += team) job->pass[pass](job->ctx, p);
+    const team_back *back = W_PTR(*w, W_BACK);
+    if (tid || back->bind_caller) px__omp_bind((int)(uint32_t)((*w)[W_PARTS] >> 32) + tid);
+    return tid && (*w)[W_GRAPHS] ? px__host_graph_adopt(W_PTR(*w, W_GRAPHS)) : NULL;
 }
 
-void px__omp_run(const px__queue *q, const px__host_job *job_in)
+/* A thread other than the calling one, as it ends: puts its graphs back and hands the
+   calling thread the first bounds violation the team met. */
+static void member_end(const team_words *w, const void *own)
 {
-    /* The team reads the job and the queue from this frame, next to the region's own
-       shared variables, rather than through more pointers into the caller's (launch.c). */
-    const px__host_job jb = *job_in, *job = &jb;
-    const px__queue team_q = *q;
-    q = &team_q;
+    if ((*w)[W_GRAPHS]) px__host_graph_adopt(own);
+    char mine[PX__BOUNDS_MSG];
+    if (px__bounds_take(mine)) {
+        team_back *back = (team_back *)(uintptr_t)(*w)[W_BACK];
+#pragma omp critical(px_omp_bounds)
+        if (!back->hit) {
+            back->hit = true;
+            memcpy(back->msg, mine, sizeof back->msg);
+        }
+    }
+}
+
+void px__omp_run(const px__queue *q, const px__host_job *job)
+{
     if (q->nthreads <= 1 || job->nparts <= 1) {
         if (q->bind_caller) px__omp_bind(q->first);
-        run_pass(job, 0, 0, 1);
-        if (job->pass[1]) run_pass(job, 1, 0, 1);
+        for (int p = 0; p < job->nparts; ++p) job->pass[0](job->ctx, p);
+        if (job->pass[1])
+            for (int p = 0; p < job->nparts; ++p) job->pass[1](job->ctx, p);
         return;
     }
-    /* What the other threads must see as the calling thread does: the graphs it runs
-       (px_cond_set) and the public call whose work they do (the name its messages carry),
-       and what they bring back: the first bounds violation. */
-    const void *graphs = px__host_graph_context();
-    const char *caller = px__caller();
-    bool hit = false;
-    char msg[PX__BOUNDS_MSG];
-#pragma omp parallel num_threads(q->nthreads)
+    team_back back; /* an initialiser would zero msg too */
+    back.bind_caller = q->bind_caller;
+    back.hit = false;
+    const team_words w = TEAM_WORDS(q, job->nparts, &back, (uintptr_t)job->pass[0],
+                                    (uintptr_t)job->pass[1], (uintptr_t)job->ctx, 0);
+#pragma omp parallel num_threads(q->nthreads) firstprivate(w)
     {
-        PX__ENTER_AS(caller);
+        PX__ENTER_AS(W_PTR(w, W_CALLER));
         const int tid = omp_get_thread_num(), team = omp_get_num_threads();
-        if (tid || q->bind_caller) px__omp_bind(q->first + tid);
-        const void *own = tid && graphs ? px__host_graph_adopt(graphs) : NULL;
-        run_pass(job, 0, tid, team);
-        if (job->pass[1]) {
+        const void *own = member_begin(&w, tid);
+        void (*const pass0)(void *, int) = (void (*)(void *, int))(uintptr_t)w[0];
+        void (*const pass1)(void *, int) = (void (*)(void *, int))(uintptr_t)w[1];
+        void *const ctx = (void *)(uintptr_t)w[2];
+        const int nparts = parts_of(&w);
+        for (int p = tid; p < nparts; p += team) pass0(ctx, p);
+        if (pass1) {
 #pragma omp barrier
-            run_pass(job, 1, tid, team);
+            for (int p = tid; p < nparts; p += team) pass1(ctx, p);
         }
-        if (tid) {
-            if (graphs) px__host_graph_adopt(own);
-            char mine[PX__BOUNDS_MSG];
-            if (px__bounds_take(mine)) {
-#pragma omp critical(px_omp_bounds)
-                if (!hit) {
-                    hit = true;
-                    memcpy(msg, mine, sizeof msg);
-                }
-            }
-        }
+        if (tid) member_end(&w, own);
     }
-    if (hit) px__bounds_put(msg);
+    if (back.hit) px__bounds_put(back.msg);
+}
+
+/* A 1-D PX_FOR (host/launch.h) on q's team of more than one thread, the dispatch itself in
+   the words: the entry, the arguments' address and the range. */
+static void run_for1(const px__queue *q, const px__host_for1 *f)
+{
+    team_back back; /* an initialiser would zero msg too */
+    back.bind_caller = q->bind_caller;
+    back.hit = false;
+    const team_words w = TEAM_WORDS(q, f->nparts, &back, (uintptr_t)f->entry, (uintptr_t)f->args,
+                                    (uint64_t)f->begin, (uint64_t)f->end);
+#pragma omp parallel num_threads(q->nthreads) firstprivate(w)
+    {
+        PX__ENTER_AS(W_PTR(w, W_CALLER));
+        const int tid = omp_get_thread_num(), team = omp_get_num_threads();
+        const void *own = member_begin(&w, tid);
+        const px__host_for1 mine = {.entry = (px__host_range_fn)(uintptr_t)w[0],
+                                    .args = W_PTR(w, 1),
+                                    .begin = (int64_t)w[2],
+                                    .end = (int64_t)w[3],
+                                    .nparts = parts_of(&w)};
+        for (int p = tid; p < mine.nparts; p += team) px__host_for1_part(&mine, p);
+        if (tid) member_end(&w, own);
+    }
+    if (back.hit) px__bounds_put(back.msg);
 }
 
 /* ---- The hooks ------------------------------------------------------------------------ */
@@ -79,6 +149,11 @@ static px__host_runner runner(const px__queue *q)
 
 px_status px__omp_launch(px__queue *q, const px__dispatch *d)
 {
+    px__host_for1 f;
+    if (q->nthreads > 1 && px__host_for1_of(d, q->nthreads, &f)) {
+        run_for1(q, &f);
+        return PX_OK;
+    }
     const px__host_runner r = runner(q);
     return px__host_launch(&r, d);
 }
