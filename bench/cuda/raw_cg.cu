@@ -2,9 +2,11 @@
 /* The baseline of bench_cg, as an expert would write the conjugate-gradient method with
  * cuSPARSE and cuBLAS (NVIDIA's conjugateGradient sample's shape): handles, descriptors,
  * SpMV buffer and preprocessing and the vectors made once; each iteration's scalars back on
- * the host through cublasDdot in host pointer mode; p = r + beta p as one small kernel
- * (cuBLAS has no axpby). The arithmetic and its order are examples/cg_solve.c's host loop. */
+ * the host through cublasDdot in host pointer mode; p = r + beta p by raw_blas.cu's axpby
+ * kernel (cuBLAS has no axpby). The arithmetic and its order are examples/cg_solve.c's host loop. */
 #include "raw_cg.h"
+
+#include "raw_blas.h"
 
 #include <chrono>
 #include <climits>
@@ -118,14 +120,6 @@ extern "C" int raw_cg_create(raw_cg **out, int64_t n, int64_t nnz, int32_t *row,
 
 namespace {
 
-/* p = r + beta p, one element a thread: cg_kernels.c's cg_update_p with beta on the host. */
-__global__ void __launch_bounds__(256)
-    update_p(int n, const double *__restrict__ r, double beta, double *__restrict__ p)
-{
-    const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (i < n) p[i] = r[i] + beta * p[i];
-}
-
 double now_s()
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
@@ -138,7 +132,6 @@ double now_s()
 static int loop(raw_cg *c, double *x, double stop, int max_it, int *it_out, double *rr_out)
 {
     const int n = c->n;
-    const unsigned blocks = (unsigned)((n + 255) / 256);
     const double one = 1.0, zero = 0.0;
     double rr;
     CB(cublasDdot(c->blas, n, c->r, 1, c->r, 1, &rr));
@@ -152,8 +145,7 @@ static int loop(raw_cg *c, double *x, double stop, int max_it, int *it_out, doub
         CB(cublasDaxpy(c->blas, n, &alpha, c->p, 1, x, 1));
         CB(cublasDaxpy(c->blas, n, &minus_alpha, c->ap, 1, c->r, 1));
         CB(cublasDdot(c->blas, n, c->r, 1, c->r, 1, &rr_next));
-        update_p<<<blocks, 256, 0, c->st>>>(n, c->r, rr_next / rr, c->p);
-        CUDA(cudaGetLastError());
+        CUDA(raw_axpby(n, 1.0, c->r, rr_next / rr, c->p, c->st)); /* p = r + beta p */
         rr = rr_next;
         ++it;
     }
