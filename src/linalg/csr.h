@@ -96,6 +96,18 @@ px_status la_download(px_instance *inst, const px_view *src, px_dtype type, int6
 /* A is a live matrix; the error names `func`. */
 px_status la_csr_check(const char *func, const px_csr *A);
 
+/* The spans of A's arrays into a product's arguments `a` (fields row, col, tile, chunk,
+   val of A's index and value types), px_view_get_span checking each: st becomes the first
+   failure, or stays PX_OK. */
+#define LA_CSR_SPANS(st, A, a)                                              \
+    do {                                                                    \
+        (st) = px_view_get_span((A)->row, &(a).row);                        \
+        if ((st) == PX_OK) (st) = px_view_get_span((A)->col, &(a).col);     \
+        if ((st) == PX_OK) (st) = px_view_get_span((A)->tile, &(a).tile);   \
+        if ((st) == PX_OK) (st) = px_view_get_span((A)->chunk, &(a).chunk); \
+        if ((st) == PX_OK) (st) = px_view_get_span((A)->val, &(a).val);     \
+    } while (0)
+
 /* The row statistics. */
 void la_csr_measure(px_csr *A, const int64_t *offsets);
 

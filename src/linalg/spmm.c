@@ -21,11 +21,8 @@ static const char SPMM[] = "px_csr_spmm";
                                     px_view *Y, double alpha, double beta, bool narrow)        \
     {                                                                                          \
         la_spmm_args_##V##_##I a;                                                              \
-        px_status st = px_view_get_span(A->row, &a.row);                                       \
-        if (st == PX_OK) st = px_view_get_span(A->col, &a.col);                                \
-        if (st == PX_OK) st = px_view_get_span(A->tile, &a.tile);                              \
-        if (st == PX_OK) st = px_view_get_span(A->chunk, &a.chunk);                            \
-        if (st == PX_OK) st = px_view_get_span(A->val, &a.val);                                \
+        px_status st;                                                                          \
+        LA_CSR_SPANS(st, A, a);                                                                \
         if (st == PX_OK) st = px_view_get_span(X, &a.x);                                       \
         if (st == PX_OK) st = px_view_get_span(Y, &a.y);                                       \
         if (st != PX_OK) return st;                                                            \

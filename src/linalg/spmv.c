@@ -13,11 +13,8 @@
                                     px_view *x, px_view *y, double alpha, double beta)          \
     {                                                                                           \
         la_spmv_args_##V##_##I a;                                                               \
-        px_status st = px_view_get_span(A->row, &a.row);                                        \
-        if (st == PX_OK) st = px_view_get_span(A->col, &a.col);                                 \
-        if (st == PX_OK) st = px_view_get_span(A->tile, &a.tile);                               \
-        if (st == PX_OK) st = px_view_get_span(A->chunk, &a.chunk);                             \
-        if (st == PX_OK) st = px_view_get_span(A->val, &a.val);                                 \
+        px_status st;                                                                           \
+        LA_CSR_SPANS(st, A, a);                                                                 \
         if (st == PX_OK) st = px_view_get_span(x, &a.x);                                        \
         if (st == PX_OK) st = px_view_get_span(y, &a.y);                                        \
         if (st != PX_OK) return st;                                                             \
